@@ -1,0 +1,1 @@
+//! searchlab planners (in progress).

@@ -1,0 +1,148 @@
+//! Heuristics: estimates of the cost from a node to the nearest goal.
+
+/// What a heuristic says about a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Estimate<C> {
+    /// An estimate of the remaining cost.
+    Value(C),
+    /// No goal is reachable from this node; the engine never expands it.
+    DeadEnd,
+}
+
+impl<C> From<C> for Estimate<C> {
+    fn from(value: C) -> Self {
+        Estimate::Value(value)
+    }
+}
+
+/// A heuristic over nodes `N` with costs `C`.
+///
+/// One required method, [`estimate`](Heuristic::estimate), which may keep
+/// state between calls (a cache, say): it takes `&mut self`. The engine calls
+/// it once per distinct node and remembers the answer. Closures
+/// `FnMut(&N) -> C` and `FnMut(&N) -> Estimate<C>` are heuristics; wrap one in
+/// [`Admissible`] or [`Consistent`] to declare those properties.
+///
+/// A heuristic is *admissible* if it never overestimates the cheapest cost to
+/// a goal, and *consistent* if `h(n) <= c(n, n') + h(n')` for every edge and
+/// `h(goal) = 0`. A* returns optimal costs with an admissible heuristic
+/// (reopening nodes when needed); with a consistent one it never reopens.
+///
+/// ```
+/// use search_core::{Estimate, Heuristic};
+///
+/// struct Distance { goal: i64, calls: u32 }
+///
+/// impl Heuristic<i64, i64> for Distance {
+///     fn estimate(&mut self, n: &i64) -> Estimate<i64> {
+///         self.calls += 1;
+///         if *n > 100 { Estimate::DeadEnd } else { Estimate::Value((self.goal - n).abs()) }
+///     }
+///     fn is_admissible(&self) -> bool { true }
+///     fn is_consistent(&self) -> bool { true }
+/// }
+///
+/// let mut h = Distance { goal: 5, calls: 0 };
+/// assert_eq!(h.estimate(&2), Estimate::Value(3));
+/// assert_eq!(h.estimate(&200), Estimate::DeadEnd);
+/// assert_eq!(h.calls, 2);
+/// ```
+pub trait Heuristic<N, C> {
+    /// The estimated cost from `node` to the nearest goal, or a dead end.
+    fn estimate(&mut self, node: &N) -> Estimate<C>;
+
+    /// Whether the estimate never exceeds the true remaining cost.
+    fn is_admissible(&self) -> bool {
+        false
+    }
+
+    /// Whether the estimate is consistent (and so admissible).
+    fn is_consistent(&self) -> bool {
+        false
+    }
+}
+
+impl<N, C, R, F> Heuristic<N, C> for F
+where
+    F: FnMut(&N) -> R,
+    R: Into<Estimate<C>>,
+{
+    fn estimate(&mut self, node: &N) -> Estimate<C> {
+        self(node).into()
+    }
+}
+
+impl<N, C> Heuristic<N, C> for Box<dyn Heuristic<N, C> + '_> {
+    fn estimate(&mut self, node: &N) -> Estimate<C> {
+        (**self).estimate(node)
+    }
+    fn is_admissible(&self) -> bool {
+        (**self).is_admissible()
+    }
+    fn is_consistent(&self) -> bool {
+        (**self).is_consistent()
+    }
+}
+
+impl<N, C> Heuristic<N, C> for Box<dyn Heuristic<N, C> + Send + '_> {
+    fn estimate(&mut self, node: &N) -> Estimate<C> {
+        (**self).estimate(node)
+    }
+    fn is_admissible(&self) -> bool {
+        (**self).is_admissible()
+    }
+    fn is_consistent(&self) -> bool {
+        (**self).is_consistent()
+    }
+}
+
+/// The blind heuristic: zero everywhere. Admissible and consistent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Blind;
+
+impl<N, C: num_traits::Zero> Heuristic<N, C> for Blind {
+    fn estimate(&mut self, _: &N) -> Estimate<C> {
+        Estimate::Value(C::zero())
+    }
+    fn is_admissible(&self) -> bool {
+        true
+    }
+    fn is_consistent(&self) -> bool {
+        true
+    }
+}
+
+/// Declares the wrapped heuristic (often a closure) admissible.
+///
+/// ```
+/// use search_core::{Admissible, Heuristic};
+/// let h = Admissible(|n: &u32| 10 - n);
+/// assert!(Heuristic::<u32, u32>::is_admissible(&h));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Admissible<H>(pub H);
+
+impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
+    fn estimate(&mut self, node: &N) -> Estimate<C> {
+        self.0.estimate(node)
+    }
+    fn is_admissible(&self) -> bool {
+        true
+    }
+}
+
+/// Declares the wrapped heuristic consistent (and so admissible).
+#[derive(Clone, Copy, Debug)]
+pub struct Consistent<H>(pub H);
+
+impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
+    fn estimate(&mut self, node: &N) -> Estimate<C> {
+        self.0.estimate(node)
+    }
+    fn is_admissible(&self) -> bool {
+        true
+    }
+    fn is_consistent(&self) -> bool {
+        true
+    }
+}

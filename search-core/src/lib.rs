@@ -1,0 +1,67 @@
+//! searchlab's search engine: A*, weighted A*, greedy best-first, Dijkstra
+//! and breadth-first search over any node type.
+//!
+//! A state representation implements [`SearchSpace`] (successors with action
+//! labels and edge costs, and a goal test); a [`Heuristic`] estimates the
+//! remaining cost. Every algorithm returns a [`SearchResult`]: an [`Outcome`]
+//! (solved, exhausted, limit reached, cancelled) and [`Statistics`] defined as
+//! Fast Downward defines them. A [`Search`] can be stepped a few expansions at
+//! a time, limited by [`SearchLimits`], cancelled from another thread and
+//! given the buffers of an earlier search ([`Workspace`]).
+//!
+//! ```
+//! use search_core::prelude::*;
+//!
+//! struct Ring;
+//! impl SearchSpace for Ring {
+//!     type Node = u32;
+//!     type Action = &'static str;
+//!     type Cost = u32;
+//!     fn is_goal(&self, n: &u32) -> bool { *n == 7 }
+//!     fn successors<F: FnMut(&'static str, u32, u32)>(&self, n: &u32, mut emit: F) {
+//!         emit("next", (n + 1) % 10, 1);
+//!         emit("back", (n + 9) % 10, 1);
+//!     }
+//! }
+//!
+//! let result = dijkstra(&Ring, 0).unwrap();
+//! let plan = result.outcome.solution().unwrap();
+//! assert_eq!(plan.actions, vec!["back", "back", "back"]);
+//! assert_eq!(result.stats.expanded, 7);
+//! ```
+
+mod astar;
+mod bfs;
+mod cost;
+mod dijkstra;
+mod greedy;
+mod heuristic;
+mod limits;
+mod open;
+mod outcome;
+mod search;
+mod space;
+mod stats;
+mod store;
+mod weighted_astar;
+
+pub use astar::astar;
+pub use bfs::bfs;
+pub use cost::{Cost, FloatCost};
+pub use dijkstra::dijkstra;
+pub use greedy::greedy;
+pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic};
+pub use limits::{Limit, SearchLimits};
+pub use outcome::{Outcome, SearchError, SearchResult, Solution};
+pub use search::{Algorithm, ResultOf, Search, Status, Workspace};
+pub use space::{Node, SearchSpace};
+pub use stats::Statistics;
+pub use weighted_astar::weighted_astar;
+
+/// The names most programs need.
+pub mod prelude {
+    pub use crate::{
+        astar, bfs, dijkstra, greedy, weighted_astar, Algorithm, Cost, Estimate, Heuristic,
+        Outcome, Search, SearchLimits, SearchSpace, Status,
+    };
+}

@@ -1,0 +1,91 @@
+//! The result every algorithm returns.
+
+use crate::{Limit, Statistics};
+
+/// A path from the start to a goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<N, A, C> {
+    /// The actions along the path, in order; one fewer than `nodes`.
+    pub actions: Vec<A>,
+    /// The nodes along the path, from the start to the goal.
+    pub nodes: Vec<N>,
+    /// The sum of the edge costs along the path.
+    pub cost: C,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome<N, A, C> {
+    /// A goal was reached.
+    Solved(Solution<N, A, C>),
+    /// Every reachable node was seen: no goal is reachable (dead ends
+    /// excluded by the heuristic count as unreachable).
+    Exhausted,
+    /// A limit stopped the search.
+    LimitReached(Limit),
+    /// The cancellation flag was raised.
+    Cancelled,
+}
+
+impl<N, A, C> Outcome<N, A, C> {
+    /// The solution, if solved.
+    pub fn solution(&self) -> Option<&Solution<N, A, C>> {
+        match self {
+            Outcome::Solved(solution) => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// The solution, if solved, consuming the outcome.
+    pub fn into_solution(self) -> Option<Solution<N, A, C>> {
+        match self {
+            Outcome::Solved(solution) => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// A short lower-case name: `solved`, `exhausted`, `limit`, `cancelled`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Solved(_) => "solved",
+            Outcome::Exhausted => "exhausted",
+            Outcome::LimitReached(_) => "limit",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// An outcome and the statistics of the search that produced it.
+#[derive(Clone, Debug)]
+pub struct SearchResult<N, A, C> {
+    /// How the search ended.
+    pub outcome: Outcome<N, A, C>,
+    /// What it did on the way.
+    pub stats: Statistics,
+}
+
+/// Bad input found while searching. "No solution" is an outcome, not an error.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// An edge cost was negative or NaN.
+    #[error("invalid edge cost {cost} from node {node}: costs must be non-negative numbers")]
+    InvalidCost {
+        /// The node whose successor had the cost (its `Debug` form).
+        node: String,
+        /// The cost (its `Debug` form).
+        cost: String,
+    },
+    /// A path cost overflowed the cost type.
+    #[error("path cost overflows the cost type at a successor of node {node}")]
+    CostOverflow {
+        /// The node being expanded (its `Debug` form).
+        node: String,
+    },
+    /// Weighted A* needs a finite weight of at least 1.
+    #[error("weighted A* needs a finite weight >= 1, got {weight}")]
+    InvalidWeight {
+        /// The weight given.
+        weight: f64,
+    },
+}

@@ -1,0 +1,559 @@
+//! The engine: one best-first loop that every algorithm configures.
+
+use std::time::Instant;
+
+use num_traits::{CheckedAdd, Zero};
+
+use crate::open::{Entry, OpenList};
+use crate::store::{NodeStore, Slot};
+use crate::{
+    astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit,
+    Outcome, SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
+};
+
+/// The result type of a search over space `S`.
+pub type ResultOf<S> =
+    SearchResult<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;
+
+/// Which algorithm a [`Search`] runs.
+///
+/// | algorithm | expands by | heuristic | reopens | returns |
+/// |---|---|---|---|---|
+/// | [`AStar`](Algorithm::AStar) | `g + h` | yes | yes | optimal with admissible `h` |
+/// | [`WeightedAStar`](Algorithm::WeightedAStar) | `g + floor(w h)` | yes | yes | at most `w` times optimal with admissible `h` |
+/// | [`GreedyBestFirst`](Algorithm::GreedyBestFirst) | `h` | yes | no | any plan, fast |
+/// | [`Dijkstra`](Algorithm::Dijkstra) | `g` | ignored | never needed | optimal |
+/// | [`BreadthFirst`](Algorithm::BreadthFirst) | depth | ignored | no | fewest edges |
+///
+/// Ties among equal priorities go to the larger `g` (the deeper node), then
+/// to the node stored first. Everything is deterministic: the same space and
+/// start give the same expansions on every run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Algorithm {
+    /// A*, see [`astar`](crate::astar()).
+    #[default]
+    AStar,
+    /// Weighted A*, see [`weighted_astar`](crate::weighted_astar()).
+    WeightedAStar {
+        /// The heuristic's weight, finite and at least 1.
+        weight: f64,
+    },
+    /// Greedy best-first search, see [`greedy`](crate::greedy()).
+    GreedyBestFirst,
+    /// Dijkstra's uniform-cost search, see [`dijkstra`](crate::dijkstra()).
+    Dijkstra,
+    /// Breadth-first search, see [`bfs`](crate::bfs()).
+    BreadthFirst,
+}
+
+impl Algorithm {
+    fn uses_heuristic(self) -> bool {
+        !matches!(self, Algorithm::Dijkstra | Algorithm::BreadthFirst)
+    }
+
+    fn reopens(self) -> bool {
+        matches!(self, Algorithm::AStar | Algorithm::WeightedAStar { .. })
+    }
+
+    /// The open-list priority of a node; `None` on overflow.
+    fn priority<C: Cost>(self, g: C, h: C) -> Option<C> {
+        match self {
+            Algorithm::AStar => astar::priority(g, h),
+            Algorithm::WeightedAStar { weight } => weighted_astar::priority(g, h, weight),
+            Algorithm::GreedyBestFirst => Some(greedy::priority(g, h)),
+            Algorithm::Dijkstra => Some(dijkstra::priority(g, h)),
+            Algorithm::BreadthFirst => Some(bfs::priority(g, h)),
+        }
+    }
+
+    fn validate(self) -> Result<(), SearchError> {
+        match self {
+            Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
+                Err(SearchError::InvalidWeight { weight })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Whether a search can go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// It stopped after the requested number of expansions; step again.
+    Running,
+    /// It ended; [`Search::run`] returns the result.
+    Finished,
+}
+
+/// Buffers a search allocates, kept between searches so that planning many
+/// times a second does not reallocate. Get one back with
+/// [`Search::into_workspace`] and hand it to the next [`Search::workspace`].
+#[derive(Clone, Debug)]
+pub struct Workspace<N, A, C> {
+    store: NodeStore<N, A, C>,
+    open: OpenList<C>,
+}
+
+impl<N, A, C> Default for Workspace<N, A, C> {
+    fn default() -> Self {
+        Self {
+            store: NodeStore::default(),
+            open: OpenList::default(),
+        }
+    }
+}
+
+/// How a finished search ended.
+#[derive(Clone, Debug)]
+enum End {
+    Goal(u32),
+    Exhausted,
+    Limit(Limit),
+    Cancelled,
+    Failed(SearchError),
+}
+
+/// A search in progress, advanced in steps or run to the end.
+///
+/// Configure it with the builder methods before the first step; then call
+/// [`step`](Search::step) to advance a number of expansions at a time (to
+/// spread a search over game frames) or [`run`](Search::run) to finish.
+///
+/// ```
+/// use search_core::{Algorithm, Search, SearchSpace, Status};
+///
+/// /// A line of cells 0..=100; step left or right at cost 1.
+/// struct Line;
+/// impl SearchSpace for Line {
+///     type Node = i32;
+///     type Action = i32;
+///     type Cost = u32;
+///     fn is_goal(&self, n: &i32) -> bool { *n == 100 }
+///     fn successors<F: FnMut(i32, i32, u32)>(&self, n: &i32, mut emit: F) {
+///         for d in [-1, 1] {
+///             if (0..=100).contains(&(n + d)) { emit(d, n + d, 1); }
+///         }
+///     }
+/// }
+///
+/// let mut search = Search::new(&Line, 0)
+///     .algorithm(Algorithm::AStar)
+///     .heuristic(|n: &i32| (100 - n) as u32);
+/// let mut frames = 0;
+/// while search.step(10).unwrap() == Status::Running {
+///     frames += 1; // render a frame, then go on
+/// }
+/// let result = search.run().unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 100);
+/// assert!(frames >= 10);
+/// ```
+pub struct Search<'s, S: SearchSpace, H = Blind> {
+    space: &'s S,
+    start: Option<S::Node>,
+    algorithm: Algorithm,
+    heuristic: H,
+    limits: SearchLimits<S::Cost>,
+    ws: Workspace<S::Node, S::Action, S::Cost>,
+    stats: Statistics,
+    /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
+    pruned: bool,
+    last_key: Option<S::Cost>,
+    /// The most successors one expansion produced, for memory projections.
+    max_branching: usize,
+    end: Option<End>,
+}
+
+impl<'s, S: SearchSpace> Search<'s, S, Blind> {
+    /// A search of `space` from `start`: A* with the blind heuristic and no
+    /// limits until configured otherwise.
+    pub fn new(space: &'s S, start: S::Node) -> Self {
+        Self {
+            space,
+            start: Some(start),
+            algorithm: Algorithm::AStar,
+            heuristic: Blind,
+            limits: SearchLimits::default(),
+            ws: Workspace::default(),
+            stats: Statistics::default(),
+            pruned: false,
+            last_key: None,
+            max_branching: 1,
+            end: None,
+        }
+    }
+}
+
+impl<'s, S, H> Search<'s, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    /// Chooses the algorithm.
+    #[must_use]
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Chooses the heuristic (ignored by Dijkstra and BFS).
+    pub fn heuristic<H2: Heuristic<S::Node, S::Cost>>(self, heuristic: H2) -> Search<'s, S, H2> {
+        Search {
+            space: self.space,
+            start: self.start,
+            algorithm: self.algorithm,
+            heuristic,
+            limits: self.limits,
+            ws: self.ws,
+            stats: self.stats,
+            pruned: self.pruned,
+            last_key: self.last_key,
+            max_branching: self.max_branching,
+            end: self.end,
+        }
+    }
+
+    /// Sets the limits.
+    #[must_use]
+    pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Reuses the buffers of an earlier search.
+    #[must_use]
+    pub fn workspace(mut self, workspace: Workspace<S::Node, S::Action, S::Cost>) -> Self {
+        self.ws = workspace;
+        self
+    }
+
+    /// The statistics so far.
+    pub fn statistics(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// The heuristic, for reading what it learned.
+    pub fn heuristic_ref(&self) -> &H {
+        &self.heuristic
+    }
+
+    /// Gives back the buffers for the next search.
+    pub fn into_workspace(self) -> Workspace<S::Node, S::Action, S::Cost> {
+        self.ws
+    }
+
+    /// Advances the search by at most `expansions` expansions.
+    ///
+    /// Returns [`Status::Finished`] once the search has ended (and on every
+    /// later call); [`run`](Search::run) then returns the result.
+    ///
+    /// # Errors
+    /// [`SearchError::InvalidCost`] for a negative or NaN edge cost,
+    /// [`SearchError::CostOverflow`] when a path cost overflows, and
+    /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1.
+    pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
+        let started = Instant::now();
+        if let Some(start) = self.start.take() {
+            self.begin(start);
+        }
+        let mut budget = expansions;
+        while self.end.is_none() && budget > 0 {
+            budget -= 1;
+            if let Some(end) = self.check_limits(started) {
+                self.end = Some(end);
+                break;
+            }
+            self.expand_next();
+        }
+        self.stats.elapsed += started.elapsed();
+        self.stats.stored = self.ws.store.len();
+        self.stats.estimated_bytes = self.bytes(0).0;
+        match &self.end {
+            None => Ok(Status::Running),
+            Some(End::Failed(error)) => Err(error.clone()),
+            Some(_) => Ok(Status::Finished),
+        }
+    }
+
+    /// Runs the search to its end and returns the outcome and statistics.
+    ///
+    /// May be called again; it returns the same result.
+    ///
+    /// # Errors
+    /// As for [`step`](Search::step).
+    pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
+        while self.step(u64::MAX)? == Status::Running {}
+        let outcome = match &self.end {
+            Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
+            Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
+            Some(End::Cancelled) => Outcome::Cancelled,
+            _ => Outcome::Exhausted,
+        };
+        Ok(SearchResult {
+            outcome,
+            stats: self.stats.clone(),
+        })
+    }
+
+    fn begin(&mut self, start: S::Node) {
+        if let Err(error) = self.algorithm.validate() {
+            self.end = Some(End::Failed(error));
+            return;
+        }
+        self.ws.store.clear();
+        self.ws.open.clear();
+        self.stats = Statistics::default();
+        self.stats.generated = 1;
+        self.stats.evaluated = 1;
+        let zero = S::Cost::zero();
+        let h = if self.algorithm.uses_heuristic() {
+            match self.heuristic.estimate(&start) {
+                Estimate::Value(h) => h,
+                Estimate::DeadEnd => {
+                    self.stats.dead_ends = 1;
+                    self.end = Some(End::Exhausted);
+                    return;
+                }
+            }
+        } else {
+            zero
+        };
+        let is_goal = self.algorithm == Algorithm::BreadthFirst && self.space.is_goal(&start);
+        self.ws.store.insert_start(start, zero);
+        if self.algorithm.uses_heuristic() {
+            self.ws.store.h.push(h);
+        }
+        if is_goal {
+            self.end = Some(End::Goal(0));
+        } else if self.algorithm == Algorithm::BreadthFirst {
+            self.ws.open.fifo.push_back(0);
+        } else {
+            self.push(zero, h, 0);
+        }
+    }
+
+    fn push(&mut self, g: S::Cost, h: S::Cost, index: u32) {
+        match self.algorithm.priority(g, h) {
+            Some(key) => self.ws.open.heap.push(Entry { key, g, index }),
+            None => self.fail_overflow(index),
+        }
+    }
+
+    fn fail_overflow(&mut self, index: u32) {
+        let node = format!("{:?}", self.ws.store.nodes[index as usize]);
+        self.end = Some(End::Failed(SearchError::CostOverflow { node }));
+    }
+
+    fn bytes(&self, room: usize) -> (usize, usize) {
+        let (store, store_growth) = self.ws.store.bytes(room);
+        let (open, open_growth) = self.ws.open.bytes(room);
+        (store + open, store_growth + open_growth)
+    }
+
+    fn check_limits(&self, step_started: Instant) -> Option<End> {
+        let limits = &self.limits;
+        if limits.is_cancelled() {
+            return Some(End::Cancelled);
+        }
+        if limits.max_expansions.is_some_and(|m| self.stats.expanded >= m) {
+            return Some(End::Limit(Limit::Expansions));
+        }
+        if limits
+            .max_stored_nodes
+            .is_some_and(|m| self.ws.store.len() >= m)
+        {
+            return Some(End::Limit(Limit::StoredNodes));
+        }
+        if let Some(max) = limits.max_memory_bytes {
+            let (now, growth) = self.bytes(self.max_branching);
+            if now + growth > max {
+                return Some(End::Limit(Limit::Memory));
+            }
+        }
+        if let Some(max) = limits.max_time {
+            if self.stats.expanded % 64 == 0 && self.stats.elapsed + step_started.elapsed() >= max {
+                return Some(End::Limit(Limit::Time));
+            }
+        }
+        None
+    }
+
+    /// What ends a search whose open list ran dry.
+    fn exhausted(&self) -> End {
+        if self.pruned {
+            End::Limit(Limit::CostBound)
+        } else {
+            End::Exhausted
+        }
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        if self.algorithm == Algorithm::BreadthFirst {
+            return self.ws.open.fifo.pop_front();
+        }
+        while let Some(entry) = self.ws.open.heap.pop() {
+            if self.ws.store.closed.get(entry.index) {
+                continue; // a stale entry of a node expanded at a lower cost
+            }
+            if self.last_key.is_some_and(|last| entry.key > last) {
+                self.stats.expanded_until_last_jump = self.stats.expanded;
+            }
+            self.last_key = Some(entry.key);
+            self.ws.store.closed.set(entry.index, true);
+            return Some(entry.index);
+        }
+        None
+    }
+
+    fn expand_next(&mut self) {
+        let Some(index) = self.pop() else {
+            self.end = Some(self.exhausted());
+            return;
+        };
+        self.stats.expanded += 1;
+        let node = self.ws.store.nodes[index as usize].clone();
+        if self.algorithm != Algorithm::BreadthFirst && self.space.is_goal(&node) {
+            self.end = Some(End::Goal(index));
+            return;
+        }
+        let g = self.ws.store.g[index as usize];
+        let open_before = self.ws.open.len();
+        let generated_before = self.stats.generated;
+
+        let Self {
+            space,
+            algorithm,
+            heuristic,
+            limits,
+            ws,
+            stats,
+            pruned,
+            end,
+            ..
+        } = self;
+        let algorithm = *algorithm;
+        let bound = limits.cost_bound;
+        let bound_uses_h = algorithm.uses_heuristic() && heuristic.is_admissible();
+        space.successors(&node, |action, child, cost| {
+            stats.generated += 1;
+            if end.is_some() {
+                return;
+            }
+            if !cost.is_valid_edge() {
+                *end = Some(End::Failed(SearchError::InvalidCost {
+                    node: format!("{node:?}"),
+                    cost: format!("{cost:?}"),
+                }));
+                return;
+            }
+            let Some(child_g) = g.checked_add(&cost) else {
+                *end = Some(End::Failed(SearchError::CostOverflow {
+                    node: format!("{node:?}"),
+                }));
+                return;
+            };
+            if bound.is_some_and(|b| child_g > b) {
+                *pruned = true;
+                return;
+            }
+            let store = &mut ws.store;
+            let (child, h) = match store.find_or_insert(child, index, action, child_g) {
+                None => {
+                    *end = Some(End::Limit(Limit::StoredNodes));
+                    return;
+                }
+                Some(Slot::New(child)) => {
+                    stats.evaluated += 1;
+                    if algorithm == Algorithm::BreadthFirst {
+                        if space.is_goal(&store.nodes[child as usize]) {
+                            *end = Some(End::Goal(child));
+                        }
+                        ws.open.fifo.push_back(child);
+                        return;
+                    }
+                    if !algorithm.uses_heuristic() {
+                        (child, S::Cost::zero())
+                    } else {
+                        let h = match heuristic.estimate(&store.nodes[child as usize]) {
+                            Estimate::Value(h) => h,
+                            Estimate::DeadEnd => {
+                                stats.dead_ends += 1;
+                                store.dead.set(child, true);
+                                store.closed.set(child, true);
+                                store.h.push(S::Cost::zero());
+                                return;
+                            }
+                        };
+                        store.h.push(h);
+                        (child, h)
+                    }
+                }
+                Some(Slot::Old(child, action)) => {
+                    stats.duplicates += 1;
+                    let i = child as usize;
+                    if algorithm == Algorithm::BreadthFirst
+                        || store.dead.get(child)
+                        || child_g >= store.g[i]
+                    {
+                        return;
+                    }
+                    if store.closed.get(child) {
+                        if !algorithm.reopens() {
+                            return;
+                        }
+                        stats.reopened += 1;
+                        store.closed.set(child, false);
+                    }
+                    store.improve(child, index, action, child_g);
+                    if algorithm == Algorithm::GreedyBestFirst {
+                        return; // its priority, h, did not change
+                    }
+                    let h = if algorithm.uses_heuristic() {
+                        store.h[i]
+                    } else {
+                        S::Cost::zero()
+                    };
+                    (child, h)
+                }
+            };
+            if bound_uses_h && bound.is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b)) {
+                *pruned = true;
+                return;
+            }
+            match algorithm.priority(child_g, h) {
+                Some(key) => ws.open.heap.push(Entry {
+                    key,
+                    g: child_g,
+                    index: child,
+                }),
+                None => {
+                    *end = Some(End::Failed(SearchError::CostOverflow {
+                        node: format!("{node:?}"),
+                    }));
+                }
+            }
+        });
+        let branching = usize::try_from(self.stats.generated - generated_before).unwrap_or(usize::MAX);
+        self.max_branching = self.max_branching.max(branching);
+        self.stats.max_open = self.stats.max_open.max(self.ws.open.len().max(open_before));
+    }
+
+    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+        let store = &self.ws.store;
+        let mut nodes = Vec::new();
+        let mut actions = Vec::new();
+        let mut index = goal as usize;
+        while index != 0 {
+            nodes.push(store.nodes[index].clone());
+            actions.push(store.actions[index - 1].clone());
+            index = store.parents[index] as usize;
+        }
+        nodes.push(store.nodes[0].clone());
+        nodes.reverse();
+        actions.reverse();
+        Solution {
+            actions,
+            nodes,
+            cost: store.g[goal as usize],
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The boundary between the engine and a state representation.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::Cost;
+
+/// A search node: anything cloneable, hashable and comparable.
+///
+/// `Debug` lets errors name the node where a bad edge cost appeared.
+/// Implemented for every type with those traits.
+pub trait Node: Clone + Eq + Hash + Debug {}
+
+impl<T: Clone + Eq + Hash + Debug> Node for T {}
+
+/// A search space: the successors of a node and a goal test.
+///
+/// The engine never looks inside a node; it only stores, hashes and compares
+/// them. The start node is given to the search, not to the space, so one space
+/// serves many searches.
+///
+/// ```
+/// use search_core::{astar, SearchSpace};
+///
+/// /// Counting from a number up to `target` by +1 (cost 1) or *2 (cost 3).
+/// struct Counter { target: u32 }
+///
+/// impl SearchSpace for Counter {
+///     type Node = u32;
+///     type Action = char;
+///     type Cost = u32;
+///
+///     fn is_goal(&self, n: &u32) -> bool { *n == self.target }
+///
+///     fn successors<F: FnMut(char, u32, u32)>(&self, n: &u32, mut emit: F) {
+///         if *n < self.target { emit('+', n + 1, 1); }
+///         if *n * 2 <= self.target { emit('*', n * 2, 3); }
+///     }
+/// }
+///
+/// let result = astar(&Counter { target: 10 }, 1, |_: &u32| 0).unwrap();
+/// let plan = result.outcome.solution().unwrap();
+/// assert_eq!(plan.cost, 7); // 1 +1 2 +1 3 +1 4 +1 5 *2 10
+/// assert_eq!(plan.actions, vec!['+', '+', '+', '+', '*']);
+/// ```
+pub trait SearchSpace {
+    /// The node type.
+    type Node: Node;
+    /// The label of an edge (an action), returned with the solution path.
+    type Action: Clone;
+    /// The cost type of edges and paths.
+    type Cost: Cost;
+
+    /// Whether `node` is a goal.
+    fn is_goal(&self, node: &Self::Node) -> bool;
+
+    /// Calls `emit(action, successor, edge_cost)` once for each successor of
+    /// `node`. Edge costs must be non-negative and not NaN; the engine checks.
+    fn successors<F>(&self, node: &Self::Node, emit: F)
+    where
+        F: FnMut(Self::Action, Self::Node, Self::Cost);
+}
+
+impl<S: SearchSpace + ?Sized> SearchSpace for &S {
+    type Node = S::Node;
+    type Action = S::Action;
+    type Cost = S::Cost;
+
+    fn is_goal(&self, node: &Self::Node) -> bool {
+        (**self).is_goal(node)
+    }
+
+    fn successors<F>(&self, node: &Self::Node, emit: F)
+    where
+        F: FnMut(Self::Action, Self::Node, Self::Cost),
+    {
+        (**self).successors(node, emit);
+    }
+}

@@ -1,0 +1,1 @@
+//! searchlab state-atomic (in progress).

@@ -1,0 +1,1 @@
+//! searchlab state-factored (in progress).

@@ -1,0 +1,1 @@
+//! Shared fixtures for searchlab's cross-crate tests.
