@@ -1,1 +1,70 @@
-//! searchlab state-atomic (in progress).
+//! Atomic GOAP world states for searchlab: up to 64 named boolean atoms in a
+//! `u64` (or `N * 64` in a [`Wide<N>`]), actions with preconditions, effects
+//! and costs, and search spaces for [`search_core`] in both directions.
+//!
+//! - [`AtomRegistry`]: atom names to bit positions, shared and private atoms.
+//! - [`WorldState`] (complete) and [`PartialState`] (`values` + `care`):
+//!   `satisfies`, `apply`, `regress`, merging an agent's view.
+//! - [`ActionSet`] with a builder: `actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true)`.
+//! - [`ForwardSpace`] and [`RegressionSpace`] implement
+//!   [`SearchSpace`](search_core::SearchSpace), so every search-core
+//!   algorithm runs on them.
+//! - Heuristics: [`Mismatch`] (classic, inadmissible in general),
+//!   [`AdmissibleMismatch`], and `h_max`, `h_add` and `h_FF`
+//!   ([`RelaxedForward`], [`RelaxedRegression`]); any closure works too.
+//!
+//! ```
+//! use search_core::prelude::*;
+//! use state_atomic::prelude::*;
+//!
+//! let mut actions = ActionSet::<u64>::new();
+//! actions.add("go_to_restaurant", 30).pre("has_restaurant", true).eff("has_food", true);
+//! actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+//! actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+//! actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+//! let start = actions.state(["has_restaurant", "has_supermarket"]).unwrap();
+//! let goal = actions.partial([("fed", true)]).unwrap();
+//!
+//! // Forward A* with `h_max`.
+//! let space = ForwardSpace::new(&actions, goal).unwrap();
+//! let result = astar(&space, start, RelaxedForward::h_max(&actions, goal)).unwrap();
+//! let plan = result.outcome.into_solution().unwrap();
+//! assert_eq!(actions.names(&plan.actions), ["buy_groceries", "cook", "eat"]);
+//! assert_eq!(plan.cost, 30);
+//!
+//! // Regression A*: the same cost; the plan replays forward.
+//! let space = RegressionSpace::new(&actions, start, goal).unwrap();
+//! let result = astar(&space, goal, RelaxedRegression::h_max(&actions, start)).unwrap();
+//! let solution = result.outcome.into_solution().unwrap();
+//! let plan = RegressionSpace::<u64>::execution_order(&solution.actions);
+//! assert_eq!(actions.validate(start, &goal, &plan).unwrap(), 30);
+//! ```
+
+mod action;
+mod bits;
+mod error;
+mod forward;
+mod mismatch;
+mod registry;
+mod regression;
+mod relaxed;
+mod state;
+
+pub use action::{Action, ActionBuilder, ActionId, ActionSet};
+pub use bits::{Bits, Wide};
+pub use error::AtomicError;
+pub use forward::{Applicability, ForwardSpace};
+pub use mismatch::{AdmissibleMismatch, Mismatch};
+pub use registry::{Atom, AtomRegistry, Named};
+pub use regression::{RegressionSpace, Subsumption};
+pub use relaxed::{RelaxedForward, RelaxedKind, RelaxedRegression};
+pub use state::{PartialState, WorldState};
+
+/// The names most programs need.
+pub mod prelude {
+    pub use crate::{
+        ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, Mismatch,
+        PartialState, RegressionSpace, RelaxedForward, RelaxedKind, RelaxedRegression, Wide,
+        WorldState,
+    };
+}

@@ -1,0 +1,3 @@
+//! state-atomic benches (in progress).
+
+fn main() {}

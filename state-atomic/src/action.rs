@@ -1,0 +1,554 @@
+//! Actions, the action set many agents share, and plan replay.
+
+use rustc_hash::FxHashMap;
+
+use crate::{Atom, AtomRegistry, AtomicError, Bits, PartialState, WorldState};
+
+/// The index of an action in its [`ActionSet`]; the edge label of both
+/// search spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ActionId(pub(crate) u32);
+
+impl ActionId {
+    /// The index in the action set.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let eat = actions.add("eat", 5).eff("fed", true).id().unwrap();
+    /// assert_eq!(eat.index(), 0);
+    /// ```
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An action: a name, preconditions, effects and a cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action<B: Bits = u64> {
+    /// The action's name, unique in its set.
+    pub name: String,
+    /// What must hold before it.
+    pub pre: PartialState<B>,
+    /// What it sets.
+    pub eff: PartialState<B>,
+    /// What it costs.
+    pub cost: u32,
+}
+
+/// The compact part of an action the search loops read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rule<B: Bits> {
+    pub(crate) pre: PartialState<B>,
+    pub(crate) eff: PartialState<B>,
+    pub(crate) cost: u32,
+}
+
+/// A set of actions over one [`AtomRegistry`], shared by any number of
+/// agents and searches.
+///
+/// Actions are declared with a builder; atoms named in it are declared on
+/// first use. Builder errors (a 65th atom in a `u64` set, a duplicate action,
+/// contradictory values) are kept and reported by [`check`](Self::check),
+/// which the search spaces call; [`ActionBuilder::try_pre`] and
+/// [`ActionBuilder::try_eff`] report them at once instead.
+///
+/// ```
+/// use state_atomic::ActionSet;
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// assert!(actions.check().is_ok());
+/// assert_eq!(actions.len(), 2);
+/// assert_eq!(actions.registry().len(), 3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ActionSet<B: Bits = u64> {
+    registry: AtomRegistry<B>,
+    actions: Vec<Action<B>>,
+    rules: Vec<Rule<B>>,
+    by_name: FxHashMap<String, ActionId>,
+    error: Option<AtomicError>,
+}
+
+impl<B: Bits> Default for ActionSet<B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<B: Bits> ActionSet<B> {
+    /// An empty action set with an empty registry.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// assert!(ActionSet::<u64>::new().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::with_registry(AtomRegistry::new())
+    }
+
+    /// An empty action set over atoms declared already (for example shared
+    /// ones).
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, AtomRegistry};
+    /// let mut atoms = AtomRegistry::<u64>::new();
+    /// atoms.add_shared("night").unwrap();
+    /// let actions = ActionSet::with_registry(atoms);
+    /// assert_eq!(actions.registry().len(), 1);
+    /// ```
+    pub fn with_registry(registry: AtomRegistry<B>) -> Self {
+        Self {
+            registry,
+            actions: Vec::new(),
+            rules: Vec::new(),
+            by_name: FxHashMap::default(),
+            error: None,
+        }
+    }
+
+    /// Starts declaring an action called `name` with cost `cost`; chain
+    /// [`pre`](ActionBuilder::pre) and [`eff`](ActionBuilder::eff) on the
+    /// result. A duplicate name is kept as an error for
+    /// [`check`](Self::check) and the builder then does nothing.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true).eff("has_food", false);
+    /// let eat = actions.find("eat").unwrap();
+    /// assert_eq!(actions.action(eat).unwrap().cost, 5);
+    /// actions.add("eat", 1);
+    /// assert!(actions.check().is_err());
+    /// ```
+    pub fn add(&mut self, name: &str, cost: u32) -> ActionBuilder<'_, B> {
+        if self.by_name.contains_key(name) {
+            self.keep(AtomicError::DuplicateAction {
+                name: name.to_owned(),
+            });
+            return ActionBuilder {
+                set: self,
+                id: None,
+            };
+        }
+        let Ok(index) = u32::try_from(self.actions.len()) else {
+            // More than four billion actions: unreachable in practice.
+            return ActionBuilder {
+                set: self,
+                id: None,
+            };
+        };
+        let id = ActionId(index);
+        self.by_name.insert(name.to_owned(), id);
+        self.actions.push(Action {
+            name: name.to_owned(),
+            pre: PartialState::empty(),
+            eff: PartialState::empty(),
+            cost,
+        });
+        self.rules.push(Rule {
+            pre: PartialState::empty(),
+            eff: PartialState::empty(),
+            cost,
+        });
+        ActionBuilder {
+            set: self,
+            id: Some(id),
+        }
+    }
+
+    fn keep(&mut self, error: AtomicError) {
+        self.error.get_or_insert(error);
+    }
+
+    /// The first error any builder call met, if any.
+    ///
+    /// # Errors
+    /// The first [`AtomicError`] kept by a builder.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, AtomicError};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("flip", 1).pre("on", true).pre("on", false);
+    /// assert!(matches!(actions.check(), Err(AtomicError::Contradiction { .. })));
+    /// ```
+    pub fn check(&self) -> Result<(), AtomicError> {
+        match &self.error {
+            Some(error) => Err(error.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Declares a private atom that no action mentions yet (or returns the
+    /// existing one).
+    ///
+    /// # Errors
+    /// [`AtomicError::TooManyAtoms`] if the state type is full.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let a = actions.declare("idle").unwrap();
+    /// assert_eq!(actions.registry().atom("idle").unwrap(), a);
+    /// ```
+    pub fn declare(&mut self, name: &str) -> Result<Atom, AtomicError> {
+        self.registry.intern(name)
+    }
+
+    /// Declares a shared atom (owned by the world).
+    ///
+    /// # Errors
+    /// [`AtomicError::DuplicateAtom`] if `name` is declared already, and
+    /// [`AtomicError::TooManyAtoms`] if the state type is full.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let night = actions.declare_shared("night").unwrap();
+    /// assert!(actions.registry().is_shared(night));
+    /// ```
+    pub fn declare_shared(&mut self, name: &str) -> Result<Atom, AtomicError> {
+        self.registry.add_shared(name)
+    }
+
+    /// The registry of atom names.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 1).eff("fed", true);
+    /// assert!(actions.registry().atom("fed").is_ok());
+    /// ```
+    pub fn registry(&self) -> &AtomRegistry<B> {
+        &self.registry
+    }
+
+    /// The complete state where exactly the named atoms are true; see
+    /// [`AtomRegistry::state`].
+    ///
+    /// # Errors
+    /// [`AtomicError::UnknownAtom`] for a name that is not declared.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 1).pre("has_food", true).eff("fed", true);
+    /// let start = actions.state(["has_food"]).unwrap();
+    /// assert_eq!(start.bits(), 0b01);
+    /// ```
+    pub fn state<'n>(
+        &self,
+        true_atoms: impl IntoIterator<Item = &'n str>,
+    ) -> Result<WorldState<B>, AtomicError> {
+        self.registry.state(true_atoms)
+    }
+
+    /// A partial state (a goal, say); see [`AtomRegistry::partial`].
+    ///
+    /// # Errors
+    /// [`AtomicError::UnknownAtom`] for a name that is not declared.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 1).eff("fed", true);
+    /// assert_eq!(actions.partial([("fed", true)]).unwrap().len(), 1);
+    /// assert!(actions.partial([("rich", true)]).is_err());
+    /// ```
+    pub fn partial<'n>(
+        &self,
+        values: impl IntoIterator<Item = (&'n str, bool)>,
+    ) -> Result<PartialState<B>, AtomicError> {
+        self.registry.partial(values)
+    }
+
+    /// How many actions there are.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// assert_eq!(ActionSet::<u64>::new().len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether there is no action.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// assert!(ActionSet::<u64>::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// The action with index `id`, or `None` for an id of another set.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let id = actions.add("eat", 5).id().unwrap();
+    /// assert_eq!(actions.action(id).unwrap().name, "eat");
+    /// ```
+    pub fn action(&self, id: ActionId) -> Option<&Action<B>> {
+        self.actions.get(id.index())
+    }
+
+    /// The name of action `id`, or `"?"` for an id of another set.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let id = actions.add("eat", 5).id().unwrap();
+    /// assert_eq!(actions.name(id), "eat");
+    /// ```
+    pub fn name(&self, id: ActionId) -> &str {
+        self.action(id).map_or("?", |a| a.name.as_str())
+    }
+
+    /// The names of a plan's actions.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let a = actions.add("a", 1).id().unwrap();
+    /// let b = actions.add("b", 1).id().unwrap();
+    /// assert_eq!(actions.names(&[b, a]), ["b", "a"]);
+    /// ```
+    pub fn names(&self, plan: &[ActionId]) -> Vec<&str> {
+        plan.iter().map(|&id| self.name(id)).collect()
+    }
+
+    /// The action called `name`.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5);
+    /// assert!(actions.find("eat").is_some() && actions.find("sleep").is_none());
+    /// ```
+    pub fn find(&self, name: &str) -> Option<ActionId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Every action, in index order.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5);
+    /// assert_eq!(actions.iter().map(|a| a.cost).sum::<u32>(), 5);
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = &Action<B>> {
+        self.actions.iter()
+    }
+
+    pub(crate) fn rules(&self) -> &[Rule<B>] {
+        &self.rules
+    }
+
+    /// Replays `plan` from `start` and returns the final state.
+    ///
+    /// # Errors
+    /// [`AtomicError::NotApplicable`] naming the first step whose
+    /// preconditions fail, [`AtomicError::UnknownAction`] for an id of
+    /// another set.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let cook = actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true).id().unwrap();
+    /// let start = actions.state(["has_groceries"]).unwrap();
+    /// let end = actions.replay(start, &[cook]).unwrap();
+    /// assert_eq!(end, actions.state(["has_groceries", "has_food"]).unwrap());
+    /// assert!(actions.replay(actions.state([]).unwrap(), &[cook]).is_err());
+    /// ```
+    pub fn replay(
+        &self,
+        start: WorldState<B>,
+        plan: &[ActionId],
+    ) -> Result<WorldState<B>, AtomicError> {
+        let mut state = start;
+        for (step, &id) in plan.iter().enumerate() {
+            let action = self
+                .action(id)
+                .ok_or(AtomicError::UnknownAction { index: id.index() })?;
+            if !state.satisfies(&action.pre) {
+                return Err(AtomicError::NotApplicable {
+                    action: action.name.clone(),
+                    step,
+                    atom: self.first_wrong(state, &action.pre).to_owned(),
+                });
+            }
+            state = state.apply(&action.eff);
+        }
+        Ok(state)
+    }
+
+    /// Replays `plan` from `start`, checks that it ends in a state that
+    /// satisfies `goal`, and returns its cost.
+    ///
+    /// # Errors
+    /// As for [`replay`](Self::replay), and [`AtomicError::GoalNotReached`]
+    /// naming a goal atom that is wrong at the end.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let eat = actions.add("eat", 5).pre("has_food", true).eff("fed", true).id().unwrap();
+    /// let start = actions.state(["has_food"]).unwrap();
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// assert_eq!(actions.validate(start, &goal, &[eat]).unwrap(), 5);
+    /// assert!(actions.validate(start, &goal, &[]).is_err());
+    /// ```
+    pub fn validate(
+        &self,
+        start: WorldState<B>,
+        goal: &PartialState<B>,
+        plan: &[ActionId],
+    ) -> Result<u64, AtomicError> {
+        let end = self.replay(start, plan)?;
+        if !end.satisfies(goal) {
+            return Err(AtomicError::GoalNotReached {
+                atom: self.first_wrong(end, goal).to_owned(),
+            });
+        }
+        Ok(plan
+            .iter()
+            .filter_map(|&id| self.action(id))
+            .map(|a| u64::from(a.cost))
+            .sum())
+    }
+
+    fn first_wrong(&self, state: WorldState<B>, partial: &PartialState<B>) -> &str {
+        let wrong = (state.bits() ^ partial.values()) & partial.care();
+        let mut first = None;
+        wrong.for_each_one(|i| {
+            first.get_or_insert(i);
+        });
+        first.map_or("?", |i| self.registry.name_at(i))
+    }
+}
+
+/// Declares an action's preconditions and effects; see [`ActionSet::add`].
+pub struct ActionBuilder<'a, B: Bits = u64> {
+    set: &'a mut ActionSet<B>,
+    id: Option<ActionId>,
+}
+
+/// Which half of an action a builder call sets.
+#[derive(Clone, Copy)]
+enum Part {
+    Pre,
+    Eff,
+}
+
+impl<B: Bits> ActionBuilder<'_, B> {
+    /// The new action's id, or `None` if its name was a duplicate.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// assert!(actions.add("eat", 1).id().is_some());
+    /// assert!(actions.add("eat", 1).id().is_none());
+    /// ```
+    pub fn id(&self) -> Option<ActionId> {
+        self.id
+    }
+
+    /// Requires `atom` to be `value` before the action (declaring the atom
+    /// if it is new). An error is kept for [`ActionSet::check`].
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let id = actions.add("eat", 1).pre("has_food", true).id().unwrap();
+    /// assert_eq!(actions.action(id).unwrap().pre.len(), 1);
+    /// ```
+    #[must_use = "a builder does nothing more unless chained"]
+    pub fn pre(self, atom: &str, value: bool) -> Self {
+        self.set_or_keep(Part::Pre, atom, value)
+    }
+
+    /// Makes the action set `atom` to `value` (declaring the atom if it is
+    /// new). An error is kept for [`ActionSet::check`].
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let id = actions.add("eat", 1).eff("fed", true).id().unwrap();
+    /// assert_eq!(actions.action(id).unwrap().eff.len(), 1);
+    /// ```
+    #[must_use = "a builder does nothing more unless chained"]
+    pub fn eff(self, atom: &str, value: bool) -> Self {
+        self.set_or_keep(Part::Eff, atom, value)
+    }
+
+    /// Like [`pre`](Self::pre), but reports an error at once.
+    ///
+    /// # Errors
+    /// [`AtomicError::TooManyAtoms`] for a new atom that does not fit,
+    /// [`AtomicError::Contradiction`] if the action already requires the
+    /// other value.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let b = actions.add("eat", 1).try_pre("has_food", true).unwrap();
+    /// assert!(b.try_pre("has_food", false).is_err());
+    /// ```
+    pub fn try_pre(self, atom: &str, value: bool) -> Result<Self, AtomicError> {
+        self.try_set(Part::Pre, atom, value)
+    }
+
+    /// Like [`eff`](Self::eff), but reports an error at once.
+    ///
+    /// # Errors
+    /// As for [`try_pre`](Self::try_pre).
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// assert!(actions.add("eat", 1).try_eff("fed", true).is_ok());
+    /// ```
+    pub fn try_eff(self, atom: &str, value: bool) -> Result<Self, AtomicError> {
+        self.try_set(Part::Eff, atom, value)
+    }
+
+    fn set_or_keep(mut self, part: Part, atom: &str, value: bool) -> Self {
+        if let Err(error) = self.set_part(part, atom, value) {
+            self.set.keep(error);
+        }
+        self
+    }
+
+    fn try_set(mut self, part: Part, atom: &str, value: bool) -> Result<Self, AtomicError> {
+        self.set_part(part, atom, value)?;
+        Ok(self)
+    }
+
+    fn set_part(&mut self, part: Part, name: &str, value: bool) -> Result<(), AtomicError> {
+        let Some(id) = self.id else {
+            return Ok(());
+        };
+        let atom = self.set.registry.intern(name)?;
+        let action = &mut self.set.actions[id.index()];
+        let (partial, label) = match part {
+            Part::Pre => (&mut action.pre, "preconditions"),
+            Part::Eff => (&mut action.eff, "effects"),
+        };
+        if partial.get(atom).is_some_and(|v| v != value) {
+            return Err(AtomicError::Contradiction {
+                action: action.name.clone(),
+                atom: name.to_owned(),
+                part: label,
+            });
+        }
+        *partial = partial.with(atom, value);
+        let rule = &mut self.set.rules[id.index()];
+        rule.pre = action.pre;
+        rule.eff = action.eff;
+        Ok(())
+    }
+}

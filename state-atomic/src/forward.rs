@@ -1,0 +1,224 @@
+//! Forward search: from the start state through applicable actions.
+
+use search_core::SearchSpace;
+
+use crate::action::Rule;
+use crate::{ActionId, ActionSet, AtomicError, Bits, PartialState, WorldState};
+
+/// How [`ForwardSpace`] finds the applicable actions of a state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Applicability {
+    /// Tests every action's preconditions: one `xor`, `and` and compare per
+    /// action over a compact array. The default: see `BENCHMARKS.md`.
+    #[default]
+    Scan,
+    /// Groups actions by one precondition literal and skips a whole group
+    /// when the state gets that literal wrong.
+    Grouped,
+}
+
+/// Actions grouped by one precondition literal each.
+#[derive(Clone, Debug)]
+pub(crate) struct GroupedIndex<B: Bits> {
+    /// `(literal, end)`: the group's test and the end of its run in `rules`.
+    groups: Vec<(PartialState<B>, u32)>,
+    rules: Vec<(ActionId, Rule<B>)>,
+}
+
+impl<B: Bits> GroupedIndex<B> {
+    pub(crate) fn new(rules: &[Rule<B>]) -> Self {
+        // Key each action by its lowest precondition atom, or by nothing.
+        let key = |r: &Rule<B>| {
+            let mut first = None;
+            r.pre.care().for_each_one(|i| {
+                first.get_or_insert(i);
+            });
+            first.map(|i| (i, r.pre.values().get(i)))
+        };
+        let mut order: Vec<u32> = (0..u32::try_from(rules.len()).unwrap_or(u32::MAX)).collect();
+        order.sort_by_key(|&i| key(&rules[i as usize]));
+        let mut groups: Vec<(PartialState<B>, u32)> = Vec::new();
+        let mut grouped = Vec::with_capacity(rules.len());
+        let mut last = None;
+        for i in order {
+            let rule = rules[i as usize];
+            let k = key(&rule);
+            if groups.is_empty() || k != last {
+                let test = k.map_or(PartialState::empty(), |(atom, value)| {
+                    let bit = B::bit(atom);
+                    PartialState::new(if value { bit } else { B::zero() }, bit)
+                });
+                groups.push((test, 0));
+                last = k;
+            }
+            grouped.push((ActionId(i), rule));
+            if let Some(g) = groups.last_mut() {
+                g.1 = u32::try_from(grouped.len()).unwrap_or(u32::MAX);
+            }
+        }
+        Self {
+            groups,
+            rules: grouped,
+        }
+    }
+}
+
+/// The forward search space of an action set towards a goal: nodes are
+/// complete [`WorldState`]s, edges are applicable actions labelled by
+/// [`ActionId`] with the action's cost (`u32`).
+///
+/// Actions that leave a state unchanged are not emitted: such a self-loop is
+/// never part of a cheapest or shortest plan.
+///
+/// ```
+/// use search_core::astar;
+/// use state_atomic::{ActionSet, ForwardSpace, Mismatch};
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_supermarket"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+///
+/// let space = ForwardSpace::new(&actions, goal).unwrap();
+/// let result = astar(&space, start, Mismatch::forward(goal)).unwrap();
+/// let plan = result.outcome.solution().unwrap();
+/// assert_eq!(actions.names(&plan.actions), ["buy_groceries", "cook", "eat"]);
+/// assert_eq!(plan.cost, 30);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ForwardSpace<'a, B: Bits = u64> {
+    rules: &'a [Rule<B>],
+    goal: PartialState<B>,
+    grouped: Option<GroupedIndex<B>>,
+}
+
+impl<'a, B: Bits> ForwardSpace<'a, B> {
+    /// The forward space of `actions` towards `goal`.
+    ///
+    /// # Errors
+    /// The first error the action set's builder kept
+    /// ([`ActionSet::check`]).
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, ForwardSpace};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).eff("fed", true);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// assert!(ForwardSpace::new(&actions, goal).is_ok());
+    /// ```
+    pub fn new(actions: &'a ActionSet<B>, goal: PartialState<B>) -> Result<Self, AtomicError> {
+        actions.check()?;
+        Ok(Self {
+            rules: actions.rules(),
+            goal,
+            grouped: None,
+        })
+    }
+
+    /// Chooses how applicable actions are found.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, Applicability, ForwardSpace};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let space = ForwardSpace::new(&actions, goal).unwrap().applicability(Applicability::Grouped);
+    /// let start = actions.state(["has_food"]).unwrap();
+    /// assert_eq!(space.applicable(start).len(), 1);
+    /// ```
+    #[must_use]
+    pub fn applicability(mut self, how: Applicability) -> Self {
+        self.grouped = match how {
+            Applicability::Scan => None,
+            Applicability::Grouped => Some(GroupedIndex::new(self.rules)),
+        };
+        self
+    }
+
+    /// The goal.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, ForwardSpace, PartialState};
+    /// let actions = ActionSet::<u64>::new();
+    /// let space = ForwardSpace::new(&actions, PartialState::empty()).unwrap();
+    /// assert!(space.goal().is_empty());
+    /// ```
+    pub fn goal(&self) -> PartialState<B> {
+        self.goal
+    }
+
+    /// The actions applicable in `state`, in the order they are emitted.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, ForwardSpace, PartialState};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add("shop", 5).eff("has_food", true);
+    /// let space = ForwardSpace::new(&actions, PartialState::empty()).unwrap();
+    /// assert_eq!(space.applicable(actions.state([]).unwrap()).len(), 1);
+    /// ```
+    pub fn applicable(&self, state: WorldState<B>) -> Vec<ActionId> {
+        let mut ids = Vec::new();
+        self.for_each_applicable(state, |id, _| ids.push(id));
+        ids
+    }
+
+    #[inline]
+    fn for_each_applicable<F: FnMut(ActionId, &Rule<B>)>(&self, state: WorldState<B>, mut f: F) {
+        match &self.grouped {
+            None => {
+                for (i, rule) in self.rules.iter().enumerate() {
+                    if state.satisfies(&rule.pre) {
+                        #[expect(
+                            clippy::cast_possible_truncation,
+                            reason = "action sets hold fewer than 2^32 actions"
+                        )]
+                        f(ActionId(i as u32), rule);
+                    }
+                }
+            }
+            Some(index) => {
+                let mut begin = 0;
+                for (test, end) in &index.groups {
+                    let end = *end as usize;
+                    if state.satisfies(test) {
+                        for (id, rule) in &index.rules[begin..end] {
+                            if state.satisfies(&rule.pre) {
+                                f(*id, rule);
+                            }
+                        }
+                    }
+                    begin = end;
+                }
+            }
+        }
+    }
+}
+
+impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
+    type Node = WorldState<B>;
+    type Action = ActionId;
+    type Cost = u32;
+
+    #[inline]
+    fn is_goal(&self, node: &WorldState<B>) -> bool {
+        node.satisfies(&self.goal)
+    }
+
+    #[inline]
+    fn successors<F>(&self, node: &WorldState<B>, mut emit: F)
+    where
+        F: FnMut(ActionId, WorldState<B>, u32),
+    {
+        let state = *node;
+        self.for_each_applicable(state, |id, rule| {
+            let next = state.apply(&rule.eff);
+            if next != state {
+                emit(id, next, rule.cost);
+            }
+        });
+    }
+}

@@ -1,0 +1,490 @@
+//! Delete-relaxation heuristics: `h_max`, `h_add` and `h_FF`.
+//!
+//! Facts are literals, `(atom, value)` pairs, so that preconditions and goals
+//! may ask for false atoms: literal `2 * atom + value`. The relaxation keeps
+//! every literal once reached. Costs are computed by a generalized Dijkstra
+//! over literals (each action fires once its last precondition literal is
+//! settled), which is exact for `h_max` and `h_add`.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use search_core::{Estimate, Heuristic};
+
+use crate::{ActionSet, Bits, PartialState, WorldState};
+
+/// Which delete-relaxation heuristic a [`RelaxedForward`] or
+/// [`RelaxedRegression`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RelaxedKind {
+    /// `h_max`: the costliest goal literal, each literal costing its cheapest
+    /// achiever plus its costliest precondition. Admissible and consistent.
+    Max,
+    /// `h_add`: the sum over goal literals, preconditions summed too.
+    /// Informative, not admissible.
+    Add,
+    /// `h_FF`: the cost of a relaxed plan extracted from `h_add`'s best
+    /// supporters. Informative, not admissible.
+    Ff,
+}
+
+const NONE: u32 = u32::MAX;
+const INF: u64 = u64::MAX;
+
+/// The relaxed task and the scratch buffers of one exploration.
+#[derive(Clone, Debug)]
+struct Relaxation {
+    atoms: usize,
+    kind: RelaxedKind,
+    cost: Vec<u64>,
+    pre_start: Vec<u32>,
+    pre: Vec<u32>,
+    eff_start: Vec<u32>,
+    eff: Vec<u32>,
+    /// Literal -> actions that have it as a precondition (CSR).
+    users_start: Vec<u32>,
+    users: Vec<u32>,
+    no_pre: Vec<u32>,
+    // Scratch.
+    lit_cost: Vec<u64>,
+    settled: Vec<bool>,
+    supporter: Vec<u32>,
+    waiting: Vec<u32>,
+    acc: Vec<u64>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    marked: Vec<bool>,
+    marked_list: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+fn literals<B: Bits>(p: &PartialState<B>, atoms: usize, out: &mut Vec<u32>) {
+    p.care().for_each_one(|i| {
+        if i < atoms {
+            #[expect(clippy::cast_possible_truncation, reason = "atoms fit in u32")]
+            out.push((2 * i + usize::from(p.values().get(i))) as u32);
+        }
+    });
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl Relaxation {
+    fn new<B: Bits>(actions: &ActionSet<B>, kind: RelaxedKind) -> Self {
+        let atoms = actions.registry().len();
+        let lits = 2 * atoms;
+        let n = actions.len();
+        let mut pre_start = vec![0];
+        let mut pre = Vec::new();
+        let mut eff_start = vec![0];
+        let mut eff = Vec::new();
+        let mut no_pre = Vec::new();
+        let mut cost = Vec::with_capacity(n);
+        let mut users_lists = vec![Vec::new(); lits];
+        for (a, action) in actions.iter().enumerate() {
+            let before = pre.len();
+            literals(&action.pre, atoms, &mut pre);
+            for &l in &pre[before..] {
+                users_lists[l as usize].push(to_u32(a));
+            }
+            if pre.len() == before {
+                no_pre.push(to_u32(a));
+            }
+            pre_start.push(to_u32(pre.len()));
+            literals(&action.eff, atoms, &mut eff);
+            eff_start.push(to_u32(eff.len()));
+            cost.push(u64::from(action.cost));
+        }
+        let mut users_start = vec![0];
+        let mut users = Vec::new();
+        for list in users_lists {
+            users.extend(list);
+            users_start.push(to_u32(users.len()));
+        }
+        Self {
+            atoms,
+            kind,
+            cost,
+            pre_start,
+            pre,
+            eff_start,
+            eff,
+            users_start,
+            users,
+            no_pre,
+            lit_cost: vec![INF; lits],
+            settled: vec![false; lits],
+            supporter: vec![NONE; lits],
+            waiting: vec![0; n],
+            acc: vec![0; n],
+            heap: BinaryHeap::new(),
+            marked: vec![false; n],
+            marked_list: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+
+    fn fire(&mut self, a: usize, at: u64) {
+        let t = at.saturating_add(self.cost[a]);
+        for k in self.eff_start[a] as usize..self.eff_start[a + 1] as usize {
+            let e = self.eff[k] as usize;
+            if t < self.lit_cost[e] {
+                self.lit_cost[e] = t;
+                self.supporter[e] = to_u32(a);
+                self.heap.push(Reverse((t, to_u32(e))));
+            }
+        }
+    }
+
+    /// Settles literal `l` at cost `c`; fires the actions it completes.
+    fn settle(&mut self, l: usize, c: u64) {
+        self.settled[l] = true;
+        for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
+            let a = self.users[k] as usize;
+            self.acc[a] = match self.kind {
+                RelaxedKind::Max => self.acc[a].max(c),
+                RelaxedKind::Add | RelaxedKind::Ff => self.acc[a].saturating_add(c),
+            };
+            self.waiting[a] -= 1;
+            if self.waiting[a] == 0 {
+                self.fire(a, self.acc[a]);
+            }
+        }
+    }
+
+    /// Explores from `state`; stops once every literal `is_target` names
+    /// (`targets` of them) is settled, or runs to the end if `targets` is 0.
+    fn explore<B: Bits>(&mut self, state: B, targets: usize, is_target: impl Fn(usize) -> bool) {
+        self.lit_cost.fill(INF);
+        self.settled.fill(false);
+        self.supporter.fill(NONE);
+        self.acc.fill(0);
+        for a in 0..self.waiting.len() {
+            self.waiting[a] = self.pre_start[a + 1] - self.pre_start[a];
+        }
+        self.heap.clear();
+        let mut left = targets;
+        for atom in 0..self.atoms {
+            let l = 2 * atom + usize::from(state.get(atom));
+            self.lit_cost[l] = 0;
+            if is_target(l) {
+                left = left.saturating_sub(1);
+            }
+        }
+        if targets > 0 && left == 0 {
+            return;
+        }
+        for atom in 0..self.atoms {
+            let l = 2 * atom + usize::from(state.get(atom));
+            self.settle(l, 0);
+        }
+        for k in 0..self.no_pre.len() {
+            let a = self.no_pre[k] as usize;
+            self.fire(a, 0);
+        }
+        while let Some(Reverse((c, l))) = self.heap.pop() {
+            let l = l as usize;
+            if self.settled[l] || c > self.lit_cost[l] {
+                continue;
+            }
+            self.settle(l, c);
+            if is_target(l) {
+                left = left.saturating_sub(1);
+                if targets > 0 && left == 0 {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The heuristic value of the goal literals `goal` after an exploration.
+    fn value(&mut self, goal: &[u32]) -> Estimate<u32> {
+        let mut total: u64 = 0;
+        for &l in goal {
+            let c = self.lit_cost[l as usize];
+            if c == INF {
+                return Estimate::DeadEnd;
+            }
+            total = match self.kind {
+                RelaxedKind::Max => total.max(c),
+                RelaxedKind::Add => total.saturating_add(c),
+                RelaxedKind::Ff => 0,
+            };
+        }
+        if self.kind == RelaxedKind::Ff {
+            total = self.relaxed_plan_cost(goal);
+        }
+        Estimate::Value(u32::try_from(total).unwrap_or(u32::MAX))
+    }
+
+    /// The cost of the relaxed plan that follows best supporters back from
+    /// `goal`; literals true at the start have no supporter.
+    fn relaxed_plan_cost(&mut self, goal: &[u32]) -> u64 {
+        let mut total: u64 = 0;
+        self.stack.clear();
+        self.stack.extend_from_slice(goal);
+        while let Some(l) = self.stack.pop() {
+            let a = self.supporter[l as usize];
+            if a == NONE || self.marked[a as usize] {
+                continue;
+            }
+            let a = a as usize;
+            self.marked[a] = true;
+            self.marked_list.push(to_u32(a));
+            total = total.saturating_add(self.cost[a]);
+            for k in self.pre_start[a] as usize..self.pre_start[a + 1] as usize {
+                let p = self.pre[k];
+                self.stack.push(p);
+            }
+        }
+        for &a in &self.marked_list {
+            self.marked[a as usize] = false;
+        }
+        self.marked_list.clear();
+        total
+    }
+}
+
+/// A delete-relaxation heuristic for [`ForwardSpace`](crate::ForwardSpace):
+/// one relaxed exploration from each state, stopped once the goal literals
+/// are reached. See [`RelaxedKind`] for `h_max`, `h_add` and `h_FF`.
+///
+/// Atoms the registry does not know (bits beyond it) are compared with the
+/// state directly: no action changes them.
+///
+/// ```
+/// use search_core::{astar, Estimate, Heuristic};
+/// use state_atomic::{ActionSet, ForwardSpace, RelaxedForward, RelaxedKind};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Max);
+/// assert_eq!(h.estimate(&start), Estimate::Value(15));
+/// let space = ForwardSpace::new(&actions, goal).unwrap();
+/// assert_eq!(astar(&space, start, h).unwrap().outcome.solution().unwrap().cost, 15);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RelaxedForward<B: Bits = u64> {
+    relaxation: Relaxation,
+    goal: PartialState<B>,
+    goal_lits: Vec<u32>,
+    is_goal_lit: Vec<bool>,
+}
+
+impl<B: Bits> RelaxedForward<B> {
+    /// The `kind` heuristic towards `goal` for `actions`.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_atomic::{ActionSet, RelaxedForward, RelaxedKind};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).eff("fed", true);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Ff);
+    /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::Value(5));
+    /// ```
+    pub fn new(actions: &ActionSet<B>, goal: PartialState<B>, kind: RelaxedKind) -> Self {
+        let relaxation = Relaxation::new(actions, kind);
+        let mut goal_lits = Vec::new();
+        literals(&goal, relaxation.atoms, &mut goal_lits);
+        let mut is_goal_lit = vec![false; 2 * relaxation.atoms];
+        for &l in &goal_lits {
+            is_goal_lit[l as usize] = true;
+        }
+        Self {
+            relaxation,
+            goal,
+            goal_lits,
+            is_goal_lit,
+        }
+    }
+
+    /// `h_max` towards `goal`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedForward, WorldState};
+    /// let h = RelaxedForward::h_max(&ActionSet::<u64>::new(), PartialState::empty());
+    /// assert!(Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_max(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::new(actions, goal, RelaxedKind::Max)
+    }
+
+    /// `h_add` towards `goal`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedForward, WorldState};
+    /// let h = RelaxedForward::h_add(&ActionSet::<u64>::new(), PartialState::empty());
+    /// assert!(!Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_add(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::new(actions, goal, RelaxedKind::Add)
+    }
+
+    /// `h_FF` towards `goal`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedForward, WorldState};
+    /// let h = RelaxedForward::h_ff(&ActionSet::<u64>::new(), PartialState::empty());
+    /// assert!(!Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_ff(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::new(actions, goal, RelaxedKind::Ff)
+    }
+}
+
+impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
+    fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
+        let outside = self.goal.care() & !B::low(self.relaxation.atoms);
+        if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
+            return Estimate::DeadEnd;
+        }
+        let is_goal_lit = &self.is_goal_lit;
+        self.relaxation
+            .explore(state.bits(), self.goal_lits.len(), |l| is_goal_lit[l]);
+        self.relaxation.value(&self.goal_lits)
+    }
+    fn is_admissible(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+    fn is_consistent(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+}
+
+/// A delete-relaxation heuristic for
+/// [`RegressionSpace`](crate::RegressionSpace): one relaxed exploration from
+/// the start state when it is built, then each subgoal's value is a max or a
+/// sum over its literals (`h_FF`: a relaxed plan from the stored best
+/// supporters). See [`RelaxedKind`].
+///
+/// ```
+/// use search_core::{Estimate, Heuristic};
+/// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let mut h = RelaxedRegression::new(&actions, start, RelaxedKind::Add);
+/// let subgoal = actions.partial([("fed", true), ("has_food", true)]).unwrap();
+/// assert_eq!(h.estimate(&subgoal), Estimate::Value(25)); // 15 + 10
+/// ```
+#[derive(Clone, Debug)]
+pub struct RelaxedRegression<B: Bits = u64> {
+    relaxation: Relaxation,
+    start: WorldState<B>,
+    lits: Vec<u32>,
+}
+
+impl<B: Bits> RelaxedRegression<B> {
+    /// The `kind` heuristic back to `start` for `actions`.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let mut h = RelaxedRegression::new(&actions, actions.state([]).unwrap(), RelaxedKind::Max);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// assert_eq!(h.estimate(&goal), Estimate::DeadEnd); // no food, ever
+    /// ```
+    pub fn new(actions: &ActionSet<B>, start: WorldState<B>, kind: RelaxedKind) -> Self {
+        let mut relaxation = Relaxation::new(actions, kind);
+        relaxation.explore(start.bits(), 0, |_| false);
+        Self {
+            relaxation,
+            start,
+            lits: Vec::new(),
+        }
+    }
+
+    /// `h_max` back to `start`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedRegression, WorldState};
+    /// let h = RelaxedRegression::h_max(&ActionSet::<u64>::new(), WorldState::empty());
+    /// assert!(Heuristic::<PartialState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_max(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self::new(actions, start, RelaxedKind::Max)
+    }
+
+    /// `h_add` back to `start`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedRegression, WorldState};
+    /// let h = RelaxedRegression::h_add(&ActionSet::<u64>::new(), WorldState::empty());
+    /// assert!(!Heuristic::<PartialState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_add(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self::new(actions, start, RelaxedKind::Add)
+    }
+
+    /// `h_FF` back to `start`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedRegression, WorldState};
+    /// let h = RelaxedRegression::h_ff(&ActionSet::<u64>::new(), WorldState::empty());
+    /// assert!(!Heuristic::<PartialState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_ff(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self::new(actions, start, RelaxedKind::Ff)
+    }
+}
+
+impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
+    fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
+        let outside = subgoal.care() & !B::low(self.relaxation.atoms);
+        if !((self.start.bits() ^ subgoal.values()) & outside).is_zero() {
+            return Estimate::DeadEnd;
+        }
+        let r = &self.relaxation;
+        match r.kind {
+            RelaxedKind::Max | RelaxedKind::Add => {
+                let mut total: u64 = 0;
+                let mut dead = false;
+                subgoal.care().for_each_one(|i| {
+                    if i < r.atoms {
+                        let c = r.lit_cost[2 * i + usize::from(subgoal.values().get(i))];
+                        if c == INF {
+                            dead = true;
+                        } else if r.kind == RelaxedKind::Max {
+                            total = total.max(c);
+                        } else {
+                            total = total.saturating_add(c);
+                        }
+                    }
+                });
+                if dead {
+                    Estimate::DeadEnd
+                } else {
+                    Estimate::Value(u32::try_from(total).unwrap_or(u32::MAX))
+                }
+            }
+            RelaxedKind::Ff => {
+                let mut lits = std::mem::take(&mut self.lits);
+                lits.clear();
+                literals(subgoal, self.relaxation.atoms, &mut lits);
+                let value = self.relaxation.value(&lits);
+                self.lits = lits;
+                value
+            }
+        }
+    }
+    fn is_admissible(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+    fn is_consistent(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+}
