@@ -28,6 +28,10 @@ pub trait Cost:
 
     /// The cost as a float, for reports and ratios.
     fn to_f64(self) -> f64;
+
+    /// The cost as a bucket number for bucket-based open lists, if it is a
+    /// non-negative integer that fits `usize`; `None` keeps the heap.
+    fn to_bucket(self) -> Option<usize>;
 }
 
 macro_rules! integer_cost {
@@ -54,6 +58,11 @@ macro_rules! integer_cost {
             #[inline]
             fn to_f64(self) -> f64 {
                 self as f64
+            }
+
+            #[inline]
+            fn to_bucket(self) -> Option<usize> {
+                usize::try_from(self).ok()
             }
         }
     )*};
@@ -165,6 +174,10 @@ impl Cost for FloatCost {
 
     fn to_f64(self) -> f64 {
         self.0
+    }
+
+    fn to_bucket(self) -> Option<usize> {
+        None
     }
 }
 

@@ -40,5 +40,7 @@ pub(crate) fn priority<C>(g: C, _h: C) -> C {
 /// # Errors
 /// [`SearchError`] for a negative or NaN edge cost or an overflowing path.
 pub fn dijkstra<S: SearchSpace>(space: &S, start: S::Node) -> Result<ResultOf<S>, SearchError> {
-    Search::new(space, start).algorithm(Algorithm::Dijkstra).run()
+    Search::new(space, start)
+        .algorithm(Algorithm::Dijkstra)
+        .run()
 }

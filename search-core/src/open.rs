@@ -1,34 +1,48 @@
-//! Open lists.
+//! Open lists, chosen by measurement (see BENCHMARKS.md, `grid/*`).
 //!
-//! - Best-first algorithms use a binary heap with lazy deletion: a node whose
-//!   path improves is pushed again and the stale entry is skipped when it
-//!   surfaces (its node is already closed). Pushing is `O(log n)` with no
-//!   position bookkeeping, which measured faster than a decrease-key queue
-//!   (see BENCHMARKS.md, `grid/*`).
-//! - BFS uses a FIFO queue: every edge counts one, so the queue order is the
-//!   depth order and no priorities are needed.
+//! Every open list pops in the same order: lowest priority, then highest `g`,
+//! then first pushed (FIFO), as Fast Downward's `[f, h]` tie-breaking open
+//! list does. So the choice below changes speed, never the expansions.
+//!
+//! - [`BucketQueue`]: for A*, weighted A* and Dijkstra with integer costs.
+//!   Priorities are small integers there, so a vector of FIFO buckets indexed
+//!   by (priority, priority - g) makes push and pop `O(1)`. On the 1000x1000
+//!   grids it made Dijkstra and A* markedly faster than the heap (BENCHMARKS.md).
+//!   A priority beyond [`MAX_BUCKETS`] moves the entries into the heap.
+//! - A binary heap with lazy deletion for everything else (float costs, greedy
+//!   best-first): a node whose path improves is pushed again and the stale
+//!   entry is skipped when it surfaces (its node is already closed). This
+//!   avoids the position bookkeeping of a decrease-key queue.
+//! - Breadth-first search needs no open list: nodes are stored in the order
+//!   they are found, which is the FIFO order, so a cursor over the store is
+//!   the queue.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::mem::size_of;
 
-/// A heap entry: the priority, the path cost (for tie-breaking) and the node.
+/// Priorities (and priority - g) at or beyond this use the heap instead.
+pub(crate) const MAX_BUCKETS: usize = 1 << 16;
+
+/// A heap entry: the priority, the path cost and push order for
+/// tie-breaking, and the node.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry<C> {
     pub(crate) key: C,
     pub(crate) g: C,
+    pub(crate) seq: u32,
     pub(crate) index: u32,
 }
 
 impl<C: Ord> Ord for Entry<C> {
     /// The heap pops the greatest entry: lowest key, then highest `g`, then
-    /// the earliest-stored node.
+    /// the first pushed.
     fn cmp(&self, other: &Self) -> Ordering {
         other
             .key
             .cmp(&self.key)
             .then_with(|| self.g.cmp(&other.g))
-            .then_with(|| other.index.cmp(&self.index))
+            .then_with(|| other.seq.cmp(&self.seq))
     }
 }
 
@@ -46,44 +60,201 @@ impl<C: Ord> PartialEq for Entry<C> {
 
 impl<C: Ord> Eq for Entry<C> {}
 
-/// The open lists the algorithms choose from.
+/// FIFO buckets indexed by priority, then by priority - g.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BucketQueue {
+    levels: Vec<Level>,
+    /// No level below this holds an entry.
+    lowest: usize,
+    len: usize,
+    bytes: usize,
+    /// Emptied buckets, kept to be reused so memory follows the open list's
+    /// size, not the number of priorities seen.
+    spare: Vec<VecDeque<u32>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Level {
+    slots: Vec<VecDeque<u32>>,
+    lowest: usize,
+    len: usize,
+}
+
+impl BucketQueue {
+    fn clear(&mut self) {
+        for level in &mut self.levels {
+            if level.len > 0 {
+                level.slots.iter_mut().for_each(VecDeque::clear);
+                level.len = 0;
+            }
+            level.lowest = 0;
+        }
+        self.lowest = 0;
+        self.len = 0;
+    }
+
+    /// Pushes `index` at `(key, key - g)`; both must be below [`MAX_BUCKETS`].
+    pub(crate) fn push(&mut self, key: usize, depth: usize, index: u32) {
+        if key >= self.levels.len() {
+            self.bytes += (key + 1 - self.levels.len()) * size_of::<Level>();
+            self.levels.resize_with(key + 1, Level::default);
+        }
+        let level = &mut self.levels[key];
+        if depth >= level.slots.len() {
+            self.bytes += (depth + 1 - level.slots.len()) * size_of::<VecDeque<u32>>();
+            level.slots.resize_with(depth + 1, VecDeque::new);
+        }
+        let slot = &mut level.slots[depth];
+        if slot.capacity() == 0 {
+            if let Some(spare) = self.spare.pop() {
+                *slot = spare;
+            }
+        }
+        let before = slot.capacity();
+        slot.push_back(index);
+        self.bytes += (slot.capacity() - before) * size_of::<u32>();
+        level.len += 1;
+        level.lowest = level.lowest.min(depth);
+        self.lowest = self.lowest.min(key);
+        self.len += 1;
+    }
+
+    /// Pops the first entry of the lowest bucket, with its priority.
+    pub(crate) fn pop(&mut self) -> Option<(usize, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.levels[self.lowest].len == 0 {
+            self.lowest += 1;
+        }
+        let key = self.lowest;
+        let level = &mut self.levels[key];
+        while level.slots[level.lowest].is_empty() {
+            level.lowest += 1;
+        }
+        let index = level.slots[level.lowest].pop_front()?;
+        level.len -= 1;
+        if level.len == 0 {
+            level.lowest = usize::MAX;
+            let emptied = level.slots.iter_mut().filter(|slot| slot.capacity() > 0);
+            self.spare.extend(emptied.map(std::mem::take));
+        }
+        self.len -= 1;
+        Some((key, index))
+    }
+
+    /// Takes every entry out in pop order.
+    fn drain(&mut self) -> Vec<(usize, u32)> {
+        let mut entries = Vec::with_capacity(self.len);
+        while let Some(entry) = self.pop() {
+            entries.push(entry);
+        }
+        entries
+    }
+}
+
+/// The open list of one search.
 #[derive(Clone, Debug)]
 pub(crate) struct OpenList<C> {
     pub(crate) heap: BinaryHeap<Entry<C>>,
-    pub(crate) fifo: VecDeque<u32>,
+    pub(crate) buckets: BucketQueue,
+    pub(crate) use_buckets: bool,
+    seq: u32,
 }
 
 impl<C> Default for OpenList<C> {
     fn default() -> Self {
         Self {
             heap: BinaryHeap::new(),
-            fifo: VecDeque::new(),
+            buckets: BucketQueue::default(),
+            use_buckets: false,
+            seq: 0,
         }
     }
 }
 
-impl<C: Ord> OpenList<C> {
-    pub(crate) fn clear(&mut self) {
+impl<C: Ord + Copy> OpenList<C> {
+    pub(crate) fn clear(&mut self, use_buckets: bool) {
         self.heap.clear();
-        self.fifo.clear();
+        self.buckets.clear();
+        self.use_buckets = use_buckets;
+        self.seq = 0;
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.heap.len() + self.fifo.len()
+        self.heap.len() + self.buckets.len
+    }
+
+    /// Pushes an entry; `slot` is its `(key, key - g)` bucket when it has one.
+    /// An entry without a bucket moves every entry to the heap for good;
+    /// `entry_of` rebuilds heap entries from bucketed ones.
+    pub(crate) fn push(
+        &mut self,
+        entry_key: C,
+        g: C,
+        index: u32,
+        slot: Option<(usize, usize)>,
+        entry_of: impl Fn(u32) -> (C, C),
+    ) {
+        if self.use_buckets {
+            match slot {
+                Some((key, depth)) if key < MAX_BUCKETS && depth < MAX_BUCKETS => {
+                    self.buckets.push(key, depth, index);
+                    return;
+                }
+                _ => {
+                    self.use_buckets = false;
+                    for (_, moved) in self.buckets.drain() {
+                        let (key, g) = entry_of(moved);
+                        self.push_heap(key, g, moved);
+                    }
+                }
+            }
+        }
+        self.push_heap(entry_key, g, index);
+    }
+
+    fn push_heap(&mut self, key: C, g: C, index: u32) {
+        let seq = self.seq;
+        self.seq = self.seq.wrapping_add(1);
+        self.heap.push(Entry { key, g, seq, index });
+    }
+
+    /// Pops the next entry: its priority (as a bucket or a cost) and node.
+    pub(crate) fn pop(&mut self) -> Option<(Priority<C>, u32)> {
+        if self.use_buckets {
+            self.buckets
+                .pop()
+                .map(|(key, index)| (Priority::Bucket(key), index))
+        } else {
+            self.heap
+                .pop()
+                .map(|entry| (Priority::Cost(entry.key), entry.index))
+        }
     }
 
     /// Allocated bytes, and the bytes the next growth could add when `room`
     /// more entries arrive.
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
         let heap = self.heap.capacity() * size_of::<Entry<C>>();
-        let fifo = self.fifo.capacity() * size_of::<u32>();
+        let buckets = self.buckets.bytes
+            + self.buckets.levels.capacity() * size_of::<Level>()
+            + self.buckets.spare.capacity() * size_of::<VecDeque<u32>>();
         let mut growth = 0;
         if self.heap.len() + room > self.heap.capacity() {
             growth += heap.max(64);
         }
-        if self.fifo.len() + room > self.fifo.capacity() {
-            growth += fifo.max(64);
+        if self.use_buckets {
+            // A new bucket holds 4 entries at first; a full one doubles.
+            growth += room * (size_of::<VecDeque<u32>>() + 4 * size_of::<u32>());
         }
-        (heap + fifo, growth)
+        (heap + buckets, growth)
     }
+}
+
+/// The priority of a popped entry, for the last-jump statistic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Priority<C> {
+    Bucket(usize),
+    Cost(C),
 }

@@ -4,11 +4,11 @@ use std::time::Instant;
 
 use num_traits::{CheckedAdd, Zero};
 
-use crate::open::{Entry, OpenList};
+use crate::open::{OpenList, Priority};
 use crate::store::{NodeStore, Slot};
 use crate::{
-    astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit,
-    Outcome, SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
+    astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit, Outcome,
+    SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
 };
 
 /// The result type of a search over space `S`.
@@ -49,6 +49,15 @@ pub enum Algorithm {
 impl Algorithm {
     fn uses_heuristic(self) -> bool {
         !matches!(self, Algorithm::Dijkstra | Algorithm::BreadthFirst)
+    }
+
+    /// Whether integer priorities may use the bucket queue: the priority is
+    /// never below `g` and ties follow it.
+    fn buckets_integer_priorities(self) -> bool {
+        matches!(
+            self,
+            Algorithm::AStar | Algorithm::WeightedAStar { .. } | Algorithm::Dijkstra
+        )
     }
 
     fn reopens(self) -> bool {
@@ -157,7 +166,9 @@ pub struct Search<'s, S: SearchSpace, H = Blind> {
     stats: Statistics,
     /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
     pruned: bool,
-    last_key: Option<S::Cost>,
+    last_key: Option<Priority<S::Cost>>,
+    /// Breadth-first search expands the store in order; the next to expand.
+    bfs_next: u32,
     /// The most successors one expansion produced, for memory projections.
     max_branching: usize,
     end: Option<End>,
@@ -177,6 +188,7 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
             stats: Statistics::default(),
             pruned: false,
             last_key: None,
+            bfs_next: 0,
             max_branching: 1,
             end: None,
         }
@@ -207,6 +219,7 @@ where
             stats: self.stats,
             pruned: self.pruned,
             last_key: self.last_key,
+            bfs_next: self.bfs_next,
             max_branching: self.max_branching,
             end: self.end,
         }
@@ -300,11 +313,17 @@ where
             return;
         }
         self.ws.store.clear();
-        self.ws.open.clear();
+        let zero = S::Cost::zero();
+        self.ws
+            .open
+            .clear(self.algorithm.buckets_integer_priorities() && zero.to_bucket().is_some());
+        self.bfs_next = 0;
+        self.last_key = None;
+        self.pruned = false;
+        self.max_branching = 1;
         self.stats = Statistics::default();
         self.stats.generated = 1;
         self.stats.evaluated = 1;
-        let zero = S::Cost::zero();
         let h = if self.algorithm.uses_heuristic() {
             match self.heuristic.estimate(&start) {
                 Estimate::Value(h) => h,
@@ -324,23 +343,20 @@ where
         }
         if is_goal {
             self.end = Some(End::Goal(0));
-        } else if self.algorithm == Algorithm::BreadthFirst {
-            self.ws.open.fifo.push_back(0);
+        } else if self.algorithm != Algorithm::BreadthFirst
+            && !push_open(&mut self.ws, self.algorithm, zero, h, 0)
+        {
+            let node = format!("{:?}", self.ws.store.nodes[0]);
+            self.end = Some(End::Failed(SearchError::CostOverflow { node }));
+        }
+    }
+
+    fn open_len(&self) -> usize {
+        if self.algorithm == Algorithm::BreadthFirst {
+            self.ws.store.len() - self.bfs_next as usize
         } else {
-            self.push(zero, h, 0);
+            self.ws.open.len()
         }
-    }
-
-    fn push(&mut self, g: S::Cost, h: S::Cost, index: u32) {
-        match self.algorithm.priority(g, h) {
-            Some(key) => self.ws.open.heap.push(Entry { key, g, index }),
-            None => self.fail_overflow(index),
-        }
-    }
-
-    fn fail_overflow(&mut self, index: u32) {
-        let node = format!("{:?}", self.ws.store.nodes[index as usize]);
-        self.end = Some(End::Failed(SearchError::CostOverflow { node }));
     }
 
     fn bytes(&self, room: usize) -> (usize, usize) {
@@ -354,7 +370,10 @@ where
         if limits.is_cancelled() {
             return Some(End::Cancelled);
         }
-        if limits.max_expansions.is_some_and(|m| self.stats.expanded >= m) {
+        if limits
+            .max_expansions
+            .is_some_and(|m| self.stats.expanded >= m)
+        {
             return Some(End::Limit(Limit::Expansions));
         }
         if limits
@@ -388,18 +407,30 @@ where
 
     fn pop(&mut self) -> Option<u32> {
         if self.algorithm == Algorithm::BreadthFirst {
-            return self.ws.open.fifo.pop_front();
+            let next = self.bfs_next;
+            if next as usize >= self.ws.store.len() {
+                return None;
+            }
+            self.bfs_next += 1;
+            return Some(next);
         }
-        while let Some(entry) = self.ws.open.heap.pop() {
-            if self.ws.store.closed.get(entry.index) {
+        while let Some((key, index)) = self.ws.open.pop() {
+            if self.ws.store.closed.get(index) {
                 continue; // a stale entry of a node expanded at a lower cost
             }
-            if self.last_key.is_some_and(|last| entry.key > last) {
+            // Compare like with like: a switch from buckets to the heap is no jump.
+            if self.last_key.is_some_and(|last| {
+                matches!(
+                    (last, key),
+                    (Priority::Bucket(_), Priority::Bucket(_))
+                        | (Priority::Cost(_), Priority::Cost(_))
+                ) && key > last
+            }) {
                 self.stats.expanded_until_last_jump = self.stats.expanded;
             }
-            self.last_key = Some(entry.key);
-            self.ws.store.closed.set(entry.index, true);
-            return Some(entry.index);
+            self.last_key = Some(key);
+            self.ws.store.closed.set(index, true);
+            return Some(index);
         }
         None
     }
@@ -416,7 +447,7 @@ where
             return;
         }
         let g = self.ws.store.g[index as usize];
-        let open_before = self.ws.open.len();
+        let open_before = self.open_len();
         let generated_before = self.stats.generated;
 
         let Self {
@@ -433,6 +464,7 @@ where
         let algorithm = *algorithm;
         let bound = limits.cost_bound;
         let bound_uses_h = algorithm.uses_heuristic() && heuristic.is_admissible();
+        let max_memory = limits.max_memory_bytes;
         space.successors(&node, |action, child, cost| {
             stats.generated += 1;
             if end.is_some() {
@@ -455,7 +487,23 @@ where
                 *pruned = true;
                 return;
             }
+            // One expansion may bring more successors than any before it,
+            // so the check before the expansion cannot see every growth.
+            if let Some(max) = max_memory {
+                let (store_now, store_growth) = ws.store.bytes(1);
+                let (open_now, open_growth) = ws.open.bytes(1);
+                if store_now + store_growth + open_now + open_growth > max {
+                    *end = Some(End::Limit(Limit::Memory));
+                    return;
+                }
+            }
             let store = &mut ws.store;
+            // Going back to the parent never helps (costs are non-negative),
+            // and checking it here saves a hash lookup in reversible spaces.
+            if index != 0 && store.nodes[store.parents[index as usize] as usize] == child {
+                stats.duplicates += 1;
+                return;
+            }
             let (child, h) = match store.find_or_insert(child, index, action, child_g) {
                 None => {
                     *end = Some(End::Limit(Limit::StoredNodes));
@@ -467,7 +515,6 @@ where
                         if space.is_goal(&store.nodes[child as usize]) {
                             *end = Some(End::Goal(child));
                         }
-                        ws.open.fifo.push_back(child);
                         return;
                     }
                     if !algorithm.uses_heuristic() {
@@ -515,26 +562,21 @@ where
                     (child, h)
                 }
             };
-            if bound_uses_h && bound.is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b)) {
+            if bound_uses_h && bound.is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b))
+            {
                 *pruned = true;
                 return;
             }
-            match algorithm.priority(child_g, h) {
-                Some(key) => ws.open.heap.push(Entry {
-                    key,
-                    g: child_g,
-                    index: child,
-                }),
-                None => {
-                    *end = Some(End::Failed(SearchError::CostOverflow {
-                        node: format!("{node:?}"),
-                    }));
-                }
+            if !push_open(ws, algorithm, child_g, h, child) {
+                *end = Some(End::Failed(SearchError::CostOverflow {
+                    node: format!("{node:?}"),
+                }));
             }
         });
-        let branching = usize::try_from(self.stats.generated - generated_before).unwrap_or(usize::MAX);
+        let branching =
+            usize::try_from(self.stats.generated - generated_before).unwrap_or(usize::MAX);
         self.max_branching = self.max_branching.max(branching);
-        self.stats.max_open = self.stats.max_open.max(self.ws.open.len().max(open_before));
+        self.stats.max_open = self.stats.max_open.max(self.open_len().max(open_before));
     }
 
     fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
@@ -556,4 +598,35 @@ where
             cost: store.g[goal as usize],
         }
     }
+}
+
+/// Puts a node on the open list at its priority; `false` if the priority
+/// overflows the cost type.
+#[inline]
+fn push_open<N, A, C: Cost>(
+    ws: &mut Workspace<N, A, C>,
+    algorithm: Algorithm,
+    g: C,
+    h: C,
+    index: u32,
+) -> bool {
+    let Some(key) = algorithm.priority(g, h) else {
+        return false;
+    };
+    let slot = if ws.open.use_buckets {
+        key.to_bucket()
+            .zip(g.to_bucket())
+            .and_then(|(k, g)| Some((k, k.checked_sub(g)?)))
+    } else {
+        None
+    };
+    let store = &ws.store;
+    ws.open.push(key, g, index, slot, |moved| {
+        let i = moved as usize;
+        let h = store.h.get(i).copied().unwrap_or_else(C::zero);
+        let g = store.g[i];
+        // This priority was computed without overflow when first pushed.
+        (algorithm.priority(g, h).unwrap_or(g), g)
+    });
+    true
 }

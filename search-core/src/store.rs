@@ -46,6 +46,16 @@ impl BitSet {
     pub(crate) fn bytes(&self) -> usize {
         self.0.capacity() * 8
     }
+
+    /// The bytes the next growth could add once indices below `bits` are set.
+    pub(crate) fn growth(&self, bits: usize) -> usize {
+        let (words, capacity) = (bits.div_ceil(64), self.0.capacity());
+        if words <= capacity {
+            0
+        } else {
+            ((capacity * 2).max(words).max(4) - capacity) * 8
+        }
+    }
 }
 
 /// The nodes a search has seen, with their best known paths.
@@ -113,7 +123,16 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     /// Finds `node`, or stores it reached from `parent` by `action` at cost
     /// `g`. `None` when the store holds `u32::MAX` nodes.
     #[inline]
-    pub(crate) fn find_or_insert(&mut self, node: N, parent: u32, action: A, g: C) -> Option<Slot<A>> {
+    pub(crate) fn find_or_insert(
+        &mut self,
+        node: N,
+        parent: u32,
+        action: A,
+        g: C,
+    ) -> Option<Slot<A>> {
+        if self.index.len() == self.index.capacity() {
+            self.grow_index();
+        }
         let hash = FxBuildHasher.hash_one(&node);
         let nodes = &self.nodes;
         let entry = self.index.entry(
@@ -124,7 +143,9 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
         match entry {
             Entry::Occupied(found) => Some(Slot::Old(*found.get(), action)),
             Entry::Vacant(vacant) => {
-                let index = u32::try_from(self.nodes.len()).ok().filter(|&i| i < u32::MAX)?;
+                let index = u32::try_from(self.nodes.len())
+                    .ok()
+                    .filter(|&i| i < u32::MAX)?;
                 vacant.insert(index);
                 self.nodes.push(node);
                 self.parents.push(parent);
@@ -133,6 +154,19 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
                 Some(Slot::New(index))
             }
         }
+    }
+
+    /// Doubles the index by inserting the nodes in store order: hashbrown's
+    /// own resize rehashes in bucket order, reading the nodes at random.
+    #[cold]
+    fn grow_index(&mut self) {
+        let mut index = HashTable::with_capacity((self.index.capacity() * 2).max(16));
+        for (i, node) in (0_u32..).zip(&self.nodes) {
+            index.insert_unique(FxBuildHasher.hash_one(node), i, |&j| {
+                FxBuildHasher.hash_one(&self.nodes[j as usize])
+            });
+        }
+        self.index = index;
     }
 
     /// Records a cheaper path to a stored node.
@@ -159,6 +193,11 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
         if self.index.len() + room > self.index.capacity() {
             growth += table.max(64);
         }
+        if !self.h.is_empty() && self.h.len() + room > self.h.capacity() {
+            growth += self.h.capacity().max(room).max(4) * size_of::<C>();
+        }
+        let bits = self.nodes.len() + room;
+        growth += self.closed.growth(bits) + self.dead.growth(bits);
         (now, growth)
     }
 }
