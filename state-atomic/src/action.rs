@@ -466,8 +466,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// let id = actions.add("eat", 1).pre("has_food", true).id().unwrap();
     /// assert_eq!(actions.action(id).unwrap().pre.len(), 1);
     /// ```
-    #[must_use = "a builder does nothing more unless chained"]
-    pub fn pre(self, atom: &str, value: bool) -> Self {
+    pub fn pre(&mut self, atom: &str, value: bool) -> &mut Self {
         self.set_or_keep(Part::Pre, atom, value)
     }
 
@@ -480,8 +479,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// let id = actions.add("eat", 1).eff("fed", true).id().unwrap();
     /// assert_eq!(actions.action(id).unwrap().eff.len(), 1);
     /// ```
-    #[must_use = "a builder does nothing more unless chained"]
-    pub fn eff(self, atom: &str, value: bool) -> Self {
+    pub fn eff(&mut self, atom: &str, value: bool) -> &mut Self {
         self.set_or_keep(Part::Eff, atom, value)
     }
 
@@ -495,10 +493,11 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let b = actions.add("eat", 1).try_pre("has_food", true).unwrap();
-    /// assert!(b.try_pre("has_food", false).is_err());
+    /// let mut eat = actions.add("eat", 1);
+    /// assert!(eat.try_pre("has_food", true).is_ok());
+    /// assert!(eat.try_pre("has_food", false).is_err());
     /// ```
-    pub fn try_pre(self, atom: &str, value: bool) -> Result<Self, AtomicError> {
+    pub fn try_pre(&mut self, atom: &str, value: bool) -> Result<&mut Self, AtomicError> {
         self.try_set(Part::Pre, atom, value)
     }
 
@@ -512,18 +511,18 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// let mut actions = ActionSet::<u64>::new();
     /// assert!(actions.add("eat", 1).try_eff("fed", true).is_ok());
     /// ```
-    pub fn try_eff(self, atom: &str, value: bool) -> Result<Self, AtomicError> {
+    pub fn try_eff(&mut self, atom: &str, value: bool) -> Result<&mut Self, AtomicError> {
         self.try_set(Part::Eff, atom, value)
     }
 
-    fn set_or_keep(mut self, part: Part, atom: &str, value: bool) -> Self {
+    fn set_or_keep(&mut self, part: Part, atom: &str, value: bool) -> &mut Self {
         if let Err(error) = self.set_part(part, atom, value) {
             self.set.keep(error);
         }
         self
     }
 
-    fn try_set(mut self, part: Part, atom: &str, value: bool) -> Result<Self, AtomicError> {
+    fn try_set(&mut self, part: Part, atom: &str, value: bool) -> Result<&mut Self, AtomicError> {
         self.set_part(part, atom, value)?;
         Ok(self)
     }

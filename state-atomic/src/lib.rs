@@ -45,6 +45,7 @@ mod bits;
 mod error;
 mod forward;
 mod mismatch;
+pub mod problems;
 mod registry;
 mod regression;
 mod relaxed;
