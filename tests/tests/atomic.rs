@@ -42,15 +42,18 @@ fn cases<B: Bits>() -> Vec<Case<B>> {
     cases
 }
 
+/// A forward run: the plan, its cost (`u32::MAX` if none) and the result.
+type ForwardRun<B> = (
+    Option<Vec<ActionId>>,
+    u32,
+    SearchResult<WorldState<B>, ActionId, u32>,
+);
+
 fn forward<B: Bits, H: Heuristic<WorldState<B>, u32>>(
     p: &Problem<B>,
     algorithm: Algorithm,
     h: H,
-) -> (
-    Option<Vec<ActionId>>,
-    u32,
-    SearchResult<WorldState<B>, ActionId, u32>,
-) {
+) -> ForwardRun<B> {
     let space = ForwardSpace::new(&p.actions, p.goal).unwrap();
     let result = Search::new(&space, p.start)
         .algorithm(algorithm)

@@ -1,0 +1,216 @@
+//! state-atomic property tests: on random problems, forward and regression
+//! agree on the optimal cost with each other and with Dijkstra, every plan
+//! replays forward to the goal, h_max never exceeds the optimal cost, and the
+//! wide state answers as the u64 state does.
+
+use proptest::prelude::*;
+use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search, SearchLimits};
+use state_atomic::{
+    ActionSet, AdmissibleMismatch, Bits, ForwardSpace, PartialState, RegressionSpace,
+    RelaxedForward, RelaxedRegression, Subsumption, Wide, WorldState,
+};
+
+/// A random problem, independent of the state width.
+#[derive(Clone, Debug)]
+struct Spec {
+    atoms: usize,
+    actions: Vec<(Vec<(usize, bool)>, Vec<(usize, bool)>, u32)>,
+    start: Vec<bool>,
+    goal: Vec<(usize, bool)>,
+}
+
+fn literals(atoms: usize, max: usize) -> impl Strategy<Value = Vec<(usize, bool)>> {
+    prop::collection::vec((0..atoms, any::<bool>()), 0..=max)
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (1_usize..=64).prop_flat_map(|atoms| {
+        // Actions mostly touch a small active core so searches stay small;
+        // the rest of the 64 atoms are still named and carried.
+        let core = atoms.min(10);
+        (
+            prop::collection::vec((literals(core, 3), literals(core, 3), 0_u32..=10), 0..=60),
+            prop::collection::vec(any::<bool>(), atoms),
+            prop::collection::vec((0..core, any::<bool>()), 1..=3),
+        )
+            .prop_map(move |(actions, start, goal)| {
+                // Most goal atoms start wrong, so most problems need a plan.
+                let goal = goal
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (a, v))| (a, if k == 0 { !start[a] } else { v }))
+                    .collect();
+                Spec {
+                    atoms,
+                    actions,
+                    start,
+                    goal,
+                }
+            })
+    })
+}
+
+struct Built<B: Bits> {
+    actions: ActionSet<B>,
+    start: WorldState<B>,
+    goal: PartialState<B>,
+}
+
+fn build<B: Bits>(spec: &Spec) -> Built<B> {
+    let mut actions = ActionSet::<B>::new();
+    for i in 0..spec.atoms {
+        actions.declare(&format!("a{i}")).unwrap();
+    }
+    for (k, (pre, eff, cost)) in spec.actions.iter().enumerate() {
+        let mut b = actions.add(&format!("act{k}"), *cost);
+        // Later literals on the same atom override earlier ones.
+        let mut seen_pre = std::collections::BTreeMap::new();
+        seen_pre.extend(pre.iter().copied());
+        let mut seen_eff = std::collections::BTreeMap::new();
+        seen_eff.extend(eff.iter().copied());
+        for (atom, value) in seen_pre {
+            b.pre(&format!("a{atom}"), value);
+        }
+        for (atom, value) in seen_eff {
+            b.eff(&format!("a{atom}"), value);
+        }
+    }
+    actions.check().unwrap();
+    let start_names: Vec<String> = (0..spec.atoms)
+        .filter(|&i| spec.start[i])
+        .map(|i| format!("a{i}"))
+        .collect();
+    let start = actions
+        .state(start_names.iter().map(String::as_str))
+        .unwrap();
+    let goal_map: std::collections::BTreeMap<_, _> = spec.goal.iter().copied().collect();
+    let goal_names: Vec<(String, bool)> = goal_map
+        .into_iter()
+        .map(|(a, v)| (format!("a{a}"), v))
+        .collect();
+    let goal = actions
+        .partial(goal_names.iter().map(|(n, v)| (n.as_str(), *v)))
+        .unwrap();
+    Built {
+        actions,
+        start,
+        goal,
+    }
+}
+
+fn limits() -> SearchLimits<u32> {
+    SearchLimits {
+        max_expansions: Some(20_000),
+        ..SearchLimits::default()
+    }
+}
+
+/// The optimal cost (`None`: unsolvable), or `Err` if a limit stopped it.
+type Answer = Result<Option<u32>, ()>;
+
+/// Every answer the problem gets: forward and regression, A* and Dijkstra.
+fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
+    let Built {
+        actions,
+        start,
+        goal,
+    } = build::<B>(spec);
+    let mut out = Vec::new();
+    let fw = ForwardSpace::new(&actions, goal).unwrap();
+    let mut forward = |name, algorithm, h: Box<dyn Heuristic<WorldState<B>, u32>>| {
+        let result = Search::new(&fw, start)
+            .algorithm(algorithm)
+            .heuristic(h)
+            .limits(limits())
+            .run()
+            .unwrap();
+        let answer = match result.outcome {
+            Outcome::Solved(s) => {
+                let replay = actions.validate(start, &goal, &s.actions);
+                assert_eq!(replay, Ok(u64::from(s.cost)), "{name}");
+                Ok(Some(s.cost))
+            }
+            Outcome::Exhausted => Ok(None),
+            _ => Err(()),
+        };
+        out.push((name, answer));
+    };
+    forward("fw-dijkstra", Algorithm::Dijkstra, Box::new(Blind));
+    forward(
+        "fw-astar-hmax",
+        Algorithm::AStar,
+        Box::new(RelaxedForward::h_max(&actions, goal)),
+    );
+    forward(
+        "fw-astar-mismatch",
+        Algorithm::AStar,
+        Box::new(AdmissibleMismatch::forward(&actions, goal)),
+    );
+    for (name, subsumption) in [
+        ("rg-parent", Subsumption::Parent),
+        ("rg-closed", Subsumption::Closed),
+    ] {
+        for (algorithm, h) in [
+            (
+                Algorithm::Dijkstra,
+                Box::new(Blind) as Box<dyn Heuristic<PartialState<B>, u32>>,
+            ),
+            (
+                Algorithm::AStar,
+                Box::new(RelaxedRegression::h_max(&actions, start)),
+            ),
+        ] {
+            let rg = RegressionSpace::new(&actions, start, goal)
+                .unwrap()
+                .subsumption(subsumption);
+            let result = Search::new(&rg, goal)
+                .algorithm(algorithm)
+                .heuristic(h)
+                .limits(limits())
+                .run()
+                .unwrap();
+            let answer = match result.outcome {
+                Outcome::Solved(s) => {
+                    let plan = RegressionSpace::<B>::execution_order(&s.actions);
+                    let replay = actions.validate(start, &goal, &plan);
+                    assert_eq!(replay, Ok(u64::from(s.cost)), "{name}");
+                    Ok(Some(s.cost))
+                }
+                Outcome::Exhausted => Ok(None),
+                _ => Err(()),
+            };
+            out.push((name, answer));
+        }
+    }
+    // h_max never exceeds the optimal cost, in either direction.
+    let optimal = out[0].1;
+    if let Ok(Some(cost)) = optimal {
+        match RelaxedForward::h_max(&actions, goal).estimate(&start) {
+            Estimate::Value(h) => assert!(h <= cost, "forward h_max {h} > {cost}"),
+            Estimate::DeadEnd => panic!("forward h_max calls a solvable start a dead end"),
+        }
+        match RelaxedRegression::h_max(&actions, start).estimate(&goal) {
+            Estimate::Value(h) => assert!(h <= cost, "regression h_max {h} > {cost}"),
+            Estimate::DeadEnd => panic!("regression h_max calls a solvable goal a dead end"),
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    #[test]
+    fn directions_and_algorithms_agree_and_plans_replay(spec in spec()) {
+        let narrow = answers::<u64>(&spec);
+        let finished: Vec<_> = narrow.iter().filter_map(|(n, a)| a.ok().map(|a| (n, a))).collect();
+        if let Some((_, first)) = finished.first() {
+            for (name, answer) in &finished {
+                prop_assert_eq!(answer, first, "{} disagrees: {:?}", name, narrow);
+            }
+        }
+        // The wide state gives the same answers.
+        let wide = answers::<Wide<2>>(&spec);
+        prop_assert_eq!(narrow, wide);
+    }
+}
