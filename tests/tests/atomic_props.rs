@@ -1,6 +1,6 @@
 //! state-atomic property tests: on random problems, forward and regression
 //! agree on the optimal cost with each other and with Dijkstra, every plan
-//! replays forward to the goal, h_max never exceeds the optimal cost, and the
+//! replays forward to the goal, `h_max` never exceeds the optimal cost, and the
 //! wide state answers as the u64 state does.
 
 use proptest::prelude::*;
@@ -10,11 +10,14 @@ use state_atomic::{
     RelaxedForward, RelaxedRegression, Subsumption, Wide, WorldState,
 };
 
+/// A random action: preconditions, effects (atom index, value) and cost.
+type SpecAction = (Vec<(usize, bool)>, Vec<(usize, bool)>, u32);
+
 /// A random problem, independent of the state width.
 #[derive(Clone, Debug)]
 struct Spec {
     atoms: usize,
-    actions: Vec<(Vec<(usize, bool)>, Vec<(usize, bool)>, u32)>,
+    actions: Vec<SpecAction>,
     start: Vec<bool>,
     goal: Vec<(usize, bool)>,
 }
