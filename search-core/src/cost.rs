@@ -37,13 +37,20 @@ pub trait Cost:
 macro_rules! integer_cost {
     ($($t:ty),*) => {$(
         impl Cost for $t {
-            #[allow(unused_comparisons)]
+            #[allow(unused_comparisons, reason = "unsigned types are never negative")]
             #[inline]
             fn is_valid_edge(self) -> bool {
                 self >= 0
             }
 
-            #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            #[allow(
+                clippy::cast_precision_loss,
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                clippy::cast_lossless,
+                clippy::float_cmp,
+                reason = "the lints differ between the integer types of this macro"
+            )]
             #[inline]
             fn scale(self, weight: f64) -> Self {
                 if weight == 1.0 {
@@ -54,7 +61,11 @@ macro_rules! integer_cost {
                 }
             }
 
-            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            #[allow(
+                clippy::cast_precision_loss,
+                clippy::cast_lossless,
+                reason = "the lints differ between the integer types of this macro"
+            )]
             #[inline]
             fn to_f64(self) -> f64 {
                 self as f64

@@ -96,13 +96,13 @@ impl BucketQueue {
     /// Pushes `index` at `(key, key - g)`; both must be below [`MAX_BUCKETS`].
     pub(crate) fn push(&mut self, key: usize, depth: usize, index: u32) {
         if key >= self.levels.len() {
-            self.bytes += (key + 1 - self.levels.len()) * size_of::<Level>();
             self.levels.resize_with(key + 1, Level::default);
         }
         let level = &mut self.levels[key];
         if depth >= level.slots.len() {
-            self.bytes += (depth + 1 - level.slots.len()) * size_of::<VecDeque<u32>>();
+            let before = level.slots.capacity();
             level.slots.resize_with(depth + 1, VecDeque::new);
+            self.bytes += (level.slots.capacity() - before) * size_of::<VecDeque<u32>>();
         }
         let slot = &mut level.slots[depth];
         if slot.capacity() == 0 {
@@ -117,6 +117,26 @@ impl BucketQueue {
         level.lowest = level.lowest.min(depth);
         self.lowest = self.lowest.min(key);
         self.len += 1;
+    }
+
+    /// Bytes a push at `(key, depth)` would allocate.
+    fn push_growth(&self, key: usize, depth: usize) -> usize {
+        let mut bytes = vec_growth(self.levels.capacity(), key + 1) * size_of::<Level>();
+        let slots = self
+            .levels
+            .get(key)
+            .map_or(0, |level| level.slots.capacity());
+        bytes += vec_growth(slots, depth + 1) * size_of::<VecDeque<u32>>();
+        let slot = self
+            .levels
+            .get(key)
+            .and_then(|level| level.slots.get(depth));
+        match slot {
+            Some(slot) if slot.len() < slot.capacity() => bytes,
+            Some(slot) if slot.capacity() > 0 => bytes + slot.capacity() * size_of::<u32>(),
+            _ if !self.spare.is_empty() => bytes,
+            _ => bytes + 4 * size_of::<u32>(),
+        }
     }
 
     /// Pops the first entry of the lowest bucket, with its priority.
@@ -150,6 +170,16 @@ impl BucketQueue {
             entries.push(entry);
         }
         entries
+    }
+}
+
+/// Elements a `Vec` of `capacity` adds when resized to `len` (it at least
+/// doubles).
+fn vec_growth(capacity: usize, len: usize) -> usize {
+    if len <= capacity {
+        0
+    } else {
+        len.max(capacity * 2).max(4) - capacity
     }
 }
 
@@ -212,6 +242,17 @@ impl<C: Ord + Copy> OpenList<C> {
             }
         }
         self.push_heap(entry_key, g, index);
+    }
+
+    /// Bytes a push into `slot` would allocate beyond what
+    /// [`bytes`](OpenList::bytes) projects (a bucket push can add many levels).
+    pub(crate) fn push_growth(&self, slot: Option<(usize, usize)>) -> usize {
+        match slot {
+            Some((key, depth)) if self.use_buckets && key < MAX_BUCKETS && depth < MAX_BUCKETS => {
+                self.buckets.push_growth(key, depth)
+            }
+            _ => 0,
+        }
     }
 
     fn push_heap(&mut self, key: C, g: C, index: u32) {

@@ -343,11 +343,11 @@ where
         }
         if is_goal {
             self.end = Some(End::Goal(0));
-        } else if self.algorithm != Algorithm::BreadthFirst
-            && !push_open(&mut self.ws, self.algorithm, zero, h, 0)
-        {
-            let node = format!("{:?}", self.ws.store.nodes[0]);
-            self.end = Some(End::Failed(SearchError::CostOverflow { node }));
+        } else if self.algorithm != Algorithm::BreadthFirst {
+            let max_memory = self.limits.max_memory_bytes;
+            if let Err(end) = push_open(&mut self.ws, self.algorithm, zero, h, 0, max_memory) {
+                self.end = Some(end);
+            }
         }
     }
 
@@ -450,128 +450,22 @@ where
         let open_before = self.open_len();
         let generated_before = self.stats.generated;
 
-        let Self {
-            space,
-            algorithm,
-            heuristic,
-            limits,
-            ws,
-            stats,
-            pruned,
-            end,
-            ..
-        } = self;
-        let algorithm = *algorithm;
-        let bound = limits.cost_bound;
-        let bound_uses_h = algorithm.uses_heuristic() && heuristic.is_admissible();
-        let max_memory = limits.max_memory_bytes;
-        space.successors(&node, |action, child, cost| {
-            stats.generated += 1;
-            if end.is_some() {
-                return;
-            }
-            if !cost.is_valid_edge() {
-                *end = Some(End::Failed(SearchError::InvalidCost {
-                    node: format!("{node:?}"),
-                    cost: format!("{cost:?}"),
-                }));
-                return;
-            }
-            let Some(child_g) = g.checked_add(&cost) else {
-                *end = Some(End::Failed(SearchError::CostOverflow {
-                    node: format!("{node:?}"),
-                }));
-                return;
-            };
-            if bound.is_some_and(|b| child_g > b) {
-                *pruned = true;
-                return;
-            }
-            // One expansion may bring more successors than any before it,
-            // so the check before the expansion cannot see every growth.
-            if let Some(max) = max_memory {
-                let (store_now, store_growth) = ws.store.bytes(1);
-                let (open_now, open_growth) = ws.open.bytes(1);
-                if store_now + store_growth + open_now + open_growth > max {
-                    *end = Some(End::Limit(Limit::Memory));
-                    return;
-                }
-            }
-            let store = &mut ws.store;
-            // Going back to the parent never helps (costs are non-negative),
-            // and checking it here saves a hash lookup in reversible spaces.
-            if index != 0 && store.nodes[store.parents[index as usize] as usize] == child {
-                stats.duplicates += 1;
-                return;
-            }
-            let (child, h) = match store.find_or_insert(child, index, action, child_g) {
-                None => {
-                    *end = Some(End::Limit(Limit::StoredNodes));
-                    return;
-                }
-                Some(Slot::New(child)) => {
-                    stats.evaluated += 1;
-                    if algorithm == Algorithm::BreadthFirst {
-                        if space.is_goal(&store.nodes[child as usize]) {
-                            *end = Some(End::Goal(child));
-                        }
-                        return;
-                    }
-                    if !algorithm.uses_heuristic() {
-                        (child, S::Cost::zero())
-                    } else {
-                        let h = match heuristic.estimate(&store.nodes[child as usize]) {
-                            Estimate::Value(h) => h,
-                            Estimate::DeadEnd => {
-                                stats.dead_ends += 1;
-                                store.dead.set(child, true);
-                                store.closed.set(child, true);
-                                store.h.push(S::Cost::zero());
-                                return;
-                            }
-                        };
-                        store.h.push(h);
-                        (child, h)
-                    }
-                }
-                Some(Slot::Old(child, action)) => {
-                    stats.duplicates += 1;
-                    let i = child as usize;
-                    if algorithm == Algorithm::BreadthFirst
-                        || store.dead.get(child)
-                        || child_g >= store.g[i]
-                    {
-                        return;
-                    }
-                    if store.closed.get(child) {
-                        if !algorithm.reopens() {
-                            return;
-                        }
-                        stats.reopened += 1;
-                        store.closed.set(child, false);
-                    }
-                    store.improve(child, index, action, child_g);
-                    if algorithm == Algorithm::GreedyBestFirst {
-                        return; // its priority, h, did not change
-                    }
-                    let h = if algorithm.uses_heuristic() {
-                        store.h[i]
-                    } else {
-                        S::Cost::zero()
-                    };
-                    (child, h)
-                }
-            };
-            if bound_uses_h && bound.is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b))
-            {
-                *pruned = true;
-                return;
-            }
-            if !push_open(ws, algorithm, child_g, h, child) {
-                *end = Some(End::Failed(SearchError::CostOverflow {
-                    node: format!("{node:?}"),
-                }));
-            }
+        let mut expansion = Expansion {
+            space: self.space,
+            algorithm: self.algorithm,
+            heuristic: &mut self.heuristic,
+            ws: &mut self.ws,
+            stats: &mut self.stats,
+            pruned: &mut self.pruned,
+            end: &mut self.end,
+            bound: self.limits.cost_bound,
+            max_memory: self.limits.max_memory_bytes,
+            parent: &node,
+            index,
+            g,
+        };
+        self.space.successors(&node, |action, child, cost| {
+            expansion.successor(action, child, cost);
         });
         let branching =
             usize::try_from(self.stats.generated - generated_before).unwrap_or(usize::MAX);
@@ -600,18 +494,20 @@ where
     }
 }
 
-/// Puts a node on the open list at its priority; `false` if the priority
-/// overflows the cost type.
+/// Puts a node on the open list at its priority. Stops the search when the
+/// priority overflows the cost type or the push would cross the memory limit.
 #[inline]
-fn push_open<N, A, C: Cost>(
+fn push_open<N: crate::Node, A, C: Cost>(
     ws: &mut Workspace<N, A, C>,
     algorithm: Algorithm,
     g: C,
     h: C,
     index: u32,
-) -> bool {
+    max_memory: Option<usize>,
+) -> Result<(), End> {
     let Some(key) = algorithm.priority(g, h) else {
-        return false;
+        let node = format!("{:?}", ws.store.nodes[index as usize]);
+        return Err(End::Failed(SearchError::CostOverflow { node }));
     };
     let slot = if ws.open.use_buckets {
         key.to_bucket()
@@ -620,6 +516,12 @@ fn push_open<N, A, C: Cost>(
     } else {
         None
     };
+    if let Some(max) = max_memory {
+        let extra = ws.open.push_growth(slot);
+        if extra > 0 && ws.store.bytes(0).0 + ws.open.bytes(0).0 + extra > max {
+            return Err(End::Limit(Limit::Memory));
+        }
+    }
     let store = &ws.store;
     ws.open.push(key, g, index, slot, |moved| {
         let i = moved as usize;
@@ -628,5 +530,160 @@ fn push_open<N, A, C: Cost>(
         // This priority was computed without overflow when first pushed.
         (algorithm.priority(g, h).unwrap_or(g), g)
     });
-    true
+    Ok(())
+}
+
+/// One expansion in progress: what handling a successor needs, borrowed from
+/// the [`Search`].
+struct Expansion<'e, S: SearchSpace, H> {
+    space: &'e S,
+    algorithm: Algorithm,
+    heuristic: &'e mut H,
+    ws: &'e mut Workspace<S::Node, S::Action, S::Cost>,
+    stats: &'e mut Statistics,
+    pruned: &'e mut bool,
+    end: &'e mut Option<End>,
+    bound: Option<S::Cost>,
+    max_memory: Option<usize>,
+    /// The node being expanded, its index and path cost.
+    parent: &'e S::Node,
+    index: u32,
+    g: S::Cost,
+}
+
+impl<S, H> Expansion<'_, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    #[inline]
+    fn successor(&mut self, action: S::Action, child: S::Node, cost: S::Cost) {
+        self.stats.generated += 1;
+        if self.end.is_some() {
+            return;
+        }
+        if !cost.is_valid_edge() {
+            *self.end = Some(End::Failed(SearchError::InvalidCost {
+                node: format!("{:?}", self.parent),
+                cost: format!("{cost:?}"),
+            }));
+            return;
+        }
+        let Some(child_g) = self.g.checked_add(&cost) else {
+            *self.end = Some(End::Failed(SearchError::CostOverflow {
+                node: format!("{:?}", self.parent),
+            }));
+            return;
+        };
+        if self.bound.is_some_and(|b| child_g > b) {
+            *self.pruned = true;
+            return;
+        }
+        // One expansion may bring more successors than any before it, so the
+        // check before the expansion cannot see every growth.
+        if let Some(max) = self.max_memory {
+            let (store_now, store_growth) = self.ws.store.bytes(1);
+            let (open_now, open_growth) = self.ws.open.bytes(1);
+            if store_now + store_growth + open_now + open_growth > max {
+                *self.end = Some(End::Limit(Limit::Memory));
+                return;
+            }
+        }
+        let store = &self.ws.store;
+        // Going back to the parent never helps (costs are non-negative), and
+        // checking it here saves a hash lookup in reversible spaces.
+        if self.index != 0 && store.nodes[store.parents[self.index as usize] as usize] == child {
+            self.stats.duplicates += 1;
+            return;
+        }
+        let found = match self
+            .ws
+            .store
+            .find_or_insert(child, self.index, action, child_g)
+        {
+            None => {
+                *self.end = Some(End::Limit(Limit::StoredNodes));
+                return;
+            }
+            Some(Slot::New(child)) => self.first_visit(child),
+            Some(Slot::Old(child, action)) => self.revisit(child, action, child_g),
+        };
+        let Some((child, h)) = found else {
+            return;
+        };
+        let admissible = self.algorithm.uses_heuristic() && self.heuristic.is_admissible();
+        if admissible
+            && self
+                .bound
+                .is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b))
+        {
+            *self.pruned = true;
+            return;
+        }
+        if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
+            *self.end = Some(stop);
+        }
+    }
+
+    /// A node stored for the first time: evaluate it. Returns the node and
+    /// its heuristic value if it goes on the open list.
+    fn first_visit(&mut self, child: u32) -> Option<(u32, S::Cost)> {
+        self.stats.evaluated += 1;
+        let store = &mut self.ws.store;
+        if self.algorithm == Algorithm::BreadthFirst {
+            if self.space.is_goal(&store.nodes[child as usize]) {
+                *self.end = Some(End::Goal(child));
+            }
+            return None; // the store's order is the queue
+        }
+        if !self.algorithm.uses_heuristic() {
+            return Some((child, S::Cost::zero()));
+        }
+        match self.heuristic.estimate(&store.nodes[child as usize]) {
+            Estimate::Value(h) => {
+                store.h.push(h);
+                Some((child, h))
+            }
+            Estimate::DeadEnd => {
+                self.stats.dead_ends += 1;
+                store.dead.set(child, true);
+                store.closed.set(child, true);
+                store.h.push(S::Cost::zero());
+                None
+            }
+        }
+    }
+
+    /// A node seen before, reached again at `child_g`: keep the cheaper path
+    /// and reopen it if the algorithm does. Returns the node and its
+    /// heuristic value if it goes back on the open list.
+    fn revisit(
+        &mut self,
+        child: u32,
+        action: S::Action,
+        child_g: S::Cost,
+    ) -> Option<(u32, S::Cost)> {
+        self.stats.duplicates += 1;
+        let store = &mut self.ws.store;
+        let i = child as usize;
+        if self.algorithm == Algorithm::BreadthFirst
+            || store.dead.get(child)
+            || child_g >= store.g[i]
+        {
+            return None;
+        }
+        if store.closed.get(child) {
+            if !self.algorithm.reopens() {
+                return None;
+            }
+            self.stats.reopened += 1;
+            store.closed.set(child, false);
+        }
+        store.improve(child, self.index, action, child_g);
+        match self.algorithm {
+            Algorithm::GreedyBestFirst => None, // its priority, h, did not change
+            Algorithm::Dijkstra => Some((child, S::Cost::zero())),
+            _ => Some((child, store.h[i])),
+        }
+    }
 }

@@ -1,14 +1,114 @@
 //! Node storage: each distinct node once, addressed by a compact `u32` index.
 //!
-//! Nodes, parents and path costs live in parallel vectors; a hash table of
-//! indices maps a node to its slot. This is the layout inside `indexmap`
-//! without its per-entry cached hash (8 bytes) and `usize` indices (8 bytes):
-//! on the 1000x1000 grid bench a `(u32, u32)` node costs 16 bytes in the
-//! vectors plus 5 bytes per bucket of the table, against about 43 for an
-//! `IndexMap<N, (u32, C)>` (see BENCHMARKS.md).
+//! Nodes, parents and path costs live in parallel chunked vectors; a hash
+//! table of `u32` indices maps a node to its slot. This is the layout inside
+//! `indexmap` without its per-entry cached hash and `usize` indices, and
+//! without a doubling vector's copy: chunks never move, so growing costs one
+//! new chunk, not a transient second copy of everything. On the 1000x1000
+//! grid bench a `(u32, u32)` node costs 16 bytes in the chunks plus 5 bytes
+//! per bucket of the table (see BENCHMARKS.md for the measured peak).
 
 use std::hash::BuildHasher;
 use std::mem::size_of;
+use std::ops::{Index, IndexMut};
+
+/// Elements per chunk of a [`Chunked`] vector, after the first.
+const CHUNK: usize = 1 << 16;
+
+/// A vector stored in fixed chunks of [`CHUNK`] elements that never move.
+/// The first chunk grows like a `Vec`, so small searches stay small.
+#[derive(Clone, Debug)]
+pub(crate) struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+}
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Self {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Chunked<T> {
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Empties the vector, keeping its chunks for reuse.
+    pub(crate) fn clear(&mut self) {
+        self.chunks.iter_mut().for_each(Vec::clear);
+        self.len = 0;
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, value: T) {
+        let chunk = self.len / CHUNK;
+        if chunk == self.chunks.len() {
+            let capacity = if chunk == 0 { 0 } else { CHUNK };
+            self.chunks.push(Vec::with_capacity(capacity));
+        }
+        self.chunks[chunk].push(value);
+        self.len += 1;
+    }
+
+    pub(crate) fn get(&self, index: usize) -> Option<&T> {
+        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
+        self.chunks.iter().flatten()
+    }
+
+    /// Elements the chunks hold without allocating (saturating: a vector
+    /// of zero-sized values has unbounded capacity).
+    pub(crate) fn capacity(&self) -> usize {
+        self.chunks
+            .iter()
+            .fold(0, |sum: usize, chunk| sum.saturating_add(chunk.capacity()))
+    }
+
+    /// Allocated bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        if size_of::<T>() == 0 {
+            0
+        } else {
+            self.capacity() * size_of::<T>()
+        }
+    }
+
+    /// Bytes the next push could allocate.
+    fn growth(&self) -> usize {
+        let slots = match self.chunks.get(self.len / CHUNK) {
+            Some(chunk) if chunk.len() < chunk.capacity() => 0,
+            Some(chunk) if self.len < CHUNK => chunk.capacity().max(4),
+            _ => CHUNK,
+        };
+        slots * size_of::<T>()
+    }
+}
+
+impl<T> Index<usize> for Chunked<T> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, index: usize) -> &T {
+        &self.chunks[index / CHUNK][index % CHUNK]
+    }
+}
+
+impl<T> IndexMut<usize> for Chunked<T> {
+    #[inline]
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        &mut self.chunks[index / CHUNK][index % CHUNK]
+    }
+}
 
 use hashbrown::hash_table::{Entry, HashTable};
 use rustc_hash::FxBuildHasher;
@@ -61,13 +161,13 @@ impl BitSet {
 /// The nodes a search has seen, with their best known paths.
 #[derive(Clone, Debug)]
 pub(crate) struct NodeStore<N, A, C> {
-    pub(crate) nodes: Vec<N>,
-    pub(crate) parents: Vec<u32>,
-    pub(crate) g: Vec<C>,
+    pub(crate) nodes: Chunked<N>,
+    pub(crate) parents: Chunked<u32>,
+    pub(crate) g: Chunked<C>,
     /// `actions[i - 1]` reaches node `i`; the start (index 0) has none.
-    pub(crate) actions: Vec<A>,
+    pub(crate) actions: Chunked<A>,
     /// Heuristic values, kept only by algorithms that use one.
-    pub(crate) h: Vec<C>,
+    pub(crate) h: Chunked<C>,
     pub(crate) closed: BitSet,
     pub(crate) dead: BitSet,
     index: HashTable<u32>,
@@ -76,11 +176,11 @@ pub(crate) struct NodeStore<N, A, C> {
 impl<N, A, C> Default for NodeStore<N, A, C> {
     fn default() -> Self {
         Self {
-            nodes: Vec::new(),
-            parents: Vec::new(),
-            g: Vec::new(),
-            actions: Vec::new(),
-            h: Vec::new(),
+            nodes: Chunked::default(),
+            parents: Chunked::default(),
+            g: Chunked::default(),
+            actions: Chunked::default(),
+            h: Chunked::default(),
             closed: BitSet::default(),
             dead: BitSet::default(),
             index: HashTable::new(),
@@ -160,8 +260,8 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     /// own resize rehashes in bucket order, reading the nodes at random.
     #[cold]
     fn grow_index(&mut self) {
-        let mut index = HashTable::with_capacity((self.index.capacity() * 2).max(16));
-        for (i, node) in (0_u32..).zip(&self.nodes) {
+        let mut index = HashTable::with_capacity(next_index_capacity(self.index.capacity()));
+        for (i, node) in (0_u32..).zip(self.nodes.iter()) {
             index.insert_unique(FxBuildHasher.hash_one(node), i, |&j| {
                 FxBuildHasher.hash_one(&self.nodes[j as usize])
             });
@@ -180,25 +280,46 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     /// Allocated bytes, and the bytes the next growth could add when `room`
     /// more nodes arrive.
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
-        let per_node = size_of::<N>() + size_of::<u32>() + size_of::<C>() + size_of::<A>();
-        let capacity = self.nodes.capacity();
-        let buckets = bucket_count(self.index.capacity());
-        let table = buckets * (size_of::<u32>() + 1);
-        let heuristic = self.h.capacity() * size_of::<C>();
-        let now = capacity * per_node + heuristic + table + self.closed.bytes() + self.dead.bytes();
+        let vectors = self.nodes.bytes()
+            + self.parents.bytes()
+            + self.g.bytes()
+            + self.actions.bytes()
+            + self.h.bytes();
+        let table = table_bytes(self.index.capacity());
+        let now = vectors + table + self.closed.bytes() + self.dead.bytes();
         let mut growth = 0;
-        if self.nodes.len() + room > capacity {
-            growth += capacity.max(4) * per_node;
+        if self.parents.len() + room > self.parents.capacity() {
+            growth += self.nodes.growth()
+                + self.parents.growth()
+                + self.g.growth()
+                + self.actions.growth()
+                + if self.h.is_empty() {
+                    0
+                } else {
+                    self.h.growth()
+                };
         }
         if self.index.len() + room > self.index.capacity() {
-            growth += table.max(64);
-        }
-        if !self.h.is_empty() && self.h.len() + room > self.h.capacity() {
-            growth += self.h.capacity().max(room).max(4) * size_of::<C>();
+            // The doubled table is built while the old one is still alive.
+            growth += table_bytes(next_index_capacity(self.index.capacity()));
         }
         let bits = self.nodes.len() + room;
         growth += self.closed.growth(bits) + self.dead.growth(bits);
         (now, growth)
+    }
+}
+
+/// The capacity the index grows to from `capacity`.
+fn next_index_capacity(capacity: usize) -> usize {
+    (capacity * 2).max(16)
+}
+
+/// Bytes of an index table of this capacity: a `u32` and a control byte per
+/// bucket, and one trailing group of 16 control bytes.
+fn table_bytes(capacity: usize) -> usize {
+    match bucket_count(capacity) {
+        0 => 0,
+        buckets => buckets * (size_of::<u32>() + 1) + 16,
     }
 }
 
