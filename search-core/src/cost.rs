@@ -210,7 +210,7 @@ mod tests {
     fn scaling_rounds_down_and_saturates() {
         assert_eq!(7_u32.scale(1.5), 10);
         assert_eq!(u8::MAX.scale(2.0), u8::MAX);
-        assert_eq!(FloatCost::new(2.0).scale(1.25).get(), 2.5);
+        assert_eq!(FloatCost::new(2.0).scale(1.25), FloatCost::new(2.5));
     }
 
     #[test]
