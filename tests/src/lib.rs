@@ -23,6 +23,10 @@
 //! assert_eq!(replay(&grid, &grid.start(), plan), Ok(6));
 //! ```
 
+/// The README's example, run as a doctest so it cannot rot.
+#[doc = include_str!("../../README.md")]
+pub mod readme {}
+
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
