@@ -69,3 +69,8 @@ pub mod prelude {
         WorldState,
     };
 }
+
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

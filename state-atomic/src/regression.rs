@@ -28,6 +28,15 @@ pub enum Subsumption {
     Closed,
 }
 
+/// The lowest set bit of `bits`.
+fn lowest<B: Bits>(bits: B) -> Option<usize> {
+    let mut low = None;
+    bits.for_each_one(|i| {
+        low.get_or_insert(i);
+    });
+    low
+}
+
 /// Expanded subgoals by `care` mask, with their costs from the goal.
 #[derive(Debug)]
 struct ClosedIndex<B: Bits> {
@@ -36,6 +45,11 @@ struct ClosedIndex<B: Bits> {
     /// Per `care` mask: expanded subgoals' values and costs.
     by_care: Vec<(B, FxHashMap<B, u64>)>,
     care_slot: FxHashMap<B, usize>,
+    /// Slots of `by_care` by the lowest atom of their mask: a mask can only
+    /// be a subset of a subgoal's `care` if its lowest atom is in it.
+    by_lowest: Vec<Vec<(B, usize)>>,
+    /// Slots whose mask is empty (the empty subgoal).
+    empty: Option<usize>,
 }
 
 impl<B: Bits> ClosedIndex<B> {
@@ -44,6 +58,8 @@ impl<B: Bits> ClosedIndex<B> {
             best: FxHashMap::default(),
             by_care: Vec::new(),
             care_slot: FxHashMap::default(),
+            by_lowest: Vec::new(),
+            empty: None,
         }
     }
 
@@ -51,10 +67,25 @@ impl<B: Bits> ClosedIndex<B> {
     fn close(&mut self, subgoal: &PartialState<B>) -> u64 {
         let g = self.best.get(subgoal).copied().unwrap_or(0);
         let care = subgoal.care();
-        let slot = *self.care_slot.entry(care).or_insert_with(|| {
-            self.by_care.push((care, FxHashMap::default()));
-            self.by_care.len() - 1
-        });
+        let slot = if let Some(&slot) = self.care_slot.get(&care) {
+            slot
+        } else {
+            {
+                let slot = self.by_care.len();
+                self.by_care.push((care, FxHashMap::default()));
+                self.care_slot.insert(care, slot);
+                match lowest(care) {
+                    None => self.empty = Some(slot),
+                    Some(low) => {
+                        if self.by_lowest.len() <= low {
+                            self.by_lowest.resize_with(low + 1, Vec::new);
+                        }
+                        self.by_lowest[low].push((care, slot));
+                    }
+                }
+                slot
+            }
+        };
         let entry = self.by_care[slot].1.entry(subgoal.values()).or_insert(g);
         *entry = (*entry).min(g);
         g
@@ -62,12 +93,25 @@ impl<B: Bits> ClosedIndex<B> {
 
     /// Whether an expanded subgoal subsumes `subgoal` at cost at most `g`.
     fn dominates(&self, subgoal: &PartialState<B>, g: u64) -> bool {
-        self.by_care.iter().any(|(care, table)| {
-            (*care & !subgoal.care()).is_zero()
-                && table
-                    .get(&(subgoal.values() & *care))
+        let check = |care: B, slot: usize| {
+            (care & !subgoal.care()).is_zero()
+                && self.by_care[slot]
+                    .1
+                    .get(&(subgoal.values() & care))
                     .is_some_and(|&closed_g| closed_g <= g)
-        })
+        };
+        if self.empty.is_some_and(|slot| check(B::zero(), slot)) {
+            return true;
+        }
+        let mut found = false;
+        subgoal.care().for_each_one(|low| {
+            if !found {
+                if let Some(slots) = self.by_lowest.get(low) {
+                    found = slots.iter().any(|&(care, slot)| check(care, slot));
+                }
+            }
+        });
+        found
     }
 
     fn note(&mut self, subgoal: PartialState<B>, g: u64) {
@@ -109,6 +153,12 @@ impl<B: Bits> ClosedIndex<B> {
 #[derive(Debug)]
 pub struct RegressionSpace<'a, B: Bits = u64> {
     rules: &'a [Rule<B>],
+    /// Per literal `2 * atom + value`: the actions whose effects set it, as
+    /// a bitset of `words` words. Only these can be relevant to a subgoal
+    /// that contains the literal.
+    achievers: Vec<u64>,
+    words: usize,
+    scratch: RefCell<Vec<u64>>,
     start: WorldState<B>,
     goal: PartialState<B>,
     closed: Option<RefCell<ClosedIndex<B>>>,
@@ -137,8 +187,23 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
         goal: PartialState<B>,
     ) -> Result<Self, AtomicError> {
         actions.check()?;
+        let rules = actions.rules();
+        let words = rules.len().div_ceil(64).max(1);
+        let literals = 2 * actions.registry().len();
+        let mut achievers = vec![0; literals * words];
+        for (i, rule) in rules.iter().enumerate() {
+            rule.eff.care().for_each_one(|atom| {
+                let literal = 2 * atom + usize::from(rule.eff.values().get(atom));
+                if literal < literals {
+                    achievers[literal * words + i / 64] |= 1 << (i % 64);
+                }
+            });
+        }
         Ok(Self {
-            rules: actions.rules(),
+            rules,
+            achievers,
+            words,
+            scratch: RefCell::new(vec![0; words]),
             start,
             goal,
             closed: None,
@@ -241,28 +306,65 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
         let mut closed = self.closed.as_ref().map(RefCell::borrow_mut);
         let g = closed.as_mut().map_or(0, |c| c.close(node));
         let mut pruned = 0;
-        for (i, rule) in self.rules.iter().enumerate() {
-            let Some(sub) = node.regress(&rule.pre, &rule.eff) else {
-                continue;
-            };
-            if node.is_subset_of(&sub) {
-                pruned += 1;
-                continue;
-            }
-            if let Some(c) = closed.as_mut() {
-                let child_g = g + u64::from(rule.cost);
-                if c.dominates(&sub, child_g) {
-                    pruned += 1;
-                    continue;
+        // The candidates: actions that set some literal of the subgoal.
+        let mut candidates = self.scratch.borrow_mut();
+        candidates.fill(0);
+        let literals = self.achievers.len() / self.words;
+        node.care().for_each_one(|atom| {
+            let literal = 2 * atom + usize::from(node.values().get(atom));
+            if literal < literals {
+                let row = &self.achievers[literal * self.words..(literal + 1) * self.words];
+                for (c, a) in candidates.iter_mut().zip(row) {
+                    *c |= a;
                 }
-                c.note(sub, child_g);
             }
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "action sets hold fewer than 2^32 actions"
-            )]
-            emit(ActionId(i as u32), sub, rule.cost);
+        });
+        for (w, &word) in candidates.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let rule = &self.rules[i];
+                regress_one(node, i, rule, g, &mut closed, &mut pruned, &mut emit);
+            }
         }
         self.pruned.set(self.pruned.get() + pruned);
+    }
+}
+
+/// The body of [`RegressionSpace::successors`] for action `i`.
+#[inline]
+fn regress_one<B: Bits, F>(
+    node: &PartialState<B>,
+    i: usize,
+    rule: &Rule<B>,
+    g: u64,
+    closed: &mut Option<std::cell::RefMut<'_, ClosedIndex<B>>>,
+    pruned: &mut u64,
+    emit: &mut F,
+) where
+    F: FnMut(ActionId, PartialState<B>, u32),
+{
+    {
+        let Some(sub) = node.regress(&rule.pre, &rule.eff) else {
+            return;
+        };
+        if node.is_subset_of(&sub) {
+            *pruned += 1;
+            return;
+        }
+        if let Some(c) = closed.as_mut() {
+            let child_g = g + u64::from(rule.cost);
+            if c.dominates(&sub, child_g) {
+                *pruned += 1;
+                return;
+            }
+            c.note(sub, child_g);
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "action sets hold fewer than 2^32 actions"
+        )]
+        emit(ActionId(i as u32), sub, rule.cost);
     }
 }

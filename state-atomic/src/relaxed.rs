@@ -30,6 +30,81 @@ pub enum RelaxedKind {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// The largest action cost for which `h_max` uses a ring of buckets.
+const MAX_RING: u64 = 4096;
+
+/// The exploration's priority queue of `(cost, literal)`.
+///
+/// For `h_max` every new cost lies within the largest action cost of the
+/// cost being settled, so a ring of `largest + 1` buckets (Dial's algorithm)
+/// replaces the binary heap; sums (`h_add`, `h_FF`) use the heap.
+#[derive(Clone, Debug)]
+enum Queue {
+    Heap(BinaryHeap<Reverse<(u64, u32)>>),
+    Ring {
+        buckets: Vec<Vec<u32>>,
+        current: u64,
+        len: usize,
+    },
+}
+
+impl Queue {
+    fn clear(&mut self) {
+        match self {
+            Queue::Heap(heap) => heap.clear(),
+            Queue::Ring {
+                buckets,
+                current,
+                len,
+            } => {
+                if *len > 0 {
+                    buckets.iter_mut().for_each(Vec::clear);
+                }
+                *current = 0;
+                *len = 0;
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, cost: u64, literal: u32) {
+        match self {
+            Queue::Heap(heap) => heap.push(Reverse((cost, literal))),
+            Queue::Ring { buckets, len, .. } => {
+                #[expect(clippy::cast_possible_truncation, reason = "below the ring size")]
+                let slot = (cost % buckets.len() as u64) as usize;
+                buckets[slot].push(literal);
+                *len += 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        match self {
+            Queue::Heap(heap) => heap.pop().map(|Reverse(entry)| entry),
+            Queue::Ring {
+                buckets,
+                current,
+                len,
+            } => {
+                if *len == 0 {
+                    return None;
+                }
+                loop {
+                    #[expect(clippy::cast_possible_truncation, reason = "below the ring size")]
+                    let slot = (*current % buckets.len() as u64) as usize;
+                    if let Some(literal) = buckets[slot].pop() {
+                        *len -= 1;
+                        return Some((*current, literal));
+                    }
+                    *current += 1;
+                }
+            }
+        }
+    }
+}
 const INF: u64 = u64::MAX;
 
 /// The relaxed task and the scratch buffers of one exploration.
@@ -52,7 +127,7 @@ struct Relaxation {
     supporter: Vec<u32>,
     waiting: Vec<u32>,
     acc: Vec<u64>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    queue: Queue,
     marked: Vec<bool>,
     marked_list: Vec<u32>,
     stack: Vec<u32>,
@@ -103,6 +178,18 @@ impl Relaxation {
             users.extend(list);
             users_start.push(to_u32(users.len()));
         }
+        let largest = cost.iter().copied().max().unwrap_or(0);
+        let queue = if kind == RelaxedKind::Max && largest < MAX_RING {
+            #[expect(clippy::cast_possible_truncation, reason = "below MAX_RING")]
+            let size = largest as usize + 1;
+            Queue::Ring {
+                buckets: vec![Vec::new(); size],
+                current: 0,
+                len: 0,
+            }
+        } else {
+            Queue::Heap(BinaryHeap::new())
+        };
         Self {
             atoms,
             kind,
@@ -119,7 +206,7 @@ impl Relaxation {
             supporter: vec![NONE; lits],
             waiting: vec![0; n],
             acc: vec![0; n],
-            heap: BinaryHeap::new(),
+            queue,
             marked: vec![false; n],
             marked_list: Vec::new(),
             stack: Vec::new(),
@@ -133,7 +220,7 @@ impl Relaxation {
             if t < self.lit_cost[e] {
                 self.lit_cost[e] = t;
                 self.supporter[e] = to_u32(a);
-                self.heap.push(Reverse((t, to_u32(e))));
+                self.queue.push(t, to_u32(e));
             }
         }
     }
@@ -164,7 +251,7 @@ impl Relaxation {
         for a in 0..self.waiting.len() {
             self.waiting[a] = self.pre_start[a + 1] - self.pre_start[a];
         }
-        self.heap.clear();
+        self.queue.clear();
         let mut left = targets;
         for atom in 0..self.atoms {
             let l = 2 * atom + usize::from(state.get(atom));
@@ -184,7 +271,7 @@ impl Relaxation {
             let a = self.no_pre[k] as usize;
             self.fire(a, 0);
         }
-        while let Some(Reverse((c, l))) = self.heap.pop() {
+        while let Some((c, l)) = self.queue.pop() {
             let l = l as usize;
             if self.settled[l] || c > self.lit_cost[l] {
                 continue;
