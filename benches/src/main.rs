@@ -6,7 +6,10 @@ use search_core::{Algorithm, Search, SearchError};
 
 fn main() -> Result<(), SearchError> {
     let grid = Grid::random(1000, 1000, 0.25, 1);
-    println!("1000x1000 grid, 25% blocked (seed 1), from (0, 0) to {:?}", grid.goal);
+    println!(
+        "1000x1000 grid, 25% blocked (seed 1), from (0, 0) to {:?}",
+        grid.goal
+    );
     println!(
         "{:<9} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}",
         "algorithm", "cost", "expanded", "generated", "evaluated", "stored", "max open", "time"
