@@ -1,1 +1,46 @@
-//! searchlab planners (in progress).
+//! searchlab's planners: one planning API over atomic and factored GOAP
+//! domains.
+//!
+//! - [`PlanningDomain`]: what a planner needs from a state representation;
+//!   implemented for [`state_atomic::ActionSet`] and [`state_factored::Domain`].
+//! - [`Planner`] with a [`PlannerConfig`]: direction (forward, regression, or
+//!   a parallel portfolio of both), algorithm, heuristic (built-in by name or
+//!   your own), limits. It returns a [`PlanReport`]: the [`PlanOutcome`] and
+//!   the statistics of each search.
+//! - [`validate`] replays any plan forward.
+//!
+//! ```
+//! use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+//! use state_factored::{Action, Domain, Predicate, Schema};
+//!
+//! let mut schema = Schema::new();
+//! schema.int("gold").unwrap();
+//! let mut domain = Domain::new(schema);
+//! domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+//! let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
+//! let start = domain.schema().default_state();
+//!
+//! let planner = Planner::new(PlannerConfig {
+//!     direction: Direction::Portfolio,
+//!     heuristic: HeuristicName::NumericMax,
+//!     ..PlannerConfig::default()
+//! });
+//! let report = planner.plan(&domain, &start, &goal).unwrap();
+//! assert_eq!(report.plan().unwrap().cost, 9);
+//! assert!(report.forward.is_some() && report.regression.is_some());
+//! ```
+
+pub mod agent;
+mod atomic;
+mod config;
+mod domain;
+mod error;
+mod factored;
+mod plan;
+mod planner;
+
+pub use config::{algorithm_name, parse_algorithm, Direction, HeuristicName, PlannerConfig};
+pub use domain::{validate, BoxedHeuristic, PlanningDomain};
+pub use error::PlanError;
+pub use plan::{Plan, PlanOutcome, PlanReport};
+pub use planner::Planner;

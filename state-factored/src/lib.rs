@@ -1,1 +1,93 @@
-//! searchlab state-factored (in progress).
+//! searchlab's factored GOAP states: typed variables, predicate goals, and
+//! forward and regression search spaces for the search-core engine.
+//!
+//! - A [`Schema`] declares variables: bool, int (`i64`), float (finite `f64`)
+//!   and string (interned to a [`Symbol`]). A [`State`] is one 8-byte slot
+//!   per variable, so hashing and comparing are cheap.
+//! - [`Predicate`]s compare a variable with constants (or are named
+//!   closures); a [`Goal`] is a conjunction of them. [`Effect`]s set, add,
+//!   subtract, toggle, or run a named closure. An [`Action`] has
+//!   preconditions, effects (applied in order) and a cost. Names and types
+//!   are checked when a [`Domain`] adds an action or builds a goal, and
+//!   errors ([`FactoredError`]) name the variable and the action or goal.
+//! - [`ForwardSpace`] searches complete states; [`RegressionSpace`] searches
+//!   [`Subgoal`]s (per-variable interval and set constraints) back from the
+//!   goal, through numeric effects too. Both run with every search-core
+//!   algorithm.
+//! - Heuristics: [`GoalCount`] (the classic GOAP count) and
+//!   [`NumericDistance`] (admissible and informative forms), for both
+//!   directions; any closure works as well.
+//!
+//! Costs are [`Cost`] (`u32`): an action's cost is a `u32`, and the engine
+//! reports a path whose cost overflows as an error.
+//!
+//! ```
+//! use search_core::{astar, dijkstra};
+//! use state_factored::prelude::*;
+//!
+//! let mut schema = Schema::new();
+//! schema.int("gold").unwrap();
+//! schema.bool("has_axe").unwrap();
+//! let mut domain = Domain::new(schema);
+//! domain.add_action(Action::builder("work").cost(2).add("gold", 10)).unwrap();
+//! domain
+//!     .add_action(
+//!         Action::builder("buy_axe")
+//!             .pre(Predicate::ge("gold", 30))
+//!             .sub("gold", 30)
+//!             .set("has_axe", true),
+//!     )
+//!     .unwrap();
+//! let goal = domain.goal([Predicate::eq("has_axe", true)]).unwrap();
+//! let start = domain.schema().state().set("gold", 5).build().unwrap();
+//!
+//! let forward = domain.forward(&goal);
+//! let h = NumericDistance::admissible(&domain, &goal, &start);
+//! let plan = astar(&forward, start.clone(), h).unwrap().outcome.into_solution().unwrap();
+//! assert_eq!(plan.cost, 7);
+//!
+//! let regression = domain.regression(&goal, &start).unwrap();
+//! let result = dijkstra(&regression, regression.start_node()).unwrap();
+//! let solution = result.outcome.solution().unwrap();
+//! let steps = regression.plan(solution);
+//! assert_eq!(domain.names(&steps), ["work", "work", "work", "buy_axe"]);
+//! assert_eq!(domain.validate(&start, &steps, &goal), Ok(7));
+//! ```
+
+mod action;
+mod constraint;
+mod domain;
+mod effect;
+mod error;
+mod forward;
+mod heuristic;
+mod predicate;
+pub mod problems;
+mod regression;
+mod schema;
+mod state;
+mod value;
+
+pub use action::{Action, ActionBuilder, ActionId, CostFn};
+pub use constraint::{Constraint, Intervals, StrSet};
+pub use domain::{Domain, Goal};
+pub use effect::{Effect, EffectFn};
+pub use error::FactoredError;
+pub use forward::ForwardSpace;
+pub use heuristic::{Combine, GoalCount, NumericDistance};
+pub use predicate::{Op, Predicate, PredicateFn};
+pub use regression::{RegressionSpace, Subgoal};
+pub use schema::{BoolVar, FloatVar, IntVar, Schema, StateBuilder, StrVar, Symbol, Var};
+pub use state::State;
+pub use value::{Value, VarType};
+
+/// The cost type of both search spaces: action costs and plan costs.
+pub type Cost = u32;
+
+/// The names most programs need.
+pub mod prelude {
+    pub use crate::{
+        Action, ActionId, Cost, Domain, Effect, FactoredError, ForwardSpace, Goal, GoalCount,
+        NumericDistance, Op, Predicate, RegressionSpace, Schema, State, Subgoal, Value, VarType,
+    };
+}

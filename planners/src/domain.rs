@@ -1,0 +1,126 @@
+//! The one trait a planner needs from a state representation.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use search_core::{Heuristic, Node, SearchSpace};
+
+use crate::{HeuristicName, PlanError};
+
+/// A boxed heuristic over nodes `N` (the planner's costs are `u32`).
+pub type BoxedHeuristic<'a, N> = Box<dyn Heuristic<N, u32> + Send + 'a>;
+
+/// A planning domain: a state representation with a forward and a
+/// regression search space, built-in heuristics for both, names for its
+/// actions and a plan validator.
+///
+/// Implemented for [`state_atomic::ActionSet`] and
+/// [`state_factored::Domain`]. Domains are shared across threads (`Sync`):
+/// planning many problems in parallel over one domain needs no locks.
+pub trait PlanningDomain: Sync {
+    /// A complete state: the start, and the forward search's nodes.
+    type State: Node + Send + Sync;
+    /// A goal.
+    type Goal: Debug + Sync;
+    /// A regression search node.
+    type Subgoal: Node + Send;
+    /// An action's id.
+    type ActionId: Copy + Debug + Eq + Hash + Send + Sync;
+    /// The forward search space.
+    type Forward<'a>: SearchSpace<Node = Self::State, Action = Self::ActionId, Cost = u32>
+    where
+        Self: 'a;
+    /// The regression search space.
+    type Regression<'a>: SearchSpace<Node = Self::Subgoal, Action = Self::ActionId, Cost = u32>
+    where
+        Self: 'a;
+
+    /// The forward space towards `goal`.
+    ///
+    /// # Errors
+    /// When the goal does not fit the domain.
+    fn forward<'a>(&'a self, goal: &'a Self::Goal) -> Result<Self::Forward<'a>, PlanError>;
+
+    /// The regression space from `goal` back to `start`, and its start node.
+    ///
+    /// # Errors
+    /// When the domain cannot be regressed (custom predicates or effects).
+    fn regression<'a>(
+        &'a self,
+        start: &'a Self::State,
+        goal: &'a Self::Goal,
+    ) -> Result<(Self::Regression<'a>, Self::Subgoal), PlanError>;
+
+    /// The regressed actions of a solution in execution order.
+    fn execution_order(&self, regressed: &[Self::ActionId]) -> Vec<Self::ActionId> {
+        regressed.iter().rev().copied().collect()
+    }
+
+    /// A built-in heuristic for forward search.
+    ///
+    /// # Errors
+    /// [`PlanError::UnsupportedHeuristic`] when this domain lacks it.
+    fn forward_heuristic<'a>(
+        &'a self,
+        name: HeuristicName,
+        start: &'a Self::State,
+        goal: &'a Self::Goal,
+    ) -> Result<BoxedHeuristic<'a, Self::State>, PlanError>;
+
+    /// A built-in heuristic for regression (estimating the cost from the
+    /// start to a subgoal).
+    ///
+    /// # Errors
+    /// [`PlanError::UnsupportedHeuristic`] when this domain lacks it.
+    fn regression_heuristic<'a>(
+        &'a self,
+        name: HeuristicName,
+        start: &'a Self::State,
+        goal: &'a Self::Goal,
+    ) -> Result<BoxedHeuristic<'a, Self::Subgoal>, PlanError>;
+
+    /// An action's name (`?` for an id of another domain).
+    fn action_name(&self, id: Self::ActionId) -> &str;
+
+    /// Replays `plan` from `start` and checks it reaches `goal`; returns its
+    /// cost.
+    ///
+    /// # Errors
+    /// [`PlanError::Invalid`] naming the first step whose precondition fails,
+    /// or saying the goal is not reached.
+    fn validate(
+        &self,
+        start: &Self::State,
+        goal: &Self::Goal,
+        plan: &[Self::ActionId],
+    ) -> Result<u64, PlanError>;
+}
+
+/// Replays `plan` from `start` and checks that it reaches `goal`; returns the
+/// plan's cost. Works for every [`PlanningDomain`].
+///
+/// # Errors
+/// [`PlanError::Invalid`] naming the first step whose precondition fails, or
+/// saying that the goal is not reached.
+///
+/// ```
+/// use planners::validate;
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// let cook = actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true).id().unwrap();
+/// let eat = actions.add("eat", 5).pre("has_food", true).eff("fed", true).id().unwrap();
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// assert_eq!(validate(&actions, &start, &goal, &[cook, eat]).unwrap(), 15);
+/// let error = validate(&actions, &start, &goal, &[eat]).unwrap_err();
+/// assert!(error.to_string().contains("eat"));
+/// ```
+pub fn validate<D: PlanningDomain>(
+    domain: &D,
+    start: &D::State,
+    goal: &D::Goal,
+    plan: &[D::ActionId],
+) -> Result<u64, PlanError> {
+    domain.validate(start, goal, plan)
+}

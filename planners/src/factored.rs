@@ -1,0 +1,89 @@
+//! [`PlanningDomain`] for factored (typed-value) GOAP domains.
+
+use state_factored::{
+    ActionId, Combine, Domain, ForwardSpace, Goal, GoalCount, NumericDistance, RegressionSpace,
+    State, Subgoal,
+};
+
+use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
+
+impl PlanningDomain for Domain {
+    type State = State;
+    type Goal = Goal;
+    type Subgoal = Subgoal;
+    type ActionId = ActionId;
+    type Forward<'a> = ForwardSpace<'a>;
+    type Regression<'a> = RegressionSpace<'a>;
+
+    fn forward<'a>(&'a self, goal: &'a Goal) -> Result<ForwardSpace<'a>, PlanError> {
+        Ok(Domain::forward(self, goal))
+    }
+
+    fn regression<'a>(
+        &'a self,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Result<(RegressionSpace<'a>, Subgoal), PlanError> {
+        let space = Domain::regression(self, goal, start)?;
+        let node = space.start_node();
+        Ok((space, node))
+    }
+
+    fn forward_heuristic<'a>(
+        &'a self,
+        name: HeuristicName,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Result<BoxedHeuristic<'a, State>, PlanError> {
+        heuristic(self, name, start, goal)
+    }
+
+    fn regression_heuristic<'a>(
+        &'a self,
+        name: HeuristicName,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Result<BoxedHeuristic<'a, Subgoal>, PlanError> {
+        heuristic(self, name, start, goal)
+    }
+
+    fn action_name(&self, id: ActionId) -> &str {
+        self.names(&[id]).first().copied().unwrap_or("?")
+    }
+
+    fn validate(&self, start: &State, goal: &Goal, plan: &[ActionId]) -> Result<u64, PlanError> {
+        Domain::validate(self, start, plan, goal).map_err(|e| PlanError::Invalid(e.to_string()))
+    }
+}
+
+/// The factored heuristics serve both directions.
+fn heuristic<'a, N>(
+    domain: &'a Domain,
+    name: HeuristicName,
+    start: &'a State,
+    goal: &'a Goal,
+) -> Result<BoxedHeuristic<'a, N>, PlanError>
+where
+    GoalCount<'a>: search_core::Heuristic<N, u32>,
+    NumericDistance<'a>: search_core::Heuristic<N, u32>,
+{
+    Ok(match name {
+        HeuristicName::Blind => Box::new(search_core::Blind),
+        HeuristicName::Mismatch => Box::new(GoalCount::new(domain, goal, start)),
+        HeuristicName::NumericMax => {
+            Box::new(NumericDistance::new(domain, goal, start, Combine::Max))
+        }
+        HeuristicName::NumericSum => {
+            Box::new(NumericDistance::new(domain, goal, start, Combine::Sum))
+        }
+        HeuristicName::AdmissibleMismatch
+        | HeuristicName::HMax
+        | HeuristicName::HAdd
+        | HeuristicName::Ff => {
+            return Err(PlanError::UnsupportedHeuristic {
+                heuristic: name.name(),
+                domain: "factored",
+            })
+        }
+    })
+}

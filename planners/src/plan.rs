@@ -1,0 +1,123 @@
+//! What a planner returns.
+
+use std::time::Duration;
+
+use search_core::{Limit, Statistics};
+
+use crate::{Direction, PlanningDomain};
+
+/// A plan: actions in execution order and their total cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan<Id> {
+    /// The actions, in the order they are executed.
+    pub actions: Vec<Id>,
+    /// The sum of the actions' costs.
+    pub cost: u64,
+}
+
+impl<Id: Copy> Plan<Id> {
+    /// The number of actions.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether the plan has no actions (the start already satisfies the goal).
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// The actions' names in `domain`.
+    pub fn names<'d, D: PlanningDomain<ActionId = Id>>(&self, domain: &'d D) -> Vec<&'d str> {
+        self.actions
+            .iter()
+            .map(|&id| domain.action_name(id))
+            .collect()
+    }
+}
+
+/// How planning ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanOutcome<Id> {
+    /// A plan reaches the goal.
+    Solved(Plan<Id>),
+    /// No plan exists: the search space was exhausted.
+    Unsolvable,
+    /// A limit stopped the search before it could answer.
+    LimitReached(Limit),
+    /// The caller's cancellation flag was raised.
+    Cancelled,
+}
+
+impl<Id> PlanOutcome<Id> {
+    /// The plan, if solved.
+    pub fn plan(&self) -> Option<&Plan<Id>> {
+        match self {
+            PlanOutcome::Solved(plan) => Some(plan),
+            _ => None,
+        }
+    }
+
+    /// A short lower-case name: `solved`, `unsolvable`, `limit`, `cancelled`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PlanOutcome::Solved(_) => "solved",
+            PlanOutcome::Unsolvable => "unsolvable",
+            PlanOutcome::LimitReached(_) => "limit",
+            PlanOutcome::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether this settles the question (solved or proved unsolvable).
+    pub fn is_definitive(&self) -> bool {
+        matches!(self, PlanOutcome::Solved(_) | PlanOutcome::Unsolvable)
+    }
+}
+
+/// The outcome with the statistics of the searches that produced it.
+#[derive(Clone, Debug)]
+pub struct PlanReport<Id> {
+    /// How planning ended.
+    pub outcome: PlanOutcome<Id>,
+    /// The direction whose search produced the outcome: for a portfolio, the
+    /// winner.
+    pub direction: Direction,
+    /// The forward search's statistics, if it ran.
+    pub forward: Option<Statistics>,
+    /// The regression search's statistics, if it ran.
+    pub regression: Option<Statistics>,
+    /// Wall time of the whole call.
+    pub elapsed: Duration,
+}
+
+impl<Id> PlanReport<Id> {
+    /// The plan, if solved.
+    pub fn plan(&self) -> Option<&Plan<Id>> {
+        self.outcome.plan()
+    }
+
+    /// The statistics of the direction that produced the outcome.
+    pub fn stats(&self) -> &Statistics {
+        let chosen = match self.direction {
+            Direction::Regression => self.regression.as_ref(),
+            _ => self.forward.as_ref(),
+        };
+        chosen
+            .or(self.forward.as_ref())
+            .or(self.regression.as_ref())
+            .unwrap_or(&EMPTY)
+    }
+}
+
+static EMPTY: Statistics = Statistics {
+    expanded: 0,
+    generated: 0,
+    evaluated: 0,
+    duplicates: 0,
+    reopened: 0,
+    dead_ends: 0,
+    expanded_until_last_jump: 0,
+    max_open: 0,
+    stored: 0,
+    estimated_bytes: 0,
+    elapsed: Duration::ZERO,
+};

@@ -1,0 +1,308 @@
+//! The planner: one API over every [`PlanningDomain`], in three directions.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use search_core::{Heuristic, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status};
+
+use crate::{
+    BoxedHeuristic, Direction, Plan, PlanError, PlanOutcome, PlanReport, PlannerConfig,
+    PlanningDomain,
+};
+
+/// Expansions between two looks at the caller's cancellation flag in a
+/// portfolio: about a tenth of a millisecond of search.
+const PORTFOLIO_STEP: u64 = 256;
+
+type Factory<'h, N> = Box<dyn Fn() -> BoxedHeuristic<'h, N> + Send + Sync + 'h>;
+
+/// Plans on any [`PlanningDomain`] with a [`PlannerConfig`].
+///
+/// The heuristic is the config's built-in one unless a custom heuristic is
+/// given for a direction ([`with_forward_heuristic`](Planner::with_forward_heuristic),
+/// [`with_regression_heuristic`](Planner::with_regression_heuristic)); a
+/// custom heuristic is a factory, so that every search (and both threads of a
+/// portfolio) gets a fresh one. A planner is `Sync`: one planner can serve
+/// many threads.
+///
+/// ```
+/// use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_supermarket"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+///
+/// for direction in [Direction::Forward, Direction::Regression, Direction::Portfolio] {
+///     let planner = Planner::new(PlannerConfig {
+///         direction,
+///         heuristic: HeuristicName::HMax,
+///         ..PlannerConfig::default()
+///     });
+///     let report = planner.plan(&actions, &start, &goal).unwrap();
+///     let plan = report.plan().unwrap();
+///     assert_eq!(plan.cost, 30);
+///     assert_eq!(plan.names(&actions), ["buy_groceries", "cook", "eat"]);
+///     assert_eq!(planners::validate(&actions, &start, &goal, &plan.actions).unwrap(), 30);
+/// }
+/// ```
+pub struct Planner<'h, D: PlanningDomain> {
+    config: PlannerConfig,
+    forward: Option<Factory<'h, D::State>>,
+    regression: Option<Factory<'h, D::Subgoal>>,
+}
+
+impl<'h, D: PlanningDomain> Planner<'h, D> {
+    /// A planner with `config` and the config's built-in heuristic.
+    pub fn new(config: PlannerConfig) -> Self {
+        Self {
+            config,
+            forward: None,
+            regression: None,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PlannerConfig {
+        &self.config
+    }
+
+    /// Uses heuristics made by `make` for forward search.
+    ///
+    /// ```
+    /// use planners::{Planner, PlannerConfig};
+    /// use search_core::Admissible;
+    /// use state_atomic::{ActionSet, WorldState};
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let start = actions.state(["has_food"]).unwrap();
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let planner = Planner::new(PlannerConfig::default())
+    ///     .with_forward_heuristic(move || Admissible(move |s: &WorldState| u32::from(!s.satisfies(&goal))));
+    /// assert_eq!(planner.plan(&actions, &start, &goal).unwrap().plan().unwrap().cost, 5);
+    /// ```
+    #[must_use]
+    pub fn with_forward_heuristic<H, F>(mut self, make: F) -> Self
+    where
+        F: Fn() -> H + Send + Sync + 'h,
+        H: Heuristic<D::State, u32> + Send + 'h,
+    {
+        self.forward = Some(Box::new(move || Box::new(make())));
+        self
+    }
+
+    /// Uses heuristics made by `make` for regression (estimating the cost
+    /// from the start to a subgoal).
+    #[must_use]
+    pub fn with_regression_heuristic<H, F>(mut self, make: F) -> Self
+    where
+        F: Fn() -> H + Send + Sync + 'h,
+        H: Heuristic<D::Subgoal, u32> + Send + 'h,
+    {
+        self.regression = Some(Box::new(move || Box::new(make())));
+        self
+    }
+
+    /// Plans from `start` to `goal` in the configured direction.
+    ///
+    /// # Errors
+    /// [`PlanError`] when the domain refuses the problem or the direction
+    /// (regression of custom predicates), a heuristic is not available for
+    /// this domain, or the search meets bad input. No plan is an outcome,
+    /// not an error.
+    pub fn plan(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+    ) -> Result<PlanReport<D::ActionId>, PlanError> {
+        let began = Instant::now();
+        let limits = &self.config.limits;
+        let mut report = match self.config.direction {
+            Direction::Forward => {
+                let (outcome, stats) = self.forward(domain, start, goal, limits.clone(), None)?;
+                PlanReport {
+                    outcome,
+                    direction: Direction::Forward,
+                    forward: Some(stats),
+                    regression: None,
+                    elapsed: began.elapsed(),
+                }
+            }
+            Direction::Regression => {
+                let (outcome, stats) =
+                    self.regression(domain, start, goal, limits.clone(), None)?;
+                PlanReport {
+                    outcome,
+                    direction: Direction::Regression,
+                    forward: None,
+                    regression: Some(stats),
+                    elapsed: began.elapsed(),
+                }
+            }
+            Direction::Portfolio => self.portfolio(domain, start, goal)?,
+        };
+        report.elapsed = began.elapsed();
+        Ok(report)
+    }
+
+    /// Forward and regression in parallel; the first definitive answer wins
+    /// and raises the shared flag that cancels the other.
+    fn portfolio(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+    ) -> Result<PlanReport<D::ActionId>, PlanError> {
+        const NONE: u8 = 0;
+        const FORWARD: u8 = 1;
+        const REGRESSION: u8 = 2;
+        let stop = Arc::new(AtomicBool::new(false));
+        let winner = AtomicU8::new(NONE);
+        let user = self.config.limits.cancel.clone();
+        let limits = SearchLimits {
+            cancel: Some(Arc::clone(&stop)),
+            ..self.config.limits.clone()
+        };
+        let watch = Watch {
+            user: user.as_deref(),
+            stop: &stop,
+        };
+        let finish = |outcome: &PlanOutcome<D::ActionId>, me: u8| {
+            if outcome.is_definitive()
+                && winner
+                    .compare_exchange(NONE, me, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let (forward, regression) = rayon::join(
+            || {
+                let run = self.forward(domain, start, goal, limits.clone(), Some(watch));
+                if let Ok((outcome, _)) = &run {
+                    finish(outcome, FORWARD);
+                }
+                run
+            },
+            || {
+                let run = self.regression(domain, start, goal, limits.clone(), Some(watch));
+                if let Ok((outcome, _)) = &run {
+                    finish(outcome, REGRESSION);
+                }
+                run
+            },
+        );
+        let (forward, forward_stats) = forward?;
+        let (regression, regression_stats) = regression?;
+        let (outcome, direction) = match winner.load(Ordering::Acquire) {
+            FORWARD => (forward, Direction::Forward),
+            REGRESSION => (regression, Direction::Regression),
+            // Neither settled it: a limit (or the caller) stopped both.
+            _ => match (forward, regression) {
+                (limit @ PlanOutcome::LimitReached(_), _) => (limit, Direction::Forward),
+                (_, limit @ PlanOutcome::LimitReached(_)) => (limit, Direction::Regression),
+                (outcome, _) => (outcome, Direction::Forward),
+            },
+        };
+        Ok(PlanReport {
+            outcome,
+            direction,
+            forward: Some(forward_stats),
+            regression: Some(regression_stats),
+            elapsed: std::time::Duration::ZERO,
+        })
+    }
+
+    fn forward(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+        limits: SearchLimits<u32>,
+        watch: Option<Watch<'_>>,
+    ) -> Result<(PlanOutcome<D::ActionId>, search_core::Statistics), PlanError> {
+        let space = domain.forward(goal)?;
+        let heuristic = match &self.forward {
+            Some(make) => make(),
+            None => domain.forward_heuristic(self.config.heuristic, start, goal)?,
+        };
+        let result = self.search(&space, start.clone(), heuristic, limits, watch)?;
+        let outcome = plan_outcome(result.outcome, |actions| actions);
+        Ok((outcome, result.stats))
+    }
+
+    fn regression(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+        limits: SearchLimits<u32>,
+        watch: Option<Watch<'_>>,
+    ) -> Result<(PlanOutcome<D::ActionId>, search_core::Statistics), PlanError> {
+        let (space, node) = domain.regression(start, goal)?;
+        let heuristic = match &self.regression {
+            Some(make) => make(),
+            None => domain.regression_heuristic(self.config.heuristic, start, goal)?,
+        };
+        let result = self.search(&space, node, heuristic, limits, watch)?;
+        let outcome = plan_outcome(result.outcome, |actions| domain.execution_order(&actions));
+        Ok((outcome, result.stats))
+    }
+
+    fn search<S: SearchSpace<Cost = u32>>(
+        &self,
+        space: &S,
+        start: S::Node,
+        heuristic: BoxedHeuristic<'_, S::Node>,
+        limits: SearchLimits<u32>,
+        watch: Option<Watch<'_>>,
+    ) -> Result<ResultOf<S>, PlanError> {
+        let mut search = Search::new(space, start)
+            .algorithm(self.config.algorithm)
+            .heuristic(heuristic)
+            .limits(limits);
+        if let Some(watch) = watch {
+            watch.forward_cancellation();
+            while search.step(PORTFOLIO_STEP)? == Status::Running {
+                watch.forward_cancellation();
+            }
+        }
+        Ok(search.run()?)
+    }
+}
+
+/// The caller's cancellation flag, passed on to a portfolio's shared flag.
+#[derive(Clone, Copy)]
+struct Watch<'a> {
+    user: Option<&'a AtomicBool>,
+    stop: &'a AtomicBool,
+}
+
+impl Watch<'_> {
+    fn forward_cancellation(self) {
+        if self.user.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn plan_outcome<N, Id: Copy>(
+    outcome: Outcome<N, Id, u32>,
+    order: impl FnOnce(Vec<Id>) -> Vec<Id>,
+) -> PlanOutcome<Id> {
+    match outcome {
+        Outcome::Solved(solution) => PlanOutcome::Solved(Plan {
+            actions: order(solution.actions),
+            cost: u64::from(solution.cost),
+        }),
+        Outcome::Exhausted => PlanOutcome::Unsolvable,
+        Outcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
+        Outcome::Cancelled => PlanOutcome::Cancelled,
+    }
+}

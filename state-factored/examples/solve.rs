@@ -1,0 +1,85 @@
+//! Solves the built-in problems in both directions and prints costs and
+//! expansions: `cargo run --release -p state-factored --example solve`.
+
+use search_core::{Algorithm, Search, SearchLimits};
+use state_factored::problems::{chains, economy, hitman, Problem};
+use state_factored::{GoalCount, NumericDistance};
+
+fn report(problem: &Problem) {
+    let limits = || SearchLimits {
+        max_expansions: Some(2_000_000),
+        ..SearchLimits::default()
+    };
+    let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
+    let forward = d.forward(g);
+    let regression = d.regression(g, s).expect("no custom parts");
+    for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
+        for (hname, which) in [("count", 0), ("max", 1), ("sum", 2)] {
+            if algorithm == Algorithm::Dijkstra && which > 0 {
+                continue;
+            }
+            let f = match which {
+                0 => Search::new(&forward, s.clone())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(GoalCount::new(d, g, s))
+                    .run(),
+                1 => Search::new(&forward, s.clone())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .run(),
+                _ => Search::new(&forward, s.clone())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::informative(d, g, s))
+                    .run(),
+            }
+            .expect("valid costs");
+            let start = regression.start_node();
+            let r = match which {
+                0 => Search::new(&regression, start)
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(GoalCount::new(d, g, s))
+                    .run(),
+                1 => Search::new(&regression, start)
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .run(),
+                _ => Search::new(&regression, start)
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::informative(d, g, s))
+                    .run(),
+            }
+            .expect("valid costs");
+            println!(
+                "{:<10} {:<9} {:<5} fwd {:>16} exp {:>8} {:>9.3?} | reg {:>16} exp {:>8} {:>9.3?}",
+                problem.name,
+                format!("{algorithm:?}"),
+                hname,
+                show(&f.outcome),
+                f.stats.expanded,
+                f.stats.elapsed,
+                show(&r.outcome),
+                r.stats.expanded,
+                r.stats.elapsed,
+            );
+        }
+    }
+}
+
+fn show<N>(o: &search_core::Outcome<N, state_factored::ActionId, u32>) -> String {
+    o.solution().map_or_else(
+        || o.name().to_string(),
+        |sol| format!("cost {} len {}", sol.cost, sol.actions.len()),
+    )
+}
+
+fn main() {
+    for problem in [hitman(), economy(1), economy(3), chains(1), chains(2)] {
+        report(&problem.expect("valid problem"));
+    }
+}

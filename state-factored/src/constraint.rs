@@ -1,0 +1,345 @@
+//! Per-variable constraints: what a predicate allows, and what a regression
+//! subgoal asks of one variable.
+//!
+//! Numbers are sets of key intervals (see `value.rs`): a predicate like
+//! `x != 3` is two intervals. Bools are a two-bit mask, strings a finite set
+//! or the complement of one. Every constructor normalises, so equal sets are
+//! equal values and hash equally.
+
+use crate::value::{finite_float_keys, key_float, key_int, NEG_ZERO_KEY};
+use crate::VarType;
+
+/// The values one variable may take.
+///
+/// ```
+/// use state_factored::{Action, Domain, Predicate, Schema};
+/// let mut schema = Schema::new();
+/// schema.int("gold").unwrap();
+/// let domain = Domain::new(schema);
+/// let goal = domain.goal([Predicate::ge("gold", 60), Predicate::ne("gold", 70)]).unwrap();
+/// let subgoal = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+/// let (_, gold) = &subgoal.constraints()[0];
+/// assert!(!gold.is_universal() && !gold.is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Constraint {
+    /// Allowed bools: bit 0 for `false`, bit 1 for `true`.
+    Bool(u8),
+    /// Allowed ints, as sorted disjoint inclusive key intervals.
+    Int(Intervals),
+    /// Allowed floats, as sorted disjoint inclusive key intervals.
+    Float(Intervals),
+    /// Allowed strings.
+    Str(StrSet),
+}
+
+/// Sorted, disjoint, non-adjacent inclusive intervals of order-preserving
+/// keys.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Intervals(pub(crate) Vec<(u64, u64)>);
+
+/// A set of string symbols: a finite set, or all strings but a finite set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StrSet {
+    /// Exactly these symbols (sorted).
+    Only(Vec<u32>),
+    /// Every symbol but these (sorted).
+    Except(Vec<u32>),
+}
+
+/// The key range a type's values live in.
+fn domain(ty: VarType) -> (u64, u64) {
+    match ty {
+        VarType::Float => finite_float_keys(),
+        _ => (0, u64::MAX),
+    }
+}
+
+impl Intervals {
+    /// Sorts, clamps to the type's range and merges `raw` into canonical form.
+    pub(crate) fn new(ty: VarType, mut raw: Vec<(u64, u64)>) -> Self {
+        let (min, max) = domain(ty);
+        let float = ty == VarType::Float;
+        raw.retain_mut(|(lo, hi)| {
+            *lo = (*lo).max(min);
+            *hi = (*hi).min(max);
+            if float {
+                // -0.0 is no state's value: join across it, so that sets
+                // equal on every stored value are equal.
+                if *lo == NEG_ZERO_KEY + 1 {
+                    *lo = NEG_ZERO_KEY;
+                }
+                if *hi == NEG_ZERO_KEY - 1 {
+                    *hi = NEG_ZERO_KEY;
+                }
+            }
+            lo <= hi
+        });
+        raw.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(raw.len());
+        for (lo, hi) in raw {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        if float {
+            merged.retain_mut(|(lo, hi)| {
+                if *lo == NEG_ZERO_KEY {
+                    *lo += 1;
+                }
+                if *hi == NEG_ZERO_KEY {
+                    *hi -= 1;
+                }
+                lo <= hi
+            });
+        }
+        Self(merged)
+    }
+
+    fn universal(ty: VarType) -> Self {
+        Self(vec![domain(ty)])
+    }
+
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        self.0.iter().any(|&(lo, hi)| lo <= key && key <= hi)
+    }
+
+    fn intersect(&self, other: &Self) -> Self {
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < self.0.len() && j < other.0.len() {
+            let (a, b) = (self.0[i], other.0[j]);
+            let lo = a.0.max(b.0);
+            let hi = a.1.min(b.1);
+            if lo <= hi {
+                out.push((lo, hi));
+            }
+            if a.1 < b.1 {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+        Self(out)
+    }
+
+    /// The intervals as `(low, high)` ints.
+    ///
+    /// ```
+    /// use state_factored::{Constraint, Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::in_range("gold", 3, 9)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let Constraint::Int(set) = &node.constraints()[0].1 else { panic!() };
+    /// assert_eq!(set.to_ints(), vec![(3, 9)]);
+    /// ```
+    pub fn to_ints(&self) -> Vec<(i64, i64)> {
+        self.0
+            .iter()
+            .map(|&(lo, hi)| (key_int(lo), key_int(hi)))
+            .collect()
+    }
+
+    /// The intervals as `(low, high)` floats.
+    ///
+    /// ```
+    /// use state_factored::{Constraint, Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.float("noise").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::in_range("noise", 0.5, 1.5)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let Constraint::Float(set) = &node.constraints()[0].1 else { panic!() };
+    /// assert_eq!(set.to_floats(), vec![(0.5, 1.5)]);
+    /// ```
+    pub fn to_floats(&self) -> Vec<(f64, f64)> {
+        self.0
+            .iter()
+            .map(|&(lo, hi)| (key_float(lo), key_float(hi)))
+            .collect()
+    }
+}
+
+impl StrSet {
+    fn contains(&self, symbol: u32) -> bool {
+        match self {
+            StrSet::Only(set) => set.binary_search(&symbol).is_ok(),
+            StrSet::Except(set) => set.binary_search(&symbol).is_err(),
+        }
+    }
+
+    fn intersect(&self, other: &Self) -> Self {
+        match (self, other) {
+            (StrSet::Only(a), StrSet::Only(b)) => StrSet::Only(
+                a.iter()
+                    .copied()
+                    .filter(|s| b.binary_search(s).is_ok())
+                    .collect(),
+            ),
+            (StrSet::Only(a), StrSet::Except(b)) | (StrSet::Except(b), StrSet::Only(a)) => {
+                StrSet::Only(
+                    a.iter()
+                        .copied()
+                        .filter(|s| b.binary_search(s).is_err())
+                        .collect(),
+                )
+            }
+            (StrSet::Except(a), StrSet::Except(b)) => {
+                let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
+                all.sort_unstable();
+                all.dedup();
+                StrSet::Except(all)
+            }
+        }
+    }
+}
+
+impl Constraint {
+    /// The constraint that allows every value of type `ty`.
+    pub(crate) fn universal(ty: VarType) -> Self {
+        match ty {
+            VarType::Bool => Constraint::Bool(0b11),
+            VarType::Int => Constraint::Int(Intervals::universal(ty)),
+            VarType::Float => Constraint::Float(Intervals::universal(ty)),
+            VarType::Str => Constraint::Str(StrSet::Except(Vec::new())),
+        }
+    }
+
+    /// The constraint that allows everything, of the same type.
+    pub(crate) fn universal_like(&self) -> Self {
+        Self::universal(match self {
+            Constraint::Bool(_) => VarType::Bool,
+            Constraint::Int(_) => VarType::Int,
+            Constraint::Float(_) => VarType::Float,
+            Constraint::Str(_) => VarType::Str,
+        })
+    }
+
+    /// The constraint that allows nothing, of the same type.
+    pub(crate) fn empty_like(&self) -> Self {
+        match self {
+            Constraint::Bool(_) => Constraint::Bool(0),
+            Constraint::Int(_) => Constraint::Int(Intervals(Vec::new())),
+            Constraint::Float(_) => Constraint::Float(Intervals(Vec::new())),
+            Constraint::Str(_) => Constraint::Str(StrSet::Only(Vec::new())),
+        }
+    }
+
+    /// Whether a state slot holding `slot` satisfies the constraint.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.bool("armed").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// assert!(!node.constraints()[0].1.allows(0)); // false is slot 0
+    /// ```
+    #[inline]
+    pub fn allows(&self, slot: u64) -> bool {
+        match self {
+            Constraint::Bool(mask) => slot < 2 && mask >> slot & 1 == 1,
+            Constraint::Int(set) | Constraint::Float(set) => set.contains(slot),
+            Constraint::Str(set) => u32::try_from(slot).is_ok_and(|s| set.contains(s)),
+        }
+    }
+
+    /// Whether no value satisfies the constraint.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::gt("gold", 5), Predicate::lt("gold", 6)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// assert!(node.constraints()[0].1.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Constraint::Bool(mask) => *mask == 0,
+            Constraint::Int(set) | Constraint::Float(set) => set.0.is_empty(),
+            Constraint::Str(set) => matches!(set, StrSet::Only(s) if s.is_empty()),
+        }
+    }
+
+    /// Whether every value satisfies the constraint.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", 0)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// assert!(!node.constraints()[0].1.is_universal());
+    /// ```
+    pub fn is_universal(&self) -> bool {
+        match self {
+            Constraint::Bool(mask) => *mask == 0b11,
+            Constraint::Int(set) => set.0 == [domain(VarType::Int)],
+            Constraint::Float(set) => set.0 == [domain(VarType::Float)],
+            Constraint::Str(set) => matches!(set, StrSet::Except(s) if s.is_empty()),
+        }
+    }
+
+    /// The values both constraints allow. Constraints of different types
+    /// (which a checked domain never mixes) give the empty constraint.
+    #[must_use]
+    pub(crate) fn intersect(&self, other: &Self) -> Self {
+        match (self, other) {
+            (Constraint::Bool(a), Constraint::Bool(b)) => Constraint::Bool(a & b),
+            (Constraint::Int(a), Constraint::Int(b)) => Constraint::Int(a.intersect(b)),
+            (Constraint::Float(a), Constraint::Float(b)) => Constraint::Float(a.intersect(b)),
+            (Constraint::Str(a), Constraint::Str(b)) => Constraint::Str(a.intersect(b)),
+            _ => self.empty_like(),
+        }
+    }
+
+    /// How far `slot` is from the nearest allowed value, for numbers; `None`
+    /// for other types. Zero when allowed.
+    pub(crate) fn distance(&self, slot: u64) -> Option<f64> {
+        #[expect(clippy::cast_precision_loss, reason = "heuristic distances may round")]
+        match self {
+            Constraint::Int(set) => {
+                let x = i128::from(key_int(slot));
+                set.0
+                    .iter()
+                    .map(|&(lo, hi)| {
+                        let (lo, hi) = (i128::from(key_int(lo)), i128::from(key_int(hi)));
+                        if x < lo {
+                            lo - x
+                        } else if x > hi {
+                            x - hi
+                        } else {
+                            0
+                        }
+                    })
+                    .min()
+                    .map(|d| d as f64)
+            }
+            Constraint::Float(set) => {
+                let x = key_float(slot);
+                set.0
+                    .iter()
+                    .map(|&(lo, hi)| {
+                        let (lo, hi) = (key_float(lo), key_float(hi));
+                        if x < lo {
+                            lo - x
+                        } else if x > hi {
+                            x - hi
+                        } else {
+                            0.0
+                        }
+                    })
+                    .min_by(f64::total_cmp)
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Effects: what an action does to the variables.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::value::{float_key, int_key, key_float, key_int};
+use crate::{FactoredError, Schema, State, Value, VarType};
+
+/// A custom effect: reads the state before the action, writes the state
+/// being built; returns `false` to make the action inapplicable.
+pub type EffectFn = Arc<dyn Fn(&State, &mut State) -> bool + Send + Sync>;
+
+#[derive(Clone)]
+enum Kind {
+    Set { var: String, value: Value },
+    Add { var: String, value: Value },
+    Sub { var: String, value: Value },
+    Toggle { var: String },
+    Custom { name: Arc<str>, apply: EffectFn },
+}
+
+/// A change to one variable, written with names and checked against the
+/// schema when its action is built.
+///
+/// - [`set`](Effect::set) any variable to a constant;
+/// - [`add`](Effect::add) and [`sub`](Effect::sub) a constant to an int or a
+///   float: an int that would overflow, or a float that would stop being
+///   finite, makes the action inapplicable in that state (never wraps, never
+///   panics);
+/// - [`toggle`](Effect::toggle) a bool;
+/// - [`custom`](Effect::custom): a named closure (forward search only).
+///
+/// An action's effects run in the order given. Each reads the value that the
+/// earlier effects of the same action left (so `add 2` then `add 3` adds 5,
+/// and `set 5` then `add 1` leaves 6); a variable no effect touches keeps its
+/// value. A custom effect reads the state before the action and writes the
+/// state being built.
+///
+/// ```
+/// use state_factored::{Action, Domain, Effect, Schema};
+/// let mut schema = Schema::new();
+/// let gold = schema.int("gold").unwrap();
+/// let mut domain = Domain::new(schema);
+/// let id = domain
+///     .add_action(Action::builder("bonus").effect(Effect::set("gold", 5)).effect(Effect::add("gold", 1)))
+///     .unwrap();
+/// let after = domain.apply(id, &domain.schema().default_state()).unwrap();
+/// assert_eq!(after.int(gold), 6);
+/// ```
+#[derive(Clone)]
+#[must_use]
+pub struct Effect(Kind);
+
+impl fmt::Debug for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Kind::Set { var, value } => write!(f, "{var} := {value}"),
+            Kind::Add { var, value } => write!(f, "{var} += {value}"),
+            Kind::Sub { var, value } => write!(f, "{var} -= {value}"),
+            Kind::Toggle { var } => write!(f, "toggle {var}"),
+            Kind::Custom { name, .. } => write!(f, "custom `{name}`"),
+        }
+    }
+}
+
+impl Effect {
+    /// `var := value`.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Schema};
+    /// let mut schema = Schema::new();
+    /// let at = schema.string("at").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let go = domain.add_action(Action::builder("go").effect(Effect::set("at", "shop"))).unwrap();
+    /// let s = domain.apply(go, &domain.schema().default_state()).unwrap();
+    /// assert_eq!(s.symbol(at), domain.schema().intern("shop"));
+    /// ```
+    pub fn set(var: &str, value: impl Into<Value>) -> Self {
+        Self(Kind::Set {
+            var: var.to_owned(),
+            value: value.into(),
+        })
+    }
+
+    /// `var += value` (ints and floats).
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Schema};
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let mine = domain.add_action(Action::builder("mine").effect(Effect::add("gold", 25))).unwrap();
+    /// assert_eq!(domain.apply(mine, &domain.schema().default_state()).unwrap().int(gold), 25);
+    /// ```
+    pub fn add(var: &str, value: impl Into<Value>) -> Self {
+        Self(Kind::Add {
+            var: var.to_owned(),
+            value: value.into(),
+        })
+    }
+
+    /// `var -= value` (ints and floats).
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Schema};
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let pay = domain.add_action(Action::builder("pay").effect(Effect::sub("gold", 60))).unwrap();
+    /// assert_eq!(domain.apply(pay, &domain.schema().default_state()).unwrap().int(gold), -60);
+    /// ```
+    pub fn sub(var: &str, value: impl Into<Value>) -> Self {
+        Self(Kind::Sub {
+            var: var.to_owned(),
+            value: value.into(),
+        })
+    }
+
+    /// Flips a bool.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Schema};
+    /// let mut schema = Schema::new();
+    /// let lit = schema.bool("lit").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let flip = domain.add_action(Action::builder("flip").effect(Effect::toggle("lit"))).unwrap();
+    /// assert!(domain.apply(flip, &domain.schema().default_state()).unwrap().bool(lit));
+    /// ```
+    pub fn toggle(var: &str) -> Self {
+        Self(Kind::Toggle {
+            var: var.to_owned(),
+        })
+    }
+
+    /// A named closure: it reads the state before the action and writes the
+    /// state being built, returning `false` to make the action inapplicable.
+    /// Forward search only: the regression space refuses it, naming it.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Schema};
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let double = domain
+    ///     .add_action(Action::builder("double").effect(Effect::custom("double_gold", move |before, after| {
+    ///         match before.int(gold).checked_mul(2) {
+    ///             Some(g) => { after.set_int(gold, g); true }
+    ///             None => false,
+    ///         }
+    ///     })))
+    ///     .unwrap();
+    /// let s = domain.schema().state().set("gold", 21).build().unwrap();
+    /// assert_eq!(domain.apply(double, &s).unwrap().int(gold), 42);
+    /// ```
+    pub fn custom(
+        name: &str,
+        apply: impl Fn(&State, &mut State) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        Self(Kind::Custom {
+            name: name.into(),
+            apply: Arc::new(apply),
+        })
+    }
+
+    /// The effect checked against `schema`.
+    pub(crate) fn compile(&self, schema: &Schema, context: &str) -> Result<Eff, FactoredError> {
+        let (var, value, negate) = match &self.0 {
+            Kind::Custom { name, apply } => {
+                return Ok(Eff::Custom {
+                    name: name.clone(),
+                    apply: apply.clone(),
+                })
+            }
+            Kind::Toggle { var } => {
+                let var = schema.resolve(var, context)?;
+                if var.var_type() != VarType::Bool {
+                    return Err(FactoredError::UnsupportedOperation {
+                        variable: schema.name(var).to_owned(),
+                        ty: var.var_type(),
+                        operation: "toggle",
+                        context: context.to_owned(),
+                    });
+                }
+                return Ok(Eff::Toggle { var: index(var) });
+            }
+            Kind::Set { var, value } => {
+                let var = schema.resolve(var, context)?;
+                let slot = schema.encode(var, value, context)?;
+                return Ok(Eff::Set {
+                    var: index(var),
+                    slot,
+                });
+            }
+            Kind::Add { var, value } => (var, value, false),
+            Kind::Sub { var, value } => (var, value, true),
+        };
+        let var = schema.resolve(var, context)?;
+        let operation = if negate { "sub" } else { "add" };
+        let slot = schema.encode(var, value, context)?;
+        match var.var_type() {
+            VarType::Int => {
+                let d = key_int(slot);
+                Ok(if negate {
+                    Eff::SubInt { var: index(var), d }
+                } else {
+                    Eff::AddInt { var: index(var), d }
+                })
+            }
+            VarType::Float => {
+                let d = key_float(slot);
+                Ok(Eff::AddFloat {
+                    var: index(var),
+                    d: if negate { -d } else { d },
+                })
+            }
+            ty => Err(FactoredError::UnsupportedOperation {
+                variable: schema.name(var).to_owned(),
+                ty,
+                operation,
+                context: context.to_owned(),
+            }),
+        }
+    }
+}
+
+fn index(var: crate::Var) -> u32 {
+    u32::try_from(var.index()).unwrap_or(u32::MAX)
+}
+
+/// A compiled effect.
+#[derive(Clone)]
+pub(crate) enum Eff {
+    Set { var: u32, slot: u64 },
+    AddInt { var: u32, d: i64 },
+    SubInt { var: u32, d: i64 },
+    AddFloat { var: u32, d: f64 },
+    Toggle { var: u32 },
+    Custom { name: Arc<str>, apply: EffectFn },
+}
+
+impl Eff {
+    /// The variable it changes; `None` for a custom effect.
+    pub(crate) fn var(&self) -> Option<u32> {
+        match self {
+            Eff::Set { var, .. }
+            | Eff::AddInt { var, .. }
+            | Eff::SubInt { var, .. }
+            | Eff::AddFloat { var, .. }
+            | Eff::Toggle { var } => Some(*var),
+            Eff::Custom { .. } => None,
+        }
+    }
+
+    /// Applies the effect to `after`; `false` if it overflows or fails.
+    #[inline]
+    pub(crate) fn apply(&self, before: &State, after: &mut State) -> bool {
+        match self {
+            Eff::Set { var, slot } => after.set_slot(*var as usize, *slot),
+            Eff::AddInt { var, d } => {
+                let i = *var as usize;
+                let Some(x) = key_int(after.slot(i)).checked_add(*d) else {
+                    return false;
+                };
+                after.set_slot(i, int_key(x));
+            }
+            Eff::SubInt { var, d } => {
+                let i = *var as usize;
+                let Some(x) = key_int(after.slot(i)).checked_sub(*d) else {
+                    return false;
+                };
+                after.set_slot(i, int_key(x));
+            }
+            Eff::AddFloat { var, d } => {
+                let i = *var as usize;
+                let x = key_float(after.slot(i)) + d;
+                if !x.is_finite() {
+                    return false;
+                }
+                after.set_slot(i, float_key(x));
+            }
+            Eff::Toggle { var } => {
+                let i = *var as usize;
+                after.set_slot(i, after.slot(i) ^ 1);
+            }
+            Eff::Custom { apply, .. } => return apply(before, after),
+        }
+        true
+    }
+}

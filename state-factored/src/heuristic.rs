@@ -1,0 +1,329 @@
+//! Heuristics for both directions.
+//!
+//! Each heuristic measures a state against constraints. Forward, the state is
+//! the node and the constraints the goal's; in regression, the state is the
+//! start and the constraints the subgoal's (the cheapest way from a subgoal
+//! back to the start is the cheapest forward plan from the start into the
+//! subgoal). So one value implements [`Heuristic`] for both [`State`] and
+//! [`Subgoal`] nodes. User closures work too, as for any search-core space.
+
+use search_core::{Estimate, Heuristic};
+
+use crate::constraint::Constraint;
+use crate::effect::Eff;
+use crate::{Cost, Domain, Goal, State, Subgoal};
+
+/// How an action set can change one variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reach {
+    /// No action changes it.
+    Never,
+    /// Some action sets, toggles or custom-changes it: one step may do.
+    Jump,
+    /// Only additions; the largest change one action makes.
+    Step(f64),
+}
+
+fn reaches(domain: &Domain) -> Vec<(Reach, Cost)> {
+    let mut table = vec![(Reach::Never, Cost::MAX); domain.schema().len()];
+    for action in domain.actions() {
+        let cost = action.cost();
+        if action.has_custom_effect() {
+            for entry in &mut table {
+                *entry = (Reach::Jump, entry.1.min(cost));
+            }
+            continue;
+        }
+        for (v, chain) in &action.chains {
+            let mut delta = 0.0_f64;
+            let mut jump = false;
+            for effect in chain {
+                #[expect(clippy::cast_precision_loss, reason = "step sizes may round")]
+                match effect {
+                    Eff::AddInt { d, .. } => delta += *d as f64,
+                    Eff::SubInt { d, .. } => delta -= *d as f64,
+                    Eff::AddFloat { d, .. } => delta += d,
+                    _ => jump = true,
+                }
+            }
+            let entry = &mut table[*v as usize];
+            entry.1 = entry.1.min(cost);
+            entry.0 = match (entry.0, jump) {
+                (Reach::Jump, _) | (_, true) => Reach::Jump,
+                (Reach::Never, false) => Reach::Step(delta.abs()),
+                (Reach::Step(m), false) => Reach::Step(m.max(delta.abs())),
+            };
+        }
+    }
+    table
+}
+
+/// The classic GOAP heuristic: how many goal predicates the state violates
+/// (forward), or how many subgoal constraints the start violates
+/// (regression).
+///
+/// Not admissible in general: one action can fix several predicates, and
+/// costs can be below 1. [`is_admissible`](Heuristic::is_admissible) says
+/// `true` only when it provably is: every action costs at least 1, no custom
+/// effect exists and each action changes at most one variable that can be
+/// counted (forward: a goal variable, each with one predicate and no custom
+/// goal predicate; regression: a variable of the goal or of any
+/// precondition).
+///
+/// ```
+/// use search_core::Heuristic;
+/// use state_factored::{Action, Domain, GoalCount, Predicate, Schema, State};
+/// let mut schema = Schema::new();
+/// schema.bool("a").unwrap();
+/// schema.bool("b").unwrap();
+/// let mut domain = Domain::new(schema);
+/// domain.add_action(Action::builder("set_a").set("a", true)).unwrap();
+/// domain.add_action(Action::builder("set_b").set("b", true)).unwrap();
+/// let goal = domain.goal([Predicate::eq("a", true), Predicate::eq("b", true)]).unwrap();
+/// let start = domain.schema().default_state();
+/// let mut h = GoalCount::new(&domain, &goal, &start);
+/// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), 2.into());
+/// assert!(Heuristic::<State, u32>::is_admissible(&h));
+/// ```
+#[derive(Clone, Debug)]
+pub struct GoalCount<'a> {
+    goal: &'a Goal,
+    start: &'a State,
+    forward_admissible: bool,
+    regression_admissible: bool,
+}
+
+impl<'a> GoalCount<'a> {
+    /// The heuristic for `domain`, `goal` and `start` (the start is used only
+    /// in regression).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_factored::{Domain, GoalCount, Predicate, Schema, Subgoal};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", 1)]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let space = domain.regression(&goal, &start).unwrap();
+    /// let mut h = GoalCount::new(&domain, &goal, &start);
+    /// assert_eq!(Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()), 1.into());
+    /// ```
+    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+        let actions = domain.actions();
+        let basic = actions
+            .iter()
+            .all(|a| a.cost() >= 1 && !a.has_custom_effect());
+        let goal_vars: Vec<u32> = goal.constraints.iter().map(|(v, _)| *v).collect();
+        let one_each = goal.customs.is_empty() && goal_vars.len() == goal.tests.len();
+        let forward = basic
+            && one_each
+            && actions
+                .iter()
+                .all(|a| a.changed_vars().filter(|v| goal_vars.contains(v)).count() <= 1);
+        let mut counted = goal_vars.clone();
+        for action in actions {
+            counted.extend(action.pre_constraints.iter().map(|(v, _)| *v));
+        }
+        let regression = basic
+            && actions
+                .iter()
+                .all(|a| a.changed_vars().filter(|v| counted.contains(v)).count() <= 1);
+        Self {
+            goal,
+            start,
+            forward_admissible: forward,
+            regression_admissible: regression,
+        }
+    }
+}
+
+impl Heuristic<State, Cost> for GoalCount<'_> {
+    fn estimate(&mut self, node: &State) -> Estimate<Cost> {
+        Estimate::Value(self.goal.unsatisfied(node))
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.forward_admissible
+    }
+}
+
+impl Heuristic<Subgoal, Cost> for GoalCount<'_> {
+    fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
+        let count = node
+            .constraints()
+            .iter()
+            .filter(|(v, c)| !c.allows(self.start.slot(*v as usize)))
+            .count();
+        Estimate::Value(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.regression_admissible
+    }
+}
+
+/// How [`NumericDistance`] combines the variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    /// The largest per-variable bound: admissible.
+    Max,
+    /// The sum: more informed, not admissible.
+    Sum,
+}
+
+/// Numeric distance: for each violated constraint, the fewest actions that
+/// can satisfy it, times the cheapest action that changes its variable;
+/// combined by [`Combine::Max`] (admissible) or [`Combine::Sum`]
+/// (informative).
+///
+/// For a number only ever changed by additions, the fewest actions is the
+/// distance from the value to the allowed interval divided by the largest
+/// change one action makes to it, rounded up. A variable some action sets
+/// (or toggles) needs at least one action. A violated constraint on a
+/// variable no action changes is a dead end. Custom goal predicates count 0.
+///
+/// The admissible form assumes that each action's fixed cost is a lower bound
+/// of its cost function, if it has one.
+///
+/// ```
+/// use search_core::{Estimate, Heuristic};
+/// use state_factored::{Action, Domain, NumericDistance, Predicate, Schema, State};
+/// let mut schema = Schema::new();
+/// schema.int("gold").unwrap();
+/// schema.bool("flag").unwrap();
+/// let mut domain = Domain::new(schema);
+/// domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+/// let start = domain.schema().default_state();
+/// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
+/// let mut h = NumericDistance::admissible(&domain, &goal, &start);
+/// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::Value(9)); // 3 mines
+/// let stuck = domain.goal([Predicate::eq("flag", true)]).unwrap();
+/// let mut h = NumericDistance::admissible(&domain, &stuck, &start);
+/// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::DeadEnd);
+/// ```
+#[derive(Clone, Debug)]
+pub struct NumericDistance<'a> {
+    goal: &'a Goal,
+    start: &'a State,
+    combine: Combine,
+    reach: Vec<(Reach, Cost)>,
+}
+
+impl<'a> NumericDistance<'a> {
+    /// The heuristic with `combine` (the start is used only in regression).
+    ///
+    /// ```
+    /// use state_factored::{Combine, Domain, NumericDistance, Schema};
+    /// let domain = Domain::new(Schema::new());
+    /// let goal = domain.goal([]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let h = NumericDistance::new(&domain, &goal, &start, Combine::Sum);
+    /// assert_eq!(h.combine(), Combine::Sum);
+    /// ```
+    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State, combine: Combine) -> Self {
+        Self {
+            goal,
+            start,
+            combine,
+            reach: reaches(domain),
+        }
+    }
+
+    /// The admissible form ([`Combine::Max`]).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_factored::{Domain, NumericDistance, Schema, State};
+    /// let domain = Domain::new(Schema::new());
+    /// let goal = domain.goal([]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let h = NumericDistance::admissible(&domain, &goal, &start);
+    /// assert!(Heuristic::<State, u32>::is_admissible(&h));
+    /// ```
+    pub fn admissible(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+        Self::new(domain, goal, start, Combine::Max)
+    }
+
+    /// The informative form ([`Combine::Sum`]).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_factored::{Domain, NumericDistance, Schema, State};
+    /// let domain = Domain::new(Schema::new());
+    /// let goal = domain.goal([]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let h = NumericDistance::informative(&domain, &goal, &start);
+    /// assert!(!Heuristic::<State, u32>::is_admissible(&h));
+    /// ```
+    pub fn informative(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+        Self::new(domain, goal, start, Combine::Sum)
+    }
+
+    /// How the variables are combined.
+    pub fn combine(&self) -> Combine {
+        self.combine
+    }
+
+    fn measure(&self, state: &State, constraints: &[(u32, Constraint)]) -> Estimate<Cost> {
+        let mut total: u64 = 0;
+        for (v, c) in constraints {
+            let slot = state.slot(*v as usize);
+            if c.allows(slot) {
+                continue;
+            }
+            let (reach, cheapest) = self.reach[*v as usize];
+            let steps = match reach {
+                Reach::Never => return Estimate::DeadEnd,
+                _ if c.is_empty() => return Estimate::DeadEnd,
+                Reach::Jump => 1,
+                Reach::Step(max) => match c.distance(slot) {
+                    Some(d) => steps(d, max),
+                    None => 1,
+                },
+            };
+            let value = steps.saturating_mul(u64::from(cheapest));
+            total = match self.combine {
+                Combine::Max => total.max(value),
+                Combine::Sum => total.saturating_add(value),
+            };
+        }
+        Estimate::Value(u32::try_from(total).unwrap_or(u32::MAX))
+    }
+}
+
+/// The fewest steps of at most `max` that cover `distance`, at least 1;
+/// rounded down a hair so float error never overestimates.
+fn steps(distance: f64, max: f64) -> u64 {
+    if max <= 0.0 {
+        return 1;
+    }
+    let exact = distance / max * (1.0 - 1e-12);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "saturating float-to-int"
+    )]
+    let k = exact.ceil() as u64;
+    k.max(1)
+}
+
+impl Heuristic<State, Cost> for NumericDistance<'_> {
+    fn estimate(&mut self, node: &State) -> Estimate<Cost> {
+        self.measure(node, &self.goal.constraints)
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.combine == Combine::Max
+    }
+}
+
+impl Heuristic<Subgoal, Cost> for NumericDistance<'_> {
+    fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
+        self.measure(self.start, node.constraints())
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.combine == Combine::Max
+    }
+}

@@ -1,0 +1,490 @@
+//! Predicates: one variable compared with constants, or a named closure.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::constraint::{Constraint, Intervals, StrSet};
+use crate::value::float_key;
+use crate::{FactoredError, Schema, State, Value, Var, VarType};
+
+/// A custom predicate's test.
+pub type PredicateFn = Arc<dyn Fn(&State) -> bool + Send + Sync>;
+
+/// A comparison operator.
+///
+/// ```
+/// use state_factored::Op;
+/// assert_eq!(Op::Le.to_string(), "<=");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+#[derive(Clone)]
+enum Kind {
+    Compare {
+        var: String,
+        op: Op,
+        value: Value,
+    },
+    Range {
+        var: String,
+        low: Value,
+        high: Value,
+    },
+    OneOf {
+        var: String,
+        values: Vec<Value>,
+    },
+    Custom {
+        name: Arc<str>,
+        test: PredicateFn,
+    },
+}
+
+/// A condition on a state, written with variable names and checked against a
+/// schema when an action or goal is built.
+///
+/// - Comparisons `==`, `!=`, `<`, `<=`, `>`, `>=` of a variable with a
+///   constant. Bools and strings take `==` and `!=` only.
+/// - [`in_range`](Predicate::in_range) (inclusive) and
+///   [`one_of`](Predicate::one_of).
+/// - Float equality is exact unless [`with_tolerance`](Predicate::with_tolerance)
+///   gives a tolerance `t`: then `== c` means `c - t <= x <= c + t` (bounds
+///   computed in `f64`) and `!= c` its complement.
+/// - [`custom`](Predicate::custom): a named closure, for what the others
+///   cannot say. Forward search only.
+///
+/// ```
+/// use state_factored::{Domain, Predicate, Schema};
+/// let mut schema = Schema::new();
+/// schema.float("noise").unwrap();
+/// let domain = Domain::new(schema);
+/// let goal = domain.goal([Predicate::eq("noise", 0.5).with_tolerance(0.1)]).unwrap();
+/// let s = domain.schema().state().set("noise", 0.55).build().unwrap();
+/// assert!(goal.is_satisfied(&s));
+/// ```
+#[derive(Clone)]
+#[must_use]
+pub struct Predicate {
+    kind: Kind,
+    tolerance: Option<f64>,
+}
+
+impl fmt::Debug for Predicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::Compare { var, op, value } => write!(f, "{var} {op} {value}")?,
+            Kind::Range { var, low, high } => write!(f, "{var} in [{low}, {high}]")?,
+            Kind::OneOf { var, values } => write!(f, "{var} in {values:?}")?,
+            Kind::Custom { name, .. } => write!(f, "custom `{name}`")?,
+        }
+        if let Some(t) = self.tolerance {
+            write!(f, " ± {t}")?;
+        }
+        Ok(())
+    }
+}
+
+macro_rules! comparison {
+    ($(#[$doc:meta])* $fn:ident, $op:ident) => {
+        $(#[$doc])*
+        pub fn $fn(var: &str, value: impl Into<Value>) -> Self {
+            Self::compare(var, Op::$op, value)
+        }
+    };
+}
+
+impl Predicate {
+    fn new(kind: Kind) -> Self {
+        Self {
+            kind,
+            tolerance: None,
+        }
+    }
+
+    /// `var op value`.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Op, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::compare("gold", Op::Gt, 10)]).unwrap();
+    /// assert!(!goal.is_satisfied(&domain.schema().default_state()));
+    /// ```
+    pub fn compare(var: &str, op: Op, value: impl Into<Value>) -> Self {
+        Self::new(Kind::Compare {
+            var: var.to_owned(),
+            op,
+            value: value.into(),
+        })
+    }
+
+    comparison!(
+        /// `var == value`.
+        ///
+        /// ```
+        /// use state_factored::{Domain, Predicate, Schema};
+        /// let mut schema = Schema::new();
+        /// schema.string("at").unwrap();
+        /// let domain = Domain::new(schema);
+        /// let goal = domain.goal([Predicate::eq("at", "")]).unwrap();
+        /// assert!(goal.is_satisfied(&domain.schema().default_state()));
+        /// ```
+        eq, Eq
+    );
+    comparison!(
+        /// `var != value`.
+        ///
+        /// ```
+        /// use state_factored::{Domain, Predicate, Schema};
+        /// let mut schema = Schema::new();
+        /// schema.bool("armed").unwrap();
+        /// let domain = Domain::new(schema);
+        /// let goal = domain.goal([Predicate::ne("armed", true)]).unwrap();
+        /// assert!(goal.is_satisfied(&domain.schema().default_state()));
+        /// ```
+        ne, Ne
+    );
+    comparison!(
+        /// `var < value`.
+        ///
+        /// ```
+        /// use state_factored::{Domain, Predicate, Schema};
+        /// let mut schema = Schema::new();
+        /// schema.int("gold").unwrap();
+        /// let domain = Domain::new(schema);
+        /// assert!(domain.goal([Predicate::lt("gold", 1)]).unwrap().is_satisfied(&domain.schema().default_state()));
+        /// ```
+        lt, Lt
+    );
+    comparison!(
+        /// `var <= value`.
+        ///
+        /// ```
+        /// use state_factored::{Domain, Predicate, Schema};
+        /// let mut schema = Schema::new();
+        /// schema.int("gold").unwrap();
+        /// let domain = Domain::new(schema);
+        /// assert!(domain.goal([Predicate::le("gold", 0)]).unwrap().is_satisfied(&domain.schema().default_state()));
+        /// ```
+        le, Le
+    );
+    comparison!(
+        /// `var > value`.
+        ///
+        /// ```
+        /// use state_factored::{Domain, Predicate, Schema};
+        /// let mut schema = Schema::new();
+        /// schema.int("gold").unwrap();
+        /// let domain = Domain::new(schema);
+        /// assert!(!domain.goal([Predicate::gt("gold", 0)]).unwrap().is_satisfied(&domain.schema().default_state()));
+        /// ```
+        gt, Gt
+    );
+    comparison!(
+        /// `var >= value`.
+        ///
+        /// ```
+        /// use state_factored::{Domain, Predicate, Schema};
+        /// let mut schema = Schema::new();
+        /// schema.int("gold").unwrap();
+        /// let domain = Domain::new(schema);
+        /// assert!(domain.goal([Predicate::ge("gold", 0)]).unwrap().is_satisfied(&domain.schema().default_state()));
+        /// ```
+        ge, Ge
+    );
+
+    /// `low <= var <= high` (numbers only; empty when `low > high`).
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::in_range("gold", -1, 1)]).unwrap();
+    /// assert!(goal.is_satisfied(&domain.schema().default_state()));
+    /// ```
+    pub fn in_range(var: &str, low: impl Into<Value>, high: impl Into<Value>) -> Self {
+        Self::new(Kind::Range {
+            var: var.to_owned(),
+            low: low.into(),
+            high: high.into(),
+        })
+    }
+
+    /// `var` equals one of `values`.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.string("at").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::one_of("at", ["mine", "shop"])]).unwrap();
+    /// let s = domain.schema().state().set("at", "shop").build().unwrap();
+    /// assert!(goal.is_satisfied(&s));
+    /// ```
+    pub fn one_of<V: Into<Value>>(var: &str, values: impl IntoIterator<Item = V>) -> Self {
+        Self::new(Kind::OneOf {
+            var: var.to_owned(),
+            values: values.into_iter().map(Into::into).collect(),
+        })
+    }
+
+    /// A named closure over the whole state. Forward search only: the
+    /// regression space refuses domains that use one, naming it.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// let a = schema.int("a").unwrap();
+    /// let b = schema.int("b").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain
+    ///     .goal([Predicate::custom("a_above_b", move |s| s.int(a) > s.int(b))])
+    ///     .unwrap();
+    /// assert!(!goal.is_satisfied(&domain.schema().default_state()));
+    /// ```
+    pub fn custom(name: &str, test: impl Fn(&State) -> bool + Send + Sync + 'static) -> Self {
+        Self::new(Kind::Custom {
+            name: name.into(),
+            test: Arc::new(test),
+        })
+    }
+
+    /// Sets the tolerance of a float `==` or `!=`; an error at build time on
+    /// anything else, or if negative or not finite.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.float("x").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ne("x", 1.0).with_tolerance(0.5)]).unwrap();
+    /// let s = domain.schema().state().set("x", 1.4).build().unwrap();
+    /// assert!(!goal.is_satisfied(&s));
+    /// ```
+    pub fn with_tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = Some(tolerance);
+        self
+    }
+
+    /// The predicate checked against `schema`; `context` names where it is
+    /// used in errors.
+    pub(crate) fn compile(&self, schema: &Schema, context: &str) -> Result<Test, FactoredError> {
+        let tolerance = self.tolerance;
+        match &self.kind {
+            Kind::Custom { name, test } => Ok(Test::Custom {
+                name: name.clone(),
+                test: test.clone(),
+            }),
+            Kind::Compare { var, op, value } => {
+                let var = schema.resolve(var, context)?;
+                compare(schema, var, *op, value, tolerance, context)
+            }
+            Kind::Range { var, low, high } => {
+                let var = schema.resolve(var, context)?;
+                let unsupported = |operation| FactoredError::UnsupportedOperation {
+                    variable: schema.name(var).to_owned(),
+                    ty: var.var_type(),
+                    operation,
+                    context: context.to_owned(),
+                };
+                if !matches!(var.var_type(), VarType::Int | VarType::Float) {
+                    return Err(unsupported("in_range"));
+                }
+                if tolerance.is_some() {
+                    return Err(unsupported("tolerance"));
+                }
+                let low = schema.encode(var, low, context)?;
+                let high = schema.encode(var, high, context)?;
+                Ok(Test::var(var, numeric(var, vec![(low, high)])))
+            }
+            Kind::OneOf { var, values } => {
+                let var = schema.resolve(var, context)?;
+                if tolerance.is_some() {
+                    return Err(FactoredError::UnsupportedOperation {
+                        variable: schema.name(var).to_owned(),
+                        ty: var.var_type(),
+                        operation: "tolerance",
+                        context: context.to_owned(),
+                    });
+                }
+                let slots = values
+                    .iter()
+                    .map(|v| schema.encode(var, v, context))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let constraint = match var.var_type() {
+                    VarType::Bool => Constraint::Bool(slots.iter().fold(0, |m, &s| m | (1 << s))),
+                    VarType::Str => Constraint::Str(StrSet::Only(symbols(&slots))),
+                    _ => numeric(var, slots.iter().map(|&s| (s, s)).collect()),
+                };
+                Ok(Test::var(var, constraint))
+            }
+        }
+    }
+}
+
+fn symbols(slots: &[u64]) -> Vec<u32> {
+    let mut set: Vec<u32> = slots
+        .iter()
+        .filter_map(|&s| u32::try_from(s).ok())
+        .collect();
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
+fn numeric(var: Var, raw: Vec<(u64, u64)>) -> Constraint {
+    let set = Intervals::new(var.var_type(), raw);
+    if var.var_type() == VarType::Float {
+        Constraint::Float(set)
+    } else {
+        Constraint::Int(set)
+    }
+}
+
+fn compare(
+    schema: &Schema,
+    var: Var,
+    op: Op,
+    value: &Value,
+    tolerance: Option<f64>,
+    context: &str,
+) -> Result<Test, FactoredError> {
+    let ty = var.var_type();
+    let unsupported = |operation| FactoredError::UnsupportedOperation {
+        variable: schema.name(var).to_owned(),
+        ty,
+        operation,
+        context: context.to_owned(),
+    };
+    if let Some(t) = tolerance {
+        if ty != VarType::Float || !matches!(op, Op::Eq | Op::Ne) {
+            return Err(unsupported("tolerance"));
+        }
+        if !(t.is_finite() && t >= 0.0) {
+            return Err(FactoredError::NonFinite {
+                variable: schema.name(var).to_owned(),
+                value: t,
+                context: format!("the tolerance in {context}"),
+            });
+        }
+    }
+    let slot = schema.encode(var, value, context)?;
+    let constraint = match ty {
+        VarType::Bool => {
+            let bit = 1 << slot;
+            match op {
+                Op::Eq => Constraint::Bool(bit),
+                Op::Ne => Constraint::Bool(0b11 & !bit),
+                _ => return Err(unsupported(op.symbol())),
+            }
+        }
+        VarType::Str => {
+            let set = symbols(&[slot]);
+            match op {
+                Op::Eq => Constraint::Str(StrSet::Only(set)),
+                Op::Ne => Constraint::Str(StrSet::Except(set)),
+                _ => return Err(unsupported(op.symbol())),
+            }
+        }
+        VarType::Int | VarType::Float => {
+            let (low, high) = match tolerance {
+                Some(t) => {
+                    let c = crate::value::key_float(slot);
+                    (float_key(c - t), float_key(c + t))
+                }
+                None => (slot, slot),
+            };
+            let below = |k: u64| k.checked_sub(1).map(|k| (0, k));
+            let above = |k: u64| k.checked_add(1).map(|k| (k, u64::MAX));
+            let raw: Vec<(u64, u64)> = match op {
+                Op::Eq => vec![(low, high)],
+                Op::Ne => below(low).into_iter().chain(above(high)).collect(),
+                Op::Lt => below(slot).into_iter().collect(),
+                Op::Le => vec![(0, slot)],
+                Op::Gt => above(slot).into_iter().collect(),
+                Op::Ge => vec![(slot, u64::MAX)],
+            };
+            numeric(var, raw)
+        }
+    };
+    Ok(Test::var(var, constraint))
+}
+
+/// A compiled predicate.
+#[derive(Clone)]
+pub(crate) enum Test {
+    /// A constraint on one variable.
+    Var { var: u32, constraint: Constraint },
+    /// A named closure.
+    Custom { name: Arc<str>, test: PredicateFn },
+}
+
+impl Test {
+    fn var(var: Var, constraint: Constraint) -> Self {
+        Test::Var {
+            var: u32::try_from(var.index()).unwrap_or(u32::MAX),
+            constraint,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn holds(&self, state: &State) -> bool {
+        match self {
+            Test::Var { var, constraint } => constraint.allows(state.slot(*var as usize)),
+            Test::Custom { test, .. } => test(state),
+        }
+    }
+}
+
+/// Intersects the variable tests of `tests` per variable, sorted by
+/// variable; also returns the names of the custom tests.
+pub(crate) fn per_variable(tests: &[Test]) -> (Vec<(u32, Constraint)>, Vec<Arc<str>>) {
+    let mut constraints: Vec<(u32, Constraint)> = Vec::new();
+    let mut customs = Vec::new();
+    for test in tests {
+        match test {
+            Test::Var { var, constraint } => match constraints.iter_mut().find(|(v, _)| v == var) {
+                Some((_, c)) => *c = c.intersect(constraint),
+                None => constraints.push((*var, constraint.clone())),
+            },
+            Test::Custom { name, .. } => customs.push(name.clone()),
+        }
+    }
+    constraints.sort_by_key(|(v, _)| *v);
+    (constraints, customs)
+}

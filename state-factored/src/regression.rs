@@ -1,0 +1,403 @@
+//! Regression: subgoals from the goal back towards the start.
+
+use search_core::{SearchSpace, Solution};
+
+use crate::constraint::{Constraint, Intervals};
+use crate::effect::Eff;
+use crate::value::{finite_float_keys, float_key, int_key, key_float, key_int};
+use crate::{ActionId, Cost, Domain, FactoredError, Goal, State, VarType};
+
+/// A regression node: per-variable constraints that every state reaching the
+/// goal by the rest of the plan satisfies.
+///
+/// Canonical: sorted by variable, each constraint normalised, unconstrained
+/// variables left out, so equal constraint sets are equal and hash equally.
+///
+/// ```
+/// use state_factored::{Domain, Predicate, Schema};
+/// let mut schema = Schema::new();
+/// schema.int("gold").unwrap();
+/// let domain = Domain::new(schema);
+/// let a = domain.goal([Predicate::ge("gold", 5), Predicate::le("gold", 9)]).unwrap();
+/// let b = domain.goal([Predicate::in_range("gold", 5, 9)]).unwrap();
+/// let start = domain.schema().default_state();
+/// assert_eq!(
+///     domain.regression(&a, &start).unwrap().start_node(),
+///     domain.regression(&b, &start).unwrap().start_node(),
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Subgoal {
+    constraints: Vec<(u32, Constraint)>,
+}
+
+impl Subgoal {
+    /// The constrained variables (by index, ascending) and their constraints.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// schema.bool("armed").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// assert_eq!(node.constraints().len(), 1);
+    /// assert_eq!(node.constraints()[0].0, 1);
+    /// ```
+    pub fn constraints(&self) -> &[(u32, Constraint)] {
+        &self.constraints
+    }
+
+    /// Whether `state` satisfies every constraint.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", 5)]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let node = domain.regression(&goal, &start).unwrap().start_node();
+    /// assert!(!node.is_satisfied_by(&start));
+    /// ```
+    #[inline]
+    pub fn is_satisfied_by(&self, state: &State) -> bool {
+        self.constraints
+            .iter()
+            .all(|(v, c)| c.allows(state.slot(*v as usize)))
+    }
+}
+
+/// Regression search: from the goal, backwards through actions, to a subgoal
+/// that the start state satisfies.
+///
+/// Regressing subgoal `G` through action `a` gives the set of states in which
+/// `a` is applicable and leads into `G`, exactly:
+///
+/// - `a` is *relevant* if it changes a variable that `G` constrains;
+/// - each constrained variable is regressed through `a`'s effects on it, last
+///   effect first: `v := c` drops the constraint if `c` satisfies it and makes
+///   `a` inconsistent if not; `v += d` shifts the interval by `-d` (for
+///   floats, to exactly the floats `x` with `x + d` inside, rounding
+///   included); `toggle` swaps the allowed bools. Values whose effect would
+///   overflow are left out; a variable that `G` leaves unconstrained stays
+///   unconstrained (so the overflow of an unconstrained variable, possible
+///   only within `|d|` times the plan length of the type's limits, is not
+///   excluded: [`Domain::validate`] checks a plan);
+/// - preconditions are intersected in; an empty constraint makes `a`
+///   inconsistent;
+/// - a subgoal that constrains a variable no action changes, in a way the
+///   start violates, is a dead end and is not generated.
+///
+/// The plan is the regressed actions in reverse: [`plan`](Self::plan).
+/// Forward and regression optimal costs agree. Custom predicates, custom
+/// effects and cost functions cannot be regressed: [`new`](Self::new) refuses
+/// them. A numeric goal can make the space infinite, as forward.
+///
+/// ```
+/// use search_core::astar;
+/// use state_factored::{Action, Domain, NumericDistance, Predicate, Schema};
+/// let mut schema = Schema::new();
+/// schema.int("gold").unwrap();
+/// schema.bool("armed").unwrap();
+/// let mut domain = Domain::new(schema);
+/// domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+/// domain
+///     .add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).sub("gold", 60).set("armed", true))
+///     .unwrap();
+/// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
+/// let start = domain.schema().state().set("gold", 20).build().unwrap();
+/// let space = domain.regression(&goal, &start).unwrap();
+/// let h = NumericDistance::admissible(&domain, &goal, &start);
+/// let result = astar(&space, space.start_node(), h).unwrap();
+/// let solution = result.outcome.solution().unwrap();
+/// assert_eq!(solution.cost, 7);
+/// assert_eq!(domain.names(&space.plan(solution)), ["mine", "mine", "buy"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RegressionSpace<'a> {
+    domain: &'a Domain,
+    goal: &'a Goal,
+    start: &'a State,
+    /// Whether some action changes each variable.
+    changed: Vec<bool>,
+}
+
+impl<'a> RegressionSpace<'a> {
+    /// The regression space of `domain` from `goal` back to `start`.
+    ///
+    /// # Errors
+    /// [`FactoredError::NotRegressable`] naming every custom predicate,
+    /// custom effect and cost function of the domain and the goal.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, FactoredError, RegressionSpace, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// domain
+    ///     .add_action(Action::builder("warp").effect(Effect::custom("teleport", |_, _| true)))
+    ///     .unwrap();
+    /// let goal = domain.goal([]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let error = RegressionSpace::new(&domain, &goal, &start).unwrap_err();
+    /// assert_eq!(error.to_string(), "regression cannot use custom effect `teleport` of action `warp`");
+    /// ```
+    pub fn new(
+        domain: &'a Domain,
+        goal: &'a Goal,
+        start: &'a State,
+    ) -> Result<Self, FactoredError> {
+        let mut items: Vec<String> = goal
+            .customs
+            .iter()
+            .map(|n| format!("custom predicate `{n}` of the goal"))
+            .collect();
+        for action in domain.actions() {
+            items.extend(action.customs.iter().cloned());
+        }
+        if !items.is_empty() {
+            return Err(FactoredError::NotRegressable { items });
+        }
+        let mut changed = vec![false; domain.schema().len()];
+        for action in domain.actions() {
+            for v in action.changed_vars() {
+                changed[v as usize] = true;
+            }
+        }
+        Ok(Self {
+            domain,
+            goal,
+            start,
+            changed,
+        })
+    }
+
+    /// The search's start node: the goal as a subgoal.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", i64::MIN)]).unwrap(); // always true
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// assert!(node.constraints().is_empty());
+    /// ```
+    pub fn start_node(&self) -> Subgoal {
+        Subgoal {
+            constraints: self
+                .goal
+                .constraints
+                .iter()
+                .filter(|(_, c)| !c.is_universal())
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// The start state.
+    pub fn start(&self) -> &'a State {
+        self.start
+    }
+
+    /// The domain.
+    pub fn domain(&self) -> &'a Domain {
+        self.domain
+    }
+
+    /// The forward plan of a regression solution: its actions reversed.
+    ///
+    /// ```
+    /// use search_core::bfs;
+    /// use state_factored::{Action, Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.bool("a").unwrap();
+    /// schema.bool("b").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// domain.add_action(Action::builder("first").set("a", true)).unwrap();
+    /// domain.add_action(Action::builder("second").pre(Predicate::eq("a", true)).set("b", true)).unwrap();
+    /// let goal = domain.goal([Predicate::eq("b", true)]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let space = domain.regression(&goal, &start).unwrap();
+    /// let result = bfs(&space, space.start_node()).unwrap();
+    /// let plan = space.plan(result.outcome.solution().unwrap());
+    /// assert_eq!(domain.names(&plan), ["first", "second"]);
+    /// ```
+    pub fn plan<C>(&self, solution: &Solution<Subgoal, ActionId, C>) -> Vec<ActionId> {
+        solution.actions.iter().rev().copied().collect()
+    }
+
+    /// `goal` regressed through action `index`, or `None` if the action is
+    /// irrelevant or inconsistent or the result a dead end.
+    fn regress(&self, goal: &Subgoal, index: usize) -> Option<Subgoal> {
+        let action = &self.domain.actions()[index];
+        let chains = &action.chains;
+        let mut constraints =
+            Vec::with_capacity(goal.constraints.len() + action.pre_constraints.len());
+        let mut relevant = false;
+        let mut k = 0;
+        for (v, c) in &goal.constraints {
+            while k < chains.len() && chains[k].0 < *v {
+                k += 1;
+            }
+            if k < chains.len() && chains[k].0 == *v {
+                relevant = true;
+                let mut c = c.clone();
+                for effect in chains[k].1.iter().rev() {
+                    c = preimage(effect, &c);
+                    if c.is_empty() {
+                        return None;
+                    }
+                }
+                if !c.is_universal() {
+                    constraints.push((*v, c));
+                }
+            } else {
+                constraints.push((*v, c.clone()));
+            }
+        }
+        if !relevant {
+            return None;
+        }
+        for (v, p) in &action.pre_constraints {
+            match constraints.binary_search_by_key(v, |(w, _)| *w) {
+                Ok(at) => {
+                    let c = constraints[at].1.intersect(p);
+                    if c.is_empty() {
+                        return None;
+                    }
+                    constraints[at].1 = c;
+                }
+                Err(at) => {
+                    if p.is_empty() {
+                        return None;
+                    }
+                    if !p.is_universal() {
+                        constraints.insert(at, (*v, p.clone()));
+                    }
+                }
+            }
+        }
+        let dead = constraints
+            .iter()
+            .any(|(v, c)| !self.changed[*v as usize] && !c.allows(self.start.slot(*v as usize)));
+        (!dead).then_some(Subgoal { constraints })
+    }
+}
+
+impl SearchSpace for RegressionSpace<'_> {
+    type Node = Subgoal;
+    type Action = ActionId;
+    type Cost = Cost;
+
+    #[inline]
+    fn is_goal(&self, node: &Subgoal) -> bool {
+        node.is_satisfied_by(self.start)
+    }
+
+    fn successors<F>(&self, node: &Subgoal, mut emit: F)
+    where
+        F: FnMut(ActionId, Subgoal, Cost),
+    {
+        for (i, action) in self.domain.actions().iter().enumerate() {
+            if let Some(previous) = self.regress(node, i) {
+                let id = ActionId(u32::try_from(i).unwrap_or(u32::MAX));
+                emit(id, previous, action.cost());
+            }
+        }
+    }
+}
+
+/// The constraint before `effect` whose result is `after`.
+fn preimage(effect: &Eff, after: &Constraint) -> Constraint {
+    match (effect, after) {
+        (Eff::Set { slot, .. }, c) => {
+            if c.allows(*slot) {
+                c.universal_like()
+            } else {
+                c.empty_like()
+            }
+        }
+        (Eff::Toggle { .. }, Constraint::Bool(mask)) => {
+            Constraint::Bool(((mask & 1) << 1) | ((mask >> 1) & 1))
+        }
+        (Eff::AddInt { d, .. }, c @ Constraint::Int(set)) => {
+            if c.is_universal() {
+                c.clone()
+            } else {
+                Constraint::Int(shift_int(set, i128::from(*d)))
+            }
+        }
+        (Eff::SubInt { d, .. }, c @ Constraint::Int(set)) => {
+            if c.is_universal() {
+                c.clone()
+            } else {
+                Constraint::Int(shift_int(set, -i128::from(*d)))
+            }
+        }
+        (Eff::AddFloat { d, .. }, c @ Constraint::Float(set)) => {
+            if c.is_universal() {
+                c.clone()
+            } else {
+                Constraint::Float(shift_float(set, *d))
+            }
+        }
+        // Custom effects are refused before searching; a type mismatch
+        // cannot pass the schema checks.
+        (_, c) => c.empty_like(),
+    }
+}
+
+/// The ints `x` with `x + d` in `set` and no overflow.
+fn shift_int(set: &Intervals, d: i128) -> Intervals {
+    let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
+    let raw = set
+        .0
+        .iter()
+        .filter_map(|&(lo, hi)| {
+            let lo = (i128::from(key_int(lo)) - d).max(min);
+            let hi = (i128::from(key_int(hi)) - d).min(max);
+            let lo = i64::try_from(lo).ok()?;
+            let hi = i64::try_from(hi).ok()?;
+            (lo <= hi).then(|| (int_key(lo), int_key(hi)))
+        })
+        .collect();
+    Intervals::new(VarType::Int, raw)
+}
+
+/// The finite floats `x` with `x + d` (rounded as `f64`) finite and in `set`.
+fn shift_float(set: &Intervals, d: f64) -> Intervals {
+    let (min, max) = finite_float_keys();
+    let image = |k: u64| float_key(key_float(k) + d);
+    let raw = set
+        .0
+        .iter()
+        .filter_map(|&(lo, hi)| {
+            // `image` is monotone in the key, so the preimage is an interval.
+            let first = first_key(min, max, |k| image(k) >= lo)?;
+            let last =
+                first_key(min, max, |k| image(k) > hi).map_or(Some(max), |k| k.checked_sub(1))?;
+            (first <= last).then_some((first, last))
+        })
+        .collect();
+    Intervals::new(VarType::Float, raw)
+}
+
+/// The least key in `[low, high]` where the monotone `test` holds.
+fn first_key(mut low: u64, high: u64, test: impl Fn(u64) -> bool) -> Option<u64> {
+    if !test(high) {
+        return None;
+    }
+    let mut high = high;
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if test(mid) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    Some(low)
+}

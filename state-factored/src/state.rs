@@ -1,0 +1,206 @@
+//! Complete states: one 8-byte slot per variable.
+
+use std::fmt;
+
+use crate::schema::{BoolVar, FloatVar, IntVar, StrVar, Symbol};
+use crate::value::{float_key, int_key, key_float, key_int};
+
+/// A complete state: a value for every variable of a schema, one 8-byte slot
+/// each (strings as symbol ids), so hashing and comparing are cheap.
+///
+/// Build one with [`Schema::state`](crate::Schema::state). The typed
+/// accessors take handles from the schema (`Schema::int` and friends).
+///
+/// ```
+/// use state_factored::Schema;
+/// let mut schema = Schema::new();
+/// let gold = schema.int("gold").unwrap();
+/// let mut s = schema.state().set("gold", 3).build().unwrap();
+/// s.set_int(gold, 40);
+/// assert_eq!(s.int(gold), 40);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    slots: Box<[u64]>,
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.slots.iter()).finish()
+    }
+}
+
+impl State {
+    pub(crate) fn from_slots(slots: Box<[u64]>) -> Self {
+        Self { slots }
+    }
+
+    #[inline]
+    pub(crate) fn slot(&self, index: usize) -> u64 {
+        self.slots[index]
+    }
+
+    #[inline]
+    pub(crate) fn set_slot(&mut self, index: usize, slot: u64) {
+        self.slots[index] = slot;
+    }
+
+    /// The number of variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// schema.int("a").unwrap();
+    /// assert_eq!(schema.default_state().len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the state has no variable.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// assert!(Schema::new().default_state().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// A bool variable's value.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let armed = schema.bool("armed").unwrap();
+    /// assert!(!schema.default_state().bool(armed));
+    /// ```
+    pub fn bool(&self, var: BoolVar) -> bool {
+        self.slots[var.index()] != 0
+    }
+
+    /// An int variable's value.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// assert_eq!(schema.state().set("gold", -4).build().unwrap().int(gold), -4);
+    /// ```
+    pub fn int(&self, var: IntVar) -> i64 {
+        key_int(self.slots[var.index()])
+    }
+
+    /// A float variable's value.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let noise = schema.float("noise").unwrap();
+    /// assert_eq!(schema.state().set("noise", 1.5).build().unwrap().float(noise), 1.5);
+    /// ```
+    pub fn float(&self, var: FloatVar) -> f64 {
+        key_float(self.slots[var.index()])
+    }
+
+    /// A string variable's symbol.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let place = schema.string("place").unwrap();
+    /// let s = schema.state().set("place", "mine").build().unwrap();
+    /// assert_eq!(s.symbol(place), schema.intern("mine"));
+    /// ```
+    pub fn symbol(&self, var: StrVar) -> Symbol {
+        Symbol(u32::try_from(self.slots[var.index()]).unwrap_or(0))
+    }
+
+    /// Sets a bool variable.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let armed = schema.bool("armed").unwrap();
+    /// let mut s = schema.default_state();
+    /// s.set_bool(armed, true);
+    /// assert!(s.bool(armed));
+    /// ```
+    pub fn set_bool(&mut self, var: BoolVar, value: bool) {
+        self.slots[var.index()] = u64::from(value);
+    }
+
+    /// Sets an int variable.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// let mut s = schema.default_state();
+    /// s.set_int(gold, 7);
+    /// assert_eq!(s.int(gold), 7);
+    /// ```
+    pub fn set_int(&mut self, var: IntVar, value: i64) {
+        self.slots[var.index()] = int_key(value);
+    }
+
+    /// Sets a float variable if `value` is finite; returns whether it did.
+    /// `-0.0` is stored as `0.0`.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let noise = schema.float("noise").unwrap();
+    /// let mut s = schema.default_state();
+    /// assert!(s.set_float(noise, 0.25));
+    /// assert!(!s.set_float(noise, f64::INFINITY));
+    /// assert_eq!(s.float(noise), 0.25);
+    /// ```
+    #[must_use = "a non-finite value is not stored"]
+    pub fn set_float(&mut self, var: FloatVar, value: f64) -> bool {
+        if value.is_finite() {
+            self.slots[var.index()] = float_key(value);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Sets a string variable.
+    ///
+    /// # Panics
+    /// If the handle comes from a schema with more variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let place = schema.string("place").unwrap();
+    /// let mut s = schema.default_state();
+    /// s.set_symbol(place, schema.intern("shop"));
+    /// assert_eq!(s.symbol(place), schema.intern("shop"));
+    /// ```
+    pub fn set_symbol(&mut self, var: StrVar, value: Symbol) {
+        self.slots[var.index()] = u64::from(value.0);
+    }
+}

@@ -1,0 +1,216 @@
+//! Property tests on random small factored problems: forward and regression
+//! agree with Dijkstra on the optimal cost, with every admissible heuristic,
+//! and every plan replays forward.
+
+use proptest::prelude::*;
+use search_core::{Algorithm, Outcome, Search, SearchLimits};
+use state_factored::prelude::*;
+use state_factored::{Combine, Effect};
+
+/// Reads choices from a byte tape (proptest shrinks the tape).
+struct Tape<'a>(&'a [u8], usize);
+
+impl Tape<'_> {
+    fn next(&mut self, below: u8) -> u8 {
+        let b = self.0.get(self.1).copied().unwrap_or(0);
+        self.1 += 1;
+        b % below
+    }
+}
+
+const INTS: [&str; 2] = ["i0", "i1"];
+const BOOLS: [&str; 2] = ["b0", "b1"];
+const PLACES: [&str; 3] = ["p", "q", "r"];
+
+/// A random problem; ints stay in 0..=4 and the float in 0.0..=2.0 because
+/// every numeric effect comes with bounds preconditions, so both spaces are
+/// finite.
+fn problem(tape: &[u8]) -> (Domain, State, Goal) {
+    let mut t = Tape(tape, 0);
+    let mut schema = Schema::new();
+    for name in INTS {
+        schema.int(name).unwrap();
+    }
+    for name in BOOLS {
+        schema.bool(name).unwrap();
+    }
+    schema.string("at").unwrap();
+    schema.float("x").unwrap();
+    let mut domain = Domain::new(schema);
+    let predicate = |t: &mut Tape| -> Predicate {
+        match t.next(4) {
+            0 => {
+                let var = INTS[usize::from(t.next(2))];
+                let c = i64::from(t.next(5));
+                match t.next(5) {
+                    0 => Predicate::ge(var, c),
+                    1 => Predicate::le(var, c),
+                    2 => Predicate::eq(var, c),
+                    3 => Predicate::ne(var, c),
+                    _ => Predicate::in_range(var, c, c + 1),
+                }
+            }
+            1 => Predicate::eq(BOOLS[usize::from(t.next(2))], t.next(2) == 1),
+            2 => {
+                let place = PLACES[usize::from(t.next(3))];
+                if t.next(2) == 0 {
+                    Predicate::eq("at", place)
+                } else {
+                    Predicate::ne("at", place)
+                }
+            }
+            _ => {
+                let c = f64::from(t.next(5)) * 0.5;
+                if t.next(2) == 0 {
+                    Predicate::ge("x", c)
+                } else {
+                    Predicate::le("x", c)
+                }
+            }
+        }
+    };
+    let actions = 2 + t.next(5);
+    for k in 0..actions {
+        let mut a = Action::builder(&format!("a{k}")).cost(u32::from(t.next(4)) + 1);
+        for _ in 0..t.next(3) {
+            a = a.pre(predicate(&mut t));
+        }
+        for _ in 0..=t.next(2) {
+            a = match t.next(5) {
+                0 => {
+                    let var = INTS[usize::from(t.next(2))];
+                    let d = i64::from(t.next(2)) + 1;
+                    a.pre(Predicate::in_range(var, 0, 4 - d)).add(var, d)
+                }
+                1 => {
+                    let var = INTS[usize::from(t.next(2))];
+                    let d = i64::from(t.next(2)) + 1;
+                    a.pre(Predicate::in_range(var, d, 4)).sub(var, d)
+                }
+                2 => {
+                    let var = BOOLS[usize::from(t.next(2))];
+                    if t.next(2) == 0 {
+                        a.effect(Effect::toggle(var))
+                    } else {
+                        a.set(var, t.next(2) == 1)
+                    }
+                }
+                3 => a.set("at", PLACES[usize::from(t.next(3))]),
+                _ => {
+                    let d = f64::from(t.next(2) + 1) * 0.5;
+                    if t.next(2) == 0 {
+                        a.pre(Predicate::in_range("x", 0.0, 2.0 - d)).add("x", d)
+                    } else {
+                        a.pre(Predicate::in_range("x", d, 2.0)).sub("x", d)
+                    }
+                }
+            };
+        }
+        domain.add_action(a).unwrap();
+    }
+    let start = domain
+        .schema()
+        .state()
+        .set("i0", i64::from(t.next(5)))
+        .set("i1", i64::from(t.next(5)))
+        .set("b0", t.next(2) == 1)
+        .set("b1", t.next(2) == 1)
+        .set("at", PLACES[usize::from(t.next(3))])
+        .set("x", f64::from(t.next(5)) * 0.5)
+        .build()
+        .unwrap();
+    let goal_size = 1 + t.next(3);
+    let goal = domain
+        .goal((0..goal_size).map(|_| predicate(&mut t)))
+        .unwrap();
+    (domain, start, goal)
+}
+
+fn limits() -> SearchLimits<u32> {
+    SearchLimits {
+        max_expansions: Some(100_000),
+        ..SearchLimits::default()
+    }
+}
+
+/// The cost of a run's plan after replaying it, or `None` when exhausted.
+fn replayed<N>(
+    domain: &Domain,
+    start: &State,
+    goal: &Goal,
+    outcome: Outcome<N, ActionId, u32>,
+    reverse: bool,
+) -> Option<u64> {
+    match outcome {
+        Outcome::Solved(solution) => {
+            let mut plan = solution.actions;
+            if reverse {
+                plan.reverse();
+            }
+            let cost = domain
+                .validate(start, &plan, goal)
+                .expect("every plan replays");
+            assert_eq!(
+                cost,
+                u64::from(solution.cost),
+                "reported cost is the replayed cost"
+            );
+            Some(cost)
+        }
+        Outcome::Exhausted => None,
+        other => panic!("unexpected outcome {}", other.name()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn directions_and_heuristics_agree_with_dijkstra(tape in proptest::collection::vec(any::<u8>(), 80)) {
+        let (d, s, g) = problem(&tape);
+        let forward = d.forward(&g);
+        let regression = d.regression(&g, &s).unwrap();
+        let reference = Search::new(&forward, s.clone())
+            .algorithm(Algorithm::Dijkstra)
+            .limits(limits())
+            .run()
+            .unwrap();
+        let expected = replayed(&d, &s, &g, reference.outcome, false);
+
+        let mut runs = Vec::new();
+        for combine in [Combine::Max] {
+            let h = || NumericDistance::new(&d, &g, &s, combine);
+            let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("forward A* distance", replayed(&d, &s, &g, f.outcome, false)));
+            let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("regression A* distance", replayed(&d, &s, &g, r.outcome, true)));
+        }
+        let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::Dijkstra).limits(limits()).run().unwrap();
+        runs.push(("regression Dijkstra", replayed(&d, &s, &g, r.outcome, true)));
+        let count = GoalCount::new(&d, &g, &s);
+        if search_core::Heuristic::<State, u32>::is_admissible(&count) {
+            let f = Search::new(&forward, s.clone()).heuristic(count.clone()).limits(limits()).run().unwrap();
+            runs.push(("forward A* count", replayed(&d, &s, &g, f.outcome, false)));
+        }
+        if search_core::Heuristic::<Subgoal, u32>::is_admissible(&count) {
+            let r = Search::new(&regression, regression.start_node()).heuristic(count).limits(limits()).run().unwrap();
+            runs.push(("regression A* count", replayed(&d, &s, &g, r.outcome, true)));
+        }
+        for (name, cost) in runs {
+            prop_assert_eq!(cost, expected, "{}", name);
+        }
+
+        // Inadmissible searches still return valid plans, and find one
+        // exactly when one exists.
+        for algorithm in [Algorithm::GreedyBestFirst, Algorithm::BreadthFirst, Algorithm::WeightedAStar { weight: 3.0 }] {
+            let h = || NumericDistance::informative(&d, &g, &s);
+            let f = Search::new(&forward, s.clone()).algorithm(algorithm).heuristic(h()).limits(limits()).run().unwrap();
+            let f = replayed(&d, &s, &g, f.outcome, false);
+            let r = Search::new(&regression, regression.start_node()).algorithm(algorithm).heuristic(h()).limits(limits()).run().unwrap();
+            let r = replayed(&d, &s, &g, r.outcome, true);
+            prop_assert_eq!(f.is_some(), expected.is_some());
+            prop_assert_eq!(r.is_some(), expected.is_some());
+            prop_assert!(f >= expected && r >= expected);
+        }
+    }
+}

@@ -1,0 +1,445 @@
+//! Representation and semantics: errors, NaN, overflow, effect order,
+//! regression rules, unsolvable problems.
+
+use search_core::{dijkstra, Algorithm, Outcome, Search, SearchLimits};
+use state_factored::prelude::*;
+use state_factored::{Constraint, Effect};
+
+fn schema() -> Schema {
+    let mut s = Schema::new();
+    s.int("gold").unwrap();
+    s.float("noise").unwrap();
+    s.bool("armed").unwrap();
+    s.string("location").unwrap();
+    s
+}
+
+#[test]
+fn unknown_variables_name_the_action_or_goal() {
+    let mut d = Domain::new(schema());
+    let e = d
+        .add_action(Action::builder("buy").pre(Predicate::ge("gld", 1)))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "unknown variable `gld` in action `buy`");
+    let e = d
+        .add_action(Action::builder("go").set("loc", "x"))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "unknown variable `loc` in action `go`");
+    let e = d.goal([Predicate::eq("armd", true)]).unwrap_err();
+    assert_eq!(e.to_string(), "unknown variable `armd` in goal");
+    let e = d.schema().state().set("nope", 1).build().unwrap_err();
+    assert_eq!(e.to_string(), "unknown variable `nope` in state");
+}
+
+#[test]
+fn type_errors_name_the_variable() {
+    let mut d = Domain::new(schema());
+    let e = d
+        .add_action(Action::builder("a").pre(Predicate::eq("gold", "lots")))
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "variable `gold` is int but action `a` gives it a string value"
+    );
+    let e = d
+        .add_action(Action::builder("b").set("armed", 1))
+        .unwrap_err();
+    assert!(matches!(e, FactoredError::TypeMismatch { ref variable, .. } if variable == "armed"));
+    let e = d
+        .add_action(Action::builder("c").add("location", "x"))
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`add` does not apply to string variable `location` in action `c`"
+    );
+    let e = d
+        .add_action(Action::builder("d").effect(Effect::toggle("gold")))
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`toggle` does not apply to int variable `gold` in action `d`"
+    );
+    let e = d.goal([Predicate::gt("armed", false)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`>` does not apply to bool variable `armed` in goal"
+    );
+    let e = d
+        .goal([Predicate::eq("gold", 3).with_tolerance(0.1)])
+        .unwrap_err();
+    assert!(matches!(
+        e,
+        FactoredError::UnsupportedOperation {
+            operation: "tolerance",
+            ..
+        }
+    ));
+    let e = d
+        .goal([Predicate::in_range("location", "a", "b")])
+        .unwrap_err();
+    assert!(matches!(
+        e,
+        FactoredError::UnsupportedOperation {
+            operation: "in_range",
+            ..
+        }
+    ));
+    // An int constant is accepted for a float variable.
+    assert!(d.goal([Predicate::le("noise", 1)]).is_ok());
+    // The error leaves the domain as it was.
+    assert!(d.actions().is_empty());
+}
+
+#[test]
+fn duplicates_are_errors() {
+    let mut s = Schema::new();
+    s.int("x").unwrap();
+    assert_eq!(
+        s.bool("x").unwrap_err().to_string(),
+        "variable `x` is declared twice"
+    );
+    let mut d = Domain::new(s);
+    d.add_action(Action::builder("a")).unwrap();
+    assert_eq!(
+        d.add_action(Action::builder("a")).unwrap_err().to_string(),
+        "action `a` is declared twice"
+    );
+}
+
+#[test]
+fn nan_and_infinities_are_rejected() {
+    let mut d = Domain::new(schema());
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let e = d.schema().state().set("noise", bad).build().unwrap_err();
+        assert!(matches!(e, FactoredError::NonFinite { ref variable, .. } if variable == "noise"));
+        let e = d
+            .add_action(Action::builder("a").add("noise", bad))
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("variable `noise` in action `a` gets"),
+            "{e}"
+        );
+        assert!(d.goal([Predicate::le("noise", bad)]).is_err());
+        assert!(d
+            .goal([Predicate::eq("noise", 0.0).with_tolerance(bad)])
+            .is_err());
+    }
+    assert!(d
+        .goal([Predicate::eq("noise", 0.0).with_tolerance(-1.0)])
+        .is_err());
+}
+
+#[test]
+fn float_overflow_makes_the_action_inapplicable() {
+    let mut d = Domain::new(schema());
+    let id = d
+        .add_action(Action::builder("shout").add("noise", f64::MAX))
+        .unwrap();
+    let s = d.schema().state().set("noise", f64::MAX).build().unwrap();
+    assert!(d.apply(id, &s).is_none());
+    let quiet = d.schema().default_state();
+    assert!(d.apply(id, &quiet).is_some());
+}
+
+#[test]
+fn int_overflow_makes_the_action_inapplicable_in_both_directions() {
+    let mut d = Domain::new(schema());
+    let id = d
+        .add_action(Action::builder("mint").add("gold", i64::MAX / 2 + 1))
+        .unwrap();
+    let s = d
+        .schema()
+        .state()
+        .set("gold", i64::MAX / 2)
+        .build()
+        .unwrap();
+    let once = d.apply(id, &s).unwrap();
+    assert_eq!(
+        d.schema().value(&once, d.schema().var("gold").unwrap()),
+        Value::Int(i64::MAX)
+    );
+    assert!(d.apply(id, &once).is_none(), "must not wrap");
+    let goal = d.goal([Predicate::lt("gold", 0)]).unwrap();
+    // Forward: the only successor overflows, so the space is finite and empty.
+    let r = dijkstra(&d.forward(&goal), once.clone()).unwrap();
+    assert_eq!(r.outcome, Outcome::Exhausted);
+    // Regression: no gold < 0 state is reachable by adding, from any start.
+    let space = d.regression(&goal, &once).unwrap();
+    let r = dijkstra(&space, space.start_node()).unwrap();
+    assert_eq!(r.outcome.name(), "exhausted");
+    // Subtraction near the bottom.
+    let pay = d
+        .add_action(Action::builder("pay").sub("gold", 10))
+        .unwrap();
+    let poor = d
+        .schema()
+        .state()
+        .set("gold", i64::MIN + 5)
+        .build()
+        .unwrap();
+    assert!(d.apply(pay, &poor).is_none());
+}
+
+#[test]
+fn two_effects_on_one_variable_compose_in_order() {
+    let mut s = Schema::new();
+    let gold = s.int("gold").unwrap();
+    let armed = s.bool("armed").unwrap();
+    let mut d = Domain::new(s);
+    let add_twice = d
+        .add_action(Action::builder("add_twice").add("gold", 2).add("gold", 3))
+        .unwrap();
+    let set_then_add = d
+        .add_action(
+            Action::builder("set_then_add")
+                .set("gold", 5)
+                .add("gold", 1),
+        )
+        .unwrap();
+    let add_then_set = d
+        .add_action(
+            Action::builder("add_then_set")
+                .add("gold", 1)
+                .set("gold", 5),
+        )
+        .unwrap();
+    let double_toggle = d
+        .add_action(
+            Action::builder("double_toggle")
+                .effect(Effect::toggle("armed"))
+                .effect(Effect::toggle("armed")),
+        )
+        .unwrap();
+    let start = d.schema().state().set("gold", 10).build().unwrap();
+    assert_eq!(d.apply(add_twice, &start).unwrap().int(gold), 15);
+    assert_eq!(d.apply(set_then_add, &start).unwrap().int(gold), 6);
+    assert_eq!(d.apply(add_then_set, &start).unwrap().int(gold), 5);
+    assert!(!d.apply(double_toggle, &start).unwrap().bool(armed));
+
+    // Regression agrees: reach gold == 15 from 10 needs add_twice; gold == 6
+    // needs set_then_add.
+    for (target, expected) in [(15, "add_twice"), (6, "set_then_add"), (5, "add_then_set")] {
+        let goal = d.goal([Predicate::eq("gold", target)]).unwrap();
+        let space = d.regression(&goal, &start).unwrap();
+        let r = dijkstra(&space, space.start_node()).unwrap();
+        let plan = space.plan(r.outcome.solution().unwrap());
+        assert_eq!(d.names(&plan), [expected]);
+        assert_eq!(d.validate(&start, &plan, &goal), Ok(1));
+    }
+}
+
+#[test]
+fn custom_effects_read_the_state_before_the_action() {
+    let mut s = Schema::new();
+    let a = s.int("a").unwrap();
+    let b = s.int("b").unwrap();
+    let mut d = Domain::new(s);
+    let id = d
+        .add_action(Action::builder("copy").add("a", 1).effect(Effect::custom(
+            "b_gets_old_a",
+            move |before, after| {
+                after.set_int(b, before.int(a));
+                true
+            },
+        )))
+        .unwrap();
+    let start = d.schema().state().set("a", 7).build().unwrap();
+    let next = d.apply(id, &start).unwrap();
+    assert_eq!((next.int(a), next.int(b)), (8, 7));
+}
+
+#[test]
+fn a_goal_already_satisfied_costs_nothing_in_both_directions() {
+    let p = state_factored::problems::hitman().unwrap();
+    let goal = p
+        .domain
+        .goal([Predicate::eq("location", "home"), Predicate::ge("gold", 20)])
+        .unwrap();
+    let f = dijkstra(&p.domain.forward(&goal), p.start.clone()).unwrap();
+    let solution = f.outcome.solution().unwrap();
+    assert_eq!((solution.cost, solution.actions.len()), (0, 0));
+    let space = p.domain.regression(&goal, &p.start).unwrap();
+    let r = dijkstra(&space, space.start_node()).unwrap();
+    assert_eq!(r.outcome.solution().unwrap().cost, 0);
+    assert_eq!(r.stats.expanded, 1);
+}
+
+#[test]
+fn unreachable_goal_with_unbounded_increments() {
+    // `gold` grows without bound, but no action sets `flag`.
+    let mut s = Schema::new();
+    s.int("gold").unwrap();
+    s.float("noise").unwrap();
+    s.bool("flag").unwrap();
+    let mut d = Domain::new(s);
+    d.add_action(Action::builder("mine").add("gold", 1))
+        .unwrap();
+    d.add_action(Action::builder("shout").add("noise", 0.5))
+        .unwrap();
+    d.add_action(
+        Action::builder("spend")
+            .pre(Predicate::ge("gold", 3))
+            .sub("gold", 2),
+    )
+    .unwrap();
+    let goal = d
+        .goal([Predicate::eq("flag", true), Predicate::ge("gold", 100)])
+        .unwrap();
+    let start = d.schema().default_state();
+
+    let limits = SearchLimits {
+        max_expansions: Some(20_000),
+        ..SearchLimits::default()
+    };
+    for algorithm in [
+        Algorithm::AStar,
+        Algorithm::Dijkstra,
+        Algorithm::BreadthFirst,
+        Algorithm::GreedyBestFirst,
+    ] {
+        let forward = d.forward(&goal);
+        let r = Search::new(&forward, start.clone())
+            .algorithm(algorithm)
+            .heuristic(GoalCount::new(&d, &goal, &start))
+            .limits(limits.clone())
+            .run()
+            .unwrap();
+        assert_eq!(
+            r.outcome,
+            Outcome::LimitReached(search_core::Limit::Expansions),
+            "{algorithm:?}"
+        );
+        assert!(r.stats.elapsed.as_secs() < 5);
+
+        let space = d.regression(&goal, &start).unwrap();
+        let r = Search::new(&space, space.start_node())
+            .algorithm(algorithm)
+            .heuristic(GoalCount::new(&d, &goal, &start))
+            .limits(limits.clone())
+            .run()
+            .unwrap();
+        assert_eq!(r.outcome, Outcome::Exhausted, "{algorithm:?}");
+        assert!(r.stats.expanded <= 1);
+    }
+    // The numeric heuristic sees the dead end forward at once.
+    let r = search_core::astar(
+        &d.forward(&goal),
+        start.clone(),
+        NumericDistance::admissible(&d, &goal, &start),
+    )
+    .unwrap();
+    assert_eq!(r.outcome, Outcome::Exhausted);
+}
+
+#[test]
+fn regression_refuses_custom_parts_and_names_them() {
+    let mut d = Domain::new(schema());
+    d.add_action(Action::builder("scan").pre(Predicate::custom("quiet", |_| true)))
+        .unwrap();
+    d.add_action(Action::builder("warp").effect(Effect::custom("teleport", |_, _| true)))
+        .unwrap();
+    d.add_action(Action::builder("haggle").cost_fn(|_| 2))
+        .unwrap();
+    let goal = d.goal([Predicate::custom("happy", |_| true)]).unwrap();
+    let start = d.schema().default_state();
+    let e = d.regression(&goal, &start).unwrap_err();
+    let FactoredError::NotRegressable { items } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        items,
+        &[
+            "custom predicate `happy` of the goal",
+            "custom predicate `quiet` of action `scan`",
+            "custom effect `teleport` of action `warp`",
+            "the cost function of action `haggle`",
+        ]
+    );
+    // Forward search takes them.
+    let r = dijkstra(&d.forward(&goal), start).unwrap();
+    assert_eq!(r.outcome.solution().unwrap().cost, 0);
+}
+
+#[test]
+fn float_tolerance_and_regression_through_float_effects() {
+    let mut s = Schema::new();
+    s.float("x").unwrap();
+    let mut d = Domain::new(s);
+    d.add_action(Action::builder("step").add("x", 0.1)).unwrap();
+    let start = d.schema().default_state();
+    // 0.1 added three times is 0.30000000000000004, not 0.3.
+    let exact = d.goal([Predicate::eq("x", 0.3)]).unwrap();
+    let near = d
+        .goal([Predicate::eq("x", 0.3).with_tolerance(1e-9)])
+        .unwrap();
+    let limits = SearchLimits {
+        max_expansions: Some(50),
+        ..SearchLimits::default()
+    };
+    let forward = d.forward(&exact);
+    let r = Search::new(&forward, start.clone())
+        .algorithm(Algorithm::Dijkstra)
+        .limits(limits.clone())
+        .run()
+        .unwrap();
+    assert!(matches!(r.outcome, Outcome::LimitReached(_)));
+    let r = dijkstra(&d.forward(&near), start.clone()).unwrap();
+    assert_eq!(r.outcome.solution().unwrap().cost, 3);
+    // Regression computes the exact float preimages, so it agrees.
+    let space = d.regression(&near, &start).unwrap();
+    let r = dijkstra(&space, space.start_node()).unwrap();
+    let plan = space.plan(r.outcome.solution().unwrap());
+    assert_eq!(d.validate(&start, &plan, &near), Ok(3));
+    let space = d.regression(&exact, &start).unwrap();
+    let r = Search::new(&space, space.start_node())
+        .algorithm(Algorithm::Dijkstra)
+        .limits(limits)
+        .run()
+        .unwrap();
+    assert!(r.outcome.solution().is_none());
+}
+
+#[test]
+fn subgoals_are_canonical() {
+    let mut s = Schema::new();
+    s.int("n").unwrap();
+    s.string("at").unwrap();
+    s.float("x").unwrap();
+    let d = Domain::new(s);
+    let start = d.schema().default_state();
+    let node = |preds: Vec<Predicate>| {
+        let goal = d.goal(preds).unwrap();
+        d.regression(&goal, &start).unwrap().start_node()
+    };
+    assert_eq!(
+        node(vec![Predicate::ne("n", 3), Predicate::ge("n", 3)]),
+        node(vec![Predicate::gt("n", 3)])
+    );
+    assert_eq!(
+        node(vec![Predicate::one_of("n", [1, 2, 3, 4])]),
+        node(vec![Predicate::in_range("n", 1, 4)])
+    );
+    assert_eq!(
+        node(vec![
+            Predicate::ne("at", "a"),
+            Predicate::one_of("at", ["a", "b"])
+        ]),
+        node(vec![Predicate::eq("at", "b")])
+    );
+    assert_eq!(
+        node(vec![Predicate::ne("x", 0.0), Predicate::ne("x", -0.0)]),
+        node(vec![Predicate::ne("x", 0.0)])
+    );
+    assert_eq!(
+        node(vec![Predicate::lt("x", 0.0)]),
+        node(vec![Predicate::le("x", -f64::from_bits(1))])
+    );
+    let universal = node(vec![
+        Predicate::ge("x", -f64::MAX),
+        Predicate::ne("at", "nowhere"),
+        Predicate::ne("at", "nowhere"),
+    ]);
+    assert_eq!(universal.constraints().len(), 1);
+    assert!(matches!(universal.constraints()[0].1, Constraint::Str(_)));
+}

@@ -1,0 +1,221 @@
+//! The GOAP agent runtime: acting over ticks, replanning on failure, on a
+//! broken precondition and on a more important goal, and goals with no plan.
+
+use std::sync::{Arc, Mutex};
+
+use planners::agent::{Agent, AgentEvent, ExecStatus, ReplanReason, TickStatus};
+use state_atomic::{ActionSet, WorldState};
+
+/// A door (shared, owned by the world) between the agent and its food.
+fn house() -> Arc<ActionSet> {
+    let mut a = ActionSet::<u64>::new();
+    a.declare_shared("door_open").unwrap();
+    a.declare_shared("alarm").unwrap();
+    a.add("open_door", 1)
+        .pre("door_open", false)
+        .eff("door_open", true);
+    a.add("enter", 1).pre("door_open", true).eff("inside", true);
+    a.add("eat", 1).pre("inside", true).eff("fed", true);
+    a.add("hide", 1).pre("inside", true).eff("safe", true);
+    a.add("pray", 1).pre("miracle", true).eff("rich", true);
+    a.declare("miracle").unwrap();
+    Arc::new(a)
+}
+
+/// Records every event as text.
+fn recorder(agent: &mut Agent<ActionSet>) -> Arc<Mutex<Vec<String>>> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&log);
+    agent.observe(move |event: &AgentEvent<'_>| {
+        let line = match event {
+            AgentEvent::PlanFound {
+                goal,
+                actions,
+                cost,
+            } => {
+                format!("plan {goal}: {} ({cost})", actions.join(" "))
+            }
+            AgentEvent::NoPlan { goal, outcome } => format!("no plan {goal}: {outcome}"),
+            AgentEvent::Replanning { goal, reason } => format!("replan {goal}: {reason:?}"),
+            AgentEvent::ActionStarted { action } => format!("start {action}"),
+            AgentEvent::ActionFinished { action } => format!("finish {action}"),
+            AgentEvent::ActionFailed { action } => format!("fail {action}"),
+            AgentEvent::GoalReached { goal } => format!("reached {goal}"),
+        };
+        sink.lock().unwrap().push(line);
+    });
+    log
+}
+
+fn run(agent: &mut Agent<ActionSet>, world: &mut WorldState, ticks: usize) -> TickStatus {
+    let mut status = TickStatus::Acting;
+    for _ in 0..ticks {
+        status = agent.tick(world).unwrap();
+        if status != TickStatus::Acting {
+            break;
+        }
+    }
+    status
+}
+
+#[test]
+fn follows_a_plan_to_the_goal() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Idle);
+    // The door is shared: opening it changed the world.
+    assert!(world.satisfies(&actions.partial([("door_open", true)]).unwrap()));
+    assert!(agent
+        .own_state()
+        .satisfies(&actions.partial([("fed", true)]).unwrap()));
+    assert_eq!(
+        *log.lock().unwrap(),
+        [
+            "plan eat: open_door enter eat (3)",
+            "start open_door",
+            "finish open_door",
+            "start enter",
+            "finish enter",
+            "start eat",
+            "finish eat",
+            "reached eat",
+        ]
+    );
+}
+
+#[test]
+fn replans_when_an_action_fails() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let mut tries = 0;
+    agent
+        .bind("enter", move |_: &WorldState| {
+            tries += 1;
+            if tries == 1 {
+                ExecStatus::Failure
+            } else {
+                ExecStatus::Success
+            }
+        })
+        .unwrap();
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Idle);
+    let log = log.lock().unwrap();
+    let at = log.iter().position(|l| l == "fail enter").unwrap();
+    assert_eq!(log[at + 1], "replan eat: ActionFailed");
+    // The door stayed open, so the new plan starts at `enter`.
+    assert_eq!(log[at + 2], "plan eat: enter eat (2)");
+    assert_eq!(log.last().unwrap(), "reached eat");
+}
+
+#[test]
+fn replans_when_the_world_breaks_a_precondition() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    agent.tick(&mut world).unwrap(); // open_door
+    assert_eq!(agent.remaining_plan(), ["enter", "eat"]);
+    world = actions.state([]).unwrap(); // the wind shuts the door
+    agent.tick(&mut world).unwrap();
+    assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Idle);
+    let log = log.lock().unwrap();
+    assert!(
+        log.contains(&"replan eat: PreconditionInvalidated".to_owned()),
+        "{log:?}"
+    );
+    assert_eq!(
+        log.iter()
+            .filter(|l| l.starts_with("finish open_door"))
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn a_more_important_goal_takes_over() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let alarm = actions.partial([("alarm", true)]).unwrap();
+    agent.add_goal_when(
+        "hide",
+        actions.partial([("safe", true)]).unwrap(),
+        10,
+        move |view: &WorldState| view.satisfies(&alarm),
+    );
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    agent.tick(&mut world).unwrap(); // open_door
+    agent.tick(&mut world).unwrap(); // enter
+    assert_eq!(agent.current_goal(), Some("eat"));
+    world = world.with(actions.registry().atom("alarm").unwrap(), true);
+    agent.tick(&mut world).unwrap();
+    assert_eq!(agent.current_goal(), None); // `hide` took one tick and finished
+    let log = log.lock().unwrap();
+    let at = log.iter().position(|l| l.starts_with("replan")).unwrap();
+    assert_eq!(log[at], "replan eat: HigherPriorityGoal");
+    assert_eq!(log[at + 1], "plan hide: hide (1)");
+    assert!(agent
+        .own_state()
+        .satisfies(&actions.partial([("safe", true)]).unwrap()));
+    drop(log);
+    assert_eq!(run(&mut agent, &mut world, 10), TickStatus::Idle);
+}
+
+#[test]
+fn a_goal_with_no_plan_is_reported_and_the_next_is_tried() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("get rich", actions.partial([("rich", true)]).unwrap(), 5);
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    agent.tick(&mut world).unwrap();
+    assert_eq!(agent.current_goal(), Some("eat"));
+    assert_eq!(log.lock().unwrap()[0], "no plan get rich: unsolvable");
+    // Once fed, only the impossible goal is left.
+    assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Stuck);
+}
+
+#[test]
+fn one_action_set_different_executors_per_agent() {
+    let mut a = ActionSet::<u64>::new();
+    a.add("attack", 1).eff("enemy_down", true);
+    let actions = Arc::new(a);
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let mut agents: Vec<Agent<ActionSet>> = ["archer", "gunner"]
+        .into_iter()
+        .map(|who| {
+            let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+            agent.add_goal("win", actions.partial([("enemy_down", true)]).unwrap(), 1);
+            let calls = Arc::clone(&calls);
+            agent
+                .bind("attack", move |_: &WorldState| {
+                    calls.lock().unwrap().push(who);
+                    ExecStatus::Success
+                })
+                .unwrap();
+            agent
+        })
+        .collect();
+    let mut world = actions.state([]).unwrap();
+    for agent in &mut agents {
+        agent.tick(&mut world).unwrap();
+    }
+    assert_eq!(*calls.lock().unwrap(), ["archer", "gunner"]);
+    assert!(agents
+        .iter_mut()
+        .all(|a| a.tick(&mut world).unwrap() == TickStatus::Idle));
+    assert!(agents[0]
+        .bind("teleport", |_: &WorldState| ExecStatus::Success)
+        .is_err());
+    let _ = ReplanReason::ActionFailed; // every reason has a Display
+    assert!(!ReplanReason::HigherPriorityGoal.to_string().is_empty());
+}

@@ -1,0 +1,304 @@
+//! The reference scenarios through the one Planner API, in all three
+//! directions; every plan goes through `validate`.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use planners::{
+    validate, Direction, HeuristicName, PlanError, PlanOutcome, Planner, PlannerConfig,
+    PlanningDomain,
+};
+use rayon::prelude::*;
+use search_core::{Algorithm, Limit, SearchLimits};
+use state_atomic::problems as atomic;
+use state_factored::problems as factored;
+
+const DIRECTIONS: [Direction; 3] = [
+    Direction::Forward,
+    Direction::Regression,
+    Direction::Portfolio,
+];
+
+/// Plans with `config`, validates the plan and returns its cost and length.
+fn solve<D: PlanningDomain>(
+    domain: &D,
+    start: &D::State,
+    goal: &D::Goal,
+    config: PlannerConfig,
+) -> (u64, usize) {
+    let what = config.name();
+    let report = Planner::new(config)
+        .plan(domain, start, goal)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let plan = report
+        .plan()
+        .unwrap_or_else(|| panic!("{what}: {:?}", report.outcome));
+    let cost =
+        validate(domain, start, goal, &plan.actions).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(
+        cost, plan.cost,
+        "{what}: reported cost differs from the replayed one"
+    );
+    (plan.cost, plan.len())
+}
+
+fn config(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> PlannerConfig {
+    PlannerConfig {
+        direction,
+        algorithm,
+        heuristic,
+        ..PlannerConfig::default()
+    }
+}
+
+/// Optimal configurations for atomic domains.
+fn atomic_optimal() -> Vec<(Algorithm, HeuristicName)> {
+    vec![
+        (Algorithm::Dijkstra, HeuristicName::Blind),
+        (Algorithm::AStar, HeuristicName::Blind),
+        (Algorithm::AStar, HeuristicName::HMax),
+        (Algorithm::AStar, HeuristicName::AdmissibleMismatch),
+    ]
+}
+
+#[test]
+fn atomic_scenarios_in_every_direction() {
+    let ship = |start: &[&str]| atomic::enemy_ship::<u64>(start).unwrap();
+    // (problem, optimal cost, fewest actions)
+    let cases = [
+        (atomic::hungry_agent::<u64>().unwrap(), 30, 2),
+        (ship(&["safe", "ammo_full"]), 5, 2),
+        (ship(&["safe", "ammo_full", "player_weak"]), 4, 1),
+        (ship(&["ammo_full"]), 2, 2),
+        (ship(&["safe", "ammo_full", "aim_ready"]), 2, 1),
+        (atomic::consumed_fact::<u64>().unwrap(), 7, 5),
+    ];
+    for (p, optimal, fewest) in &cases {
+        for direction in DIRECTIONS {
+            for (algorithm, heuristic) in atomic_optimal() {
+                let c = config(direction, algorithm, heuristic);
+                assert_eq!(
+                    solve(&p.actions, &p.start, &p.goal, c).0,
+                    *optimal,
+                    "{}",
+                    p.name
+                );
+            }
+            let c = config(direction, Algorithm::BreadthFirst, HeuristicName::Blind);
+            assert_eq!(
+                solve(&p.actions, &p.start, &p.goal, c).1,
+                *fewest,
+                "{}",
+                p.name
+            );
+            for heuristic in [
+                HeuristicName::Ff,
+                HeuristicName::HAdd,
+                HeuristicName::Mismatch,
+            ] {
+                let c = config(direction, Algorithm::GreedyBestFirst, heuristic);
+                assert!(solve(&p.actions, &p.start, &p.goal, c).0 >= *optimal);
+            }
+        }
+    }
+}
+
+#[test]
+fn hitman_in_every_direction() {
+    let p = factored::hitman().unwrap();
+    // Mining gold never ends; the limit keeps a mistake from running away.
+    let limits = SearchLimits {
+        max_expansions: Some(200_000),
+        ..SearchLimits::default()
+    };
+    for direction in DIRECTIONS {
+        for (algorithm, heuristic) in [
+            (Algorithm::Dijkstra, HeuristicName::Blind),
+            (Algorithm::AStar, HeuristicName::NumericMax),
+            (Algorithm::AStar, HeuristicName::Blind),
+        ] {
+            let c = PlannerConfig {
+                limits: limits.clone(),
+                ..config(direction, algorithm, heuristic)
+            };
+            assert_eq!(solve(&p.domain, &p.start, &p.goal, c).0, 15, "{direction}");
+        }
+    }
+}
+
+#[test]
+fn portfolio_reports_both_directions_and_the_winner() {
+    let p = atomic::hungry_agent::<u64>().unwrap();
+    let c = config(Direction::Portfolio, Algorithm::AStar, HeuristicName::HMax);
+    let report = Planner::new(c).plan(&p.actions, &p.start, &p.goal).unwrap();
+    assert!(report.forward.is_some() && report.regression.is_some());
+    assert!(matches!(
+        report.direction,
+        Direction::Forward | Direction::Regression
+    ));
+    assert_eq!(report.plan().unwrap().cost, 30);
+    assert!(report.stats().expanded > 0);
+}
+
+#[test]
+fn unsolvable_limited_and_cancelled() {
+    let mut actions = state_atomic::ActionSet::<u64>::new();
+    actions.add("toggle", 1).pre("a", false).eff("a", true);
+    actions.add("untoggle", 1).pre("a", true).eff("a", false);
+    actions.declare("never").unwrap();
+    let start = actions.state([]).unwrap();
+    let goal = actions.partial([("never", true)]).unwrap();
+    for direction in DIRECTIONS {
+        let report = Planner::new(config(direction, Algorithm::AStar, HeuristicName::Blind))
+            .plan(&actions, &start, &goal)
+            .unwrap();
+        assert_eq!(report.outcome, PlanOutcome::Unsolvable, "{direction}");
+
+        let cancel = Arc::new(AtomicBool::new(true));
+        let limits = SearchLimits {
+            cancel: Some(cancel),
+            ..SearchLimits::default()
+        };
+        let report = Planner::new(PlannerConfig {
+            direction,
+            limits,
+            ..PlannerConfig::default()
+        })
+        .plan(&actions, &start, &goal)
+        .unwrap();
+        assert_eq!(report.outcome, PlanOutcome::Cancelled, "{direction}");
+    }
+    // A factored counter that grows without bound: forward hits the limit.
+    let mut schema = state_factored::Schema::new();
+    schema.int("n").unwrap();
+    schema.bool("flag").unwrap();
+    let mut domain = state_factored::Domain::new(schema);
+    domain
+        .add_action(state_factored::Action::builder("inc").add("n", 1))
+        .unwrap();
+    let goal = domain
+        .goal([state_factored::Predicate::eq("flag", true)])
+        .unwrap();
+    let start = domain.schema().default_state();
+    let limits = SearchLimits {
+        max_expansions: Some(1_000),
+        ..SearchLimits::default()
+    };
+    let limited = PlannerConfig {
+        limits,
+        ..PlannerConfig::default()
+    };
+    let report = Planner::new(limited.clone())
+        .plan(&domain, &start, &goal)
+        .unwrap();
+    assert_eq!(report.outcome, PlanOutcome::LimitReached(Limit::Expansions));
+    let regression = PlannerConfig {
+        direction: Direction::Regression,
+        ..limited.clone()
+    };
+    let report = Planner::new(regression)
+        .plan(&domain, &start, &goal)
+        .unwrap();
+    assert_eq!(report.outcome, PlanOutcome::Unsolvable);
+    // The portfolio takes regression's proof.
+    let portfolio = PlannerConfig {
+        direction: Direction::Portfolio,
+        ..limited
+    };
+    let report = Planner::new(portfolio)
+        .plan(&domain, &start, &goal)
+        .unwrap();
+    assert_eq!(report.outcome, PlanOutcome::Unsolvable);
+    assert_eq!(report.direction, Direction::Regression);
+}
+
+#[test]
+fn errors_name_what_is_wrong() {
+    let p = atomic::hungry_agent::<u64>().unwrap();
+    let c = config(
+        Direction::Forward,
+        Algorithm::AStar,
+        HeuristicName::NumericMax,
+    );
+    let error = Planner::new(c)
+        .plan(&p.actions, &p.start, &p.goal)
+        .unwrap_err();
+    assert!(
+        matches!(error, PlanError::UnsupportedHeuristic { .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("numeric"));
+    assert!("nonsense".parse::<HeuristicName>().is_err());
+    assert!("sideways".parse::<Direction>().is_err());
+
+    let mut schema = state_factored::Schema::new();
+    schema.int("n").unwrap();
+    let mut domain = state_factored::Domain::new(schema);
+    domain
+        .add_action(state_factored::Action::builder("inc").add("n", 1))
+        .unwrap();
+    let goal = domain
+        .goal([state_factored::Predicate::custom("big", |s| s.len() > 5)])
+        .unwrap();
+    let start = domain.schema().default_state();
+    let error = Planner::new(config(
+        Direction::Regression,
+        Algorithm::AStar,
+        HeuristicName::Blind,
+    ))
+    .plan(&domain, &start, &goal)
+    .unwrap_err();
+    assert!(error.to_string().contains("big"), "{error}");
+
+    let wrong = [p.actions.find("eat").unwrap()];
+    let error = validate(&p.actions, &p.start, &p.goal, &wrong).unwrap_err();
+    assert!(error.to_string().contains("eat"), "{error}");
+}
+
+#[test]
+fn custom_heuristics_in_both_directions() {
+    let p = atomic::hungry_agent::<u64>().unwrap();
+    let goal = p.goal;
+    let start = p.start;
+    for direction in DIRECTIONS {
+        let planner = Planner::new(config(direction, Algorithm::AStar, HeuristicName::Blind))
+            .with_forward_heuristic(move || {
+                move |s: &state_atomic::WorldState| u32::from(!s.satisfies(&goal))
+            })
+            .with_regression_heuristic(move || {
+                move |g: &state_atomic::PartialState| u32::from(!start.satisfies(g))
+            });
+        let report = planner.plan(&p.actions, &p.start, &p.goal).unwrap();
+        assert_eq!(report.plan().unwrap().cost, 30, "{direction}");
+    }
+}
+
+#[test]
+fn one_domain_many_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<state_atomic::ActionSet<u64>>();
+    shareable::<state_factored::Domain>();
+    shareable::<Planner<'static, state_atomic::ActionSet<u64>>>();
+
+    let p = atomic::enemy_ship::<u64>(&[]).unwrap();
+    let starts: Vec<_> = (0..64_u64)
+        .map(|bits| state_atomic::WorldState::new(bits & 0b11_1101)) // never player_killed
+        .collect();
+    let planner = Planner::new(config(
+        Direction::Forward,
+        Algorithm::AStar,
+        HeuristicName::HMax,
+    ));
+    let costs: Vec<u64> = starts
+        .par_iter()
+        .map(|start| planner.plan(&p.actions, start, &p.goal).unwrap())
+        .map(|report| report.plan().map_or(u64::MAX, |plan| plan.cost))
+        .collect();
+    let sequential: Vec<u64> = starts
+        .iter()
+        .map(|start| planner.plan(&p.actions, start, &p.goal).unwrap())
+        .map(|report| report.plan().map_or(u64::MAX, |plan| plan.cost))
+        .collect();
+    assert_eq!(costs, sequential);
+    assert!(costs.iter().all(|&c| c <= 5));
+}
