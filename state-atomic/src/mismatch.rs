@@ -9,12 +9,15 @@ use crate::{ActionSet, Bits, PartialState, WorldState};
 /// state gets wrong (regression).
 ///
 /// **Not admissible in general**: one action that fixes two goal atoms at
-/// cost 1 makes it overestimate, and so does an action cheaper than 1. It is
-/// admissible (and consistent) exactly when no action sets more than one
-/// goal atom (forward) or more than one atom at all (regression) to the
-/// wanted value, and every such action costs at least 1. A* with it may
-/// return a plan that is not the cheapest; [`AdmissibleMismatch`] is the
-/// safe variant.
+/// cost 1 makes it overestimate, and so does an action that costs 0. The
+/// condition under which it is admissible (and consistent): every action
+/// that sets some goal atom to its goal value (forward; in regression, every
+/// action with an effect, since a subgoal may name any atom) costs at least
+/// 1 and sets at most one such atom (in regression, at most one atom). Then
+/// each action lowers the count by at most 1 and costs at least 1. Because
+/// that cannot be checked from the goal alone, the heuristic declares itself
+/// inadmissible, and A* with it may return a plan that is not the cheapest;
+/// [`AdmissibleMismatch`] is the safe variant.
 ///
 /// Use [`Mismatch::forward`] with [`ForwardSpace`](crate::ForwardSpace)
 /// (nodes are [`WorldState`]s) and [`Mismatch::regression`] with
