@@ -4,7 +4,7 @@
 use benches::grid::{Cell, Grid};
 use criterion::{BenchmarkId, Criterion};
 use peak_alloc::PeakAlloc;
-use search_core::{Algorithm, Search};
+use search_core::{Algorithm, OpenListKind, Search};
 
 #[global_allocator]
 static ALLOCATOR: PeakAlloc = PeakAlloc;
@@ -80,6 +80,38 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The open lists against each other on the 25% grid, A* and Dijkstra.
+fn open_lists(c: &mut Criterion) {
+    let grid = Grid::random(1000, 1000, 0.25, 1);
+    for (name, algorithm) in [
+        ("grid/open-list/astar", Algorithm::AStar),
+        ("grid/open-list/dijkstra", Algorithm::Dijkstra),
+    ] {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        let expected = searchlab_cost(&grid, algorithm);
+        for kind in [
+            OpenListKind::Buckets,
+            OpenListKind::BinaryHeap,
+            OpenListKind::DecreaseKey,
+        ] {
+            let id = BenchmarkId::from_parameter(format!("{kind:?}"));
+            group.bench_with_input(id, &grid, |b, g| {
+                b.iter(|| {
+                    let result = Search::new(g, (0, 0))
+                        .algorithm(algorithm)
+                        .open_list(kind)
+                        .heuristic(g.heuristic())
+                        .run()
+                        .expect("unit costs are valid");
+                    assert_eq!(result.outcome.solution().map(|s| s.cost), Some(expected));
+                });
+            });
+        }
+        group.finish();
+    }
+}
+
 /// Peak bytes allocated while `run` runs, above what was live before.
 fn peak_bytes<T>(run: impl FnOnce() -> T) -> (usize, T) {
     let before = ALLOCATOR.current_usage();
@@ -116,5 +148,6 @@ fn main() {
     report_memory();
     let mut criterion = Criterion::default().configure_from_args();
     bench(&mut criterion);
+    open_lists(&mut criterion);
     criterion.final_summary();
 }

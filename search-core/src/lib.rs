@@ -52,6 +52,7 @@ pub use dijkstra::dijkstra;
 pub use greedy::greedy;
 pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic};
 pub use limits::{Limit, SearchLimits};
+pub use open::OpenListKind;
 pub use outcome::{Outcome, SearchError, SearchResult, Solution};
 pub use search::{Algorithm, ResultOf, Search, Status, Workspace};
 pub use space::{Node, SearchSpace};

@@ -13,13 +13,40 @@
 //!   best-first): a node whose path improves is pushed again and the stale
 //!   entry is skipped when it surfaces (its node is already closed). This
 //!   avoids the position bookkeeping of a decrease-key queue.
+//! - A decrease-key queue (`priority-queue`) holds each node once and lowers
+//!   its priority in place when its path improves. It is available through
+//!   [`OpenListKind::DecreaseKey`] for measurement; it never won (its position
+//!   map costs a hash lookup per push and pop).
 //! - Breadth-first search needs no open list: nodes are stored in the order
 //!   they are found, which is the FIFO order, so a cursor over the store is
 //!   the queue.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, VecDeque};
 use std::mem::size_of;
+
+use priority_queue::PriorityQueue;
+use rustc_hash::FxHasher;
+use std::hash::BuildHasherDefault;
+
+/// Which open list a best-first search uses. Breadth-first search ignores it.
+///
+/// Every kind pops in the same order, so the choice changes speed and
+/// memory, never the expansions; see the module docs of `search_core::open`
+/// in the source and BENCHMARKS.md for the measurements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OpenListKind {
+    /// The measured best: buckets for A*, weighted A* and Dijkstra with
+    /// integer costs, the binary heap otherwise.
+    #[default]
+    Auto,
+    /// A binary heap with lazy deletion.
+    BinaryHeap,
+    /// Buckets where priorities are small integers, else the binary heap.
+    Buckets,
+    /// A decrease-key priority queue.
+    DecreaseKey,
+}
 
 /// Priorities (and priority - g) at or beyond this use the heap instead.
 pub(crate) const MAX_BUCKETS: usize = 1 << 16;
@@ -183,36 +210,49 @@ fn vec_growth(capacity: usize, len: usize) -> usize {
     }
 }
 
+/// A decrease-key rank: the queue pops the greatest, so lowest key, then
+/// highest `g`, then first pushed.
+type Rank<C> = (Reverse<C>, C, Reverse<u32>);
+
 /// The open list of one search.
 #[derive(Clone, Debug)]
 pub(crate) struct OpenList<C> {
     pub(crate) heap: BinaryHeap<Entry<C>>,
     pub(crate) buckets: BucketQueue,
+    decrease_key: PriorityQueue<u32, Rank<C>, BuildHasherDefault<FxHasher>>,
     pub(crate) use_buckets: bool,
+    use_decrease_key: bool,
     seq: u32,
 }
 
-impl<C> Default for OpenList<C> {
+impl<C: Ord> Default for OpenList<C> {
     fn default() -> Self {
         Self {
             heap: BinaryHeap::new(),
             buckets: BucketQueue::default(),
+            decrease_key: PriorityQueue::with_default_hasher(),
             use_buckets: false,
+            use_decrease_key: false,
             seq: 0,
         }
     }
 }
 
 impl<C: Ord + Copy> OpenList<C> {
-    pub(crate) fn clear(&mut self, use_buckets: bool) {
+    /// Empties the list and picks its kind; `buckets_possible` says whether
+    /// this search's priorities can be buckets.
+    pub(crate) fn clear(&mut self, kind: OpenListKind, buckets_possible: bool) {
         self.heap.clear();
         self.buckets.clear();
-        self.use_buckets = use_buckets;
+        self.decrease_key.clear();
+        self.use_buckets =
+            buckets_possible && matches!(kind, OpenListKind::Auto | OpenListKind::Buckets);
+        self.use_decrease_key = kind == OpenListKind::DecreaseKey;
         self.seq = 0;
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.heap.len() + self.buckets.len
+        self.heap.len() + self.buckets.len + self.decrease_key.len()
     }
 
     /// Pushes an entry; `slot` is its `(key, key - g)` bucket when it has one.
@@ -258,7 +298,13 @@ impl<C: Ord + Copy> OpenList<C> {
     fn push_heap(&mut self, key: C, g: C, index: u32) {
         let seq = self.seq;
         self.seq = self.seq.wrapping_add(1);
-        self.heap.push(Entry { key, g, seq, index });
+        if self.use_decrease_key {
+            // A node already queued gets its new (better) rank in place.
+            self.decrease_key
+                .push(index, (Reverse(key), g, Reverse(seq)));
+        } else {
+            self.heap.push(Entry { key, g, seq, index });
+        }
     }
 
     /// Pops the next entry: its priority (as a bucket or a cost) and node.
@@ -267,6 +313,10 @@ impl<C: Ord + Copy> OpenList<C> {
             self.buckets
                 .pop()
                 .map(|(key, index)| (Priority::Bucket(key), index))
+        } else if self.use_decrease_key {
+            self.decrease_key
+                .pop()
+                .map(|(index, (Reverse(key), _, _))| (Priority::Cost(key), index))
         } else {
             self.heap
                 .pop()
@@ -281,15 +331,21 @@ impl<C: Ord + Copy> OpenList<C> {
         let buckets = self.buckets.bytes
             + self.buckets.levels.capacity() * size_of::<Level>()
             + self.buckets.spare.capacity() * size_of::<VecDeque<u32>>();
+        // The queue's map and heap: an index, a rank and bookkeeping each.
+        let per_entry = size_of::<u32>() + size_of::<Rank<C>>() + 3 * size_of::<usize>();
+        let decrease_key = self.decrease_key.capacity() * per_entry;
         let mut growth = 0;
         if self.heap.len() + room > self.heap.capacity() {
             growth += heap.max(64);
+        }
+        if self.use_decrease_key && self.decrease_key.len() + room > self.decrease_key.capacity() {
+            growth += (2 * decrease_key).max(64 * per_entry);
         }
         if self.use_buckets {
             // A new bucket holds 4 entries at first; a full one doubles.
             growth += room * (size_of::<VecDeque<u32>>() + 4 * size_of::<u32>());
         }
-        (heap + buckets, growth)
+        (heap + buckets + decrease_key, growth)
     }
 }
 

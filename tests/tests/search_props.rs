@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use proptest::prelude::*;
 use search_core::{
     astar, bfs, dijkstra, greedy, weighted_astar, Admissible, Algorithm, Estimate, FloatCost,
-    Limit, Outcome, Search, SearchLimits, Status,
+    Limit, OpenListKind, Outcome, Search, SearchLimits, Status,
 };
 use tests::{replay, GraphSpace};
 
@@ -309,5 +309,26 @@ proptest! {
         let reused = reused.run().unwrap();
         prop_assert_eq!(first.stats.counters(), reused.stats.counters());
         prop_assert_eq!(&first.outcome, &reused.outcome);
+    }
+
+    #[test]
+    fn every_open_list_expands_the_same_nodes(
+        p in problem(),
+        algorithm in prop::sample::select(ALGORITHMS.to_vec()),
+    ) {
+        let run = |kind| {
+            Search::new(&p.graph, p.start)
+                .algorithm(algorithm)
+                .open_list(kind)
+                .heuristic(p.h())
+                .run()
+                .unwrap()
+        };
+        let auto = run(OpenListKind::Auto);
+        for kind in [OpenListKind::BinaryHeap, OpenListKind::Buckets, OpenListKind::DecreaseKey] {
+            let other = run(kind);
+            prop_assert_eq!(auto.stats.counters(), other.stats.counters(), "{:?}", kind);
+            prop_assert_eq!(&auto.outcome, &other.outcome, "{:?}", kind);
+        }
     }
 }
