@@ -38,6 +38,7 @@ mod error;
 mod factored;
 mod plan;
 mod planner;
+pub mod problem;
 
 pub use config::{algorithm_name, parse_algorithm, Direction, HeuristicName, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};

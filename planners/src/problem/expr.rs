@@ -219,7 +219,19 @@ fn lex(text: &str) -> Result<Vec<At<Tok>>, ParseError> {
             '[' | '{' => (Tok::Open(c), 1),
             ']' | '}' => (Tok::Close(c), 1),
             ',' => (Tok::Comma, 1),
-            _ => return error(start..start + c.len_utf8(), format!("unexpected character `{c}`")),
+            '+' | '-' => {
+                let message = format!(
+                    "`{c}` alone is not an operator: \
+                     effects add with `+=` and subtract with `-=`"
+                );
+                return error(start..start + 1, message);
+            }
+            _ => {
+                return error(
+                    start..start + c.len_utf8(),
+                    format!("unexpected character `{c}`"),
+                )
+            }
         };
         i += len;
         tokens.push(At {
@@ -240,13 +252,14 @@ fn number(text: &str, start: usize) -> Result<(Tok, usize), ParseError> {
     }
     let mut float = false;
     while let Some(&b) = bytes.get(end) {
-        let exponent_sign = matches!(b, b'-' | b'+') && matches!(bytes[end - 1], b'e' | b'E');
-        if b.is_ascii_digit() || b == b'_' || exponent_sign {
-        } else if matches!(b, b'.' | b'e' | b'E') {
+        let exponent_sign = matches!(b, b'-' | b'+')
+            && end > start
+            && matches!(bytes.get(end - 1), Some(b'e' | b'E'));
+        if matches!(b, b'.' | b'e' | b'E') {
             float = true;
-        } else if is_ident_char(char::from(b)) {
-            // A letter glued to a number (`60gold`): one malformed token.
-        } else {
+        } else if !(exponent_sign || is_ident_char(char::from(b))) {
+            // Digits, `_` and letters glued to a number (`60gold`) make one
+            // token, reported whole as malformed.
             break;
         }
         end += 1;
@@ -263,8 +276,16 @@ fn number(text: &str, start: usize) -> Result<(Tok, usize), ParseError> {
     } else {
         match digits.parse::<i64>() {
             Ok(i) => Ok((Tok::Lit(Literal::Int(i)), end - start)),
-            Err(e) if matches!(e.kind(), std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow) => {
-                error(start..end, format!("integer `{word}` does not fit in 64 bits"))
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+                ) =>
+            {
+                error(
+                    start..end,
+                    format!("integer `{word}` does not fit in 64 bits"),
+                )
             }
             Err(_) => malformed(),
         }
@@ -296,7 +317,10 @@ fn string(text: &str, start: usize, quote: char) -> Result<(Tok, usize), ParseEr
             out.push(c);
         }
     }
-    error(start..text.len(), format!("string not closed: add `{quote}`"))
+    error(
+        start..text.len(),
+        format!("string not closed: add `{quote}`"),
+    )
 }
 
 /// Parses one condition or effect.
@@ -361,7 +385,10 @@ impl Parser<'_> {
                 self.next += 1;
                 Ok(name)
             }
-            _ => error(self.here(), format!("expected {what}, found {}", self.found())),
+            _ => error(
+                self.here(),
+                format!("expected {what}, found {}", self.found()),
+            ),
         }
     }
 
@@ -395,7 +422,11 @@ impl Parser<'_> {
             Some(_) => {
                 return error(
                     self.here(),
-                    format!("expected {AFTER_NAME} after `{}`, found {}", name.value, self.found()),
+                    format!(
+                        "expected {AFTER_NAME} after `{}`, found {}",
+                        name.value,
+                        self.found()
+                    ),
                 )
             }
         };
@@ -433,7 +464,10 @@ impl Parser<'_> {
                     "expected {what}, found the name `{word}` (write strings in quotes: \"{word}\")"
                 ),
             ),
-            _ => error(self.here(), format!("expected {what}, found {}", self.found())),
+            _ => error(
+                self.here(),
+                format!("expected {what}, found {}", self.found()),
+            ),
         }
     }
 
@@ -442,7 +476,10 @@ impl Parser<'_> {
             self.next += 1;
             Ok(())
         } else {
-            error(self.here(), format!("expected {what}, found {}", self.found()))
+            error(
+                self.here(),
+                format!("expected {what}, found {}", self.found()),
+            )
         }
     }
 
@@ -512,8 +549,14 @@ mod tests {
         assert_eq!((op.value, op.span), (Operator::Ge, 5..7));
         assert_eq!(rhs, Rhs::Literal(lit(Literal::Int(60), 8..10)));
 
-        assert!(matches!(parse("!aim_ready").unwrap(), Expr::Bare { negated: true, .. }));
-        assert!(matches!(parse(" fed ").unwrap(), Expr::Bare { negated: false, .. }));
+        assert!(matches!(
+            parse("!aim_ready").unwrap(),
+            Expr::Bare { negated: true, .. }
+        ));
+        assert!(matches!(
+            parse(" fed ").unwrap(),
+            Expr::Bare { negated: false, .. }
+        ));
         let Expr::Binary { rhs, .. } = parse(r#"location == "shop""#).unwrap() else {
             panic!()
         };
@@ -549,17 +592,26 @@ mod tests {
     fn errors_point_into_the_expression() {
         let cases = [
             ("", 0..0, "empty"),
-            ("gold >=", 7..7, "expected a value after `>=`, found the end"),
+            (
+                "gold >=",
+                7..7,
+                "expected a value after `>=`, found the end",
+            ),
             ("gold >= sixty", 8..13, "found the name `sixty`"),
             ("gold ! 3", 5..6, "expected a comparison"),
             ("gold >= 60 60", 11..13, "unexpected `60` after the end"),
             ("location == \"shop", 12..17, "string not closed"),
             ("gold >= 6x", 8..10, "malformed number `6x`"),
-            ("gold >= 99999999999999999999", 8..28, "does not fit in 64 bits"),
+            (
+                "gold >= 99999999999999999999",
+                8..28,
+                "does not fit in 64 bits",
+            ),
             ("x in [1 2]", 8..9, "expected `,`"),
             ("x in {}", 7..7, "empty"),
             ("x in 3", 5..6, "after `in`"),
             ("gold # 1", 5..6, "unexpected character `#`"),
+            ("gold + 25", 5..6, "`+` alone is not an operator"),
             ("!", 1..1, "a name after `!`"),
             ("x = 1e999", 4..9, "too large"),
             (r#"x = "a\q""#, 6..8, "unknown escape"),
