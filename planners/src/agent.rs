@@ -348,7 +348,7 @@ impl<D: AgentDomain> Agent<D> {
                 None => return Ok(TickStatus::Stuck),
             }
         }
-        Ok(self.act(view, world))
+        Ok(self.act(&view, world))
     }
 
     /// Why the current plan must go, if it must.
@@ -410,7 +410,7 @@ impl<D: AgentDomain> Agent<D> {
     }
 
     /// Runs the current action's executor once.
-    fn act(&mut self, view: D::State, world: &mut D::State) -> TickStatus {
+    fn act(&mut self, view: &D::State, world: &mut D::State) -> TickStatus {
         let Some(current) = self.current.as_mut() else {
             return TickStatus::Idle;
         };
@@ -430,7 +430,7 @@ impl<D: AgentDomain> Agent<D> {
         let status = self
             .executors
             .get_mut(&action)
-            .map_or(ExecStatus::Success, |e| e.execute(&view));
+            .map_or(ExecStatus::Success, |e| e.execute(view));
         match status {
             ExecStatus::Running => {}
             ExecStatus::Failure => {
@@ -445,7 +445,7 @@ impl<D: AgentDomain> Agent<D> {
             }
             ExecStatus::Success => {
                 let goal = &self.goals[current.goal].name;
-                let Some(after) = self.domain.apply(&view, action) else {
+                let Some(after) = self.domain.apply(view, action) else {
                     // Checked at the top of this tick, so only a domain whose
                     // `apply` refuses more than `is_applicable` gets here.
                     let reason = ReplanReason::PreconditionInvalidated;
