@@ -158,6 +158,65 @@ impl<B: Bits> ActionSet<B> {
         }
     }
 
+    /// Adds an action whose preconditions and effects are given directly as
+    /// partial states over atoms declared already (by bit position), for
+    /// programs that build large action sets (a grounded PDDL task) without
+    /// naming atoms one by one.
+    ///
+    /// # Errors
+    /// [`AtomicError::DuplicateAction`] if `name` is taken, and
+    /// [`AtomicError::UnknownAtom`] (naming the bit position) if `pre` or
+    /// `eff` mentions an atom the registry does not hold.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, PartialState};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.declare("has_food").unwrap();
+    /// actions.declare("fed").unwrap();
+    /// let eat = actions
+    ///     .add_partial("eat", 5, PartialState::new(0b01, 0b01), PartialState::new(0b10, 0b11))
+    ///     .unwrap();
+    /// assert_eq!(actions.action(eat).unwrap().eff.len(), 2);
+    /// assert!(actions.add_partial("eat", 1, PartialState::empty(), PartialState::empty()).is_err());
+    /// assert!(actions.add_partial("x", 1, PartialState::new(0, 0b100), PartialState::empty()).is_err());
+    /// ```
+    pub fn add_partial(
+        &mut self,
+        name: &str,
+        cost: u32,
+        pre: PartialState<B>,
+        eff: PartialState<B>,
+    ) -> Result<ActionId, AtomicError> {
+        if self.by_name.contains_key(name) {
+            return Err(AtomicError::DuplicateAction {
+                name: name.to_owned(),
+            });
+        }
+        let unknown = (pre.care() | eff.care()) & !B::low(self.registry.len());
+        let mut first = None;
+        unknown.for_each_one(|i| {
+            first.get_or_insert(i);
+        });
+        if let Some(i) = first {
+            return Err(AtomicError::UnknownAtom {
+                name: format!("#{i}"),
+            });
+        }
+        let index = u32::try_from(self.actions.len()).map_err(|_| AtomicError::UnknownAction {
+            index: self.actions.len(),
+        })?;
+        let id = ActionId(index);
+        self.by_name.insert(name.to_owned(), id);
+        self.actions.push(Action {
+            name: name.to_owned(),
+            pre,
+            eff,
+            cost,
+        });
+        self.rules.push(Rule { pre, eff, cost });
+        Ok(id)
+    }
+
     fn keep(&mut self, error: AtomicError) {
         self.error.get_or_insert(error);
     }

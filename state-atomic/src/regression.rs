@@ -163,6 +163,22 @@ pub struct RegressionSpace<'a, B: Bits = u64> {
     goal: PartialState<B>,
     closed: Option<RefCell<ClosedIndex<B>>>,
     pruned: Cell<u64>,
+    /// Per atom: the atoms that cannot be true together with it in a
+    /// reachable state (empty: no mutex pruning).
+    mutexes: Vec<B>,
+    mutex_pruned: Cell<u64>,
+}
+
+/// Whether two atoms of `set` are mutually exclusive in `table`.
+#[inline]
+fn has_mutex<B: Bits>(table: &[B], set: B) -> bool {
+    let mut found = false;
+    set.for_each_one(|atom| {
+        if !found {
+            found = table.get(atom).is_some_and(|m| !(*m & set).is_zero());
+        }
+    });
+    found
 }
 
 impl<'a, B: Bits> RegressionSpace<'a, B> {
@@ -208,6 +224,8 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
             goal,
             closed: None,
             pruned: Cell::new(0),
+            mutexes: Vec::new(),
+            mutex_pruned: Cell::new(0),
         })
     }
 
@@ -230,6 +248,46 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
             Subsumption::Closed => Some(RefCell::new(ClosedIndex::new())),
         };
         self
+    }
+
+    /// Prunes subgoals that ask for two mutually exclusive atoms to be true
+    /// (pairs no reachable state holds, such as `h^2` mutexes): a regressed
+    /// subgoal that contains such a pair, and an action whose regression
+    /// would need one after it (the subgoal's true atoms together with the
+    /// atoms the action makes true). `table[a]` holds the atoms mutually
+    /// exclusive with atom `a`; it must be symmetric, and only sound pairs
+    /// (no reachable state holds both) keep the search complete. An empty
+    /// table turns the pruning off.
+    ///
+    /// ```
+    /// use search_core::bfs;
+    /// use state_atomic::{ActionSet, RegressionSpace};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// // holding and empty_hand (atoms 0 and 1) never hold together.
+    /// actions.add("pick", 1).pre("empty_hand", true).eff("holding", true).eff("empty_hand", false);
+    /// actions.add("magic", 1).pre("holding", true).pre("empty_hand", true).eff("won", true);
+    /// let (start, goal) = (actions.state(["empty_hand"]).unwrap(), actions.partial([("won", true)]).unwrap());
+    /// let space = RegressionSpace::new(&actions, start, goal).unwrap().mutexes(vec![0b10, 0b01, 0]);
+    /// assert!(bfs(&space, goal).unwrap().outcome.solution().is_none());
+    /// assert_eq!(space.mutex_pruned(), 1);
+    /// ```
+    #[must_use]
+    pub fn mutexes(mut self, table: Vec<B>) -> Self {
+        self.mutexes = table;
+        self
+    }
+
+    /// How many successors mutex pruning has dropped so far (see
+    /// [`mutexes`](Self::mutexes)).
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, PartialState, RegressionSpace, WorldState};
+    /// let actions = ActionSet::<u64>::new();
+    /// let space = RegressionSpace::new(&actions, WorldState::empty(), PartialState::empty()).unwrap();
+    /// assert_eq!(space.mutex_pruned(), 0);
+    /// ```
+    pub fn mutex_pruned(&self) -> u64 {
+        self.mutex_pruned.get()
     }
 
     /// The goal, the node to start the search from.
@@ -306,6 +364,8 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
         let mut closed = self.closed.as_ref().map(RefCell::borrow_mut);
         let g = closed.as_mut().map_or(0, |c| c.close(node));
         let mut pruned = 0;
+        let mut mutex_pruned = 0;
+        let mutexes = (!self.mutexes.is_empty()).then_some(self.mutexes.as_slice());
         // The candidates: actions that set some literal of the subgoal.
         let mut candidates = self.scratch.borrow_mut();
         candidates.fill(0);
@@ -325,10 +385,26 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let rule = &self.rules[i];
+                if let Some(table) = mutexes {
+                    let Some(sub) = node.regress(&rule.pre, &rule.eff) else {
+                        continue;
+                    };
+                    // The state right after the action holds the subgoal's
+                    // true atoms and the action's true effects; the state
+                    // before it, the regressed subgoal's true atoms.
+                    let after = (node.values() & node.care() & !rule.eff.care())
+                        | (rule.eff.values() & rule.eff.care());
+                    if has_mutex(table, after) || has_mutex(table, sub.values() & sub.care()) {
+                        mutex_pruned += 1;
+                        continue;
+                    }
+                }
                 regress_one(node, i, rule, g, &mut closed, &mut pruned, &mut emit);
             }
         }
         self.pruned.set(self.pruned.get() + pruned);
+        self.mutex_pruned
+            .set(self.mutex_pruned.get() + mutex_pruned);
     }
 }
 
