@@ -1,37 +1,329 @@
-//! `searchlab`: until the benchmark suite lands, a grid path-finding demo that
-//! runs A*, Dijkstra and BFS on one seeded grid and prints what each did.
+//! `searchlab`: the comparative benchmark suite and a one-problem planner.
+//!
+//! - `searchlab` runs the built-in default suite and prints the coverage and
+//!   forward-against-regression tables.
+//! - `searchlab bench [suite.toml] [--jobs N] [--shard K/N] [--out DIR]
+//!   [--compare A B]` runs a suite and writes results and reports.
+//! - `searchlab merge parts... --out merged.jsonl` joins shard results.
+//! - `searchlab report results.jsonl --out report/` writes the Markdown
+//!   report, the Lab properties and the SVG plots.
+//! - `searchlab plan problem.toml` solves one problem file.
 
-use benches::grid::Grid;
-use search_core::{Algorithm, Search, SearchError};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
-fn main() -> Result<(), SearchError> {
-    let grid = Grid::random(1000, 1000, 0.25, 1);
-    println!(
-        "1000x1000 grid, 25% blocked (seed 1), from (0, 0) to {:?}",
-        grid.goal
+use benches::output::{write_outputs, OutputOptions};
+use benches::plan::{plan_file, PlanRequest, EXIT_INPUT_ERROR};
+use benches::record::{merge, read_jsonl, write_jsonl};
+use benches::report::{Report, ScoreBounds};
+use benches::runner::{run_suite, RunOptions, Shard};
+use benches::suite::Suite;
+use benches::SuiteError;
+use clap::{Parser, Subcommand};
+use planners::{Direction, HeuristicName};
+use search_core::Algorithm;
+
+/// Compare search strategies over suites of planning problems, or solve one.
+///
+/// With no command, runs the built-in default suite and prints the coverage
+/// and forward-against-regression tables.
+#[derive(Debug, Parser)]
+#[command(name = "searchlab", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a suite (the built-in default suite if no file is given).
+    Bench(BenchArgs),
+    /// Join result files (JSON lines, e.g. the shards of one suite).
+    Merge {
+        /// The result files.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// The merged file to write.
+        #[arg(long, short)]
+        out: PathBuf,
+    },
+    /// Write the Markdown report, Lab properties, CSV and SVG plots of a
+    /// result file.
+    Report(ReportArgs),
+    /// Solve one problem file and print the plan and statistics.
+    ///
+    /// Exit codes: 0 solved, 1 invalid plan (a bug), 2 input error,
+    /// 3 unsolvable, 4 limit reached.
+    Plan(PlanArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct BenchArgs {
+    /// A suite file (TOML); the built-in default suite if left out.
+    suite: Option<PathBuf>,
+    /// Worker threads (default: every core).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Run only the K-th of N disjoint slices of the runs (for job arrays).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Write results (JSON lines, CSV), Lab properties, the Markdown report
+    /// and SVG plots into this directory.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Compare configuration B with A instance by instance (repeatable).
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Vec<String>,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ReportArgs {
+    /// The results (JSON lines).
+    results: PathBuf,
+    /// The directory to write into.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Compare configuration B with A instance by instance (repeatable).
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Vec<String>,
+    /// The runs' time limit in seconds, for the time score.
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// The runs' memory limit in MiB, for the memory score.
+    #[arg(long)]
+    memory_limit: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+struct PlanArgs {
+    /// The problem file (TOML).
+    problem: PathBuf,
+    /// forward, regression or portfolio.
+    #[arg(long, short, default_value = "forward")]
+    direction: Direction,
+    /// astar, wastar:W, gbfs, dijkstra or bfs.
+    #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
+    algorithm: Algorithm,
+    /// blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric,
+    /// numeric-sum (default: hmax for atomic, numeric for factored).
+    #[arg(long = "heuristic")]
+    heuristic: Option<HeuristicName>,
+    /// Expansion limit per search.
+    #[arg(long)]
+    max_expansions: Option<u64>,
+    /// Time limit per search, in seconds.
+    #[arg(long)]
+    max_time: Option<f64>,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    planners::parse_algorithm(s).map_err(|e| e.to_string())
+}
+
+fn pairs(flat: &[String]) -> Vec<(String, String)> {
+    flat.chunks_exact(2)
+        .map(|c| (c[0].clone(), c[1].clone()))
+        .collect()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => bench(&BenchArgs {
+            suite: None,
+            jobs: None,
+            shard: None,
+            out: None,
+            compare: Vec::new(),
+            no_progress: false,
+        }),
+        Some(Command::Bench(args)) => bench(&args),
+        Some(Command::Merge { parts, out }) => merge_files(&parts, &out),
+        Some(Command::Report(args)) => report(&args),
+        Some(Command::Plan(args)) => return plan(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_INPUT_ERROR)
+        }
+    }
+}
+
+fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
+    let suite = match &args.suite {
+        Some(path) => benches::suite_file::load_suite(path)?,
+        None => benches::defaults::default_suite()?,
+    };
+    let compare = pairs(&args.compare);
+    for (a, b) in &compare {
+        for name in [a, b] {
+            if !suite.configs.iter().any(|c| &c.name == name) {
+                return Err(SuiteError::Invalid(format!(
+                    "--compare: no configuration `{name}` in the suite (it has: {})",
+                    suite.config_names().join(", ")
+                )));
+            }
+        }
+    }
+    let runs = suite.runs().len();
+    let shown = args
+        .shard
+        .map_or(runs, |s| (0..runs).filter(|&r| s.contains(r)).count());
+    eprintln!(
+        "suite {}: {} problems x {} configurations = {runs} runs{}",
+        suite.name,
+        suite.problems.len(),
+        suite.configs.len(),
+        args.shard
+            .map(|s| format!(", shard {}/{}: {shown} runs", s.index, s.count))
+            .unwrap_or_default()
     );
+    let began = Instant::now();
+    let records = run_suite(
+        &suite,
+        &RunOptions {
+            jobs: args.jobs,
+            shard: args.shard,
+            progress: !args.no_progress,
+        },
+    )?;
+    let wall = began.elapsed();
+    let report = Report::new(&records);
+    println!("{}", report.console_summary());
+    for (a, b) in &compare {
+        println!("{}", report.compare_table(a, b).to_console());
+    }
+    let solved = records.iter().filter(|r| r.solved()).count();
     println!(
-        "{:<9} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}",
-        "algorithm", "cost", "expanded", "generated", "evaluated", "stored", "max open", "time"
+        "{} runs, {solved} solved, wall time {:.2} s, {} jobs",
+        records.len(),
+        wall.as_secs_f64(),
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
     );
-    for (name, algorithm) in [
-        ("A*", Algorithm::AStar),
-        ("Dijkstra", Algorithm::Dijkstra),
-        ("BFS", Algorithm::BreadthFirst),
-    ] {
-        let result = Search::new(&grid, (0, 0))
-            .algorithm(algorithm)
-            .heuristic(grid.heuristic())
-            .run()?;
-        let cost = result
-            .outcome
-            .solution()
-            .map_or_else(|| result.outcome.name().to_owned(), |s| s.cost.to_string());
-        let s = &result.stats;
+    if let Some(out) = &args.out {
+        let stem = args.shard.map_or_else(
+            || "results".to_owned(),
+            |s| format!("results-{}-of-{}", s.index, s.count),
+        );
+        let options = OutputOptions {
+            title: format!("searchlab suite `{}`", suite.name),
+            bounds: bounds_of(&suite),
+            compare,
+            stem,
+        };
+        let written = write_outputs(&records, out, &options)?;
+        for path in written {
+            println!("wrote {}", path.display());
+        }
+    } else if args.suite.is_none() {
         println!(
-            "{name:<9} {cost:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10.2?}",
-            s.expanded, s.generated, s.evaluated, s.stored, s.max_open, s.elapsed
+            "(searchlab bench --out DIR also writes results, the Markdown report and SVG plots)"
         );
     }
     Ok(())
+}
+
+fn bounds_of(suite: &Suite) -> ScoreBounds {
+    let default = ScoreBounds::default();
+    ScoreBounds {
+        time_limit: suite
+            .limits
+            .max_time
+            .map_or(default.time_limit, |t| t.as_secs_f64()),
+        memory_limit: suite
+            .limits
+            .max_memory_bytes
+            .map_or(default.memory_limit, |m| benches::report::as_f64(m as u64)),
+    }
+}
+
+fn merge_files(parts: &[PathBuf], out: &Path) -> Result<(), SuiteError> {
+    let mut sets = Vec::new();
+    for part in parts {
+        sets.push(read_jsonl(part)?);
+    }
+    let (merged, dropped) = merge(sets);
+    write_jsonl(out, &merged)?;
+    println!(
+        "merged {} files: {} runs into {}{}",
+        parts.len(),
+        merged.len(),
+        out.display(),
+        if dropped > 0 {
+            format!(" ({dropped} duplicate runs dropped)")
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
+fn report(args: &ReportArgs) -> Result<(), SuiteError> {
+    let records = read_jsonl(&args.results)?;
+    let default = ScoreBounds::default();
+    let bounds = ScoreBounds {
+        time_limit: args.time_limit.unwrap_or(default.time_limit),
+        memory_limit: args
+            .memory_limit
+            .map_or(default.memory_limit, |mb| benches::report::as_f64(mb << 20)),
+    };
+    let report = Report::new(&records);
+    let compare = pairs(&args.compare);
+    for (a, b) in &compare {
+        for name in [a, b] {
+            if !report.configs().contains(name) {
+                return Err(SuiteError::Invalid(format!(
+                    "--compare: no configuration `{name}` in {}",
+                    args.results.display()
+                )));
+            }
+        }
+    }
+    println!("{}", report.console_summary());
+    let options = OutputOptions {
+        title: format!("searchlab results `{}`", args.results.display()),
+        bounds,
+        compare,
+        stem: String::new(),
+    };
+    for path in write_outputs(&records, &args.out, &options)? {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn plan(args: &PlanArgs) -> ExitCode {
+    let max_time = match args.max_time {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            eprintln!("error: --max-time must be a positive number of seconds, not {t}");
+            return ExitCode::from(EXIT_INPUT_ERROR);
+        }
+    };
+    let request = PlanRequest {
+        direction: args.direction,
+        algorithm: args.algorithm,
+        heuristic: args.heuristic,
+        max_expansions: args.max_expansions,
+        max_time,
+        json: args.json,
+    };
+    let (text, code) = plan_file(&args.problem, &request);
+    if code == EXIT_INPUT_ERROR {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    ExitCode::from(code)
 }

@@ -1,0 +1,201 @@
+//! The built-in default suite: the reference scenarios and the synthetic
+//! atomic and factored families at several sizes, with forward and
+//! regression configurations of A*, greedy best-first and Dijkstra.
+//!
+//! Its runs are cut off by expansions, not time, so that every machine and
+//! every number of jobs gives the same table of outcomes.
+
+use std::time::Duration;
+
+use planners::{Direction, HeuristicName};
+use search_core::Algorithm;
+
+use crate::suite::{Configuration, RunLimits, Suite, SuiteProblem};
+use crate::SuiteError;
+
+/// Expansions allowed to each search of the default suite.
+pub const DEFAULT_MAX_EXPANSIONS: u64 = 100_000;
+/// Wall time allowed to each search of the default suite: a safety net
+/// far above what the expansion limit allows on this machine.
+pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(60);
+/// Memory allowed to each search of the default suite.
+pub const DEFAULT_MAX_MEMORY_BYTES: usize = 512 << 20;
+
+/// Sizes of the atomic synthetic families in the default suite.
+pub const ATOMIC_SIZES: [usize; 7] = [16, 24, 32, 40, 48, 56, 64];
+/// Seeds of the atomic synthetic families in the default suite.
+pub const ATOMIC_SEEDS: [u64; 2] = [1, 2];
+/// Sizes of the factored economy in the default suite (its searches are
+/// the slowest per expansion; size 1 already defeats most configurations).
+pub const ECONOMY_SIZES: [u32; 1] = [1];
+/// Sizes of the factored chains in the default suite.
+pub const FACTORED_CHAIN_SIZES: [u32; 2] = [1, 2];
+
+/// The default limits: [`DEFAULT_MAX_EXPANSIONS`], [`DEFAULT_MAX_TIME`],
+/// [`DEFAULT_MAX_MEMORY_BYTES`].
+pub fn default_limits() -> RunLimits {
+    RunLimits {
+        max_expansions: Some(DEFAULT_MAX_EXPANSIONS),
+        max_time: Some(DEFAULT_MAX_TIME),
+        max_memory_bytes: Some(DEFAULT_MAX_MEMORY_BYTES),
+    }
+}
+
+/// The default configurations: forward and regression, each with
+/// `astar-hmax` (atomic), `astar-numeric` (factored), `gbfs-ff` (atomic),
+/// `gbfs-mismatch`, `wastar2-ff` (atomic), `wastar2-numeric-sum`
+/// (factored) and `dijkstra-blind`.
+pub fn default_configs() -> Vec<Configuration> {
+    let mut configs = Vec::new();
+    for direction in [Direction::Forward, Direction::Regression] {
+        for (algorithm, heuristic) in [
+            (Algorithm::AStar, HeuristicName::HMax),
+            (Algorithm::AStar, HeuristicName::NumericMax),
+            (Algorithm::GreedyBestFirst, HeuristicName::Ff),
+            (Algorithm::GreedyBestFirst, HeuristicName::Mismatch),
+            (Algorithm::WeightedAStar { weight: 2.0 }, HeuristicName::Ff),
+            (
+                Algorithm::WeightedAStar { weight: 2.0 },
+                HeuristicName::NumericSum,
+            ),
+            (Algorithm::Dijkstra, HeuristicName::Blind),
+        ] {
+            configs.push(Configuration::builtin(direction, algorithm, heuristic));
+        }
+    }
+    configs
+}
+
+/// The reference scenarios of DESIGN.md: the atomic ones in domain
+/// `reference`, the hitman in `reference-factored`.
+///
+/// # Errors
+/// [`SuiteError::Problem`] if a generator fails (it does not).
+pub fn reference_problems() -> Result<Vec<SuiteProblem>, SuiteError> {
+    use state_atomic::problems as atomic;
+    let err = |name: &str, e: &dyn std::fmt::Display| SuiteError::Problem {
+        name: name.to_owned(),
+        message: e.to_string(),
+    };
+    let mut problems = vec![SuiteProblem::atomic(
+        "reference",
+        "hungry-agent",
+        atomic::hungry_agent().map_err(|e| err("hungry-agent", &e))?,
+    )];
+    for (name, start) in [
+        ("enemy-ship-aim", &["safe", "ammo_full"][..]),
+        (
+            "enemy-ship-chase",
+            &["safe", "ammo_full", "player_weak"][..],
+        ),
+        ("enemy-ship-evade", &["ammo_full"][..]),
+        ("enemy-ship-shoot", &["safe", "ammo_full", "aim_ready"][..]),
+    ] {
+        problems.push(SuiteProblem::atomic(
+            "reference",
+            name,
+            atomic::enemy_ship(start).map_err(|e| err(name, &e))?,
+        ));
+    }
+    problems.push(SuiteProblem::atomic(
+        "reference",
+        "consumed-fact",
+        atomic::consumed_fact().map_err(|e| err("consumed-fact", &e))?,
+    ));
+    problems.push(SuiteProblem::factored(
+        "reference-factored",
+        "hitman",
+        state_factored::problems::hitman().map_err(|e| err("hitman", &e))?,
+    ));
+    Ok(problems)
+}
+
+/// A built-in generator by name, at `size` with `seed` (the factored
+/// families ignore the seed). Names: `atomic-chains`, `atomic-shortcuts`,
+/// `atomic-toggles`, `factored-economy`, `factored-chains`.
+///
+/// # Errors
+/// [`SuiteError::Problem`] for an unknown name or a size the generator
+/// refuses.
+pub fn generate(family: &str, size: u64, seed: u64) -> Result<SuiteProblem, SuiteError> {
+    use state_atomic::problems as atomic;
+    let err = |e: &dyn std::fmt::Display| SuiteError::Problem {
+        name: format!("{family}-{size}"),
+        message: e.to_string(),
+    };
+    let atomic_size = usize::try_from(size).map_err(|e| err(&e))?;
+    let factored_size = u32::try_from(size).map_err(|e| err(&e))?;
+    let name = format!("{}-{size}-s{seed}", family.trim_start_matches("atomic-"));
+    let problem = match family {
+        "atomic-chains" => SuiteProblem::atomic(
+            family,
+            &name,
+            atomic::chains(atomic_size, seed).map_err(|e| err(&e))?,
+        ),
+        "atomic-shortcuts" => SuiteProblem::atomic(
+            family,
+            &name,
+            atomic::shortcuts(atomic_size, seed).map_err(|e| err(&e))?,
+        ),
+        "atomic-toggles" => SuiteProblem::atomic(
+            family,
+            &name,
+            atomic::toggles(atomic_size, seed).map_err(|e| err(&e))?,
+        ),
+        "factored-economy" => SuiteProblem::factored(
+            family,
+            &format!("economy-{size}"),
+            state_factored::problems::economy(factored_size).map_err(|e| err(&e))?,
+        ),
+        "factored-chains" => SuiteProblem::factored(
+            family,
+            &format!("chains-{size}"),
+            state_factored::problems::chains(factored_size).map_err(|e| err(&e))?,
+        ),
+        _ => {
+            return Err(SuiteError::Problem {
+                name: family.to_owned(),
+                message: format!("unknown generator (known: {})", GENERATORS.join(", ")),
+            })
+        }
+    };
+    Ok(problem)
+}
+
+/// The names [`generate`] knows, plus `reference` for the reference
+/// scenarios.
+pub const GENERATORS: [&str; 6] = [
+    "reference",
+    "atomic-chains",
+    "atomic-shortcuts",
+    "atomic-toggles",
+    "factored-economy",
+    "factored-chains",
+];
+
+/// The built-in default suite that `searchlab` with no arguments runs.
+///
+/// # Errors
+/// [`SuiteError::Problem`] if a generator fails (it does not).
+pub fn default_suite() -> Result<Suite, SuiteError> {
+    let mut suite = Suite::new("default");
+    suite.limits = default_limits();
+    suite.problems = reference_problems()?;
+    for family in ["atomic-chains", "atomic-shortcuts", "atomic-toggles"] {
+        for size in ATOMIC_SIZES {
+            for seed in ATOMIC_SEEDS {
+                suite.problems.push(generate(family, size as u64, seed)?);
+            }
+        }
+    }
+    for (family, sizes) in [
+        ("factored-economy", &ECONOMY_SIZES[..]),
+        ("factored-chains", &FACTORED_CHAIN_SIZES[..]),
+    ] {
+        for &size in sizes {
+            suite.problems.push(generate(family, u64::from(size), 0)?);
+        }
+    }
+    suite.configs = default_configs();
+    Ok(suite)
+}

@@ -1,0 +1,81 @@
+//! Writes a result set's files: JSON lines, CSV, Lab properties, the
+//! Markdown report and the SVG plots.
+
+use std::path::{Path, PathBuf};
+
+use crate::plot::{coverage_svg, scatter_svg};
+use crate::record::{to_csv, to_lab_properties, write_file, write_jsonl, RunRecord};
+use crate::report::{Attribute, Report, ScoreBounds};
+use crate::SuiteError;
+
+/// What to write.
+#[derive(Clone, Debug, Default)]
+pub struct OutputOptions {
+    /// The report's title.
+    pub title: String,
+    /// Score ranges (the runs' limits).
+    pub bounds: ScoreBounds,
+    /// Pairs `(A, B)` to compare instance by instance and plot; when empty,
+    /// the first forward/regression pair is plotted.
+    pub compare: Vec<(String, String)>,
+    /// File stem of the raw results (`results` gives `results.jsonl` and
+    /// `results.csv`); empty to write no raw results.
+    pub stem: String,
+}
+
+/// Writes into `dir`: `{stem}.jsonl`, `{stem}.csv`, `properties` (Downward
+/// Lab), `report.md`, `coverage-time.svg` and per compared pair
+/// `scatter-expansions-A-vs-B.svg` and `scatter-time-A-vs-B.svg`. Returns
+/// the paths written.
+///
+/// # Errors
+/// [`SuiteError::Io`] when a file cannot be written; [`SuiteError::Invalid`]
+/// if a plot cannot be drawn.
+pub fn write_outputs(
+    records: &[RunRecord],
+    dir: &Path,
+    options: &OutputOptions,
+) -> Result<Vec<PathBuf>, SuiteError> {
+    let mut written = Vec::new();
+    let mut put = |name: &str, bytes: &[u8]| -> Result<(), SuiteError> {
+        let path = dir.join(name);
+        write_file(&path, bytes)?;
+        written.push(path);
+        Ok(())
+    };
+    if !options.stem.is_empty() {
+        let path = dir.join(format!("{}.jsonl", options.stem));
+        write_jsonl(&path, records)?;
+        put(&format!("{}.csv", options.stem), to_csv(records).as_bytes())?;
+        // Listed first: the raw results are what a merge needs.
+        let _ = &path;
+    }
+    let properties = serde_json::to_string_pretty(&to_lab_properties(records))
+        .map_err(|e| SuiteError::Invalid(e.to_string()))?;
+    put("properties", properties.as_bytes())?;
+    let report = Report::new(records);
+    let mut pairs = options.compare.clone();
+    if pairs.is_empty() {
+        pairs.extend(report.direction_pairs().into_iter().take(1));
+    }
+    let mut markdown = report.markdown(&options.title, options.bounds, &options.compare);
+    markdown.push_str("## Plots\n\n");
+    let svg = coverage_svg(records, report.configs())?;
+    put("coverage-time.svg", svg.as_bytes())?;
+    markdown.push_str("![coverage over time](coverage-time.svg)\n\n");
+    for (a, b) in &pairs {
+        for (attribute, label) in [
+            (Attribute::Expansions, "expansions"),
+            (Attribute::Time, "time"),
+        ] {
+            let name = format!("scatter-{label}-{a}-vs-{b}.svg");
+            put(&name, scatter_svg(records, a, b, attribute)?.as_bytes())?;
+            markdown.push_str(&format!("![{label}: {b} against {a}]({name})\n\n"));
+        }
+    }
+    put("report.md", markdown.as_bytes())?;
+    if !options.stem.is_empty() {
+        written.insert(0, dir.join(format!("{}.jsonl", options.stem)));
+    }
+    Ok(written)
+}

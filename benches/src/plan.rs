@@ -1,0 +1,270 @@
+//! `searchlab plan`: solve one problem file and print the plan, its cost and
+//! the search statistics, as a table or as JSON.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use planners::problem::LoadedProblem;
+use planners::{
+    Direction, HeuristicName, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain,
+};
+use search_core::{Algorithm, SearchLimits, Statistics};
+use serde_json::json;
+
+/// Exit code: a plan was found (and replays).
+pub const EXIT_SOLVED: u8 = 0;
+/// Exit code: the planner returned a plan that does not replay (a bug).
+pub const EXIT_INVALID_PLAN: u8 = 1;
+/// Exit code: bad input (unreadable or malformed file, unknown name,
+/// a heuristic or direction the problem does not support).
+pub const EXIT_INPUT_ERROR: u8 = 2;
+/// Exit code: the search proved that no plan exists.
+pub const EXIT_UNSOLVABLE: u8 = 3;
+/// Exit code: a limit (or cancellation) stopped the search.
+pub const EXIT_LIMIT: u8 = 4;
+
+/// What `searchlab plan` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct PlanRequest {
+    /// Forward, regression or portfolio.
+    pub direction: Direction,
+    /// The search algorithm.
+    pub algorithm: Algorithm,
+    /// The heuristic; `None` picks `hmax` for atomic and `numeric` for
+    /// factored problems.
+    pub heuristic: Option<HeuristicName>,
+    /// Expansion limit per search.
+    pub max_expansions: Option<u64>,
+    /// Time limit per search.
+    pub max_time: Option<Duration>,
+    /// Print JSON instead of tables.
+    pub json: bool,
+}
+
+/// Loads `path`, plans as `request` says and returns the text to print and
+/// the exit code (see the `EXIT_*` constants).
+pub fn plan_file(path: &Path, request: &PlanRequest) -> (String, u8) {
+    let loaded = match planners::problem::load(path) {
+        Ok(loaded) => loaded,
+        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+    };
+    plan_loaded(&loaded, request)
+}
+
+/// Plans a loaded problem; see [`plan_file`].
+pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8) {
+    let default = match loaded {
+        LoadedProblem::Atomic(_) => HeuristicName::HMax,
+        LoadedProblem::Factored(_) => HeuristicName::NumericMax,
+    };
+    let config = PlannerConfig {
+        direction: request.direction,
+        algorithm: request.algorithm,
+        heuristic: request.heuristic.unwrap_or(default),
+        limits: SearchLimits {
+            max_expansions: request.max_expansions,
+            max_time: request.max_time,
+            ..SearchLimits::default()
+        },
+    };
+    match loaded {
+        LoadedProblem::Atomic(p) => solve(
+            &p.name,
+            "atomic",
+            config,
+            &p.actions,
+            &p.start,
+            &p.goal,
+            request.json,
+        ),
+        LoadedProblem::Factored(p) => solve(
+            &p.name,
+            "factored",
+            config,
+            &p.domain,
+            &p.start,
+            &p.goal,
+            request.json,
+        ),
+    }
+}
+
+fn solve<D: PlanningDomain>(
+    name: &str,
+    kind: &str,
+    config: PlannerConfig,
+    domain: &D,
+    start: &D::State,
+    goal: &D::Goal,
+    as_json: bool,
+) -> (String, u8) {
+    let config_name = config.name();
+    let planner = Planner::new(config);
+    let report = match planner.plan(domain, start, goal) {
+        Ok(report) => report,
+        Err(e) => return (format!("error: {name}: {e}\n"), EXIT_INPUT_ERROR),
+    };
+    let validation = report.plan().map(|plan| {
+        planners::validate(domain, start, goal, &plan.actions).map_err(|e| e.to_string())
+    });
+    let code = match (&report.outcome, &validation) {
+        (PlanOutcome::Solved(_), Some(Ok(_))) => EXIT_SOLVED,
+        (PlanOutcome::Solved(_), _) => EXIT_INVALID_PLAN,
+        (PlanOutcome::Unsolvable, _) => EXIT_UNSOLVABLE,
+        (PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled, _) => EXIT_LIMIT,
+    };
+    let names: Vec<&str> = report.plan().map(|p| p.names(domain)).unwrap_or_default();
+    let text = if as_json {
+        to_json(
+            name,
+            kind,
+            &config_name,
+            &report,
+            &names,
+            validation.as_ref(),
+        )
+    } else {
+        to_text(
+            name,
+            kind,
+            &config_name,
+            &report,
+            &names,
+            validation.as_ref(),
+        )
+    };
+    (text, code)
+}
+
+fn outcome_text<Id>(outcome: &PlanOutcome<Id>) -> String {
+    match outcome {
+        PlanOutcome::LimitReached(limit) => format!("limit reached ({limit})"),
+        other => other.name().to_owned(),
+    }
+}
+
+fn stats_json(stats: Option<&Statistics>) -> serde_json::Value {
+    stats.map_or(serde_json::Value::Null, |s| {
+        json!({
+            "expanded": s.expanded,
+            "generated": s.generated,
+            "evaluated": s.evaluated,
+            "duplicates": s.duplicates,
+            "reopened": s.reopened,
+            "dead_ends": s.dead_ends,
+            "expanded_until_last_jump": s.expanded_until_last_jump,
+            "max_open": s.max_open,
+            "stored": s.stored,
+            "estimated_bytes": s.estimated_bytes,
+            "time": s.elapsed.as_secs_f64(),
+        })
+    })
+}
+
+fn to_json<Id>(
+    name: &str,
+    kind: &str,
+    config: &str,
+    report: &PlanReport<Id>,
+    names: &[&str],
+    validation: Option<&Result<u64, String>>,
+) -> String {
+    let value = json!({
+        "problem": name,
+        "kind": kind,
+        "config": config,
+        "outcome": report.outcome.name(),
+        "limit": match &report.outcome { PlanOutcome::LimitReached(l) => Some(l.to_string()), _ => None },
+        "cost": report.plan().map(|p| p.cost),
+        "plan": report.plan().map(|_| names),
+        "plan_length": report.plan().map(|_| names.len()),
+        "validated": validation.map(Result::is_ok),
+        "validation_error": validation.and_then(|v| v.as_ref().err()),
+        "direction": report.direction.to_string(),
+        "forward": stats_json(report.forward.as_ref()),
+        "regression": stats_json(report.regression.as_ref()),
+        "time": report.elapsed.as_secs_f64(),
+    });
+    format!("{value}\n")
+}
+
+fn to_text<Id>(
+    name: &str,
+    kind: &str,
+    config: &str,
+    report: &PlanReport<Id>,
+    names: &[&str],
+    validation: Option<&Result<u64, String>>,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "problem   {name} ({kind})");
+    let _ = writeln!(out, "config    {config}");
+    let _ = writeln!(out, "outcome   {}", outcome_text(&report.outcome));
+    if let Some(plan) = report.plan() {
+        let _ = writeln!(out, "cost      {}", plan.cost);
+        let _ = writeln!(out, "length    {}", names.len());
+        match validation {
+            Some(Ok(_)) => {
+                let _ = writeln!(out, "validated yes (replays from the start to the goal)");
+            }
+            Some(Err(e)) => {
+                let _ = writeln!(out, "validated NO: {e}");
+            }
+            None => {}
+        }
+        let _ = writeln!(out, "\nplan");
+        for (i, action) in names.iter().enumerate() {
+            let _ = writeln!(out, "  {:>3}. {action}", i + 1);
+        }
+    }
+    if report.forward.is_some() && report.regression.is_some() {
+        let _ = writeln!(out, "\nportfolio winner: {}", report.direction);
+    }
+    let columns: Vec<(&str, &Statistics)> = [
+        ("forward", report.forward.as_ref()),
+        ("regression", report.regression.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(n, s)| s.map(|s| (n, s)))
+    .collect();
+    let _ = write!(out, "\n{:<26}", "statistics");
+    for (n, _) in &columns {
+        let _ = write!(out, "{n:>12}");
+    }
+    out.push('\n');
+    let rows: [(&str, fn(&Statistics) -> String); 10] = [
+        ("expanded", |s| s.expanded.to_string()),
+        ("generated", |s| s.generated.to_string()),
+        ("evaluated", |s| s.evaluated.to_string()),
+        ("duplicates", |s| s.duplicates.to_string()),
+        ("reopened", |s| s.reopened.to_string()),
+        ("dead ends", |s| s.dead_ends.to_string()),
+        ("expanded until last jump", |s| {
+            s.expanded_until_last_jump.to_string()
+        }),
+        ("largest open list", |s| s.max_open.to_string()),
+        ("stored nodes", |s| s.stored.to_string()),
+        ("memory estimate (KiB)", |s| {
+            s.estimated_bytes.div_ceil(1024).to_string()
+        }),
+    ];
+    for (label, get) in rows {
+        let _ = write!(out, "{label:<26}");
+        for (_, s) in &columns {
+            let _ = write!(out, "{:>12}", get(s));
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:<26}", "search time");
+    for (_, s) in &columns {
+        let _ = write!(out, "{:>12}", format!("{:.2?}", s.elapsed));
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<26}{:>12}",
+        "total time",
+        format!("{:.2?}", report.elapsed)
+    );
+    out
+}

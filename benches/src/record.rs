@@ -1,0 +1,337 @@
+//! One record per run, and the files they are written to: JSON lines, CSV
+//! and a Downward Lab properties file.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::SuiteError;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunOutcome {
+    /// A plan was found (see [`RunRecord::validated`]).
+    Solved,
+    /// The search proved that no plan exists.
+    Unsolvable,
+    /// A limit stopped the search ([`RunRecord::limit`] names it).
+    Limit,
+    /// The search was cancelled.
+    Cancelled,
+    /// The planner refused the problem (an unsupported direction, bad input).
+    Error,
+    /// The run panicked; the suite went on.
+    Panic,
+}
+
+impl RunOutcome {
+    /// The lower-case name used in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            RunOutcome::Solved => "solved",
+            RunOutcome::Unsolvable => "unsolvable",
+            RunOutcome::Limit => "limit",
+            RunOutcome::Cancelled => "cancelled",
+            RunOutcome::Error => "error",
+            RunOutcome::Panic => "panic",
+        }
+    }
+}
+
+/// The result of one run: which problem, which configuration, how it ended,
+/// the plan's cost and length and the search statistics.
+///
+/// For a portfolio, the counters and memory add up both searches; the
+/// expansions until the last jump are the winner's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The run's index in its suite's run list.
+    pub run: usize,
+    /// The problem's domain.
+    pub domain: String,
+    /// The problem's name.
+    pub problem: String,
+    /// The configuration's name.
+    pub config: String,
+    /// How the run ended.
+    pub outcome: RunOutcome,
+    /// The limit that stopped the run (`expansions`, `time`, `memory` ...).
+    pub limit: Option<String>,
+    /// The plan's cost, if solved.
+    pub cost: Option<u64>,
+    /// The plan's number of actions, if solved.
+    pub plan_length: Option<usize>,
+    /// Expanded nodes.
+    pub expanded: u64,
+    /// Generated nodes.
+    pub generated: u64,
+    /// Heuristic evaluations.
+    pub evaluated: u64,
+    /// Reopened nodes.
+    pub reopened: u64,
+    /// Expansions before the last f-layer (Fast Downward's
+    /// `expansions_until_last_jump`; A* only).
+    pub expanded_until_last_jump: u64,
+    /// Wall time of the run in seconds.
+    pub time: f64,
+    /// The search's estimated peak memory in bytes.
+    pub memory: u64,
+    /// For a solved run: whether the plan replays from the start to the
+    /// goal with the reported cost.
+    pub validated: Option<bool>,
+    /// For a portfolio: the direction that answered.
+    pub winner: Option<String>,
+    /// The error or panic message, or what is wrong with an invalid plan.
+    pub error: Option<String>,
+}
+
+impl RunRecord {
+    /// An empty record for a run (outcome `error`, zero statistics).
+    pub fn new(run: usize, domain: &str, problem: &str, config: &str) -> Self {
+        Self {
+            run,
+            domain: domain.to_owned(),
+            problem: problem.to_owned(),
+            config: config.to_owned(),
+            outcome: RunOutcome::Error,
+            limit: None,
+            cost: None,
+            plan_length: None,
+            expanded: 0,
+            generated: 0,
+            evaluated: 0,
+            reopened: 0,
+            expanded_until_last_jump: 0,
+            time: 0.0,
+            memory: 0,
+            validated: None,
+            winner: None,
+            error: None,
+        }
+    }
+
+    /// Whether the run counts towards coverage: solved with a valid plan.
+    pub fn solved(&self) -> bool {
+        self.outcome == RunOutcome::Solved && self.validated == Some(true)
+    }
+
+    /// Whether the run found a plan that does not replay.
+    pub fn invalid_plan(&self) -> bool {
+        self.outcome == RunOutcome::Solved && self.validated != Some(true)
+    }
+
+    /// The status in Downward Lab's words (its `error` attribute).
+    pub fn lab_error(&self) -> &'static str {
+        match (self.outcome, self.limit.as_deref()) {
+            (RunOutcome::Solved, _) if self.solved() => "success",
+            (RunOutcome::Solved, _) => "invalid-plan",
+            (RunOutcome::Unsolvable, _) => "search-unsolvable",
+            (RunOutcome::Limit, Some("time")) => "search-out-of-time",
+            (RunOutcome::Limit, Some("memory" | "stored nodes")) => "search-out-of-memory",
+            (RunOutcome::Limit, _) => "search-out-of-expansions",
+            (RunOutcome::Cancelled, _) => "search-cancelled",
+            (RunOutcome::Error, _) => "search-input-error",
+            (RunOutcome::Panic, _) => "search-critical-error",
+        }
+    }
+
+    /// The key identifying the run across files: domain, problem,
+    /// configuration.
+    pub fn key(&self) -> (&str, &str, &str) {
+        (&self.domain, &self.problem, &self.config)
+    }
+}
+
+/// Writes `records` as JSON lines, one record a line.
+///
+/// # Errors
+/// [`SuiteError::Io`] when the file cannot be written.
+pub fn write_jsonl(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError> {
+    let mut out = String::new();
+    for record in records {
+        let line = serde_json::to_string(record).map_err(|e| SuiteError::Json {
+            path: path.display().to_string(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        out.push_str(&line);
+        out.push('\n');
+    }
+    write_file(path, out.as_bytes())
+}
+
+/// Reads JSON lines written by [`write_jsonl`]; blank lines are skipped.
+///
+/// # Errors
+/// [`SuiteError::Io`] when the file cannot be read, [`SuiteError::Json`]
+/// naming the line of a malformed record.
+pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
+    let file = fs::File::open(path).map_err(|e| SuiteError::io(path, &e))?;
+    let mut records = Vec::new();
+    for (number, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| SuiteError::io(path, &e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = serde_json::from_str(&line).map_err(|e| SuiteError::Json {
+            path: path.display().to_string(),
+            line: number + 1,
+            message: e.to_string(),
+        })?;
+        records.push(record);
+    }
+    Ok(records)
+}
+
+/// The CSV header, in the order of [`to_csv`]'s columns.
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,memory,validated,winner,error";
+
+/// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
+/// quoted.
+pub fn to_csv(records: &[RunRecord]) -> String {
+    fn field(s: &str) -> String {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_owned()
+        }
+    }
+    fn opt<T: ToString>(v: Option<T>) -> String {
+        v.map(|v| v.to_string()).unwrap_or_default()
+    }
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    for r in records {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{}",
+            r.run,
+            field(&r.domain),
+            field(&r.problem),
+            field(&r.config),
+            r.outcome.name(),
+            field(&opt(r.limit.as_deref())),
+            opt(r.cost),
+            opt(r.plan_length),
+            r.expanded,
+            r.generated,
+            r.evaluated,
+            r.reopened,
+            r.expanded_until_last_jump,
+            r.time,
+            r.memory,
+            opt(r.validated),
+            field(&opt(r.winner.as_deref())),
+            field(&opt(r.error.as_deref())),
+        );
+    }
+    out
+}
+
+/// The records as a Downward Lab properties file: a JSON object with one
+/// entry per run, keyed `{algorithm}-{domain}-{problem}` like Lab's own
+/// run ids, with Lab's attribute names (`coverage`, `cost`, `expansions`,
+/// `expansions_until_last_jump`, `generated`, `evaluations`,
+/// `search_time`, `total_time`, `memory` in KiB, `error`, `plan_length`).
+pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
+    let mut runs = serde_json::Map::new();
+    for r in records {
+        let mut p = serde_json::Map::new();
+        let mut put = |k: &str, v: serde_json::Value| {
+            p.insert(k.to_owned(), v);
+        };
+        put("algorithm", r.config.clone().into());
+        put("domain", r.domain.clone().into());
+        put("problem", r.problem.clone().into());
+        put(
+            "id",
+            serde_json::json!([r.config.clone(), r.domain.clone(), r.problem.clone()]),
+        );
+        put("coverage", u8::from(r.solved()).into());
+        put(
+            "unsolvable",
+            u8::from(r.outcome == RunOutcome::Unsolvable).into(),
+        );
+        put("error", r.lab_error().into());
+        put("search_time", r.time.into());
+        put("total_time", r.time.into());
+        put("memory", r.memory.div_ceil(1024).into());
+        put("expansions", r.expanded.into());
+        put("generated", r.generated.into());
+        put("evaluations", r.evaluated.into());
+        put("reopened", r.reopened.into());
+        put(
+            "expansions_until_last_jump",
+            r.expanded_until_last_jump.into(),
+        );
+        if r.solved() {
+            put("cost", r.cost.into());
+            put("plan_length", r.plan_length.into());
+        }
+        runs.insert(
+            format!("{}-{}-{}", r.config, r.domain, r.problem),
+            serde_json::Value::Object(p),
+        );
+    }
+    serde_json::Value::Object(runs)
+}
+
+/// Joins result sets (the shards of one suite): sorted by run index, then
+/// domain, problem and configuration. A run that appears twice (the same
+/// domain, problem and configuration) is kept once, the first time.
+///
+/// Returns the merged records and the number of duplicates dropped.
+pub fn merge(parts: impl IntoIterator<Item = Vec<RunRecord>>) -> (Vec<RunRecord>, usize) {
+    let mut all: Vec<RunRecord> = parts.into_iter().flatten().collect();
+    let mut seen = HashSet::new();
+    let before = all.len();
+    all.retain(|r| seen.insert((r.domain.clone(), r.problem.clone(), r.config.clone())));
+    let dropped = before - all.len();
+    all.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
+    (all, dropped)
+}
+
+/// The configurations named in `records`, in order of first appearance.
+pub fn config_names(records: &[RunRecord]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for r in records {
+        if !names.contains(&r.config) {
+            names.push(r.config.clone());
+        }
+    }
+    names
+}
+
+/// The domains in `records`, in order of first appearance, with the number
+/// of distinct problems in each.
+pub fn domains(records: &[RunRecord]) -> Vec<(String, usize)> {
+    let mut problems: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for r in records {
+        if !problems.contains_key(r.domain.as_str()) {
+            order.push(&r.domain);
+        }
+        problems.entry(&r.domain).or_default().insert(&r.problem);
+    }
+    order
+        .into_iter()
+        .map(|d| (d.to_owned(), problems[d].len()))
+        .collect()
+}
+
+/// Writes `bytes` to `path`, creating the parent directories.
+///
+/// # Errors
+/// [`SuiteError::Io`].
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), SuiteError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| SuiteError::io(parent, &e))?;
+    }
+    let mut file = fs::File::create(path).map_err(|e| SuiteError::io(path, &e))?;
+    file.write_all(bytes).map_err(|e| SuiteError::io(path, &e))
+}

@@ -1,0 +1,334 @@
+//! Runs a suite in parallel: one rayon task per run, each under its own
+//! limits, panics caught and recorded, every plan validated.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use planners::{Direction, PlanOutcome, PlanReport, Planner, PlanningDomain};
+use search_core::Statistics;
+
+use crate::record::{RunOutcome, RunRecord};
+use crate::suite::{Configuration, HeuristicChoice, Instance, Kind, RunLimits, RunSpec, Suite};
+use crate::SuiteError;
+
+/// The `K`-th of `N` disjoint slices of a suite's runs (`1 <= K <= N`).
+/// Run `i` belongs to shard `i % N + 1`, so every shard gets a mix of
+/// problems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, from 1.
+    pub index: usize,
+    /// How many slices.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether run `run` belongs to this shard.
+    pub fn contains(self, run: usize) -> bool {
+        run % self.count + 1 == self.index
+    }
+}
+
+impl FromStr for Shard {
+    type Err = SuiteError;
+
+    /// Parses `K/N`.
+    ///
+    /// ```
+    /// use benches::runner::Shard;
+    /// let s: Shard = "2/3".parse().unwrap();
+    /// assert_eq!((s.index, s.count), (2, 3));
+    /// assert!("0/3".parse::<Shard>().is_err());
+    /// assert!("4/3".parse::<Shard>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, SuiteError> {
+        let bad = || SuiteError::Invalid(format!("shard `{s}` is not K/N with 1 <= K <= N"));
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// How to run a suite.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads; `None` uses every core.
+    pub jobs: Option<usize>,
+    /// Only this slice of the runs.
+    pub shard: Option<Shard>,
+    /// Show a progress bar on standard error (hidden anyway when it is not
+    /// a terminal).
+    pub progress: bool,
+}
+
+/// Runs `suite` (or the shard of it that `options` names) and returns one
+/// record per run, in run order. Expansions, costs and plan lengths do not
+/// depend on the number of jobs; times do.
+///
+/// A run that panics is recorded with outcome [`RunOutcome::Panic`]; a run
+/// that the planner refuses with [`RunOutcome::Error`]; neither stops the
+/// suite.
+///
+/// # Errors
+/// [`SuiteError::Invalid`] when the thread pool cannot be built.
+///
+/// ```
+/// use benches::runner::{run_suite, RunOptions};
+/// use benches::suite::{Configuration, Suite, SuiteProblem};
+/// use planners::{Direction, HeuristicName};
+/// use search_core::Algorithm;
+///
+/// let mut suite = Suite::new("tiny");
+/// suite.add_problem(SuiteProblem::atomic("reference", "hungry-agent",
+///     state_atomic::problems::hungry_agent().unwrap()));
+/// suite.add_config(Configuration::builtin(Direction::Forward, Algorithm::AStar, HeuristicName::HMax));
+/// let records = run_suite(&suite, &RunOptions { jobs: Some(1), ..RunOptions::default() }).unwrap();
+/// assert_eq!(records[0].cost, Some(30));
+/// assert!(records[0].solved());
+/// ```
+pub fn run_suite(suite: &Suite, options: &RunOptions) -> Result<Vec<RunRecord>, SuiteError> {
+    let runs: Vec<RunSpec> = suite
+        .runs()
+        .into_iter()
+        .filter(|r| options.shard.is_none_or(|s| s.contains(r.index)))
+        .collect();
+    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("searchlab-{i}"));
+    if let Some(jobs) = options.jobs {
+        builder = builder.num_threads(jobs.max(1));
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| SuiteError::Invalid(format!("cannot start the worker threads: {e}")))?;
+    let bar = if options.progress {
+        let bar = ProgressBar::new(runs.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template(
+            "[{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len} runs, {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("0 solved");
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let solved = AtomicUsize::new(0);
+    let order = schedule(suite, &runs);
+    let next = AtomicUsize::new(0);
+    // Each worker pulls the next run from a shared queue, longest expected
+    // first, so that no long run starts last while the other workers idle.
+    let parts: Vec<Vec<RunRecord>> = pool.broadcast(|_| {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(spec) = order.get(i) else {
+                break;
+            };
+            let record = run_one(suite, *spec);
+            if record.solved() {
+                let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
+                bar.set_message(format!("{n} solved"));
+            }
+            bar.inc(1);
+            mine.push(record);
+        }
+        mine
+    });
+    let mut records: Vec<RunRecord> = parts.into_iter().flatten().collect();
+    bar.finish_and_clear();
+    records.sort_by_key(|r| r.run);
+    Ok(records)
+}
+
+/// The order in which runs start: factored problems first (their searches
+/// are the slowest per expansion), then later problems of the suite (the
+/// generators list sizes in increasing order) before earlier ones. Only wall
+/// time depends on it.
+fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
+    let mut order = runs.to_vec();
+    order.sort_by_key(|r| {
+        let kind = suite.problems[r.problem].instance.kind();
+        (kind == Kind::Atomic, std::cmp::Reverse(r.problem), r.config)
+    });
+    order
+}
+
+/// Runs one problem with one configuration; never panics.
+pub fn run_one(suite: &Suite, spec: RunSpec) -> RunRecord {
+    let problem = &suite.problems[spec.problem];
+    let config = &suite.configs[spec.config];
+    let limits = config.limits.unwrap_or(suite.limits);
+    let mut record = RunRecord::new(spec.index, &problem.domain, &problem.name, &config.name);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        plan_instance(&problem.instance, config, limits)
+    }));
+    match result {
+        Ok(Ok(measured)) => measured.fill(&mut record),
+        Ok(Err(message)) => {
+            record.outcome = RunOutcome::Error;
+            record.error = Some(message);
+        }
+        Err(payload) => {
+            record.outcome = RunOutcome::Panic;
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panicked".to_owned());
+            record.error = Some(format!("panic: {message}"));
+        }
+    }
+    record
+}
+
+/// What one planner call produced, stripped of the domain's types.
+#[derive(Debug)]
+struct Measured {
+    outcome: RunOutcome,
+    limit: Option<String>,
+    cost: Option<u64>,
+    plan_length: Option<usize>,
+    stats: Statistics,
+    last_jump: u64,
+    winner: Option<Direction>,
+    elapsed: Duration,
+    validation: Option<Result<(), String>>,
+}
+
+impl Measured {
+    fn fill(self, record: &mut RunRecord) {
+        record.outcome = self.outcome;
+        record.limit = self.limit;
+        record.cost = self.cost;
+        record.plan_length = self.plan_length;
+        record.expanded = self.stats.expanded;
+        record.generated = self.stats.generated;
+        record.evaluated = self.stats.evaluated;
+        record.reopened = self.stats.reopened;
+        record.expanded_until_last_jump = self.last_jump;
+        record.memory = self.stats.estimated_bytes as u64;
+        record.time = self.elapsed.as_secs_f64();
+        record.winner = self.winner.map(|d| d.to_string());
+        match self.validation {
+            Some(Ok(())) => record.validated = Some(true),
+            Some(Err(message)) => {
+                record.validated = Some(false);
+                record.error = Some(message);
+            }
+            None => {}
+        }
+    }
+}
+
+fn plan_instance(
+    instance: &Instance,
+    config: &Configuration,
+    limits: RunLimits,
+) -> Result<Measured, String> {
+    let planner_config = config.planner_config(limits);
+    match instance {
+        Instance::Atomic(p) => {
+            let mut planner = Planner::new(planner_config);
+            if let HeuristicChoice::Custom(custom) = &config.heuristic {
+                if let Some(make) = custom.atomic_forward_factory() {
+                    planner = planner.with_forward_heuristic(move || make(p));
+                }
+                if let Some(make) = custom.atomic_regression_factory() {
+                    planner = planner.with_regression_heuristic(move || make(p));
+                }
+            }
+            measure(&planner, &p.actions, &p.start, &p.goal)
+        }
+        Instance::Factored(p) => {
+            let mut planner = Planner::new(planner_config);
+            if let HeuristicChoice::Custom(custom) = &config.heuristic {
+                if let Some(make) = custom.factored_forward_factory() {
+                    planner = planner.with_forward_heuristic(move || make(p));
+                }
+                if let Some(make) = custom.factored_regression_factory() {
+                    planner = planner.with_regression_heuristic(move || make(p));
+                }
+            }
+            measure(&planner, &p.domain, &p.start, &p.goal)
+        }
+    }
+}
+
+fn measure<D: PlanningDomain>(
+    planner: &Planner<'_, D>,
+    domain: &D,
+    start: &D::State,
+    goal: &D::Goal,
+) -> Result<Measured, String> {
+    let report = planner
+        .plan(domain, start, goal)
+        .map_err(|e| e.to_string())?;
+    Ok(summarize(
+        &report,
+        |actions, cost| match planners::validate(domain, start, goal, actions) {
+            Ok(replayed) if replayed == cost => Ok(()),
+            Ok(replayed) => Err(format!(
+                "invalid plan: reported cost {cost}, replayed cost {replayed}"
+            )),
+            Err(e) => Err(e.to_string()),
+        },
+    ))
+}
+
+fn summarize<Id: Copy>(
+    report: &PlanReport<Id>,
+    validate: impl FnOnce(&[Id], u64) -> Result<(), String>,
+) -> Measured {
+    let (outcome, limit, cost, plan_length, validation) = match &report.outcome {
+        PlanOutcome::Solved(plan) => (
+            RunOutcome::Solved,
+            None,
+            Some(plan.cost),
+            Some(plan.actions.len()),
+            Some(validate(&plan.actions, plan.cost)),
+        ),
+        PlanOutcome::Unsolvable => (RunOutcome::Unsolvable, None, None, None, None),
+        PlanOutcome::LimitReached(limit) => {
+            (RunOutcome::Limit, Some(limit.to_string()), None, None, None)
+        }
+        PlanOutcome::Cancelled => (RunOutcome::Cancelled, None, None, None, None),
+    };
+    let last_jump = report.stats().expanded_until_last_jump;
+    let (stats, winner) = match (&report.forward, &report.regression) {
+        (Some(f), Some(r)) => (sum(f, r), Some(report.direction)),
+        _ => (report.stats().clone(), None),
+    };
+    Measured {
+        outcome,
+        limit,
+        cost,
+        plan_length,
+        stats,
+        last_jump,
+        winner,
+        elapsed: report.elapsed,
+        validation,
+    }
+}
+
+fn sum(a: &Statistics, b: &Statistics) -> Statistics {
+    Statistics {
+        expanded: a.expanded + b.expanded,
+        generated: a.generated + b.generated,
+        evaluated: a.evaluated + b.evaluated,
+        duplicates: a.duplicates + b.duplicates,
+        reopened: a.reopened + b.reopened,
+        dead_ends: a.dead_ends + b.dead_ends,
+        expanded_until_last_jump: a.expanded_until_last_jump,
+        max_open: a.max_open + b.max_open,
+        stored: a.stored + b.stored,
+        estimated_bytes: a.estimated_bytes + b.estimated_bytes,
+        elapsed: a.elapsed.max(b.elapsed),
+    }
+}

@@ -1,0 +1,428 @@
+//! What a suite is: problems times configurations, under limits.
+//!
+//! A [`Suite`] holds [`SuiteProblem`]s (built-in generators, problem files)
+//! and [`Configuration`]s (direction x algorithm x heuristic, with a short
+//! name such as `fwd-astar-hmax`). Running it ([`crate::runner`]) plans every
+//! problem with every configuration that applies to it: the atomic
+//! heuristics (`hmax`, `ff` ...) do not apply to factored problems and the
+//! numeric ones not to atomic problems.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use planners::{BoxedHeuristic, Direction, HeuristicName, PlannerConfig};
+use search_core::{Algorithm, SearchLimits};
+use serde::{Deserialize, Serialize};
+use state_atomic::{PartialState, WorldState};
+use state_factored::{State, Subgoal};
+
+/// An atomic (64-bit) problem: actions, start and goal.
+pub type AtomicProblem = state_atomic::problems::Problem<u64>;
+/// A factored problem: domain, start and goal.
+pub type FactoredProblem = state_factored::problems::Problem;
+
+/// The two kinds of problem a suite can hold.
+#[derive(Clone, Debug)]
+pub enum Instance {
+    /// A 64-bit atomic GOAP problem.
+    Atomic(AtomicProblem),
+    /// A factored (typed-value) problem.
+    Factored(FactoredProblem),
+}
+
+/// Which state representation a problem uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Bitset states.
+    Atomic,
+    /// Typed-value states.
+    Factored,
+}
+
+impl Instance {
+    /// The instance's kind.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Instance::Atomic(_) => Kind::Atomic,
+            Instance::Factored(_) => Kind::Factored,
+        }
+    }
+}
+
+/// One problem of a suite, named by its domain (the family it belongs to)
+/// and its own name.
+#[derive(Clone, Debug)]
+pub struct SuiteProblem {
+    /// The domain, e.g. `atomic-chains` or `reference`; tables group by it.
+    pub domain: String,
+    /// The problem's name, unique within its domain, e.g. `chains-40-s1`.
+    pub name: String,
+    /// The problem itself, shared by every run on it.
+    pub instance: Arc<Instance>,
+}
+
+impl SuiteProblem {
+    /// An atomic problem in `domain`, named `name`.
+    pub fn atomic(domain: &str, name: &str, problem: AtomicProblem) -> Self {
+        Self {
+            domain: domain.to_owned(),
+            name: name.to_owned(),
+            instance: Arc::new(Instance::Atomic(problem)),
+        }
+    }
+
+    /// A factored problem in `domain`, named `name`.
+    pub fn factored(domain: &str, name: &str, problem: FactoredProblem) -> Self {
+        Self {
+            domain: domain.to_owned(),
+            name: name.to_owned(),
+            instance: Arc::new(Instance::Factored(problem)),
+        }
+    }
+}
+
+/// Per-run limits: each run of a suite gets its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunLimits {
+    /// Expansions, per search (a portfolio's two searches each get it).
+    pub max_expansions: Option<u64>,
+    /// Wall time, per search.
+    pub max_time: Option<Duration>,
+    /// Estimated memory of the search's nodes and open list, per search.
+    pub max_memory_bytes: Option<usize>,
+}
+
+impl RunLimits {
+    /// The engine's limits.
+    pub fn to_search_limits(self) -> SearchLimits<u32> {
+        SearchLimits {
+            max_expansions: self.max_expansions,
+            max_time: self.max_time,
+            max_memory_bytes: self.max_memory_bytes,
+            ..SearchLimits::default()
+        }
+    }
+}
+
+/// Makes a heuristic for one problem; called for every search.
+pub type HeuristicFactory<P, N> = Arc<dyn for<'a> Fn(&'a P) -> BoxedHeuristic<'a, N> + Send + Sync>;
+
+/// A user heuristic: a name and a factory for each kind of problem and
+/// direction it supports. A configuration with it applies to the problems
+/// it has a factory for.
+#[derive(Clone)]
+pub struct CustomHeuristic {
+    /// The name used in the configuration's name.
+    pub name: String,
+    atomic_forward: Option<HeuristicFactory<AtomicProblem, WorldState<u64>>>,
+    atomic_regression: Option<HeuristicFactory<AtomicProblem, PartialState<u64>>>,
+    factored_forward: Option<HeuristicFactory<FactoredProblem, State>>,
+    factored_regression: Option<HeuristicFactory<FactoredProblem, Subgoal>>,
+}
+
+impl fmt::Debug for CustomHeuristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CustomHeuristic")
+            .field("name", &self.name)
+            .field("atomic_forward", &self.atomic_forward.is_some())
+            .field("atomic_regression", &self.atomic_regression.is_some())
+            .field("factored_forward", &self.factored_forward.is_some())
+            .field("factored_regression", &self.factored_regression.is_some())
+            .finish()
+    }
+}
+
+impl CustomHeuristic {
+    /// A heuristic named `name` with no factories yet.
+    pub fn new(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            atomic_forward: None,
+            atomic_regression: None,
+            factored_forward: None,
+            factored_regression: None,
+        }
+    }
+
+    /// Forward search on atomic problems: `make(problem)` returns the
+    /// heuristic for one search.
+    #[must_use]
+    pub fn atomic_forward<F>(mut self, make: F) -> Self
+    where
+        F: for<'a> Fn(&'a AtomicProblem) -> BoxedHeuristic<'a, WorldState<u64>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.atomic_forward = Some(Arc::new(make));
+        self
+    }
+
+    /// Regression on atomic problems: `make(problem)` returns a heuristic
+    /// estimating the cost from the start to a subgoal.
+    #[must_use]
+    pub fn atomic_regression<F>(mut self, make: F) -> Self
+    where
+        F: for<'a> Fn(&'a AtomicProblem) -> BoxedHeuristic<'a, PartialState<u64>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.atomic_regression = Some(Arc::new(make));
+        self
+    }
+
+    /// Forward search on factored problems.
+    #[must_use]
+    pub fn factored_forward<F>(mut self, make: F) -> Self
+    where
+        F: for<'a> Fn(&'a FactoredProblem) -> BoxedHeuristic<'a, State> + Send + Sync + 'static,
+    {
+        self.factored_forward = Some(Arc::new(make));
+        self
+    }
+
+    /// Regression on factored problems.
+    #[must_use]
+    pub fn factored_regression<F>(mut self, make: F) -> Self
+    where
+        F: for<'a> Fn(&'a FactoredProblem) -> BoxedHeuristic<'a, Subgoal> + Send + Sync + 'static,
+    {
+        self.factored_regression = Some(Arc::new(make));
+        self
+    }
+
+    pub(crate) fn atomic_forward_factory(
+        &self,
+    ) -> Option<&HeuristicFactory<AtomicProblem, WorldState<u64>>> {
+        self.atomic_forward.as_ref()
+    }
+
+    pub(crate) fn atomic_regression_factory(
+        &self,
+    ) -> Option<&HeuristicFactory<AtomicProblem, PartialState<u64>>> {
+        self.atomic_regression.as_ref()
+    }
+
+    pub(crate) fn factored_forward_factory(
+        &self,
+    ) -> Option<&HeuristicFactory<FactoredProblem, State>> {
+        self.factored_forward.as_ref()
+    }
+
+    pub(crate) fn factored_regression_factory(
+        &self,
+    ) -> Option<&HeuristicFactory<FactoredProblem, Subgoal>> {
+        self.factored_regression.as_ref()
+    }
+
+    fn supports(&self, kind: Kind, direction: Direction) -> bool {
+        let (forward, regression) = match kind {
+            Kind::Atomic => (
+                self.atomic_forward.is_some(),
+                self.atomic_regression.is_some(),
+            ),
+            Kind::Factored => (
+                self.factored_forward.is_some(),
+                self.factored_regression.is_some(),
+            ),
+        };
+        match direction {
+            Direction::Forward => forward,
+            Direction::Regression => regression,
+            Direction::Portfolio => forward && regression,
+        }
+    }
+}
+
+/// The heuristic of a configuration: built-in by name, or the user's.
+#[derive(Clone, Debug)]
+pub enum HeuristicChoice {
+    /// A built-in heuristic.
+    Builtin(HeuristicName),
+    /// A user heuristic.
+    Custom(CustomHeuristic),
+}
+
+impl HeuristicChoice {
+    /// The heuristic's name.
+    pub fn name(&self) -> &str {
+        match self {
+            HeuristicChoice::Builtin(name) => name.name(),
+            HeuristicChoice::Custom(custom) => &custom.name,
+        }
+    }
+}
+
+/// Whether built-in heuristic `name` exists for problems of `kind` (both
+/// directions have the same set).
+pub fn builtin_supports(name: HeuristicName, kind: Kind) -> bool {
+    match name {
+        HeuristicName::Blind | HeuristicName::Mismatch => true,
+        HeuristicName::AdmissibleMismatch
+        | HeuristicName::HMax
+        | HeuristicName::HAdd
+        | HeuristicName::Ff => kind == Kind::Atomic,
+        HeuristicName::NumericMax | HeuristicName::NumericSum => kind == Kind::Factored,
+    }
+}
+
+/// One configuration: a named way of planning.
+#[derive(Clone, Debug)]
+pub struct Configuration {
+    /// A short name, such as `fwd-astar-hmax`; unique within a suite.
+    pub name: String,
+    /// Forward, regression or portfolio.
+    pub direction: Direction,
+    /// The search algorithm.
+    pub algorithm: Algorithm,
+    /// The heuristic.
+    pub heuristic: HeuristicChoice,
+    /// Limits for this configuration instead of the suite's.
+    pub limits: Option<RunLimits>,
+}
+
+impl Configuration {
+    /// A configuration with a built-in heuristic, named like
+    /// [`PlannerConfig::name`] (`fwd-astar-hmax`).
+    ///
+    /// ```
+    /// use benches::suite::Configuration;
+    /// use planners::{Direction, HeuristicName};
+    /// use search_core::Algorithm;
+    /// let c = Configuration::builtin(Direction::Regression, Algorithm::GreedyBestFirst, HeuristicName::Ff);
+    /// assert_eq!(c.name, "reg-gbfs-ff");
+    /// ```
+    pub fn builtin(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> Self {
+        let name = PlannerConfig {
+            direction,
+            algorithm,
+            heuristic,
+            limits: SearchLimits::default(),
+        }
+        .name();
+        Self {
+            name,
+            direction,
+            algorithm,
+            heuristic: HeuristicChoice::Builtin(heuristic),
+            limits: None,
+        }
+    }
+
+    /// A configuration with a user heuristic, named
+    /// `{direction}-{algorithm}-{heuristic name}`.
+    pub fn custom(direction: Direction, algorithm: Algorithm, heuristic: CustomHeuristic) -> Self {
+        let name = format!(
+            "{}-{}-{}",
+            direction.short_name(),
+            planners::algorithm_name(algorithm),
+            heuristic.name
+        );
+        Self {
+            name,
+            direction,
+            algorithm,
+            heuristic: HeuristicChoice::Custom(heuristic),
+            limits: None,
+        }
+    }
+
+    /// Whether this configuration can run on problems of `kind`.
+    pub fn applies_to(&self, kind: Kind) -> bool {
+        match &self.heuristic {
+            HeuristicChoice::Builtin(name) => builtin_supports(*name, kind),
+            HeuristicChoice::Custom(custom) => custom.supports(kind, self.direction),
+        }
+    }
+
+    /// The planner configuration for this configuration under `limits`.
+    pub fn planner_config(&self, limits: RunLimits) -> PlannerConfig {
+        let heuristic = match &self.heuristic {
+            HeuristicChoice::Builtin(name) => *name,
+            HeuristicChoice::Custom(_) => HeuristicName::Blind,
+        };
+        PlannerConfig {
+            direction: self.direction,
+            algorithm: self.algorithm,
+            heuristic,
+            limits: limits.to_search_limits(),
+        }
+    }
+}
+
+/// A suite: problems, configurations and the default limits of each run.
+#[derive(Clone, Debug, Default)]
+pub struct Suite {
+    /// A short name, shown in reports.
+    pub name: String,
+    /// The problems.
+    pub problems: Vec<SuiteProblem>,
+    /// The configurations.
+    pub configs: Vec<Configuration>,
+    /// Limits of every run whose configuration has none of its own.
+    pub limits: RunLimits,
+}
+
+/// One run of a suite: a problem with a configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSpec {
+    /// The run's index in the suite's run list (stable across shards).
+    pub index: usize,
+    /// Index into [`Suite::problems`].
+    pub problem: usize,
+    /// Index into [`Suite::configs`].
+    pub config: usize,
+}
+
+impl Suite {
+    /// An empty suite named `name`.
+    pub fn new(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            ..Self::default()
+        }
+    }
+
+    /// Adds a configuration, replacing one of the same name.
+    pub fn add_config(&mut self, config: Configuration) -> &mut Self {
+        if let Some(old) = self.configs.iter_mut().find(|c| c.name == config.name) {
+            *old = config;
+        } else {
+            self.configs.push(config);
+        }
+        self
+    }
+
+    /// Adds a problem.
+    pub fn add_problem(&mut self, problem: SuiteProblem) -> &mut Self {
+        self.problems.push(problem);
+        self
+    }
+
+    /// Every run, problem-major, skipping configurations that do not apply
+    /// to a problem's kind. The order (and so each run's index) depends only
+    /// on the suite.
+    pub fn runs(&self) -> Vec<RunSpec> {
+        let mut runs = Vec::new();
+        for (p, problem) in self.problems.iter().enumerate() {
+            for (c, config) in self.configs.iter().enumerate() {
+                if config.applies_to(problem.instance.kind()) {
+                    runs.push(RunSpec {
+                        index: runs.len(),
+                        problem: p,
+                        config: c,
+                    });
+                }
+            }
+        }
+        runs
+    }
+
+    /// The names of the configurations, in suite order.
+    pub fn config_names(&self) -> Vec<String> {
+        self.configs.iter().map(|c| c.name.clone()).collect()
+    }
+}

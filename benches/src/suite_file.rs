@@ -1,0 +1,342 @@
+//! Suites described in TOML, for `searchlab bench suite.toml`.
+//!
+//! ```toml
+//! name = "my-suite"
+//!
+//! [limits]                 # per search; all optional
+//! max_expansions = 100000
+//! max_time = 30.0          # seconds
+//! max_memory_mb = 512
+//!
+//! [[problems]]             # a built-in generator
+//! generator = "atomic-chains"
+//! sizes = [16, 32]
+//! seeds = [1, 2]           # default [1]; the factored families ignore it
+//!
+//! [[problems]]
+//! generator = "reference"  # the reference scenarios
+//!
+//! [[problems]]             # problem files (globs, relative to this file)
+//! files = ["../problems/*.toml"]
+//! domain = "files"         # default: each file's directory name
+//!
+//! [[configs]]              # every combination that applies to a problem
+//! directions = ["forward", "regression"]
+//! algorithms = ["astar", "gbfs"]
+//! heuristics = ["hmax", "numeric"]
+//!
+//! [[configs]]              # one configuration, with its own name and limits
+//! name = "portfolio-astar-hmax"
+//! direction = "portfolio"
+//! algorithm = "astar"
+//! heuristic = "hmax"
+//! max_expansions = 50000
+//! ```
+//!
+//! Heuristics that do not exist for a problem's kind (`hmax` on a factored
+//! problem) are skipped for it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use planners::problem::LoadedProblem;
+use planners::{parse_algorithm, Direction, HeuristicName};
+use serde::Deserialize;
+
+use crate::defaults::{generate, reference_problems, GENERATORS};
+use crate::suite::{Configuration, RunLimits, Suite, SuiteProblem};
+use crate::SuiteError;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSuite {
+    name: Option<String>,
+    #[serde(default)]
+    limits: RawLimits,
+    #[serde(default)]
+    problems: Vec<RawProblems>,
+    #[serde(default)]
+    configs: Vec<RawConfigs>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    max_expansions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory_mb: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProblems {
+    generator: Option<String>,
+    sizes: Option<Vec<u64>>,
+    seeds: Option<Vec<u64>>,
+    files: Option<Vec<String>>,
+    domain: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfigs {
+    name: Option<String>,
+    direction: Option<String>,
+    directions: Option<Vec<String>>,
+    algorithm: Option<String>,
+    algorithms: Option<Vec<String>>,
+    heuristic: Option<String>,
+    heuristics: Option<Vec<String>>,
+    max_expansions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory_mb: Option<u64>,
+}
+
+impl RawLimits {
+    fn to_limits(self, base: RunLimits, path: &str) -> Result<RunLimits, SuiteError> {
+        let max_time = match self.max_time {
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(SuiteError::SuiteFile {
+                    path: path.to_owned(),
+                    message: format!("max_time must be a positive number of seconds, not {t}"),
+                })
+            }
+            None => base.max_time,
+        };
+        let max_memory_bytes = match self.max_memory_mb {
+            Some(mb) => Some(usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)),
+            None => base.max_memory_bytes,
+        };
+        Ok(RunLimits {
+            max_expansions: self.max_expansions.or(base.max_expansions),
+            max_time,
+            max_memory_bytes,
+        })
+    }
+}
+
+/// Reads a suite file.
+///
+/// # Errors
+/// [`SuiteError::Io`] when it cannot be read; [`SuiteError::SuiteFile`]
+/// with the line for malformed TOML, an unknown generator, direction,
+/// algorithm or heuristic, a glob that matches nothing; the problem files'
+/// own errors as [`SuiteError::Problem`].
+pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    parse_suite(&text, &path.display().to_string(), base)
+}
+
+/// Reads a suite from `text`; `path` names it in errors and `base` is the
+/// directory that file globs are relative to.
+///
+/// # Errors
+/// As [`load_suite`].
+///
+/// ```
+/// use std::path::Path;
+/// let text = r#"
+/// [[problems]]
+/// generator = "atomic-chains"
+/// sizes = [16]
+/// [[configs]]
+/// directions = ["forward", "regression"]
+/// algorithm = "astar"
+/// heuristics = ["hmax", "numeric"]
+/// "#;
+/// let suite = benches::suite_file::parse_suite(text, "s.toml", Path::new(".")).unwrap();
+/// assert_eq!(suite.problems.len(), 1);
+/// assert_eq!(suite.config_names(), ["fwd-astar-hmax", "fwd-astar-numeric", "reg-astar-hmax", "reg-astar-numeric"]);
+/// assert_eq!(suite.runs().len(), 2); // numeric does not apply to atomic problems
+/// ```
+pub fn parse_suite(text: &str, path: &str, base: &Path) -> Result<Suite, SuiteError> {
+    let bad = |message: String| SuiteError::SuiteFile {
+        path: path.to_owned(),
+        message,
+    };
+    let raw: RawSuite = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        bad(match line {
+            Some(line) => format!("line {line}: {}", e.message().trim_end()),
+            None => e.message().trim_end().to_owned(),
+        })
+    })?;
+    let mut suite = Suite::new(raw.name.as_deref().unwrap_or("suite"));
+    suite.limits = raw.limits.to_limits(RunLimits::default(), path)?;
+    for entry in &raw.problems {
+        add_problems(&mut suite, entry, base, path)?;
+    }
+    if suite.problems.is_empty() {
+        return Err(bad("the suite has no problems ([[problems]])".to_owned()));
+    }
+    for entry in &raw.configs {
+        add_configs(&mut suite, entry, path)?;
+    }
+    if suite.configs.is_empty() {
+        return Err(bad(
+            "the suite has no configurations ([[configs]])".to_owned()
+        ));
+    }
+    Ok(suite)
+}
+
+fn add_problems(
+    suite: &mut Suite,
+    entry: &RawProblems,
+    base: &Path,
+    path: &str,
+) -> Result<(), SuiteError> {
+    let bad = |message: String| SuiteError::SuiteFile {
+        path: path.to_owned(),
+        message,
+    };
+    match (&entry.generator, &entry.files) {
+        (Some(generator), None) if generator == "reference" => {
+            suite.problems.extend(reference_problems()?);
+        }
+        (Some(generator), None) => {
+            if !GENERATORS.contains(&generator.as_str()) {
+                return Err(bad(format!(
+                    "unknown generator `{generator}` (known: {})",
+                    GENERATORS.join(", ")
+                )));
+            }
+            let sizes = entry
+                .sizes
+                .as_ref()
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| bad(format!("generator `{generator}` needs `sizes`")))?;
+            let factored = generator.starts_with("factored-");
+            let seeds = if factored {
+                vec![0]
+            } else {
+                entry.seeds.clone().unwrap_or_else(|| vec![1])
+            };
+            for &size in sizes {
+                for &seed in &seeds {
+                    let mut problem = generate(generator, size, seed)?;
+                    if let Some(domain) = &entry.domain {
+                        problem.domain.clone_from(domain);
+                    }
+                    suite.problems.push(problem);
+                }
+            }
+        }
+        (None, Some(patterns)) => {
+            for pattern in patterns {
+                let full = base.join(pattern);
+                let full = full.to_string_lossy();
+                let mut paths: Vec<PathBuf> = glob::glob(&full)
+                    .map_err(|e| bad(format!("bad glob `{pattern}`: {e}")))?
+                    .filter_map(Result::ok)
+                    .collect();
+                if paths.is_empty() {
+                    return Err(bad(format!("`{pattern}` matches no file")));
+                }
+                paths.sort();
+                for file in paths {
+                    suite
+                        .problems
+                        .push(load_problem(&file, entry.domain.as_deref())?);
+                }
+            }
+        }
+        _ => {
+            return Err(bad(
+                "each [[problems]] entry needs either `generator` or `files`".to_owned(),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Loads one problem file as a suite problem in `domain` (default: the
+/// file's directory name).
+///
+/// # Errors
+/// [`SuiteError::Problem`] with the loader's message (file, line, column).
+pub fn load_problem(file: &Path, domain: Option<&str>) -> Result<SuiteProblem, SuiteError> {
+    let loaded = planners::problem::load(file).map_err(|e| SuiteError::Problem {
+        name: file.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let domain = domain.map_or_else(
+        || {
+            file.parent()
+                .and_then(Path::file_name)
+                .map_or_else(|| "files".to_owned(), |d| d.to_string_lossy().into_owned())
+        },
+        str::to_owned,
+    );
+    let name = loaded.name().to_owned();
+    Ok(match loaded {
+        LoadedProblem::Atomic(p) => SuiteProblem::atomic(&domain, &name, p),
+        LoadedProblem::Factored(p) => SuiteProblem::factored(&domain, &name, p),
+    })
+}
+
+fn one_or_many(one: Option<&String>, many: Option<&Vec<String>>, default: &str) -> Vec<String> {
+    match (one, many) {
+        (Some(one), Some(many)) => std::iter::once(one.clone())
+            .chain(many.iter().cloned())
+            .collect(),
+        (Some(one), None) => vec![one.clone()],
+        (None, Some(many)) => many.clone(),
+        (None, None) => vec![default.to_owned()],
+    }
+}
+
+fn add_configs(suite: &mut Suite, entry: &RawConfigs, path: &str) -> Result<(), SuiteError> {
+    let bad = |message: String| SuiteError::SuiteFile {
+        path: path.to_owned(),
+        message,
+    };
+    let directions = one_or_many(
+        entry.direction.as_ref(),
+        entry.directions.as_ref(),
+        "forward",
+    );
+    let algorithms = one_or_many(entry.algorithm.as_ref(), entry.algorithms.as_ref(), "astar");
+    let heuristics = one_or_many(entry.heuristic.as_ref(), entry.heuristics.as_ref(), "blind");
+    let combinations = directions.len() * algorithms.len() * heuristics.len();
+    if entry.name.is_some() && combinations > 1 {
+        return Err(bad(format!(
+            "configuration `{}` names {combinations} combinations; give a name only to one",
+            entry.name.as_deref().unwrap_or_default()
+        )));
+    }
+    let own = RawLimits {
+        max_expansions: entry.max_expansions,
+        max_time: entry.max_time,
+        max_memory_mb: entry.max_memory_mb,
+    };
+    let has_own =
+        own.max_expansions.is_some() || own.max_time.is_some() || own.max_memory_mb.is_some();
+    let limits = own.to_limits(suite.limits, path)?;
+    for d in &directions {
+        let direction: Direction = d
+            .parse()
+            .map_err(|e: planners::PlanError| bad(e.to_string()))?;
+        for a in &algorithms {
+            let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
+            for h in &heuristics {
+                let heuristic: HeuristicName = h
+                    .parse()
+                    .map_err(|e: planners::PlanError| bad(e.to_string()))?;
+                let mut config = Configuration::builtin(direction, algorithm, heuristic);
+                if let Some(name) = &entry.name {
+                    config.name.clone_from(name);
+                }
+                if has_own {
+                    config.limits = Some(limits);
+                }
+                suite.add_config(config);
+            }
+        }
+    }
+    Ok(())
+}
