@@ -36,6 +36,7 @@ mod config;
 mod domain;
 mod error;
 mod factored;
+pub mod pddl;
 mod plan;
 mod planner;
 pub mod problem;

@@ -1,0 +1,167 @@
+//! The PDDL front end's error type.
+
+use std::fmt;
+
+use crate::PlanError;
+
+/// A position in a file: line and column, both counted from 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Location {
+    /// The line, from 1.
+    pub line: u32,
+    /// The column (in characters), from 1.
+    pub column: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// What can go wrong when reading, grounding or solving a PDDL task.
+///
+/// Every error about a file's content names the file, the line and the
+/// column. "No plan exists" is not an error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PddlError {
+    /// A file that could not be read.
+    #[error("{path}: cannot read: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the operating system said.
+        message: String,
+    },
+    /// Text that is not PDDL: unbalanced parentheses, a missing or unexpected
+    /// token, a malformed section.
+    #[error("{file}:{at}: {message}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// Where.
+        at: Location,
+        /// What is wrong, in lower case.
+        message: String,
+    },
+    /// A requirement or construct outside the supported STRIPS subset
+    /// (`:strips`, `:typing`, `:negative-preconditions`, `:equality`).
+    #[error("{file}:{at}: unsupported {construct} (searchlab reads STRIPS with :typing, :negative-preconditions and :equality)")]
+    Unsupported {
+        /// The file.
+        file: String,
+        /// Where.
+        at: Location,
+        /// The requirement or construct, e.g. "requirement `:conditional-effects`".
+        construct: String,
+    },
+    /// A name used but never declared.
+    #[error("{file}:{at}: undefined {kind} `{name}`")]
+    Undefined {
+        /// The file.
+        file: String,
+        /// Where.
+        at: Location,
+        /// `type`, `predicate`, `object`, `variable`, `action`.
+        kind: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A name declared twice.
+    #[error("{file}:{at}: {kind} `{name}` is declared twice")]
+    Duplicate {
+        /// The file.
+        file: String,
+        /// Where the second declaration is.
+        at: Location,
+        /// `type`, `predicate`, `object`, `action`, `variable`.
+        kind: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A predicate or action used with the wrong number of arguments.
+    #[error("{file}:{at}: `{name}` takes {expected} argument(s), {found} given")]
+    Arity {
+        /// The file.
+        file: String,
+        /// Where.
+        at: Location,
+        /// The predicate or action.
+        name: String,
+        /// How many it takes.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+    /// An argument whose type does not fit the parameter.
+    #[error(
+        "{file}:{at}: `{object}` is not of type `{expected}` (argument {position} of `{name}`)"
+    )]
+    WrongType {
+        /// The file.
+        file: String,
+        /// Where.
+        at: Location,
+        /// The predicate or action.
+        name: String,
+        /// The argument, from 1.
+        position: usize,
+        /// The object.
+        object: String,
+        /// The type the parameter wants.
+        expected: String,
+    },
+    /// A grounded task with more facts than the widest state holds.
+    #[error("the grounded task has {facts} facts; the widest state holds {capacity}")]
+    TooManyFacts {
+        /// The facts left after grounding.
+        facts: usize,
+        /// The widest state's capacity.
+        capacity: usize,
+    },
+    /// A task whose grounding would take too long.
+    #[error("grounding needs more than {steps} matching steps; refused")]
+    TooLarge {
+        /// The step limit.
+        steps: u64,
+    },
+    /// A plan file step that does not name a ground action of the task.
+    #[error("{file}:{at}: {message}")]
+    Plan {
+        /// The plan file.
+        file: String,
+        /// Where.
+        at: Location,
+        /// What is wrong.
+        message: String,
+    },
+    /// The planner refused the task.
+    #[error(transparent)]
+    Planner(#[from] PlanError),
+}
+
+impl PddlError {
+    /// The location of an error about a file's content.
+    ///
+    /// ```
+    /// use planners::pddl::{parse_domain, Location};
+    /// let error = parse_domain("d.pddl", "(define (domain d)\n  (:predicates (p)").unwrap_err();
+    /// assert_eq!(error.location(), Some(Location { line: 1, column: 1 }));
+    /// ```
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            PddlError::Syntax { at, .. }
+            | PddlError::Unsupported { at, .. }
+            | PddlError::Undefined { at, .. }
+            | PddlError::Duplicate { at, .. }
+            | PddlError::Arity { at, .. }
+            | PddlError::WrongType { at, .. }
+            | PddlError::Plan { at, .. } => Some(*at),
+            PddlError::Io { .. }
+            | PddlError::TooManyFacts { .. }
+            | PddlError::TooLarge { .. }
+            | PddlError::Planner(_) => None,
+        }
+    }
+}

@@ -1,0 +1,678 @@
+//! Grounding by relaxed reachability.
+//!
+//! Facts are processed one at a time from a queue. When a fact is taken, it
+//! is matched against every positive precondition of every schema that
+//! mentions its predicate, and the schema's other positive preconditions are
+//! joined with the facts processed so far; so every binding is found when
+//! the last of its facts arrives, and the fixpoint needs no rounds. The add
+//! effects of each new ground operator enter the queue. Static predicates
+//! (no schema changes them) are matched like the others and folded away
+//! afterwards; `=` and static negative preconditions are checked on complete
+//! bindings; other negative preconditions are ignored by the relaxation and
+//! kept in the operators.
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::parser::{fits, AtomTerm, Condition, Domain, Problem, Term};
+use super::PddlError;
+
+const UNBOUND: u32 = u32::MAX;
+
+/// Grounding limits: a task whose grounding would take more steps than this
+/// is refused instead of running for hours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroundingLimits {
+    /// Matching and enumeration steps (a step is one candidate binding).
+    pub max_steps: u64,
+}
+
+impl Default for GroundingLimits {
+    fn default() -> Self {
+        Self {
+            max_steps: 2_000_000_000,
+        }
+    }
+}
+
+/// What grounding found and kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroundingStats {
+    /// Facts reachable in the delete relaxation.
+    pub reachable_facts: usize,
+    /// Ground operators reachable in the delete relaxation.
+    pub reachable_operators: usize,
+    /// Facts kept: those some operator changes (plus an unreachable goal
+    /// fact, if any).
+    pub facts: usize,
+    /// Operators kept.
+    pub operators: usize,
+    /// Whether the goal asks for a fact that can never hold as wanted.
+    pub unsolvable: bool,
+    /// Wall time of grounding (after parsing).
+    pub elapsed: Duration,
+}
+
+/// A ground operator over fact indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroundOperator {
+    /// `schema arg ...`, lower case.
+    pub name: String,
+    /// Facts that must be true.
+    pub pre: Vec<u32>,
+    /// Facts that must be false.
+    pub neg_pre: Vec<u32>,
+    /// Facts made true.
+    pub add: Vec<u32>,
+    /// Facts made false (none that it also adds).
+    pub del: Vec<u32>,
+}
+
+/// A grounded STRIPS task: facts, operators, the initial state and the
+/// goal, independent of any state width.
+#[derive(Clone, Debug)]
+pub struct GroundTask {
+    /// Fact names, `(predicate arg ...)`.
+    pub facts: Vec<String>,
+    /// The operators.
+    pub operators: Vec<GroundOperator>,
+    /// Facts true initially (every other fact is false).
+    pub init: Vec<u32>,
+    /// Facts the goal wants true.
+    pub goal: Vec<u32>,
+    /// Facts the goal wants false.
+    pub goal_false: Vec<u32>,
+    /// Counts and time.
+    pub stats: GroundingStats,
+}
+
+/// Facts by key `[predicate, args...]`.
+#[derive(Default)]
+struct Facts {
+    map: FxHashMap<Vec<u32>, u32>,
+    keys: Vec<Vec<u32>>,
+}
+
+impl Facts {
+    fn intern(&mut self, key: &[u32]) -> u32 {
+        if let Some(&f) = self.map.get(key) {
+            return f;
+        }
+        let f = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        self.map.insert(key.to_vec(), f);
+        self.keys.push(key.to_vec());
+        f
+    }
+
+    fn get(&self, key: &[u32]) -> Option<u32> {
+        self.map.get(key).copied()
+    }
+}
+
+/// Processed facts of one predicate, with an index by argument.
+#[derive(Default)]
+struct PredicateIndex {
+    arity: usize,
+    args: Vec<u32>,
+    count: u32,
+    by_arg: FxHashMap<(u32, u32), Vec<u32>>,
+}
+
+impl PredicateIndex {
+    fn push(&mut self, args: &[u32]) {
+        let entry = self.count;
+        self.count += 1;
+        self.args.extend_from_slice(args);
+        for (pos, &obj) in args.iter().enumerate() {
+            self.by_arg
+                .entry((u32::try_from(pos).unwrap_or(u32::MAX), obj))
+                .or_default()
+                .push(entry);
+        }
+    }
+
+    fn entry(&self, k: u32) -> &[u32] {
+        let k = k as usize;
+        &self.args[k * self.arity..(k + 1) * self.arity]
+    }
+}
+
+/// A schema prepared for matching.
+struct Prepared {
+    /// Per parameter: whether each object fits its type.
+    allowed: Vec<Vec<bool>>,
+    /// Per parameter: the objects that fit.
+    candidates: Vec<Vec<u32>>,
+    /// Positive atom preconditions.
+    positive: Vec<AtomTerm>,
+    /// Equalities and negative preconditions on static predicates.
+    checks: Vec<Condition>,
+    /// Add effects.
+    add: Vec<AtomTerm>,
+}
+
+/// What matching produces.
+struct Out {
+    facts: Facts,
+    seen_ops: FxHashSet<Box<[u32]>>,
+    ops: Vec<Box<[u32]>>,
+    steps: u64,
+    limit: u64,
+    key: Vec<u32>,
+}
+
+impl Out {
+    fn step(&mut self) -> Result<(), PddlError> {
+        self.steps += 1;
+        if self.steps > self.limit {
+            return Err(PddlError::TooLarge { steps: self.limit });
+        }
+        Ok(())
+    }
+}
+
+fn term_value(term: Term, binding: &[u32]) -> u32 {
+    match term {
+        Term::Obj(o) => o,
+        Term::Var(v) => binding[v as usize],
+    }
+}
+
+/// Binds `atom`'s variables to `args`; on failure nothing stays bound.
+fn unify(
+    atom: &AtomTerm,
+    args: &[u32],
+    binding: &mut [u32],
+    allowed: &[Vec<bool>],
+    bound: &mut Vec<u32>,
+) -> bool {
+    let mark = bound.len();
+    for (term, &obj) in atom.args.iter().zip(args) {
+        let ok = match *term {
+            Term::Obj(o) => o == obj,
+            Term::Var(v) => {
+                let slot = &mut binding[v as usize];
+                if *slot == UNBOUND {
+                    if allowed[v as usize]
+                        .get(obj as usize)
+                        .copied()
+                        .unwrap_or(false)
+                    {
+                        *slot = obj;
+                        bound.push(v);
+                        true
+                    } else {
+                        false
+                    }
+                } else {
+                    *slot == obj
+                }
+            }
+        };
+        if !ok {
+            for &v in &bound[mark..] {
+                binding[v as usize] = UNBOUND;
+            }
+            bound.truncate(mark);
+            return false;
+        }
+    }
+    true
+}
+
+fn release(binding: &mut [u32], bound: &mut Vec<u32>, mark: usize) {
+    for &v in &bound[mark..] {
+        binding[v as usize] = UNBOUND;
+    }
+    bound.truncate(mark);
+}
+
+/// Joins the schema's positive preconditions not yet `done` with the
+/// processed facts, then enumerates unbound parameters and emits.
+fn join(
+    schema: u32,
+    prep: &Prepared,
+    index: &[PredicateIndex],
+    binding: &mut [u32],
+    done: &mut [bool],
+    bound: &mut Vec<u32>,
+    out: &mut Out,
+) -> Result<(), PddlError> {
+    // The next precondition: the one with the most bound arguments.
+    let mut best: Option<(usize, usize)> = None;
+    for (j, atom) in prep.positive.iter().enumerate() {
+        if done[j] {
+            continue;
+        }
+        let bound_args = atom
+            .args
+            .iter()
+            .filter(|t| term_value(**t, binding) != UNBOUND)
+            .count();
+        if best.is_none_or(|(_, b)| bound_args > b) {
+            best = Some((j, bound_args));
+        }
+    }
+    let Some((j, _)) = best else {
+        return enumerate(schema, prep, binding, 0, out);
+    };
+    let atom = &prep.positive[j];
+    let pi = &index[atom.predicate as usize];
+    // The smallest list of candidates by a bound argument, or all facts.
+    let mut list: Option<&[u32]> = None;
+    for (pos, term) in atom.args.iter().enumerate() {
+        let value = term_value(*term, binding);
+        if value != UNBOUND {
+            let entries = pi
+                .by_arg
+                .get(&(u32::try_from(pos).unwrap_or(u32::MAX), value))
+                .map_or(&[][..], Vec::as_slice);
+            if list.is_none_or(|l| entries.len() < l.len()) {
+                list = Some(entries);
+            }
+        }
+    }
+    done[j] = true;
+    let mut visit = |k: u32, binding: &mut [u32], out: &mut Out| -> Result<(), PddlError> {
+        out.step()?;
+        let mark = bound.len();
+        if unify(atom, pi.entry(k), binding, &prep.allowed, bound) {
+            join(schema, prep, index, binding, done, bound, out)?;
+            release(binding, bound, mark);
+        }
+        Ok(())
+    };
+    let result = match list {
+        Some(entries) => entries.iter().try_for_each(|&k| visit(k, binding, out)),
+        None => (0..pi.count).try_for_each(|k| visit(k, binding, out)),
+    };
+    done[j] = false;
+    result
+}
+
+/// Binds the parameters no precondition bound, from `from` on, then checks
+/// and emits the operator.
+fn enumerate(
+    schema: u32,
+    prep: &Prepared,
+    binding: &mut [u32],
+    from: usize,
+    out: &mut Out,
+) -> Result<(), PddlError> {
+    if let Some(v) = (from..binding.len()).find(|&v| binding[v] == UNBOUND) {
+        for &obj in &prep.candidates[v] {
+            binding[v] = obj;
+            out.step()?;
+            enumerate(schema, prep, binding, v + 1, out)?;
+        }
+        binding[v] = UNBOUND;
+        return Ok(());
+    }
+    for check in &prep.checks {
+        let holds = match check {
+            Condition::Equal {
+                positive,
+                left,
+                right,
+            } => (term_value(*left, binding) == term_value(*right, binding)) == *positive,
+            Condition::Atom { positive, atom } => {
+                out.key.clear();
+                out.key.push(atom.predicate);
+                out.key
+                    .extend(atom.args.iter().map(|t| term_value(*t, binding)));
+                out.facts.get(&out.key).is_some() == *positive
+            }
+        };
+        if !holds {
+            return Ok(());
+        }
+    }
+    let mut op = Vec::with_capacity(binding.len() + 1);
+    op.push(schema);
+    op.extend_from_slice(binding);
+    let op: Box<[u32]> = op.into_boxed_slice();
+    if out.seen_ops.contains(&op) {
+        return Ok(());
+    }
+    out.seen_ops.insert(op.clone());
+    out.ops.push(op);
+    for atom in &prep.add {
+        out.key.clear();
+        out.key.push(atom.predicate);
+        out.key
+            .extend(atom.args.iter().map(|t| term_value(*t, binding)));
+        let key = std::mem::take(&mut out.key);
+        out.facts.intern(&key);
+        out.key = key;
+    }
+    Ok(())
+}
+
+/// Grounds `problem` over `domain`: relaxed reachability, static predicates
+/// folded away, facts no operator changes dropped.
+///
+/// # Errors
+/// [`PddlError::TooLarge`] if grounding would take more than
+/// `limits.max_steps` steps.
+///
+/// ```
+/// use planners::pddl::{ground, parse_domain, parse_problem, GroundingLimits};
+/// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
+///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
+///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
+/// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d) (:objects a b c z) \
+///     (:init (at a) (road a b) (road b c) (road z a)) (:goal (at c)))").unwrap();
+/// let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+/// // `(at z)` is unreachable, `road` is static: facts (at a), (at b), (at c).
+/// assert_eq!(task.stats.facts, 3);
+/// assert_eq!(task.stats.operators, 2);
+/// assert_eq!(task.operators[0].name, "go a b");
+/// ```
+#[expect(clippy::too_many_lines, reason = "one pass: match, then finalize")]
+pub fn ground(
+    domain: &Domain,
+    problem: &Problem,
+    limits: GroundingLimits,
+) -> Result<GroundTask, PddlError> {
+    let began = Instant::now();
+    let n_preds = domain.predicates.len();
+    let mut is_static = vec![true; n_preds];
+    for schema in &domain.actions {
+        for atom in schema.add.iter().chain(&schema.del) {
+            is_static[atom.predicate as usize] = false;
+        }
+    }
+    let n_objects = problem.objects.len();
+    let prepared: Vec<Prepared> = domain
+        .actions
+        .iter()
+        .map(|schema| {
+            let allowed: Vec<Vec<bool>> = schema
+                .params
+                .iter()
+                .map(|(_, wanted)| {
+                    problem
+                        .objects
+                        .iter()
+                        .map(|(_, types)| fits(domain, types, wanted))
+                        .collect()
+                })
+                .collect();
+            let candidates = allowed
+                .iter()
+                .map(|a| {
+                    (0..n_objects)
+                        .filter(|&o| a[o])
+                        .map(|o| u32::try_from(o).unwrap_or(u32::MAX))
+                        .collect()
+                })
+                .collect();
+            let mut positive = Vec::new();
+            let mut checks = Vec::new();
+            for c in &schema.pre {
+                match c {
+                    Condition::Atom {
+                        positive: true,
+                        atom,
+                    } => positive.push(atom.clone()),
+                    Condition::Atom {
+                        positive: false,
+                        atom,
+                    } if is_static[atom.predicate as usize] => checks.push(c.clone()),
+                    Condition::Atom { .. } => {}
+                    Condition::Equal { .. } => checks.push(c.clone()),
+                }
+            }
+            Prepared {
+                allowed,
+                candidates,
+                positive,
+                checks,
+                add: schema.add.clone(),
+            }
+        })
+        .collect();
+    let mut triggers: Vec<Vec<(u32, usize)>> = vec![Vec::new(); n_preds];
+    for (s, prep) in prepared.iter().enumerate() {
+        for (j, atom) in prep.positive.iter().enumerate() {
+            triggers[atom.predicate as usize].push((u32::try_from(s).unwrap_or(u32::MAX), j));
+        }
+    }
+    let mut index: Vec<PredicateIndex> = domain
+        .predicates
+        .iter()
+        .map(|p| PredicateIndex {
+            arity: p.params.len(),
+            ..PredicateIndex::default()
+        })
+        .collect();
+    let mut out = Out {
+        facts: Facts::default(),
+        seen_ops: FxHashSet::default(),
+        ops: Vec::new(),
+        steps: 0,
+        limit: limits.max_steps,
+        key: Vec::new(),
+    };
+    let mut key = Vec::new();
+    for (predicate, args) in &problem.init {
+        key.clear();
+        key.push(*predicate);
+        key.extend_from_slice(args);
+        out.facts.intern(&key);
+    }
+    let init_count = out.facts.keys.len();
+    let mut bound = Vec::new();
+    for (s, prep) in prepared.iter().enumerate() {
+        if prep.positive.is_empty() {
+            let mut binding = vec![UNBOUND; prep.allowed.len()];
+            let s = u32::try_from(s).unwrap_or(u32::MAX);
+            enumerate(s, prep, &mut binding, 0, &mut out)?;
+        }
+    }
+    let mut next = 0;
+    while next < out.facts.keys.len() {
+        let fact = std::mem::take(&mut out.facts.keys[next]);
+        let predicate = fact[0] as usize;
+        index[predicate].push(&fact[1..]);
+        for &(s, j) in &triggers[predicate] {
+            let prep = &prepared[s as usize];
+            let mut binding = vec![UNBOUND; prep.allowed.len()];
+            let mut done = vec![false; prep.positive.len()];
+            bound.clear();
+            out.step()?;
+            if unify(
+                &prep.positive[j],
+                &fact[1..],
+                &mut binding,
+                &prep.allowed,
+                &mut bound,
+            ) {
+                done[j] = true;
+                join(
+                    s,
+                    prep,
+                    &index,
+                    &mut binding,
+                    &mut done,
+                    &mut bound,
+                    &mut out,
+                )?;
+            }
+        }
+        out.facts.keys[next] = fact;
+        next += 1;
+    }
+    Ok(finalize(
+        domain, problem, &is_static, out, init_count, began,
+    ))
+}
+
+/// Instantiates the operators, drops facts no operator changes, renumbers.
+#[expect(clippy::too_many_lines, reason = "the steps of one renumbering")]
+fn finalize(
+    domain: &Domain,
+    problem: &Problem,
+    is_static: &[bool],
+    out: Out,
+    init_count: usize,
+    began: Instant,
+) -> GroundTask {
+    let facts = out.facts;
+    let n = facts.keys.len();
+    let mut key = Vec::new();
+    let mut lookup = |atom: &AtomTerm, binding: &[u32]| -> Option<u32> {
+        key.clear();
+        key.push(atom.predicate);
+        key.extend(atom.args.iter().map(|t| term_value(*t, binding)));
+        facts.get(&key)
+    };
+    let mut operators = Vec::with_capacity(out.ops.len());
+    let mut changed = vec![false; n];
+    'ops: for op in &out.ops {
+        let schema = &domain.actions[op[0] as usize];
+        let binding = &op[1..];
+        let mut o = GroundOperator {
+            name: String::new(),
+            pre: Vec::new(),
+            neg_pre: Vec::new(),
+            add: Vec::new(),
+            del: Vec::new(),
+        };
+        for c in &schema.pre {
+            if let Condition::Atom { positive, atom } = c {
+                if is_static[atom.predicate as usize] {
+                    continue; // checked during matching
+                }
+                match (positive, lookup(atom, binding)) {
+                    (true, Some(f)) => o.pre.push(f),
+                    (true, None) => continue 'ops, // cannot happen: matched
+                    (false, Some(f)) => o.neg_pre.push(f),
+                    (false, None) => {} // never true
+                }
+            }
+        }
+        for atom in &schema.add {
+            if let Some(f) = lookup(atom, binding) {
+                o.add.push(f);
+            }
+        }
+        for atom in &schema.del {
+            if let Some(f) = lookup(atom, binding) {
+                o.del.push(f);
+            }
+        }
+        for list in [&mut o.pre, &mut o.neg_pre, &mut o.add, &mut o.del] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        if o.pre.iter().any(|f| o.neg_pre.binary_search(f).is_ok()) {
+            continue; // contradictory precondition
+        }
+        let add = o.add.clone();
+        o.del.retain(|f| add.binary_search(f).is_err());
+        for &f in &o.add {
+            if o.pre.binary_search(&f).is_err() {
+                changed[f as usize] = true;
+            }
+        }
+        for &f in &o.del {
+            changed[f as usize] = true;
+        }
+        let mut name = schema.name.clone();
+        for &obj in binding {
+            name.push(' ');
+            name.push_str(&problem.objects[obj as usize].0);
+        }
+        o.name = name;
+        operators.push(o);
+    }
+    let reachable_operators = operators.len();
+    // The goal, over reachable facts.
+    let mut goal = Vec::new();
+    let mut goal_false = Vec::new();
+    let mut unsolvable = false;
+    for c in &problem.goal {
+        match c {
+            Condition::Atom { positive, atom } => match (positive, lookup(atom, &[])) {
+                (true, Some(f)) => goal.push(f),
+                (true, None) => unsolvable = true,
+                (false, Some(f)) => goal_false.push(f),
+                (false, None) => {}
+            },
+            Condition::Equal {
+                positive,
+                left,
+                right,
+            } => {
+                if (term_value(*left, &[]) == term_value(*right, &[])) != *positive {
+                    unsolvable = true;
+                }
+            }
+        }
+    }
+    // Facts no operator changes keep their initial value (the first
+    // `init_count` facts are the initial state's).
+    let constant = |f: u32| (!changed[f as usize]).then_some((f as usize) < init_count);
+    operators.retain(|o| {
+        !o.pre.iter().any(|&f| constant(f) == Some(false))
+            && !o.neg_pre.iter().any(|&f| constant(f) == Some(true))
+    });
+    unsolvable |= goal.iter().any(|&f| constant(f) == Some(false))
+        || goal_false.iter().any(|&f| constant(f) == Some(true));
+    let mut renumber = vec![u32::MAX; n];
+    let mut names = Vec::new();
+    for f in 0..n {
+        if changed[f] {
+            renumber[f] = u32::try_from(names.len()).unwrap_or(u32::MAX);
+            let k = &facts.keys[f];
+            let mut name = format!("({}", domain.predicates[k[0] as usize].name);
+            for &obj in &k[1..] {
+                name.push(' ');
+                name.push_str(&problem.objects[obj as usize].0);
+            }
+            name.push(')');
+            names.push(name);
+        }
+    }
+    let map = |list: &mut Vec<u32>| {
+        list.retain(|&f| renumber[f as usize] != u32::MAX);
+        for f in list.iter_mut() {
+            *f = renumber[*f as usize];
+        }
+    };
+    for o in &mut operators {
+        map(&mut o.pre);
+        map(&mut o.neg_pre);
+        map(&mut o.add);
+        map(&mut o.del);
+    }
+    let mut init: Vec<u32> = (0..init_count)
+        .map(|f| u32::try_from(f).unwrap_or(u32::MAX))
+        .collect();
+    map(&mut init);
+    map(&mut goal);
+    map(&mut goal_false);
+    if unsolvable {
+        // A fact nothing makes true stands for the impossible goal.
+        goal.push(u32::try_from(names.len()).unwrap_or(u32::MAX));
+        names.push("<unreachable goal>".to_owned());
+    }
+    let stats = GroundingStats {
+        reachable_facts: n,
+        reachable_operators,
+        facts: names.len(),
+        operators: operators.len(),
+        unsolvable,
+        elapsed: began.elapsed(),
+    };
+    GroundTask {
+        facts: names,
+        operators,
+        init,
+        goal,
+        goal_false,
+        stats,
+    }
+}

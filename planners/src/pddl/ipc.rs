@@ -1,0 +1,127 @@
+//! Plans in the IPC format: one `(action arg ...)` per line, then
+//! `; cost = N (unit cost)`.
+
+use std::fmt::Write as _;
+
+use super::{Location, PddlError};
+
+/// One step of an [`IpcPlan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanStep {
+    /// `action arg ...`, lower case, single spaces.
+    pub name: String,
+    /// Where the step stands in its file (line 0 for a plan not read from
+    /// text).
+    pub at: Location,
+}
+
+/// A plan in the IPC format.
+///
+/// ```
+/// use planners::pddl::IpcPlan;
+/// let plan = IpcPlan::from_names(["pick-up a", "stack a b"]);
+/// let text = plan.to_ipc_string();
+/// assert_eq!(text, "(pick-up a)\n(stack a b)\n; cost = 2 (unit cost)\n");
+/// let back = IpcPlan::parse("plan.txt", &text).unwrap();
+/// assert_eq!(back.names(), ["pick-up a", "stack a b"]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IpcPlan {
+    /// The file the plan was read from (empty if none).
+    pub file: String,
+    /// The steps in execution order.
+    pub steps: Vec<PlanStep>,
+}
+
+impl IpcPlan {
+    /// A plan of the actions called `names` (`action arg ...`).
+    pub fn from_names<'n>(names: impl IntoIterator<Item = &'n str>) -> Self {
+        Self {
+            file: String::new(),
+            steps: names
+                .into_iter()
+                .map(|name| PlanStep {
+                    name: name.to_owned(),
+                    at: Location::default(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The steps' names.
+    pub fn names(&self) -> Vec<&str> {
+        self.steps.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The plan's cost with unit costs: its length.
+    pub fn cost(&self) -> u64 {
+        self.steps.len() as u64
+    }
+
+    /// The plan as IPC text.
+    pub fn to_ipc_string(&self) -> String {
+        let mut text = String::new();
+        for step in &self.steps {
+            let _ = writeln!(text, "({})", step.name);
+        }
+        let _ = writeln!(text, "; cost = {} (unit cost)", self.cost());
+        text
+    }
+
+    /// Reads IPC plan text (as Fast Downward and the IPC validators write
+    /// it): `(action arg ...)` per line; `;` starts a comment; blank lines are
+    /// skipped; names are case-insensitive.
+    ///
+    /// # Errors
+    /// [`PddlError::Plan`] with the line and column of a line that is not a
+    /// step.
+    ///
+    /// ```
+    /// use planners::pddl::IpcPlan;
+    /// let plan = IpcPlan::parse("p", "; plan\n(PICK-UP  a)\n\n(stack a b) ; second\n").unwrap();
+    /// assert_eq!(plan.names(), ["pick-up a", "stack a b"]);
+    /// assert_eq!(plan.steps[1].at.line, 4);
+    /// assert!(IpcPlan::parse("p", "(pick-up a\n").is_err());
+    /// ```
+    pub fn parse(file: &str, text: &str) -> Result<Self, PddlError> {
+        let mut steps = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let content = raw.split(';').next().unwrap_or("");
+            let trimmed = content.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            let column = content.find(trimmed).unwrap_or(0);
+            let at = Location {
+                line,
+                column: u32::try_from(content[..column].chars().count() + 1).unwrap_or(u32::MAX),
+            };
+            let inner = trimmed
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .filter(|t| !t.contains(['(', ')']))
+                .ok_or_else(|| PddlError::Plan {
+                    file: file.to_owned(),
+                    at,
+                    message: "expected a step `(action arg ...)`".to_owned(),
+                })?;
+            let words: Vec<String> = inner.split_whitespace().map(str::to_lowercase).collect();
+            if words.is_empty() {
+                return Err(PddlError::Plan {
+                    file: file.to_owned(),
+                    at,
+                    message: "empty step `()`".to_owned(),
+                });
+            }
+            steps.push(PlanStep {
+                name: words.join(" "),
+                at,
+            });
+        }
+        Ok(Self {
+            file: file.to_owned(),
+            steps,
+        })
+    }
+}

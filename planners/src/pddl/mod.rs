@@ -1,0 +1,268 @@
+//! PDDL front end: STRIPS with `:typing`, `:negative-preconditions` and
+//! `:equality`, grounded by relaxed reachability onto the narrowest atomic
+//! state, with `h^2` mutexes for regression and plans in the IPC format.
+//!
+//! - [`parse_domain`], [`parse_problem`]: files to [`Domain`] and
+//!   [`Problem`], with errors that give the file, line and column; anything
+//!   outside the subset (conditional effects, quantifiers, numeric fluents,
+//!   derived predicates, durative actions, action costs) is refused, naming
+//!   it.
+//! - [`ground`]: a [`GroundTask`] of facts and operators;
+//!   [`GroundedTask::new`] puts it on a `u64` or a [`Wide`](state_atomic::Wide)
+//!   state; each [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
+//! - [`h2_mutexes`]: pairs of facts no reachable state holds; regression
+//!   prunes subgoals with such a pair.
+//! - [`IpcPlan`]: writing and reading IPC plans; [`solve_files`] does it
+//!   all.
+//!
+//! ```
+//! use planners::pddl::{solve_text, PddlOptions};
+//! use planners::{Direction, HeuristicName, PlannerConfig};
+//!
+//! let domain = "(define (domain d) (:requirements :strips :typing) (:types place)
+//!   (:predicates (at ?x - place) (road ?x ?y - place))
+//!   (:action go :parameters (?x ?y - place) :precondition (and (at ?x) (road ?x ?y))
+//!     :effect (and (at ?y) (not (at ?x)))))";
+//! let problem = "(define (problem p) (:domain d) (:objects a b c - place)
+//!   (:init (at a) (road a b) (road b c)) (:goal (at c)))";
+//! for direction in [Direction::Forward, Direction::Regression] {
+//!     let config = PlannerConfig { direction, heuristic: HeuristicName::HMax, ..PlannerConfig::default() };
+//!     let solution = solve_text(domain, problem, &config, &PddlOptions::default()).unwrap();
+//!     assert_eq!(solution.plan_text().unwrap(), "(go a b)\n(go b c)\n; cost = 2 (unit cost)\n");
+//! }
+//! ```
+
+mod error;
+mod ground;
+mod ipc;
+mod mutex;
+mod parser;
+mod sexp;
+mod task;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use search_core::Statistics;
+use state_atomic::{Bits, Subsumption};
+
+pub use error::{Location, PddlError};
+pub use ground::{ground, GroundOperator, GroundTask, GroundingLimits, GroundingStats};
+pub use ipc::{IpcPlan, PlanStep};
+pub use mutex::{h2_mutexes, Mutexes};
+pub use parser::{parse_domain, parse_problem, Domain, Problem};
+pub use task::{GroundedTask, Task, TaskRegression, TaskVisitor};
+
+use crate::{Direction, PlanOutcome, Planner, PlannerConfig};
+
+/// How [`solve_files`] prepares the task, beyond the planner's
+/// configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PddlOptions {
+    /// Compute `h^2` mutexes and prune regression subgoals with them
+    /// (only when the direction includes regression).
+    pub mutexes: bool,
+    /// Regression's subsumption pruning.
+    pub subsumption: Subsumption,
+    /// Grounding limits.
+    pub grounding: GroundingLimits,
+}
+
+impl Default for PddlOptions {
+    fn default() -> Self {
+        Self {
+            mutexes: true,
+            subsumption: Subsumption::Parent,
+            grounding: GroundingLimits::default(),
+        }
+    }
+}
+
+/// What [`solve_files`] found, with every count and time.
+#[derive(Clone, Debug)]
+pub struct PddlSolution {
+    /// Facts and operators before and after dropping; grounding time.
+    pub grounding: GroundingStats,
+    /// Parsing time (both files).
+    pub parse_time: Duration,
+    /// The state's width in 64-bit words.
+    pub words: usize,
+    /// `h^2` mutex pairs, if computed.
+    pub mutex_pairs: Option<usize>,
+    /// Time spent computing mutexes.
+    pub mutex_time: Duration,
+    /// How planning ended; a plan's actions are action indices of the task.
+    pub outcome: PlanOutcome<usize>,
+    /// The plan in the IPC format, if solved (validated by replay).
+    pub plan: Option<IpcPlan>,
+    /// The direction whose search produced the outcome.
+    pub direction: Direction,
+    /// Forward search statistics, if it ran.
+    pub forward: Option<Statistics>,
+    /// Regression statistics, if it ran.
+    pub regression: Option<Statistics>,
+    /// Regression successors pruned because they held a mutex pair.
+    pub mutex_pruned: u64,
+    /// Regression successors pruned by subsumption.
+    pub subsumption_pruned: u64,
+    /// Wall time of the planner call (search and heuristic set-up).
+    pub search_time: Duration,
+}
+
+impl PddlSolution {
+    /// The plan as IPC text, if solved.
+    pub fn plan_text(&self) -> Option<String> {
+        self.plan.as_ref().map(IpcPlan::to_ipc_string)
+    }
+
+    /// The statistics of the direction that produced the outcome.
+    pub fn stats(&self) -> Option<&Statistics> {
+        match self.direction {
+            Direction::Regression => self.regression.as_ref(),
+            _ => self.forward.as_ref(),
+        }
+        .or(self.forward.as_ref())
+        .or(self.regression.as_ref())
+    }
+}
+
+fn read_file(path: &Path) -> Result<String, PddlError> {
+    std::fs::read_to_string(path).map_err(|e| PddlError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// Reads, grounds and solves a PDDL task from two files; the plan comes
+/// back in the IPC format, replayed and checked.
+///
+/// # Errors
+/// [`PddlError`] for a file that cannot be read, a parse error (located), a
+/// task too large to ground or to fit the widest state, or a planner
+/// configuration the task refuses. No plan is an outcome, not an error.
+pub fn solve_files(
+    domain: &Path,
+    problem: &Path,
+    config: &PlannerConfig,
+) -> Result<PddlSolution, PddlError> {
+    solve_files_with(domain, problem, config, &PddlOptions::default())
+}
+
+/// [`solve_files`] with [`PddlOptions`].
+///
+/// # Errors
+/// As for [`solve_files`].
+pub fn solve_files_with(
+    domain: &Path,
+    problem: &Path,
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> Result<PddlSolution, PddlError> {
+    let domain_text = read_file(domain)?;
+    let problem_text = read_file(problem)?;
+    solve_named(
+        (&domain.display().to_string(), &domain_text),
+        (&problem.display().to_string(), &problem_text),
+        config,
+        options,
+    )
+}
+
+/// [`solve_files_with`] on text already read.
+///
+/// # Errors
+/// As for [`solve_files`].
+pub fn solve_text(
+    domain: &str,
+    problem: &str,
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> Result<PddlSolution, PddlError> {
+    solve_named(("domain", domain), ("problem", problem), config, options)
+}
+
+fn solve_named(
+    (domain_file, domain_text): (&str, &str),
+    (problem_file, problem_text): (&str, &str),
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> Result<PddlSolution, PddlError> {
+    let began = Instant::now();
+    let domain = parse_domain(domain_file, domain_text)?;
+    let problem = parse_problem(&domain, problem_file, problem_text)?;
+    let parse_time = began.elapsed();
+    let ground_task = ground(&domain, &problem, options.grounding)?;
+    let mut task = GroundedTask::new(&ground_task)?;
+    task.set_subsumption(options.subsumption);
+    let mut mutex_pairs = None;
+    let mut mutex_time = Duration::ZERO;
+    if options.mutexes && config.direction != Direction::Forward {
+        let began = Instant::now();
+        let mutexes = h2_mutexes(&ground_task);
+        mutex_time = began.elapsed();
+        mutex_pairs = Some(mutexes.pairs());
+        task.set_mutexes(&mutexes);
+    }
+    let began = Instant::now();
+    let run = task.visit(Solve { config })?;
+    let search_time = began.elapsed();
+    Ok(PddlSolution {
+        grounding: ground_task.stats,
+        parse_time,
+        words: task.words(),
+        mutex_pairs,
+        mutex_time,
+        outcome: run.outcome,
+        plan: run.plan,
+        direction: run.direction,
+        forward: run.forward,
+        regression: run.regression,
+        mutex_pruned: task.mutex_pruned(),
+        subsumption_pruned: task.subsumption_pruned(),
+        search_time,
+    })
+}
+
+/// One planner run on a task of any width.
+struct Solve<'c> {
+    config: &'c PlannerConfig,
+}
+
+struct Run {
+    outcome: PlanOutcome<usize>,
+    plan: Option<IpcPlan>,
+    direction: Direction,
+    forward: Option<Statistics>,
+    regression: Option<Statistics>,
+}
+
+impl TaskVisitor for Solve<'_> {
+    type Output = Result<Run, PddlError>;
+
+    fn visit<B: Bits>(self, task: &Task<B>) -> Self::Output {
+        let planner = Planner::new(self.config.clone());
+        let report = planner.plan(task, &task.start(), &task.goal())?;
+        let mut plan = None;
+        let outcome = match report.outcome {
+            PlanOutcome::Solved(p) => {
+                let ipc = task.to_ipc(&p.actions);
+                task.validate(&ipc)?;
+                plan = Some(ipc);
+                PlanOutcome::Solved(crate::Plan {
+                    actions: p.actions.iter().map(|a| a.index()).collect(),
+                    cost: p.cost,
+                })
+            }
+            PlanOutcome::Unsolvable => PlanOutcome::Unsolvable,
+            PlanOutcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
+            PlanOutcome::Cancelled => PlanOutcome::Cancelled,
+        };
+        Ok(Run {
+            outcome,
+            plan,
+            direction: report.direction,
+            forward: report.forward,
+            regression: report.regression,
+        })
+    }
+}

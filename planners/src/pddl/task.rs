@@ -1,0 +1,386 @@
+//! A grounded task on the narrowest atomic state that holds it.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use search_core::SearchSpace;
+use state_atomic::{
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
+    WorldState,
+};
+
+use super::{GroundTask, IpcPlan, Mutexes, PddlError};
+use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
+
+/// A grounded PDDL task over atomic states of type `B`: one atom per fact,
+/// one unit-cost action per ground operator. It is a [`PlanningDomain`], so
+/// the [`Planner`](crate::Planner) runs on it in both directions; regression
+/// prunes subgoals with `h^2` mutex pairs once
+/// [`set_mutexes`](Self::set_mutexes) gave them.
+#[derive(Debug)]
+pub struct Task<B: Bits> {
+    actions: ActionSet<B>,
+    start: WorldState<B>,
+    goal: PartialState<B>,
+    mutexes: Vec<B>,
+    subsumption: Subsumption,
+    mutex_pruned: AtomicU64,
+    subsumption_pruned: AtomicU64,
+}
+
+fn bits_of<B: Bits>(facts: &[u32]) -> B {
+    facts
+        .iter()
+        .fold(B::zero(), |bits, &f| bits | B::bit(f as usize))
+}
+
+impl<B: Bits> Task<B> {
+    /// The task `ground` as atomic actions over `B`.
+    ///
+    /// # Errors
+    /// [`PddlError::TooManyFacts`] if `B` holds fewer atoms than the task
+    /// has facts.
+    pub fn new(ground: &GroundTask) -> Result<Self, PddlError> {
+        let too_many = || PddlError::TooManyFacts {
+            facts: ground.facts.len(),
+            capacity: B::CAPACITY,
+        };
+        if ground.facts.len() > B::CAPACITY {
+            return Err(too_many());
+        }
+        let mut actions = ActionSet::<B>::new();
+        for name in &ground.facts {
+            actions.declare(name).map_err(|_| too_many())?;
+        }
+        for op in &ground.operators {
+            let pre_true: B = bits_of(&op.pre);
+            let pre = PartialState::new(pre_true, pre_true | bits_of(&op.neg_pre));
+            let add: B = bits_of(&op.add);
+            let eff = PartialState::new(add, add | bits_of(&op.del));
+            actions
+                .add_partial(&op.name, 1, pre, eff)
+                .map_err(PlanError::from)?;
+        }
+        let goal_true: B = bits_of(&ground.goal);
+        Ok(Self {
+            actions,
+            start: WorldState::new(bits_of(&ground.init)),
+            goal: PartialState::new(goal_true, goal_true | bits_of(&ground.goal_false)),
+            mutexes: Vec::new(),
+            subsumption: Subsumption::Parent,
+            mutex_pruned: AtomicU64::new(0),
+            subsumption_pruned: AtomicU64::new(0),
+        })
+    }
+
+    /// The ground operators as atomic actions.
+    pub fn actions(&self) -> &ActionSet<B> {
+        &self.actions
+    }
+
+    /// The initial state.
+    pub fn start(&self) -> WorldState<B> {
+        self.start
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> PartialState<B> {
+        self.goal
+    }
+
+    /// Makes regression prune subgoals with a pair of `mutexes`; see
+    /// [`RegressionSpace::mutexes`].
+    pub fn set_mutexes(&mut self, mutexes: &Mutexes) {
+        self.mutexes = mutexes.table();
+    }
+
+    /// Chooses regression's subsumption pruning.
+    pub fn set_subsumption(&mut self, how: Subsumption) {
+        self.subsumption = how;
+    }
+
+    /// Regression successors dropped by mutex pruning, over every search
+    /// run on this task so far.
+    pub fn mutex_pruned(&self) -> u64 {
+        self.mutex_pruned.load(Ordering::Relaxed)
+    }
+
+    /// Regression successors dropped by subsumption pruning, over every
+    /// search run on this task so far.
+    pub fn subsumption_pruned(&self) -> u64 {
+        self.subsumption_pruned.load(Ordering::Relaxed)
+    }
+
+    /// The action ids of an IPC plan.
+    ///
+    /// # Errors
+    /// [`PddlError::Plan`] naming the line of a step that is not a ground
+    /// operator of this task.
+    pub fn resolve(&self, plan: &IpcPlan) -> Result<Vec<ActionId>, PddlError> {
+        plan.steps
+            .iter()
+            .map(|step| {
+                self.actions
+                    .find(&step.name)
+                    .ok_or_else(|| PddlError::Plan {
+                        file: plan.file.clone(),
+                        at: step.at,
+                        message: format!("`({})` is not an action of this task", step.name),
+                    })
+            })
+            .collect()
+    }
+
+    /// Replays an IPC plan from the initial state and checks the goal;
+    /// returns its cost.
+    ///
+    /// # Errors
+    /// As for [`resolve`](Self::resolve), and [`PddlError::Planner`] with
+    /// [`PlanError::Invalid`] naming the first step that does not apply or
+    /// the goal fact that is not reached.
+    pub fn validate(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+        let ids = self.resolve(plan)?;
+        Ok(crate::validate(
+            &self.actions,
+            &self.start,
+            &self.goal,
+            &ids,
+        )?)
+    }
+
+    /// The IPC plan of a plan's actions.
+    pub fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan {
+        IpcPlan::from_names(actions.iter().map(|&id| self.actions.name(id)))
+    }
+}
+
+/// The regression space of a [`Task`]: state-atomic's [`RegressionSpace`]
+/// with the task's mutexes; its pruning counts are added to the task's when
+/// it is dropped.
+pub struct TaskRegression<'a, B: Bits> {
+    space: RegressionSpace<'a, B>,
+    task: &'a Task<B>,
+}
+
+impl<B: Bits> SearchSpace for TaskRegression<'_, B> {
+    type Node = PartialState<B>;
+    type Action = ActionId;
+    type Cost = u32;
+
+    #[inline]
+    fn is_goal(&self, node: &PartialState<B>) -> bool {
+        self.space.is_goal(node)
+    }
+
+    #[inline]
+    fn successors<F>(&self, node: &PartialState<B>, emit: F)
+    where
+        F: FnMut(ActionId, PartialState<B>, u32),
+    {
+        self.space.successors(node, emit);
+    }
+}
+
+impl<B: Bits> Drop for TaskRegression<'_, B> {
+    fn drop(&mut self) {
+        self.task
+            .mutex_pruned
+            .fetch_add(self.space.mutex_pruned(), Ordering::Relaxed);
+        self.task
+            .subsumption_pruned
+            .fetch_add(self.space.pruned(), Ordering::Relaxed);
+    }
+}
+
+impl<B: Bits> PlanningDomain for Task<B> {
+    type State = WorldState<B>;
+    type Goal = PartialState<B>;
+    type Subgoal = PartialState<B>;
+    type ActionId = ActionId;
+    type Forward<'a> = ForwardSpace<'a, B>;
+    type Regression<'a> = TaskRegression<'a, B>;
+
+    fn forward<'a>(&'a self, goal: &'a PartialState<B>) -> Result<ForwardSpace<'a, B>, PlanError> {
+        self.actions.forward(goal)
+    }
+
+    fn regression<'a>(
+        &'a self,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Result<(TaskRegression<'a, B>, PartialState<B>), PlanError> {
+        let space = RegressionSpace::new(&self.actions, *start, *goal)?
+            .subsumption(self.subsumption)
+            .mutexes(self.mutexes.clone());
+        Ok((TaskRegression { space, task: self }, *goal))
+    }
+
+    fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
+        RegressionSpace::<B>::execution_order(regressed)
+    }
+
+    fn forward_heuristic<'a>(
+        &'a self,
+        name: HeuristicName,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Result<BoxedHeuristic<'a, WorldState<B>>, PlanError> {
+        self.actions.forward_heuristic(name, start, goal)
+    }
+
+    fn regression_heuristic<'a>(
+        &'a self,
+        name: HeuristicName,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Result<BoxedHeuristic<'a, PartialState<B>>, PlanError> {
+        self.actions.regression_heuristic(name, start, goal)
+    }
+
+    fn action_name(&self, id: ActionId) -> &str {
+        self.actions.name(id)
+    }
+
+    fn validate(
+        &self,
+        start: &WorldState<B>,
+        goal: &PartialState<B>,
+        plan: &[ActionId],
+    ) -> Result<u64, PlanError> {
+        PlanningDomain::validate(&self.actions, start, goal, plan)
+    }
+}
+
+/// Something to do with a [`Task`] of whatever width a [`GroundedTask`]
+/// chose; see [`GroundedTask::visit`].
+pub trait TaskVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the task.
+    fn visit<B: Bits>(self, task: &Task<B>) -> Self::Output;
+}
+
+/// A grounded task on the narrowest state that holds its facts: one `u64`
+/// up to 64 facts, then [`Wide`] states of 2, 3, 4, 8, 16, 32 and 64 words
+/// (up to 4,096 facts).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum GroundedTask {
+    /// Up to 64 facts.
+    W1(Box<Task<u64>>),
+    /// Up to 128 facts.
+    W2(Box<Task<Wide<2>>>),
+    /// Up to 192 facts.
+    W3(Box<Task<Wide<3>>>),
+    /// Up to 256 facts.
+    W4(Box<Task<Wide<4>>>),
+    /// Up to 512 facts.
+    W8(Box<Task<Wide<8>>>),
+    /// Up to 1,024 facts.
+    W16(Box<Task<Wide<16>>>),
+    /// Up to 2,048 facts.
+    W32(Box<Task<Wide<32>>>),
+    /// Up to 4,096 facts.
+    W64(Box<Task<Wide<64>>>),
+}
+
+/// Runs `$body` with `$t` bound to the task, whatever its width.
+macro_rules! each_width {
+    ($value:expr, $t:ident => $body:expr) => {
+        match $value {
+            GroundedTask::W1($t) => $body,
+            GroundedTask::W2($t) => $body,
+            GroundedTask::W3($t) => $body,
+            GroundedTask::W4($t) => $body,
+            GroundedTask::W8($t) => $body,
+            GroundedTask::W16($t) => $body,
+            GroundedTask::W32($t) => $body,
+            GroundedTask::W64($t) => $body,
+        }
+    };
+}
+
+impl GroundedTask {
+    /// The most facts a grounded task may have.
+    pub const MAX_FACTS: usize = 64 * 64;
+
+    /// `ground` on the narrowest state that holds its facts.
+    ///
+    /// # Errors
+    /// [`PddlError::TooManyFacts`] beyond [`MAX_FACTS`](Self::MAX_FACTS).
+    ///
+    /// ```
+    /// use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, GroundingLimits};
+    /// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
+    ///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
+    ///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
+    /// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d) (:objects a b c) \
+    ///     (:init (at a) (road a b) (road b c)) (:goal (at c)))").unwrap();
+    /// let task = GroundedTask::new(&ground(&domain, &problem, GroundingLimits::default()).unwrap()).unwrap();
+    /// assert_eq!(task.words(), 1);
+    /// ```
+    pub fn new(ground: &GroundTask) -> Result<Self, PddlError> {
+        Ok(match ground.facts.len() {
+            0..=64 => GroundedTask::W1(Box::new(Task::new(ground)?)),
+            65..=128 => GroundedTask::W2(Box::new(Task::new(ground)?)),
+            129..=192 => GroundedTask::W3(Box::new(Task::new(ground)?)),
+            193..=256 => GroundedTask::W4(Box::new(Task::new(ground)?)),
+            257..=512 => GroundedTask::W8(Box::new(Task::new(ground)?)),
+            513..=1024 => GroundedTask::W16(Box::new(Task::new(ground)?)),
+            1025..=2048 => GroundedTask::W32(Box::new(Task::new(ground)?)),
+            2049..=4096 => GroundedTask::W64(Box::new(Task::new(ground)?)),
+            facts => {
+                return Err(PddlError::TooManyFacts {
+                    facts,
+                    capacity: Self::MAX_FACTS,
+                })
+            }
+        })
+    }
+
+    /// The state's width in 64-bit words.
+    pub fn words(&self) -> usize {
+        match self {
+            GroundedTask::W1(_) => 1,
+            GroundedTask::W2(_) => 2,
+            GroundedTask::W3(_) => 3,
+            GroundedTask::W4(_) => 4,
+            GroundedTask::W8(_) => 8,
+            GroundedTask::W16(_) => 16,
+            GroundedTask::W32(_) => 32,
+            GroundedTask::W64(_) => 64,
+        }
+    }
+
+    /// Runs `visitor` on the task at its width.
+    pub fn visit<V: TaskVisitor>(&self, visitor: V) -> V::Output {
+        each_width!(self, t => visitor.visit(t))
+    }
+
+    /// See [`Task::set_mutexes`].
+    pub fn set_mutexes(&mut self, mutexes: &Mutexes) {
+        each_width!(self, t => t.set_mutexes(mutexes));
+    }
+
+    /// See [`Task::set_subsumption`].
+    pub fn set_subsumption(&mut self, how: Subsumption) {
+        each_width!(self, t => t.set_subsumption(how));
+    }
+
+    /// See [`Task::validate`].
+    ///
+    /// # Errors
+    /// As for [`Task::validate`].
+    pub fn validate(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+        each_width!(self, t => t.validate(plan))
+    }
+
+    /// See [`Task::mutex_pruned`].
+    pub fn mutex_pruned(&self) -> u64 {
+        each_width!(self, t => t.mutex_pruned())
+    }
+
+    /// See [`Task::subsumption_pruned`].
+    pub fn subsumption_pruned(&self) -> u64 {
+        each_width!(self, t => t.subsumption_pruned())
+    }
+}
