@@ -1,6 +1,7 @@
 //! Writes a result set's files: JSON lines, CSV, Lab properties, the
 //! Markdown report and the SVG plots.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::plot::{coverage_svg, scatter_svg};
@@ -70,7 +71,7 @@ pub fn write_outputs(
         ] {
             let name = format!("scatter-{label}-{a}-vs-{b}.svg");
             put(&name, scatter_svg(records, a, b, attribute)?.as_bytes())?;
-            markdown.push_str(&format!("![{label}: {b} against {a}]({name})\n\n"));
+            let _ = write!(markdown, "![{label}: {b} against {a}]({name})\n\n");
         }
     }
     put("report.md", markdown.as_bytes())?;

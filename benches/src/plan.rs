@@ -189,6 +189,9 @@ fn to_json<Id>(
     format!("{value}\n")
 }
 
+/// A row of the statistics table: its label and how to read it.
+type Row = (&'static str, fn(&Statistics) -> String);
+
 fn to_text<Id>(
     name: &str,
     kind: &str,
@@ -233,7 +236,7 @@ fn to_text<Id>(
         let _ = write!(out, "{n:>12}");
     }
     out.push('\n');
-    let rows: [(&str, fn(&Statistics) -> String); 10] = [
+    let rows: [Row; 10] = [
         ("expanded", |s| s.expanded.to_string()),
         ("generated", |s| s.generated.to_string()),
         ("evaluated", |s| s.evaluated.to_string()),

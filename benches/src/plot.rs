@@ -165,7 +165,12 @@ pub fn scatter_svg(
     Ok(svg)
 }
 
-/// For each configuration, the sorted times of its solved runs.
+/// The left end of the coverage-over-time axis: finer than the 0.01 s that
+/// tables clamp to, so that fast configurations stay apart.
+pub const PLOT_MIN_TIME: f64 = 1e-4;
+
+/// For each configuration, the sorted times of its solved runs (at least
+/// [`PLOT_MIN_TIME`]).
 pub fn solve_times(records: &[RunRecord], configs: &[String]) -> Vec<(String, Vec<f64>)> {
     configs
         .iter()
@@ -173,7 +178,7 @@ pub fn solve_times(records: &[RunRecord], configs: &[String]) -> Vec<(String, Ve
             let mut times: Vec<f64> = records
                 .iter()
                 .filter(|r| &r.config == c && r.solved())
-                .map(|r| r.time.max(MIN_TIME))
+                .map(|r| r.time.max(PLOT_MIN_TIME))
                 .collect();
             times.sort_by(f64::total_cmp);
             (c.clone(), times)
@@ -190,8 +195,8 @@ pub fn coverage_svg(records: &[RunRecord], configs: &[String]) -> Result<String,
     let series = solve_times(records, configs);
     let max_time = series
         .iter()
-        .flat_map(|(_, t)| t.last().copied())
-        .fold(MIN_TIME * 10.0, f64::max);
+        .filter_map(|(_, t)| t.last().copied())
+        .fold(PLOT_MIN_TIME * 10.0, f64::max);
     let hi = 10f64.powf(max_time.log10().ceil());
     let top = series
         .iter()
@@ -208,18 +213,18 @@ pub fn coverage_svg(records: &[RunRecord], configs: &[String]) -> Result<String,
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(55)
-            .build_cartesian_2d((MIN_TIME..hi).log_scale(), 0..top + top / 10 + 1)
+            .build_cartesian_2d((PLOT_MIN_TIME..hi).log_scale(), 0..top + top / 10 + 1)
             .map_err(plot_error)?;
         chart
             .configure_mesh()
             .x_desc("time per run (s)")
             .y_desc("problems solved")
-            .x_label_formatter(&|v| format!("{v}"))
+            .x_label_formatter(&|v| format!("{v:e}"))
             .draw()
             .map_err(plot_error)?;
         for (i, (config, times)) in series.iter().enumerate() {
             let c = colour(i);
-            let mut steps = vec![(MIN_TIME, 0usize)];
+            let mut steps = vec![(PLOT_MIN_TIME, 0usize)];
             for (k, &t) in times.iter().enumerate() {
                 steps.push((t, k));
                 steps.push((t, k + 1));

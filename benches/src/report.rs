@@ -59,6 +59,35 @@ impl Table {
         out
     }
 
+    /// The table with rows and columns swapped (the header row becomes the
+    /// first column); notes are kept.
+    #[must_use]
+    pub fn transposed(&self) -> Table {
+        let mut columns: Vec<Vec<String>> = vec![self.headers.clone()];
+        columns.extend(self.rows.iter().cloned());
+        let width = self.headers.len();
+        let mut rows: Vec<Vec<String>> = (0..width)
+            .map(|i| {
+                columns
+                    .iter()
+                    .map(|c| c.get(i).cloned().unwrap_or_default())
+                    .collect()
+            })
+            .collect();
+        let headers = if rows.is_empty() {
+            Vec::new()
+        } else {
+            rows.remove(0)
+        };
+        Table {
+            title: self.title.clone(),
+            headers,
+            rows,
+            label_columns: 1,
+            notes: self.notes.clone(),
+        }
+    }
+
     /// The table as aligned plain text.
     pub fn to_console(&self) -> String {
         let widths = self.widths();
@@ -211,6 +240,7 @@ impl Attribute {
         match self {
             Attribute::Time => format!("{v:.3}"),
             Attribute::Memory => format!("{:.2} MB", v / 1e6),
+            Attribute::Cost => format!("{v:.0}"),
             _ if v >= 100.0 => format!("{v:.0}"),
             _ => format!("{v:.2}"),
         }
@@ -391,7 +421,7 @@ impl<'r> Report<'r> {
             .collect()
     }
 
-    fn header(&self, first: &str, configs: &[String]) -> Vec<String> {
+    fn header(first: &str, configs: &[String]) -> Vec<String> {
         std::iter::once(first.to_owned())
             .chain(configs.iter().cloned())
             .collect()
@@ -422,7 +452,7 @@ impl<'r> Report<'r> {
         rows.push(sum);
         Table {
             title: "Coverage (problems solved with a valid plan)".to_owned(),
-            headers: self.header("domain (problems)", &self.configs),
+            headers: Self::header("domain (problems)", &self.configs),
             rows,
             label_columns: 1,
             notes: vec!["`-`: the configuration does not apply to the domain's kind.".to_owned()],
@@ -473,7 +503,7 @@ impl<'r> Report<'r> {
         };
         Table {
             title: format!("{} ({how} over commonly solved problems)", attribute.name()),
-            headers: self.header("domain (common)", configs),
+            headers: Self::header("domain (common)", configs),
             rows,
             label_columns: 1,
             notes: vec![
@@ -511,7 +541,7 @@ impl<'r> Report<'r> {
         rows.push(sum);
         Table {
             title: format!("{} (summed per domain)", score.name()),
-            headers: self.header("domain (problems)", &self.configs),
+            headers: Self::header("domain (problems)", &self.configs),
             rows,
             label_columns: 1,
             notes: Vec::new(),
@@ -787,7 +817,12 @@ impl<'r> Report<'r> {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&self.coverage_table().to_console());
+        // Configurations as rows: many of them fit a terminal better that way.
+        let mut coverage = self.coverage_table().transposed();
+        if let Some(first) = coverage.headers.first_mut() {
+            "configuration".clone_into(first);
+        }
+        out.push_str(&coverage.to_console());
         out.push('\n');
         out.push_str(&self.direction_table().to_console());
         out

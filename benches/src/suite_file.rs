@@ -61,6 +61,7 @@ struct RawSuite {
 
 #[derive(Clone, Copy, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[expect(clippy::struct_field_names, reason = "the names are the file's keys")]
 struct RawLimits {
     max_expansions: Option<u64>,
     max_time: Option<f64>,

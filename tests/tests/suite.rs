@@ -1,0 +1,477 @@
+//! The benchmark suite: deterministic whatever the number of jobs, shards
+//! that merge back into the whole, panics recorded as failures, limits, and
+//! the report arithmetic on hand-made result sets.
+
+use std::path::PathBuf;
+
+use benches::record::{
+    merge, read_jsonl, to_csv, to_lab_properties, write_jsonl, RunOutcome, RunRecord,
+};
+use benches::report::{geometric_mean, log_score, Attribute, Report, Score, ScoreBounds};
+use benches::runner::{run_suite, RunOptions, Shard};
+use benches::suite::{Configuration, CustomHeuristic, RunLimits, Suite, SuiteProblem};
+use benches::suite_file::parse_suite;
+use planners::{Direction, HeuristicName};
+use search_core::{Admissible, Algorithm};
+use state_atomic::WorldState;
+
+/// A suite small enough for debug builds: three atomic problems, one
+/// factored, forward and regression A*, GBFS and Dijkstra.
+fn tiny_suite() -> Suite {
+    let mut suite = Suite::new("tiny");
+    suite.limits = RunLimits {
+        max_expansions: Some(5_000),
+        ..RunLimits::default()
+    };
+    suite.add_problem(SuiteProblem::atomic(
+        "reference",
+        "hungry-agent",
+        state_atomic::problems::hungry_agent().unwrap(),
+    ));
+    suite.add_problem(SuiteProblem::atomic(
+        "reference",
+        "consumed-fact",
+        state_atomic::problems::consumed_fact().unwrap(),
+    ));
+    for seed in [1, 2] {
+        suite.add_problem(SuiteProblem::atomic(
+            "chains",
+            &format!("chains-16-s{seed}"),
+            state_atomic::problems::chains(16, seed).unwrap(),
+        ));
+    }
+    suite.add_problem(SuiteProblem::factored(
+        "factored",
+        "hitman",
+        state_factored::problems::hitman().unwrap(),
+    ));
+    for direction in [Direction::Forward, Direction::Regression] {
+        for (algorithm, heuristic) in [
+            (Algorithm::AStar, HeuristicName::HMax),
+            (Algorithm::AStar, HeuristicName::NumericMax),
+            (Algorithm::GreedyBestFirst, HeuristicName::Mismatch),
+            (Algorithm::Dijkstra, HeuristicName::Blind),
+        ] {
+            suite.add_config(Configuration::builtin(direction, algorithm, heuristic));
+        }
+    }
+    suite
+}
+
+/// What must not depend on jobs, shards or machines: the run's key, outcome,
+/// cost, plan length and counters.
+type Deterministic = (
+    String,
+    String,
+    String,
+    RunOutcome,
+    Option<u64>,
+    Option<usize>,
+    [u64; 4],
+);
+
+fn deterministic(records: &[RunRecord]) -> Vec<Deterministic> {
+    records
+        .iter()
+        .map(|r| {
+            (
+                r.domain.clone(),
+                r.problem.clone(),
+                r.config.clone(),
+                r.outcome,
+                r.cost,
+                r.plan_length,
+                [
+                    r.expanded,
+                    r.generated,
+                    r.evaluated,
+                    r.expanded_until_last_jump,
+                ],
+            )
+        })
+        .collect()
+}
+
+fn options(jobs: usize) -> RunOptions {
+    RunOptions {
+        jobs: Some(jobs),
+        ..RunOptions::default()
+    }
+}
+
+#[test]
+fn applicable_runs_only() {
+    let suite = tiny_suite();
+    // 4 atomic problems x 6 configs (not numeric) + 1 factored x 6 (not hmax).
+    assert_eq!(suite.runs().len(), 4 * 6 + 6);
+    let indices: Vec<usize> = suite.runs().iter().map(|r| r.index).collect();
+    assert_eq!(indices, (0..30).collect::<Vec<_>>());
+}
+
+#[test]
+fn same_results_whatever_the_number_of_jobs() {
+    let suite = tiny_suite();
+    let one = run_suite(&suite, &options(1)).unwrap();
+    let two = run_suite(&suite, &options(2)).unwrap();
+    let three = run_suite(&suite, &options(3)).unwrap();
+    assert_eq!(one.len(), suite.runs().len());
+    assert_eq!(deterministic(&one), deterministic(&two));
+    assert_eq!(deterministic(&one), deterministic(&three));
+    // Records come back in run order, whatever order they ran in.
+    assert!(one.iter().enumerate().all(|(i, r)| r.run == i));
+    // Known optima, and every solved plan replayed.
+    for r in &one {
+        assert!(
+            r.outcome != RunOutcome::Solved || r.validated == Some(true),
+            "{r:?}"
+        );
+        if r.solved() && (r.config.contains("astar") || r.config.contains("dijkstra")) {
+            match r.problem.as_str() {
+                "hungry-agent" => assert_eq!(r.cost, Some(30), "{r:?}"),
+                "consumed-fact" => assert_eq!(r.cost, Some(7), "{r:?}"),
+                "hitman" => assert_eq!(r.cost, Some(15), "{r:?}"),
+                _ => {}
+            }
+        }
+    }
+    assert!(one.iter().filter(|r| r.solved()).count() >= 20);
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "searchlab-suite-test-{}-{name}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn shards_are_disjoint_and_merge_into_the_whole() {
+    let suite = tiny_suite();
+    let whole = run_suite(&suite, &options(2)).unwrap();
+    let dir = temp_dir("shards");
+    let mut files = Vec::new();
+    let mut sizes = Vec::new();
+    for k in 1..=3 {
+        let shard: Shard = format!("{k}/3").parse().unwrap();
+        let part = run_suite(
+            &suite,
+            &RunOptions {
+                jobs: Some(1),
+                shard: Some(shard),
+                progress: false,
+            },
+        )
+        .unwrap();
+        assert!(part.iter().all(|r| shard.contains(r.run)));
+        sizes.push(part.len());
+        let file = dir.join(format!("part-{k}.jsonl"));
+        write_jsonl(&file, &part).unwrap();
+        files.push(file);
+    }
+    assert_eq!(sizes.iter().sum::<usize>(), whole.len());
+    // Read back from the files, in a scrambled order, plus one duplicate.
+    let mut parts: Vec<Vec<RunRecord>> =
+        files.iter().rev().map(|f| read_jsonl(f).unwrap()).collect();
+    parts.push(vec![parts[0][0].clone()]);
+    let (merged, dropped) = merge(parts);
+    assert_eq!(dropped, 1);
+    assert_eq!(deterministic(&merged), deterministic(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_panicking_configuration_is_a_failed_run_not_a_failed_suite() {
+    let mut suite = tiny_suite();
+    let boom = CustomHeuristic::new("boom").atomic_forward(|_| {
+        Box::new(|s: &WorldState| -> u32 {
+            assert!(s.bits() == 0, "the heuristic gave up");
+            0
+        })
+    });
+    suite.add_config(Configuration::custom(
+        Direction::Forward,
+        Algorithm::AStar,
+        boom,
+    ));
+    let records = run_suite(&suite, &options(2)).unwrap();
+    let boom: Vec<&RunRecord> = records
+        .iter()
+        .filter(|r| r.config == "fwd-astar-boom")
+        .collect();
+    // Atomic problems only: the heuristic has no factored factory.
+    assert_eq!(boom.len(), 4);
+    let panicked: Vec<&&RunRecord> = boom
+        .iter()
+        .filter(|r| r.outcome == RunOutcome::Panic)
+        .collect();
+    assert!(!panicked.is_empty());
+    assert!(panicked.iter().all(|r| r
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("the heuristic gave up")));
+    // The rest of the suite ran as before.
+    let others: Vec<RunRecord> = records
+        .iter()
+        .filter(|r| r.config != "fwd-astar-boom")
+        .cloned()
+        .collect();
+    let plain = run_suite(&tiny_suite(), &options(2)).unwrap();
+    assert_eq!(deterministic(&others), deterministic(&plain),);
+    let report = Report::new(&records);
+    assert!(report
+        .warnings()
+        .iter()
+        .any(|w| w.starts_with("PANIC: fwd-astar-boom")));
+}
+
+#[test]
+fn a_custom_heuristic_lands_in_the_same_tables() {
+    let mut suite = tiny_suite();
+    let open = CustomHeuristic::new("open").atomic_forward(|p| {
+        let goal = p.goal;
+        Box::new(Admissible(move |s: &WorldState| {
+            u32::from(!s.satisfies(&goal))
+        }))
+    });
+    suite.add_config(Configuration::custom(
+        Direction::Forward,
+        Algorithm::AStar,
+        open,
+    ));
+    let records = run_suite(&suite, &options(2)).unwrap();
+    let report = Report::new(&records);
+    assert_eq!(report.coverage("reference", "fwd-astar-open"), 2);
+    let c = report.compare("fwd-astar-hmax", "fwd-astar-open");
+    assert!(c.common >= 3);
+    assert!(c.cost_differs.is_empty(), "{c:?}");
+    // h_max is at least as informed: the open-goal count expands no fewer.
+    assert_eq!(c.b_fewer, 0);
+}
+
+#[test]
+fn memory_limit_stops_a_run() {
+    let mut suite = tiny_suite();
+    suite.limits.max_memory_bytes = Some(1);
+    let records = run_suite(&suite, &options(2)).unwrap();
+    let chains: Vec<&RunRecord> = records.iter().filter(|r| r.domain == "chains").collect();
+    assert!(
+        chains
+            .iter()
+            .all(|r| r.outcome == RunOutcome::Limit && r.limit.as_deref() == Some("memory")),
+        "{chains:?}"
+    );
+}
+
+fn record(
+    domain: &str,
+    problem: &str,
+    config: &str,
+    expanded: Option<u64>,
+    time: f64,
+) -> RunRecord {
+    let mut r = RunRecord::new(0, domain, problem, config);
+    if let Some(e) = expanded {
+        r.outcome = RunOutcome::Solved;
+        r.validated = Some(true);
+        r.expanded = e;
+        r.expanded_until_last_jump = e / 2;
+        r.cost = Some(10);
+        r.plan_length = Some(3);
+    } else {
+        r.outcome = RunOutcome::Limit;
+        r.limit = Some("expansions".to_owned());
+        r.expanded = 1_000_000;
+    }
+    r.generated = r.expanded * 3;
+    r.time = time;
+    r.memory = 4_000_000;
+    r
+}
+
+/// Two domains, two configurations; A solves p1, p2, q1; B solves p1, p3,
+/// q1, q2.
+fn hand_made() -> Vec<RunRecord> {
+    vec![
+        record("d", "p1", "A", Some(100), 0.001),
+        record("d", "p2", "A", Some(1_000), 0.5),
+        record("d", "p3", "A", None, 2.0),
+        record("e", "q1", "A", Some(10), 0.02),
+        record("e", "q2", "A", None, 2.0),
+        record("d", "p1", "B", Some(400), 0.004),
+        record("d", "p2", "B", None, 2.0),
+        record("d", "p3", "B", Some(50), 0.1),
+        record("e", "q1", "B", Some(40), 0.08),
+        record("e", "q2", "B", Some(5), 0.01),
+    ]
+}
+
+#[test]
+fn geometric_means_scores_and_coverage_on_a_hand_made_set() {
+    assert!((geometric_mean(&[1.0, 10.0, 100.0]).unwrap() - 10.0).abs() < 1e-9);
+    assert!((log_score(1e3, 100.0, 1e6) - 0.75).abs() < 1e-12);
+    assert!((log_score(50.0, 100.0, 1e6) - 1.0).abs() < 1e-12);
+
+    let records = hand_made();
+    let report = Report::new(&records);
+    assert_eq!(report.configs(), ["A", "B"]);
+    assert_eq!(report.domains(), [("d".to_owned(), 3), ("e".to_owned(), 2)]);
+    assert_eq!(report.coverage("d", "A"), 2);
+    assert_eq!(report.coverage("d", "B"), 2);
+    assert_eq!(report.coverage("e", "B"), 2);
+    assert_eq!(report.commonly_solved("d", report.configs()), ["p1"]);
+    assert_eq!(report.commonly_solved("e", report.configs()), ["q1"]);
+
+    let coverage = report.coverage_table();
+    assert_eq!(coverage.rows.last().unwrap(), &["Sum (5)", "3", "4"]);
+
+    // Expansions over the commonly solved p1 and q1: A sqrt(100*10), B sqrt(400*40).
+    let expansions = report.attribute_table(Attribute::Expansions);
+    assert_eq!(expansions.rows[0], ["d (1)", "100", "400"]);
+    assert_eq!(expansions.rows[2], ["All (2)", "31.62", "126"]);
+    // Times clamped to 0.01: A sqrt(0.01*0.02), B sqrt(0.01*0.08).
+    let times = report.attribute_table(Attribute::Time);
+    assert_eq!(times.rows[2], ["All (2)", "0.014", "0.028"]);
+    let cost = report.attribute_table(Attribute::Cost);
+    assert_eq!(cost.rows[2], ["All (2)", "20", "20"]);
+
+    // Expansion scores: 100 -> 1, 1000 -> 0.75, 10 -> 1; unsolved 0.
+    let scores = report.score_table(Score::Expansions, ScoreBounds::default());
+    assert_eq!(scores.rows[0][1], "1.75");
+    let b_d = 1.0 - (4.0f64).ln() / (1e4f64).ln() + 1.0;
+    assert_eq!(scores.rows[0][2], format!("{b_d:.2}"));
+
+    // B against A: p1 4x, q1 4x; p2 only A, p3 and q2 only B.
+    let c = report.compare("A", "B");
+    assert_eq!(c.common, 2);
+    assert!((c.expansions_ratio.unwrap() - 4.0).abs() < 1e-9);
+    assert!((c.last_jump_ratio.unwrap() - 4.0).abs() < 1e-9);
+    assert_eq!((c.a_fewer, c.b_fewer, c.equal), (2, 0, 0));
+    assert_eq!(c.only_a, ["d/p2"]);
+    assert_eq!(c.only_b, ["d/p3", "e/q2"]);
+    let table = report.compare_table("A", "B");
+    assert_eq!(
+        table.rows[0],
+        ["d", "p1", "100", "400", "4.00", "0.001", "0.004", "1.00"]
+    );
+    assert_eq!(table.rows[1][3], "limit");
+}
+
+#[test]
+fn invalid_plans_are_flagged_everywhere() {
+    let mut records = hand_made();
+    records[0].validated = Some(false);
+    records[0].error = Some("invalid plan: step 2 (eat): precondition has_food fails".to_owned());
+    let report = Report::new(&records);
+    assert_eq!(report.coverage("d", "A"), 1);
+    assert!(report.warnings()[0].starts_with("INVALID PLAN: A on d/p1"));
+    assert!(report.console_summary().contains("!! INVALID PLAN"));
+    assert!(report
+        .markdown("t", ScoreBounds::default(), &[])
+        .contains("**INVALID PLAN"));
+    let lab = to_lab_properties(&records);
+    assert_eq!(lab["A-d-p1"]["error"], "invalid-plan");
+    assert_eq!(lab["A-d-p1"]["coverage"], 0);
+}
+
+#[test]
+fn lab_properties_and_csv() {
+    let records = hand_made();
+    let lab = to_lab_properties(&records);
+    let run = &lab["B-e-q2"];
+    assert_eq!(run["algorithm"], "B");
+    assert_eq!(run["domain"], "e");
+    assert_eq!(run["problem"], "q2");
+    assert_eq!(run["coverage"], 1);
+    assert_eq!(run["cost"], 10);
+    assert_eq!(run["expansions"], 5);
+    assert_eq!(run["expansions_until_last_jump"], 2);
+    assert_eq!(run["memory"], 3907); // KiB
+    assert_eq!(lab["A-e-q2"]["error"], "search-out-of-expansions");
+    assert!(lab["A-e-q2"].get("cost").is_none());
+
+    let mut odd = records[0].clone();
+    odd.problem = "a,b".to_owned();
+    odd.error = Some("say \"hi\"".to_owned());
+    let csv = to_csv(&[odd]);
+    let line = csv.lines().nth(1).unwrap();
+    assert!(line.starts_with("0,d,\"a,b\",A,solved,,10,3,100,300,"));
+    assert!(line.ends_with(",true,,\"say \"\"hi\"\"\""));
+}
+
+#[test]
+fn suite_files() {
+    let text = r#"
+name = "files"
+[limits]
+max_expansions = 1000
+[[problems]]
+generator = "reference"
+[[problems]]
+generator = "factored-chains"
+sizes = [1]
+[[configs]]
+directions = ["forward", "regression"]
+algorithm = "astar"
+heuristics = ["hmax", "numeric"]
+[[configs]]
+name = "quick"
+direction = "forward"
+algorithm = "gbfs"
+heuristic = "mismatch"
+max_expansions = 10
+"#;
+    let suite = parse_suite(text, "s.toml", std::path::Path::new(".")).unwrap();
+    assert_eq!(suite.problems.len(), 8);
+    assert_eq!(suite.limits.max_expansions, Some(1000));
+    let quick = suite.configs.iter().find(|c| c.name == "quick").unwrap();
+    assert_eq!(quick.limits.unwrap().max_expansions, Some(10));
+
+    let error = parse_suite(
+        "[[problems]]\ngenerator = \"nope\"\nsizes = [1]\n",
+        "s.toml",
+        std::path::Path::new("."),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("unknown generator `nope`"), "{error}");
+    let error = parse_suite(
+        "name = \"x\"\n[[problems]]\ngenerator = 3\n",
+        "s.toml",
+        std::path::Path::new("."),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.starts_with("s.toml: line 3:"), "{error}");
+    let error = parse_suite(
+        "[[problems]]\ngenerator = \"reference\"\n[[configs]]\nheuristic = \"hmaxx\"\n",
+        "s.toml",
+        std::path::Path::new("."),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("unknown heuristic `hmaxx`"), "{error}");
+}
+
+#[test]
+fn problem_files_in_a_suite() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = "[[problems]]\nfiles = [\"problems/hungry_agent.toml\", \"problems/hitman.toml\"]\n\
+                [[configs]]\nheuristics = [\"hmax\", \"numeric\"]\n";
+    let suite = parse_suite(text, "s.toml", &dir).unwrap();
+    assert_eq!(suite.problems.len(), 2);
+    assert_eq!(suite.problems[0].domain, "problems");
+    let records = run_suite(&suite, &options(2)).unwrap();
+    let costs: Vec<Option<u64>> = records.iter().map(|r| r.cost).collect();
+    assert_eq!(costs, [Some(30), Some(15)]);
+    let error = parse_suite(
+        "[[problems]]\nfiles = [\"no/such/*.toml\"]\n",
+        "s.toml",
+        &dir,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("matches no file"), "{error}");
+}
