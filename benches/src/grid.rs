@@ -16,7 +16,7 @@ pub struct Grid {
     pub goal: Cell,
 }
 
-/// SplitMix64: a tiny, well-mixed generator, so grids need no `rand`.
+/// `SplitMix64`: a tiny, well-mixed generator, so grids need no `rand`.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
 
@@ -63,24 +63,25 @@ impl Grid {
     pub fn random(width: u32, height: u32, blocked: f64, seed: u64) -> Self {
         assert!(width > 0 && height > 0, "a grid needs at least one cell");
         let goal = (width - 1, height - 1);
-        (seed..)
-            .map(|seed| {
-                let mut rng = SplitMix64::new(seed);
-                let cells = (0..width as usize * height as usize)
-                    .map(|_| rng.next_f64() < blocked)
-                    .collect();
-                let mut grid = Self {
-                    width,
-                    height,
-                    blocked: cells,
-                    goal,
-                };
-                grid.set_blocked((0, 0), false);
-                grid.set_blocked(goal, false);
-                grid
-            })
-            .find(|grid| grid.reaches_goal())
-            .expect("some seed gives a connected grid") // `seed..` never ends
+        let mut seed = seed;
+        loop {
+            let mut rng = SplitMix64::new(seed);
+            let cells = (0..width as usize * height as usize)
+                .map(|_| rng.next_f64() < blocked)
+                .collect();
+            let mut grid = Self {
+                width,
+                height,
+                blocked: cells,
+                goal,
+            };
+            grid.set_blocked((0, 0), false);
+            grid.set_blocked(goal, false);
+            if grid.reaches_goal() {
+                return grid;
+            }
+            seed = seed.wrapping_add(1);
+        }
     }
 
     /// A grid drawn with `#` for blocked cells and `.` for free ones, one row

@@ -1,0 +1,97 @@
+//! Planning throughput for game agents, and the portfolio against its two
+//! directions.
+//!
+//! - `agents/plans`: 1,000 enemy ships sharing one action set replan from
+//!   varied starts, sequentially and with rayon on every core.
+//! - `portfolio/<family>`: forward, regression and the portfolio of both on
+//!   the synthetic atomic families, A* with `h_max`.
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+use rayon::prelude::*;
+use state_atomic::problems::{self, Problem};
+use state_atomic::WorldState;
+
+/// The enemy ship scenario's starts: every combination of the five atoms a
+/// ship can start with (`player_killed` stays false), cycled to 1,000 ships.
+fn ship_starts(problem: &Problem) -> Vec<WorldState> {
+    let killed = problem
+        .actions
+        .registry()
+        .atom("player_killed")
+        .expect("scenario atom");
+    (0..1000_u64)
+        .map(|i| WorldState::new(i % 64).with(killed, false))
+        .collect()
+}
+
+fn config(direction: Direction) -> PlannerConfig {
+    PlannerConfig {
+        direction,
+        heuristic: HeuristicName::HMax,
+        ..PlannerConfig::default()
+    }
+}
+
+fn agents(c: &mut Criterion) {
+    let ship = problems::enemy_ship::<u64>(&[]).expect("scenario builds");
+    let starts = ship_starts(&ship);
+    let planner = Planner::new(config(Direction::Forward));
+    let plan = |start: &WorldState| {
+        let report = planner
+            .plan(&ship.actions, start, &ship.goal)
+            .expect("scenario plans");
+        report.plan().map_or(0, |p| p.cost)
+    };
+    let expected: u64 = starts.iter().map(plan).sum();
+    let mut group = c.benchmark_group("agents/plans");
+    group.throughput(Throughput::Elements(starts.len() as u64));
+    group.bench_function("sequential", |b| {
+        b.iter(|| assert_eq!(starts.iter().map(plan).sum::<u64>(), expected));
+    });
+    group.bench_function("rayon", |b| {
+        b.iter(|| assert_eq!(starts.par_iter().map(plan).sum::<u64>(), expected));
+    });
+    group.finish();
+}
+
+fn portfolio(c: &mut Criterion) {
+    let families = [
+        problems::chains::<u64>(40, 1),
+        problems::shortcuts::<u64>(40, 1),
+        problems::toggles::<u64>(40, 1),
+    ];
+    for problem in families {
+        let problem = problem.expect("family builds");
+        let mut group = c.benchmark_group(format!("portfolio/{}", problem.name));
+        group.sample_size(20);
+        let mut optimum = None;
+        for direction in [
+            Direction::Forward,
+            Direction::Regression,
+            Direction::Portfolio,
+        ] {
+            let planner = Planner::new(config(direction));
+            let solve = || {
+                planner
+                    .plan(&problem.actions, &problem.start, &problem.goal)
+                    .expect("family plans")
+                    .plan()
+                    .map(|p| p.cost)
+            };
+            let cost = solve();
+            assert_eq!(*optimum.get_or_insert(cost), cost, "{direction} disagrees");
+            group.bench_function(BenchmarkId::from_parameter(direction), |b| {
+                b.iter(|| assert_eq!(solve(), cost));
+            });
+        }
+        group.finish();
+    }
+}
+
+fn main() {
+    let mut criterion = Criterion::default().configure_from_args();
+    agents(&mut criterion);
+    portfolio(&mut criterion);
+    criterion.final_summary();
+}
