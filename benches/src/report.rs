@@ -823,8 +823,11 @@ impl<'r> Report<'r> {
             "configuration".clone_into(first);
         }
         out.push_str(&coverage.to_console());
-        out.push('\n');
-        out.push_str(&self.direction_table().to_console());
+        let directions = self.direction_table();
+        if !directions.rows.is_empty() {
+            out.push('\n');
+            out.push_str(&directions.to_console());
+        }
         out
     }
 
