@@ -87,3 +87,30 @@ where
         }
     })
 }
+
+impl crate::agent::AgentDomain for Domain {
+    fn view(&self, world: &State, own: &State) -> State {
+        self.schema().view(world, own)
+    }
+
+    fn write_back(&self, view: &State, world: &mut State, own: &mut State) {
+        self.schema().store_shared(view, world);
+        own.clone_from(view);
+    }
+
+    fn is_applicable(&self, state: &State, action: ActionId) -> bool {
+        self.apply(action, state).is_some()
+    }
+
+    fn apply(&self, state: &State, action: ActionId) -> Option<State> {
+        Domain::apply(self, action, state)
+    }
+
+    fn is_satisfied(&self, state: &State, goal: &Goal) -> bool {
+        goal.is_satisfied(state)
+    }
+
+    fn find_action(&self, name: &str) -> Option<ActionId> {
+        self.action_id(name)
+    }
+}

@@ -144,6 +144,8 @@ pub struct Schema {
     types: Vec<VarType>,
     by_name: FxHashMap<Arc<str>, u32>,
     symbols: RwLock<Interner>,
+    /// Variables owned by the world rather than by each agent.
+    shared: Vec<Var>,
 }
 
 impl Default for Schema {
@@ -159,6 +161,7 @@ impl Clone for Schema {
             types: self.types.clone(),
             by_name: self.by_name.clone(),
             symbols: RwLock::new(self.interner().clone()),
+            shared: self.shared.clone(),
         }
     }
 }
@@ -186,6 +189,7 @@ impl Schema {
             types: Vec::new(),
             by_name: FxHashMap::default(),
             symbols: RwLock::new(interner),
+            shared: Vec::new(),
         }
     }
 
@@ -219,6 +223,70 @@ impl Schema {
         self.types.push(ty);
         self.by_name.insert(name, index);
         Ok(Var { index, ty })
+    }
+
+    /// Marks a declared variable as shared: owned by the world (the time of
+    /// day), not by each agent. An agent's view of the world takes shared
+    /// variables from the world and the rest from the agent
+    /// ([`view`](Schema::view)).
+    ///
+    /// # Errors
+    /// [`FactoredError::UnknownVariable`] if no variable has that name.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// schema.int("hour").unwrap();
+    /// let hour = schema.share("hour").unwrap();
+    /// assert!(schema.is_shared(hour));
+    /// assert!(schema.share("minute").is_err());
+    /// ```
+    pub fn share(&mut self, name: &str) -> Result<Var, FactoredError> {
+        let var = self
+            .var(name)
+            .ok_or_else(|| FactoredError::UnknownVariable {
+                name: name.to_owned(),
+                context: "the shared variables".to_owned(),
+            })?;
+        if !self.shared.contains(&var) {
+            self.shared.push(var);
+        }
+        Ok(var)
+    }
+
+    /// Whether `var` is shared ([`share`](Schema::share)).
+    pub fn is_shared(&self, var: Var) -> bool {
+        self.shared.contains(&var)
+    }
+
+    /// An agent's view: the shared variables of `world` and the rest of
+    /// `own`.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let hour = schema.int("hour").unwrap();
+    /// let gold = schema.int("gold").unwrap();
+    /// schema.share("hour").unwrap();
+    /// let world = schema.state().set("hour", 20).set("gold", 1).build().unwrap();
+    /// let own = schema.state().set("hour", 3).set("gold", 50).build().unwrap();
+    /// let view = schema.view(&world, &own);
+    /// assert_eq!((view.int(hour), view.int(gold)), (20, 50));
+    /// ```
+    pub fn view(&self, world: &State, own: &State) -> State {
+        let mut view = own.clone();
+        for var in &self.shared {
+            view.set_slot(var.index(), world.slot(var.index()));
+        }
+        view
+    }
+
+    /// Copies the shared variables of `view` into `world` (after an agent
+    /// acted on its view).
+    pub fn store_shared(&self, view: &State, world: &mut State) {
+        for var in &self.shared {
+            world.set_slot(var.index(), view.slot(var.index()));
+        }
     }
 
     /// Declares a bool variable.

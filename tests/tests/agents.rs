@@ -219,3 +219,45 @@ fn one_action_set_different_executors_per_agent() {
     let _ = ReplanReason::ActionFailed; // every reason has a Display
     assert!(!ReplanReason::HigherPriorityGoal.to_string().is_empty());
 }
+
+#[test]
+fn factored_agents_share_world_variables() {
+    use state_factored::{Action, Domain, Predicate, Schema};
+    let mut schema = Schema::new();
+    let gold = schema.int("gold").unwrap();
+    let ore = schema.int("ore_left").unwrap();
+    schema.share("ore_left").unwrap();
+    let mut domain = Domain::new(schema);
+    domain
+        .add_action(
+            Action::builder("mine")
+                .cost(2)
+                .pre(Predicate::ge("ore_left", 1))
+                .add("gold", 10)
+                .sub("ore_left", 1),
+        )
+        .unwrap();
+    let domain = Arc::new(domain);
+    let goal = domain.goal([Predicate::ge("gold", 20)]).unwrap();
+    let start = domain.schema().state().set("ore_left", 3).build().unwrap();
+    let mut world = start.clone();
+    let mut miners: Vec<Agent<Domain>> = (0..2)
+        .map(|_| {
+            let mut agent = Agent::new(Arc::clone(&domain), start.clone());
+            agent.add_goal("get rich", goal.clone(), 1);
+            agent
+        })
+        .collect();
+    // Both plan to mine twice, but the mine (shared) holds three ore.
+    let mut last = Vec::new();
+    for _ in 0..4 {
+        last = miners
+            .iter_mut()
+            .map(|m| m.tick(&mut world).unwrap())
+            .collect();
+    }
+    assert_eq!(world.int(ore), 0);
+    let golds: Vec<i64> = miners.iter().map(|m| m.own_state().int(gold)).collect();
+    assert_eq!(golds, [20, 10]);
+    assert_eq!(last, [TickStatus::Idle, TickStatus::Stuck]);
+}
