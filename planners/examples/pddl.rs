@@ -2,15 +2,15 @@
 //!
 //! ```text
 //! cargo run --release -p planners --example pddl -- ground <domain-dir>...
-//! cargo run --release -p planners --example pddl -- solve <domain.pddl> <problem.pddl> [direction] [algorithm] [heuristic]
+//! cargo run --release -p planners --example pddl -- solve <domain.pddl> <problem.pddl> [direction] [algorithm] [heuristic] [no-mutexes]
 //! ```
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use planners::pddl::{
-    ground, h2_mutexes, parse_domain, parse_problem, solve_files, GroundedTask, GroundingLimits,
-    PddlError,
+    ground, h2_mutexes, parse_domain, parse_problem, solve_files_with, GroundedTask,
+    GroundingLimits, PddlError, PddlOptions,
 };
 use planners::{parse_algorithm, PlannerConfig};
 
@@ -29,7 +29,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 heuristic: args.get(5).map_or(Ok(planners::HeuristicName::Blind), |h| h.parse())?,
                 ..PlannerConfig::default()
             };
-            let s = solve_files(Path::new(&args[1]), Path::new(&args[2]), &config)?;
+            let options = PddlOptions {
+                mutexes: args.get(6).is_none_or(|m| m != "no-mutexes"),
+                ..PddlOptions::default()
+            };
+            let s = solve_files_with(Path::new(&args[1]), Path::new(&args[2]), &config, &options)?;
             let stats = s.stats().cloned().unwrap_or_default();
             println!(
                 "outcome={} cost={} expanded={} generated={} stored={} bytes={} search_s={:.4} facts={} ops={} words={} ground_s={:.4} mutexes={:?} mutex_s={:.4} mutex_pruned={} subsumption_pruned={}",

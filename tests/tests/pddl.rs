@@ -1,0 +1,506 @@
+//! PDDL front end: every benchmark file parses and grounds; malformed input
+//! gives located errors; plans validate and read back.
+
+use std::path::{Path, PathBuf};
+
+use planners::pddl::{
+    ground, h2_mutexes, parse_domain, parse_problem, solve_text, GroundedTask, GroundingLimits,
+    IpcPlan, Location, PddlError, PddlOptions,
+};
+use planners::{Direction, HeuristicName, PlanOutcome, PlannerConfig};
+
+/// `<workspace>/../shared/benchmarks/pddl`, found from this crate's
+/// directory upwards (or `SEARCHLAB_PDDL_DIR`).
+fn benchmarks() -> PathBuf {
+    if let Ok(dir) = std::env::var("SEARCHLAB_PDDL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .map(|a| a.join("shared/benchmarks/pddl"))
+        .find(|p| p.join("MANIFEST.txt").is_file())
+        .unwrap_or_else(|| panic!("no shared/benchmarks/pddl above {}", here.display()))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const DOMAINS: [&str; 8] = [
+    "blocks",
+    "gripper",
+    "logistics",
+    "miconic",
+    "elevators",
+    "depot",
+    "freecell",
+    "visitall",
+];
+
+#[test]
+fn every_benchmark_file_parses_and_grounds() {
+    let root = benchmarks();
+    let mut tasks = 0;
+    for name in DOMAINS {
+        let dir = root.join(name);
+        let domain_path = dir.join("domain.pddl");
+        let domain = parse_domain(&domain_path.display().to_string(), &read(&domain_path))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pddl") && !p.ends_with("domain.pddl"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 10, "{name}: {} tasks", files.len());
+        for path in files {
+            let problem = parse_problem(&domain, &path.display().to_string(), &read(&path))
+                .unwrap_or_else(|e| panic!("{e}"));
+            let task = ground(&domain, &problem, GroundingLimits::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let s = &task.stats;
+            assert!(!s.unsolvable, "{}", path.display());
+            assert!(s.facts > 0 && s.operators > 0, "{}: {s:?}", path.display());
+            assert!(s.facts <= s.reachable_facts && s.operators <= s.reachable_operators);
+            let grounded = GroundedTask::new(&task).unwrap();
+            // The narrowest width that fits.
+            let widths = [1, 2, 3, 4, 8, 16, 32, 64];
+            let fits = widths.iter().find(|&&w| s.facts <= 64 * w).copied();
+            assert_eq!(Some(grounded.words()), fits, "{}", path.display());
+            tasks += 1;
+        }
+    }
+    assert_eq!(tasks, 20 + 15 + 16 + 20 + 15 + 12 + 10 + 14);
+}
+
+#[test]
+fn grounding_counts_on_known_tasks() {
+    let root = benchmarks();
+    let count = |domain: &str, task: &str| {
+        let d = root.join(domain);
+        let dom = parse_domain("d", &read(&d.join("domain.pddl"))).unwrap();
+        let prob = parse_problem(&dom, "p", &read(&d.join(task))).unwrap();
+        let t = ground(&dom, &prob, GroundingLimits::default()).unwrap();
+        (t.stats.facts, t.stats.operators)
+    };
+    // blocks with n blocks: n^2 on (on ?x ?x included, as the relaxation
+    // reaches it), n ontable, n clear, n holding, handempty; 4n^2 operators.
+    assert_eq!(
+        count("blocks", "task01.pddl"),
+        (4 * 4 + 3 * 4 + 1, 4 * 4 * 2 + 2 * 4)
+    );
+    // miconic: the static floors and passengers fold away.
+    assert_eq!(count("miconic", "task01.pddl"), (4, 4));
+}
+
+/// The domain with every supported construct.
+const ROOMS: &str = "; rooms
+(define (domain rooms)
+  (:requirements :strips :typing :negative-preconditions :equality)
+  (:types room - place robot)
+  (:constants hall - room)
+  (:predicates (at ?r - robot ?p - place) (door ?a ?b - place) (locked ?p - place)
+               (visited ?p - place) (key ?r - robot))
+  (:action move
+    :parameters (?r - robot ?from ?to - (either room place))
+    :precondition (and (at ?r ?from) (door ?from ?to) (not (= ?from ?to)) (not (locked ?to)))
+    :effect (and (at ?r ?to) (not (at ?r ?from)) (visited ?to)))
+  (:action unlock
+    :parameters (?r - robot ?p - room)
+    :precondition (and (key ?r) (locked ?p) (not (= ?p hall)))
+    :effect (not (locked ?p)))
+  (:action drop-key
+    :parameters (?r - robot)
+    :precondition (key ?r)
+    :effect (not (key ?r))))";
+
+const ROOMS_PROBLEM: &str = "(define (problem two-rooms) (:domain rooms)
+  (:objects r1 r2 - room bot - robot)
+  (:init (at bot hall) (door hall r1) (door r1 hall) (door r1 r2) (door r2 r1) (door hall hall)
+         (locked r2) (key bot))
+  (:goal (and (visited r2) (not (key bot)) (at bot r1))))";
+
+#[test]
+fn negative_preconditions_equality_constants_and_either() {
+    for direction in [Direction::Forward, Direction::Regression] {
+        for heuristic in [HeuristicName::Blind, HeuristicName::HMax] {
+            let config = PlannerConfig {
+                direction,
+                heuristic,
+                ..PlannerConfig::default()
+            };
+            let s = solve_text(ROOMS, ROOMS_PROBLEM, &config, &PddlOptions::default()).unwrap();
+            let plan = s.plan.expect("solved");
+            // unlock r2, go to r1, r2, back to r1, drop the key (any order of
+            // unlock and drop-key before moves is fine).
+            assert_eq!(
+                plan.cost(),
+                5,
+                "{direction:?} {heuristic:?}: {:?}",
+                plan.names()
+            );
+        }
+    }
+    // `(door hall hall)` gives no move: `(not (= ?from ?to))`.
+    let domain = parse_domain("rooms.pddl", ROOMS).unwrap();
+    let problem = parse_problem(&domain, "p.pddl", ROOMS_PROBLEM).unwrap();
+    let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    assert!(!task
+        .operators
+        .iter()
+        .any(|o| o.name == "move bot hall hall"));
+    assert!(!task.operators.iter().any(|o| o.name == "unlock bot hall"));
+    assert!(task.operators.iter().any(|o| o.name == "unlock bot r2"));
+}
+
+#[test]
+fn an_unreachable_goal_is_an_outcome() {
+    let problem = ROOMS_PROBLEM.replace("(visited r2)", "(door r2 hall)");
+    for direction in [Direction::Forward, Direction::Regression] {
+        let config = PlannerConfig {
+            direction,
+            ..PlannerConfig::default()
+        };
+        let s = solve_text(ROOMS, &problem, &config, &PddlOptions::default()).unwrap();
+        assert!(s.grounding.unsolvable);
+        assert_eq!(s.outcome, PlanOutcome::Unsolvable);
+    }
+}
+
+/// Where `needle` first occurs in `text`.
+fn locate(text: &str, needle: &str) -> Location {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` not in the text"));
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    Location {
+        line: u32::try_from(line).unwrap(),
+        column: u32::try_from(column).unwrap(),
+    }
+}
+
+/// Checks that `result` failed at `at` with a message containing `words`.
+fn expect_error<T: std::fmt::Debug>(result: Result<T, PddlError>, at: Location, words: &[&str]) {
+    let error = result.expect_err("an error");
+    assert_eq!(error.location(), Some(at), "{error}");
+    let message = error.to_string();
+    for w in words {
+        assert!(message.contains(w), "`{message}` lacks `{w}`");
+    }
+}
+
+/// A domain text that fails where `needle` first occurs.
+fn domain_error(text: &str, needle: &str, words: &[&str]) {
+    expect_error(
+        parse_domain("bad.pddl", text),
+        locate(text, needle),
+        &[&["bad.pddl:"], words].concat(),
+    );
+}
+
+#[test]
+#[expect(clippy::too_many_lines, reason = "one table of malformed domains")]
+fn malformed_domains_give_located_errors() {
+    domain_error(
+        "(define (domain d)\n  (:predicates (p ?x))",
+        "(define",
+        &["unbalanced `(`"],
+    );
+    expect_error(
+        parse_domain("bad.pddl", "(define (domain d))\n)"),
+        Location { line: 2, column: 1 },
+        &["unbalanced `)`"],
+    );
+    expect_error(
+        parse_domain("bad.pddl", ""),
+        Location { line: 1, column: 1 },
+        &["empty"],
+    );
+    domain_error(
+        "(define (domain d) (:types a)\n (:predicates (p ?x - b)))",
+        "b)",
+        &["undefined type `b`"],
+    );
+    domain_error(
+        "(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x) :precondition (q ?x) :effect (p ?x)))",
+        "q ?x", &["undefined predicate `q`"],
+    );
+    domain_error(
+        "(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x) :precondition (p ?y) :effect (p ?x)))",
+        "?y", &["undefined variable `?y`"],
+    );
+    domain_error(
+        "(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x) :precondition (p ?x) :effect (p c)))",
+        "c)", &["undefined object `c`"],
+    );
+    domain_error(
+        "(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x) :precondition (p ?x ?x) :effect (p ?x)))",
+        "p ?x ?x", &["`p` takes 1 argument(s), 2 given"],
+    );
+    domain_error(
+        "(define (domain d) (:predicates (p ?x) (p ?y)))",
+        "p ?y",
+        &["predicate `p` is declared twice"],
+    );
+    domain_error(
+        "(define (domain d) (:predicates (p))\n (:action a :parameters (?x ?x) :effect (p)))",
+        "?x)",
+        &["variable `?x` is declared twice"],
+    );
+    for requirement in [
+        ":adl",
+        ":conditional-effects",
+        ":action-costs",
+        ":numeric-fluents",
+        ":derived-predicates",
+        ":durative-actions",
+        ":universal-preconditions",
+    ] {
+        domain_error(
+            &format!("(define (domain d) (:requirements :strips\n  {requirement}))"),
+            requirement,
+            &["unsupported requirement", requirement],
+        );
+    }
+    let action = |pre: &str, eff: &str| {
+        format!("(define (domain d) (:predicates (p ?x) (q))\n(:action a :parameters (?x) :precondition {pre} :effect {eff}))")
+    };
+    domain_error(
+        &action("(p ?x)", "(forall (?y) (p ?y))"),
+        "forall",
+        &["quantifier `forall`"],
+    );
+    domain_error(
+        &action("(p ?x)", "(when (q) (p ?x))"),
+        "when",
+        &["conditional effect `when`"],
+    );
+    domain_error(
+        &action("(p ?x)", "(and (p ?x) (increase (total-cost) 1))"),
+        "increase",
+        &["numeric effect `increase`"],
+    );
+    domain_error(
+        &action("(or (p ?x) (q))", "(q)"),
+        "or",
+        &["disjunctive precondition `or`"],
+    );
+    domain_error(
+        &action("(exists (?y) (p ?y))", "(q)"),
+        "exists",
+        &["quantifier `exists`"],
+    );
+    domain_error(
+        &action("(> (f) 1)", "(q)"),
+        ">",
+        &["numeric comparison `>`"],
+    );
+    domain_error(
+        "(define (domain d)\n (:functions (total-cost)))",
+        ":functions",
+        &["numeric fluents"],
+    );
+    domain_error(
+        "(define (domain d)\n (:derived (p) (q)))",
+        ":derived",
+        &["derived predicates"],
+    );
+    domain_error(
+        "(define (domain d)\n (:durative-action a))",
+        ":durative-action",
+        &["durative actions"],
+    );
+    domain_error(
+        "(define (domain d)\n (:frobnicate))",
+        ":frobnicate",
+        &["unknown domain section"],
+    );
+}
+
+#[test]
+fn malformed_problems_give_located_errors() {
+    let domain = parse_domain(
+        "d.pddl",
+        "(define (domain d) (:requirements :typing) (:types block) (:predicates (on ?x ?y - block) (free)))",
+    )
+    .unwrap();
+    let problem = |body: &str, needle: &str, words: &[&str]| {
+        let text = format!("(define (problem p) (:domain d)\n{body})");
+        expect_error(
+            parse_problem(&domain, "bad.pddl", &text),
+            locate(&text, needle),
+            &[&["bad.pddl:"], words].concat(),
+        );
+    };
+    problem(
+        "(:objects a b - block) (:init (on a c)) (:goal (free))",
+        "c)",
+        &["undefined object `c`"],
+    );
+    problem(
+        "(:objects a b - block) (:init (under a b)) (:goal (free))",
+        "under",
+        &["undefined predicate `under`"],
+    );
+    problem(
+        "(:objects a b - block) (:init) (:goal (on a))",
+        "on a)",
+        &["`on` takes 2 argument(s), 1 given"],
+    );
+    problem(
+        "(:objects a b - cube) (:init) (:goal (free))",
+        "cube",
+        &["undefined type `cube`"],
+    );
+    problem(
+        "(:objects a a - block) (:init) (:goal (free))",
+        "a -",
+        &["object `a` is declared twice"],
+    );
+    problem(
+        "(:objects a - block x) (:init (on a x)) (:goal (free))",
+        "x))",
+        &["`x` is not of type `block`"],
+    );
+    problem(
+        "(:objects a - block) (:init) (:goal (on a ?b))",
+        "?b",
+        &["undefined variable `?b`"],
+    );
+    problem(
+        "(:objects) (:init) (:goal (free)) (:metric minimize (total-cost))",
+        ":metric",
+        &["unsupported", ":metric"],
+    );
+    problem(
+        "(:objects) (:init (= (fuel) 3)) (:goal (free))",
+        "(= (fuel",
+        &["unsupported", "numeric"],
+    );
+    problem(
+        "(:objects) (:init) (:goal (forall (?x) (free)))",
+        "forall",
+        &["quantifier `forall`"],
+    );
+    let text = "(define (problem p)\n (:domain other) (:goal (free)))";
+    expect_error(
+        parse_problem(&domain, "bad.pddl", text),
+        locate(text, "other"),
+        &["domain `other`"],
+    );
+    expect_error(
+        parse_problem(&domain, "bad.pddl", "(define (problem p) (:domain d))"),
+        Location { line: 1, column: 1 },
+        &["missing `(:goal"],
+    );
+}
+
+fn small_task(domain: &str, task: &str) -> (String, String) {
+    let dir = benchmarks().join(domain);
+    (read(&dir.join("domain.pddl")), read(&dir.join(task)))
+}
+
+#[test]
+fn written_plans_parse_back_and_validate() {
+    for (domain, task) in [
+        ("blocks", "task01.pddl"),
+        ("gripper", "task01.pddl"),
+        ("depot", "task01.pddl"),
+    ] {
+        let (d, p) = small_task(domain, task);
+        for direction in [Direction::Forward, Direction::Regression] {
+            let config = PlannerConfig {
+                direction,
+                heuristic: HeuristicName::HMax,
+                ..PlannerConfig::default()
+            };
+            let solution = solve_text(&d, &p, &config, &PddlOptions::default()).unwrap();
+            let text = solution.plan_text().unwrap();
+            assert!(text.ends_with(&format!(
+                "; cost = {} (unit cost)\n",
+                solution.plan.as_ref().unwrap().cost()
+            )));
+            let back = IpcPlan::parse("plan.txt", &text).unwrap();
+            assert_eq!(
+                Some(
+                    &back
+                        .steps
+                        .iter()
+                        .map(|s| s.name.clone())
+                        .collect::<Vec<_>>()
+                ),
+                solution
+                    .plan
+                    .as_ref()
+                    .map(|p| p.steps.iter().map(|s| s.name.clone()).collect())
+                    .as_ref()
+            );
+            let dom = parse_domain("d", &d).unwrap();
+            let prob = parse_problem(&dom, "p", &p).unwrap();
+            let grounded =
+                GroundedTask::new(&ground(&dom, &prob, GroundingLimits::default()).unwrap())
+                    .unwrap();
+            assert_eq!(grounded.validate(&back).unwrap(), back.cost());
+            // Dropping the first step breaks it, naming the step.
+            let mut broken = back.clone();
+            broken.steps.remove(0);
+            assert!(grounded.validate(&broken).is_err());
+            // An unknown step is located.
+            let unknown = IpcPlan::parse("plan.txt", "(fly a b)\n").unwrap();
+            let error = grounded.validate(&unknown).unwrap_err();
+            assert_eq!(error.location(), Some(Location { line: 1, column: 1 }));
+            assert!(error.to_string().starts_with("plan.txt:1:1:"));
+        }
+    }
+}
+
+#[test]
+fn mutexes_are_sound_on_small_tasks() {
+    // No state reachable by breadth-first enumeration holds a mutex pair.
+    for (domain, task) in [
+        ("blocks", "task01.pddl"),
+        ("gripper", "task01.pddl"),
+        ("miconic", "task02.pddl"),
+    ] {
+        let (d, p) = small_task(domain, task);
+        let dom = parse_domain("d", &d).unwrap();
+        let prob = parse_problem(&dom, "p", &p).unwrap();
+        let task = ground(&dom, &prob, GroundingLimits::default()).unwrap();
+        let mutexes = h2_mutexes(&task);
+        assert!(mutexes.pairs() > 0, "{domain}");
+        let n = task.facts.len();
+        let start: Vec<bool> = (0..n).map(|f| task.init.contains(&u32::try_from(f).unwrap())).collect();
+        let mut seen = std::collections::HashSet::from([start.clone()]);
+        let mut queue = vec![start];
+        while let Some(state) = queue.pop() {
+            for p in 0..n {
+                for q in 0..n {
+                    assert!(
+                        !(state[p] && state[q] && mutexes.are_mutex(p, q)),
+                        "{domain}: {} {}",
+                        task.facts[p],
+                        task.facts[q]
+                    );
+                }
+            }
+            for op in &task.operators {
+                if op.pre.iter().all(|&f| state[f as usize])
+                    && op.neg_pre.iter().all(|&f| !state[f as usize])
+                {
+                    let mut next = state.clone();
+                    for &f in &op.del {
+                        next[f as usize] = false;
+                    }
+                    for &f in &op.add {
+                        next[f as usize] = true;
+                    }
+                    if seen.insert(next.clone()) {
+                        queue.push(next);
+                    }
+                }
+            }
+        }
+    }
+}

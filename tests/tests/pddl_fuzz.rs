@@ -1,0 +1,197 @@
+//! Truncated and mutated PDDL files never panic: they parse (and ground,
+//! and build a task) or fail with an error.
+
+use std::path::{Path, PathBuf};
+
+use planners::pddl::{
+    ground, h2_mutexes, parse_domain, parse_problem, GroundedTask, GroundingLimits, IpcPlan,
+};
+
+fn benchmarks() -> PathBuf {
+    if let Ok(dir) = std::env::var("SEARCHLAB_PDDL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .map(|a| a.join("shared/benchmarks/pddl"))
+        .find(|p| p.join("MANIFEST.txt").is_file())
+        .unwrap_or_else(|| panic!("no shared/benchmarks/pddl above {}", here.display()))
+}
+
+/// A small seeded generator (`SplitMix64`).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % (n.max(1) as u64)).unwrap_or(0)
+    }
+}
+
+const PIECES: [&str; 24] = [
+    "(",
+    ")",
+    "?x",
+    "?y",
+    " - ",
+    "either",
+    "(not ",
+    "(and ",
+    "(= ?x ?y)",
+    ":typing",
+    "object",
+    " ",
+    "\n",
+    ";",
+    "(forall (?z) ",
+    "a",
+    ":parameters",
+    ":effect",
+    "(:types t - s s - t)",
+    "é",
+    "\"",
+    ":requirements",
+    "(when ",
+    ")))",
+];
+
+fn mutate(rng: &mut Rng, text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    let rounds = 1 + rng.below(3);
+    for _ in 0..rounds {
+        let n = chars.len();
+        match rng.below(6) {
+            0 => chars.truncate(rng.below(n + 1)),
+            1 => {
+                let at = rng.below(n + 1);
+                let len = (1 + rng.below(20)).min(n - at.min(n));
+                chars.drain(at..at + len);
+            }
+            2 => {
+                let at = rng.below(n + 1);
+                let piece = PIECES[rng.below(PIECES.len())];
+                chars.splice(at..at, piece.chars());
+            }
+            3 if n > 0 => {
+                // Copy a span elsewhere.
+                let from = rng.below(n);
+                let len = (1 + rng.below(40)).min(n - from);
+                let span: Vec<char> = chars[from..from + len].to_vec();
+                let at = rng.below(n + 1);
+                chars.splice(at..at, span);
+            }
+            4 if n > 0 => {
+                let at = rng.below(n);
+                chars[at] = ['(', ')', ' ', '-', '?', 'x', '0'][rng.below(7)];
+            }
+            _ => {
+                // Swap two symbols' worth of text.
+                if n > 2 {
+                    let (a, b) = (rng.below(n), rng.below(n));
+                    chars.swap(a, b);
+                }
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Parses, grounds, builds the task and its mutexes; any error is fine.
+fn exercise(domain: &str, problem: &str) -> &'static str {
+    let Ok(d) = parse_domain("d.pddl", domain) else {
+        return "domain error";
+    };
+    let Ok(p) = parse_problem(&d, "p.pddl", problem) else {
+        return "problem error";
+    };
+    let Ok(task) = ground(&d, &p, GroundingLimits { max_steps: 200_000 }) else {
+        return "too large";
+    };
+    let Ok(grounded) = GroundedTask::new(&task) else {
+        return "too many facts";
+    };
+    if task.facts.len() <= 512 && task.operators.len() <= 5_000 {
+        let _ = h2_mutexes(&task);
+    }
+    let names: Vec<&str> = task
+        .operators
+        .iter()
+        .take(3)
+        .map(|o| o.name.as_str())
+        .collect();
+    let _ = grounded.validate(&IpcPlan::from_names(names));
+    "grounded"
+}
+
+#[test]
+fn truncated_and_mutated_files_never_panic() {
+    let root = benchmarks();
+    let mut corpus = Vec::new();
+    for (domain, task) in [
+        ("blocks", "task01.pddl"),
+        ("gripper", "task01.pddl"),
+        ("logistics", "task01.pddl"),
+        ("miconic", "task03.pddl"),
+        ("elevators", "task01.pddl"),
+        ("depot", "task01.pddl"),
+        ("freecell", "task01.pddl"),
+        ("visitall", "problem02-full.pddl"),
+    ] {
+        let dir = root.join(domain);
+        let d = std::fs::read_to_string(dir.join("domain.pddl")).unwrap();
+        let p = std::fs::read_to_string(dir.join(task)).unwrap();
+        assert_eq!(exercise(&d, &p), "grounded", "{domain}");
+        corpus.push((d, p));
+    }
+    let mut rng = Rng(0x5EA2_C41A);
+    let mut outcomes = std::collections::BTreeMap::new();
+    for case in 0..3_000 {
+        let (d, p) = &corpus[case % corpus.len()];
+        let (d, p) = match rng.below(3) {
+            0 => (mutate(&mut rng, d), p.clone()),
+            1 => (d.clone(), mutate(&mut rng, p)),
+            _ => {
+                // Plain truncation of either file.
+                let cut = |rng: &mut Rng, t: &str| {
+                    t.chars()
+                        .take(rng.below(t.chars().count() + 1))
+                        .collect::<String>()
+                };
+                if rng.below(2) == 0 {
+                    (cut(&mut rng, d), p.clone())
+                } else {
+                    (d.clone(), cut(&mut rng, p))
+                }
+            }
+        };
+        *outcomes.entry(exercise(&d, &p)).or_insert(0) += 1;
+        // Plans are read from mutated text too.
+        let _ = IpcPlan::parse(
+            "plan.txt",
+            &mutate(
+                &mut rng,
+                "(pick-up a)\n(stack a b)\n; cost = 2 (unit cost)\n",
+            ),
+        );
+    }
+    // Every kind of outcome happens: the mutations reach the grounder.
+    assert!(
+        outcomes.get("domain error").copied().unwrap_or(0) > 100,
+        "{outcomes:?}"
+    );
+    assert!(
+        outcomes.get("problem error").copied().unwrap_or(0) > 100,
+        "{outcomes:?}"
+    );
+    assert!(
+        outcomes.get("grounded").copied().unwrap_or(0) > 50,
+        "{outcomes:?}"
+    );
+}

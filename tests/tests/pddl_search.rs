@@ -1,0 +1,258 @@
+//! Search on PDDL tasks: optimal costs agree across algorithms and
+//! directions (Dijkstra computes the reference), every configuration's plan
+//! validates, mutex pruning prunes.
+
+use std::path::{Path, PathBuf};
+
+use planners::pddl::{solve_text, IpcPlan, PddlOptions, PddlSolution};
+use planners::{Direction, HeuristicName, PlannerConfig};
+use search_core::{Algorithm, SearchLimits};
+
+fn benchmarks() -> PathBuf {
+    if let Ok(dir) = std::env::var("SEARCHLAB_PDDL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .map(|a| a.join("shared/benchmarks/pddl"))
+        .find(|p| p.join("MANIFEST.txt").is_file())
+        .unwrap_or_else(|| panic!("no shared/benchmarks/pddl above {}", here.display()))
+}
+
+fn read(domain: &str, file: &str) -> String {
+    let path = benchmarks().join(domain).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn solve(
+    domain: &str,
+    problem: &str,
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> PddlSolution {
+    solve_text(domain, problem, config, options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn config(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> PlannerConfig {
+    PlannerConfig {
+        direction,
+        algorithm,
+        heuristic,
+        limits: SearchLimits {
+            max_expansions: Some(2_000_000),
+            ..SearchLimits::default()
+        },
+    }
+}
+
+/// The plan's cost, after checking that its IPC text reads back the same.
+fn cost(s: &PddlSolution, what: &str) -> u64 {
+    let plan = s
+        .plan
+        .as_ref()
+        .unwrap_or_else(|| panic!("{what}: {:?}", s.outcome));
+    let back = IpcPlan::parse("plan", &plan.to_ipc_string()).unwrap();
+    assert_eq!(back.names(), plan.names(), "{what}");
+    assert_eq!(
+        s.outcome.plan().map(|p| p.cost),
+        Some(plan.cost()),
+        "{what}"
+    );
+    plan.cost()
+}
+
+/// A small logistics task on the benchmark domain: one package from one
+/// city to the other (the benchmark's smallest tasks are too big for a
+/// debug-mode Dijkstra).
+const LOGISTICS_SMALL: &str = "(define (problem logistics-small) (:domain logistics)
+ (:objects apn1 - airplane apt1 apt2 - airport pos1 pos2 - location cit1 cit2 - city
+           tru1 tru2 - truck obj1 - package)
+ (:init (at apn1 apt2) (at tru1 pos1) (at tru2 apt2) (at obj1 pos1)
+        (in-city pos1 cit1) (in-city apt1 cit1) (in-city pos2 cit2) (in-city apt2 cit2))
+ (:goal (at obj1 pos2)))";
+
+/// A small elevators task on the benchmark domain.
+const ELEVATORS_SMALL: &str = "(define (problem elevators-small) (:domain elevators-sequencedstrips)
+ (:objects n0 n1 n2 n3 - count p0 p1 - passenger fast0 - fast-elevator slow0-0 - slow-elevator)
+ (:init (next n0 n1) (next n1 n2) (next n2 n3)
+        (above n0 n1) (above n0 n2) (above n0 n3) (above n1 n2) (above n1 n3) (above n2 n3)
+        (lift-at fast0 n0) (passengers fast0 n0) (can-hold fast0 n1)
+        (reachable-floor fast0 n0) (reachable-floor fast0 n2)
+        (lift-at slow0-0 n1) (passengers slow0-0 n0) (can-hold slow0-0 n1) (can-hold slow0-0 n2)
+        (reachable-floor slow0-0 n0) (reachable-floor slow0-0 n1) (reachable-floor slow0-0 n2) (reachable-floor slow0-0 n3)
+        (passenger-at p0 n3) (passenger-at p1 n2))
+ (:goal (and (passenger-at p0 n0) (passenger-at p1 n3))))";
+
+#[test]
+fn optimal_costs_agree_in_both_directions_on_every_domain() {
+    let tasks: Vec<(&str, String)> = vec![
+        ("blocks", read("blocks", "task01.pddl")),
+        ("gripper", read("gripper", "task01.pddl")),
+        ("logistics", LOGISTICS_SMALL.to_owned()),
+        ("miconic", read("miconic", "task03.pddl")),
+        ("elevators", ELEVATORS_SMALL.to_owned()),
+        ("depot", read("depot", "task01.pddl")),
+        ("freecell", read("freecell", "task01.pddl")),
+        ("visitall", read("visitall", "problem03-full.pddl")),
+    ];
+    let options = PddlOptions::default();
+    for (name, problem) in &tasks {
+        let domain = read(name, "domain.pddl");
+        let reference = solve(
+            &domain,
+            problem,
+            &config(
+                Direction::Forward,
+                Algorithm::Dijkstra,
+                HeuristicName::Blind,
+            ),
+            &options,
+        );
+        let optimum = cost(&reference, name);
+        assert!(optimum > 0, "{name}");
+        for direction in [Direction::Forward, Direction::Regression] {
+            let s = solve(
+                &domain,
+                problem,
+                &config(direction, Algorithm::AStar, HeuristicName::HMax),
+                &options,
+            );
+            assert_eq!(cost(&s, name), optimum, "{name} {direction} astar hmax");
+        }
+        // Regression without mutexes finds the same optimum, with more work
+        // (too much on the others for a debug build).
+        if !matches!(*name, "blocks" | "miconic" | "logistics") {
+            continue;
+        }
+        let without = PddlOptions {
+            mutexes: false,
+            ..options
+        };
+        let plain = solve(
+            &domain,
+            problem,
+            &config(Direction::Regression, Algorithm::AStar, HeuristicName::HMax),
+            &without,
+        );
+        assert_eq!(
+            cost(&plain, name),
+            optimum,
+            "{name} regression without mutexes"
+        );
+        assert_eq!(plain.mutex_pruned, 0);
+    }
+}
+
+#[test]
+fn regression_dijkstra_agrees_on_the_smallest_tasks() {
+    for (name, file) in [
+        ("blocks", "task01.pddl"),
+        ("gripper", "task01.pddl"),
+        ("miconic", "task03.pddl"),
+        ("visitall", "problem03-full.pddl"),
+    ] {
+        let (domain, problem) = (read(name, "domain.pddl"), read(name, file));
+        let options = PddlOptions::default();
+        let forward = solve(
+            &domain,
+            &problem,
+            &config(
+                Direction::Forward,
+                Algorithm::Dijkstra,
+                HeuristicName::Blind,
+            ),
+            &options,
+        );
+        let regression = solve(
+            &domain,
+            &problem,
+            &config(
+                Direction::Regression,
+                Algorithm::Dijkstra,
+                HeuristicName::Blind,
+            ),
+            &options,
+        );
+        assert_eq!(cost(&forward, name), cost(&regression, name), "{name}");
+    }
+}
+
+#[test]
+fn every_algorithm_and_heuristic_solves_gripper_in_every_direction() {
+    let (domain, problem) = (
+        read("gripper", "domain.pddl"),
+        read("gripper", "task01.pddl"),
+    );
+    let optimum = 11;
+    let algorithms = [
+        Algorithm::AStar,
+        Algorithm::WeightedAStar { weight: 2.0 },
+        Algorithm::GreedyBestFirst,
+        Algorithm::Dijkstra,
+        Algorithm::BreadthFirst,
+    ];
+    let heuristics = [
+        HeuristicName::Blind,
+        HeuristicName::HMax,
+        HeuristicName::HAdd,
+        HeuristicName::Ff,
+        HeuristicName::Mismatch,
+    ];
+    for direction in [
+        Direction::Forward,
+        Direction::Regression,
+        Direction::Portfolio,
+    ] {
+        for algorithm in algorithms {
+            for heuristic in heuristics {
+                let what = format!("{direction} {algorithm:?} {heuristic}");
+                let s = solve(
+                    &domain,
+                    &problem,
+                    &config(direction, algorithm, heuristic),
+                    &PddlOptions::default(),
+                );
+                let c = cost(&s, &what);
+                let optimal = matches!(algorithm, Algorithm::Dijkstra | Algorithm::BreadthFirst)
+                    || (algorithm == Algorithm::AStar
+                        && matches!(heuristic, HeuristicName::Blind | HeuristicName::HMax));
+                if optimal {
+                    assert_eq!(c, optimum, "{what}");
+                } else {
+                    assert!(c >= optimum, "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mutexes_prune_regression_and_save_expansions() {
+    for (name, file) in [("blocks", "task01.pddl"), ("gripper", "task01.pddl")] {
+        let (domain, problem) = (read(name, "domain.pddl"), read(name, file));
+        let c = config(Direction::Regression, Algorithm::AStar, HeuristicName::HMax);
+        let with = solve(&domain, &problem, &c, &PddlOptions::default());
+        let without = solve(
+            &domain,
+            &problem,
+            &c,
+            &PddlOptions {
+                mutexes: false,
+                ..PddlOptions::default()
+            },
+        );
+        assert_eq!(cost(&with, name), cost(&without, name));
+        assert!(
+            with.mutex_pairs.unwrap_or(0) > 0 && with.mutex_pruned > 0,
+            "{name}"
+        );
+        let (e_with, e_without) = (
+            with.stats().unwrap().expanded,
+            without.stats().unwrap().expanded,
+        );
+        assert!(
+            e_with < e_without,
+            "{name}: {e_with} with mutexes, {e_without} without"
+        );
+    }
+}
