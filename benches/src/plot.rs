@@ -5,12 +5,12 @@
 use plotters::prelude::*;
 
 use crate::record::{domains, RunRecord};
-use crate::report::{Attribute, Report, MIN_TIME};
+use crate::report::{Attribute, Report};
 use crate::SuiteError;
 
 /// Colours for domains and configurations, in order; they repeat after
-/// twelve.
-const COLOURS: [RGBColor; 12] = [
+/// sixteen.
+const COLOURS: [RGBColor; 16] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -23,6 +23,10 @@ const COLOURS: [RGBColor; 12] = [
     RGBColor(23, 190, 207),
     RGBColor(0, 0, 128),
     RGBColor(128, 128, 0),
+    RGBColor(0, 0, 0),
+    RGBColor(255, 187, 120),
+    RGBColor(152, 223, 138),
+    RGBColor(197, 176, 213),
 ];
 
 fn colour(i: usize) -> RGBColor {
@@ -66,8 +70,14 @@ pub fn scatter_points(
                 continue;
             }
             let value = |r: &RunRecord| {
-                r.solved()
-                    .then(|| attribute.value(r).max(lowest(attribute)))
+                r.solved().then(|| {
+                    if attribute == Attribute::Time {
+                        // Finer than the tables' clamp, so fast runs stay apart.
+                        r.time.max(PLOT_MIN_TIME)
+                    } else {
+                        attribute.value(r).max(1.0)
+                    }
+                })
             };
             points.push((value(ra), value(rb)));
         }
@@ -80,7 +90,7 @@ pub fn scatter_points(
 
 fn lowest(attribute: Attribute) -> f64 {
     if attribute == Attribute::Time {
-        MIN_TIME
+        PLOT_MIN_TIME
     } else {
         1.0
     }
