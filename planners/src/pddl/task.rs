@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use search_core::SearchSpace;
+use search_core::{Consistent, SearchSpace};
 use state_atomic::{
     ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
     WorldState,
@@ -224,6 +224,15 @@ impl<B: Bits> PlanningDomain for Task<B> {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Result<BoxedHeuristic<'a, WorldState<B>>, PlanError> {
+        if name == HeuristicName::Blind {
+            // Fast Downward's blind heuristic: 0 at goal states, the cheapest
+            // action cost (1) elsewhere; admissible and consistent with unit
+            // costs, and it finds the goal first among equal `g`.
+            let goal = *goal;
+            return Ok(Box::new(Consistent(move |s: &WorldState<B>| {
+                u32::from(!s.satisfies(&goal))
+            })));
+        }
         self.actions.forward_heuristic(name, start, goal)
     }
 
@@ -233,6 +242,13 @@ impl<B: Bits> PlanningDomain for Task<B> {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Result<BoxedHeuristic<'a, PartialState<B>>, PlanError> {
+        if name == HeuristicName::Blind {
+            // As forward: 0 at subgoals the start satisfies, 1 elsewhere.
+            let start = *start;
+            return Ok(Box::new(Consistent(move |g: &PartialState<B>| {
+                u32::from(!start.satisfies(g))
+            })));
+        }
         self.actions.regression_heuristic(name, start, goal)
     }
 
