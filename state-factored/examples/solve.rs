@@ -7,7 +7,7 @@ use state_factored::{GoalCount, NumericDistance};
 
 fn report(problem: &Problem) {
     let limits = || SearchLimits {
-        max_expansions: Some(2_000_000),
+        max_expansions: Some(300_000),
         ..SearchLimits::default()
     };
     let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
@@ -18,7 +18,7 @@ fn report(problem: &Problem) {
             if algorithm == Algorithm::Dijkstra && which > 0 {
                 continue;
             }
-            let f = match which {
+            let fwd = match which {
                 0 => Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
@@ -37,7 +37,7 @@ fn report(problem: &Problem) {
             }
             .expect("valid costs");
             let start = regression.start_node();
-            let r = match which {
+            let reg = match which {
                 0 => Search::new(&regression, start)
                     .algorithm(algorithm)
                     .limits(limits())
@@ -60,12 +60,12 @@ fn report(problem: &Problem) {
                 problem.name,
                 format!("{algorithm:?}"),
                 hname,
-                show(&f.outcome),
-                f.stats.expanded,
-                f.stats.elapsed,
-                show(&r.outcome),
-                r.stats.expanded,
-                r.stats.elapsed,
+                show(&fwd.outcome),
+                fwd.stats.expanded,
+                fwd.stats.elapsed,
+                show(&reg.outcome),
+                reg.stats.expanded,
+                reg.stats.elapsed,
             );
         }
     }

@@ -118,139 +118,20 @@ pub fn economy(size: u32) -> Result<Problem, FactoredError> {
         schema.bool(name)?;
     }
     let mut d = Domain::new(schema);
-    let a = Action::builder;
-    let ge = Predicate::ge;
-    let yes = |v: &str| Predicate::eq(v, true);
-    let no = |v: &str| Predicate::eq(v, false);
-    let actions = vec![
-        // Gathering.
-        a("chop_wood").cost(2).add("wood", 2),
-        a("chop_with_tools")
-            .cost(2)
-            .pre(ge("tools", 1))
-            .add("wood", 5),
-        a("quarry").cost(3).add("stone", 2),
-        a("quarry_with_tools")
-            .cost(3)
-            .pre(ge("tools", 1))
-            .add("stone", 4),
-        a("mine_iron").cost(4).pre(ge("tools", 1)).add("iron", 2),
-        a("pan_gold").cost(5).add("gold", 1),
-        a("forage").cost(2).add("food", 1),
-        a("hunt").cost(3).pre(ge("tools", 1)).add("food", 3),
-        a("farm").cost(1).pre(yes("farm")).add("food", 4),
-        // Crafting.
-        a("make_tools")
-            .cost(2)
-            .pre(ge("wood", 2))
-            .pre(ge("stone", 1))
-            .sub("wood", 2)
-            .sub("stone", 1)
-            .add("tools", 1),
-        a("smith_tools")
-            .cost(1)
-            .pre(yes("forge"))
-            .pre(ge("iron", 1))
-            .sub("iron", 1)
-            .add("tools", 2),
-        // Building.
-        a("build_house")
-            .cost(5)
-            .pre(no("house"))
-            .pre(ge("wood", 10))
-            .pre(ge("stone", 6))
-            .sub("wood", 10)
-            .sub("stone", 6)
-            .set("house", true),
-        a("build_forge")
-            .cost(4)
-            .pre(no("forge"))
-            .pre(ge("stone", 8))
-            .pre(ge("wood", 4))
-            .sub("stone", 8)
-            .sub("wood", 4)
-            .set("forge", true),
-        a("build_farm")
-            .cost(3)
-            .pre(no("farm"))
-            .pre(ge("wood", 6))
-            .pre(ge("food", 2))
-            .sub("wood", 6)
-            .sub("food", 2)
-            .set("farm", true),
-        a("build_market")
-            .cost(4)
-            .pre(no("market"))
-            .pre(yes("house"))
-            .pre(ge("food", 4))
-            .pre(ge("gold", 2))
-            .sub("food", 4)
-            .sub("gold", 2)
-            .set("market", true),
-        // Trade.
-        a("sell_wood")
-            .cost(1)
-            .pre(yes("market"))
-            .pre(ge("wood", 3))
-            .sub("wood", 3)
-            .add("gold", 1),
-        a("sell_food")
-            .cost(1)
-            .pre(ge("food", 4))
-            .sub("food", 4)
-            .add("gold", 1),
-        a("sell_stone")
-            .cost(1)
-            .pre(ge("stone", 3))
-            .sub("stone", 3)
-            .add("gold", 1),
-        a("sell_iron")
-            .cost(1)
-            .pre(ge("iron", 1))
-            .sub("iron", 1)
-            .add("gold", 2),
-        a("buy_tools")
-            .cost(1)
-            .pre(ge("gold", 2))
-            .sub("gold", 2)
-            .add("tools", 1),
-        a("buy_food")
-            .cost(1)
-            .pre(ge("gold", 1))
-            .sub("gold", 1)
-            .add("food", 2),
-        // Distractions: legal, rarely useful.
-        a("feast").cost(1).pre(ge("food", 5)).sub("food", 5),
-        a("burn_wood").cost(1).pre(ge("wood", 1)).sub("wood", 1),
-        a("drop_tools").cost(1).pre(ge("tools", 1)).sub("tools", 1),
-        a("trade_wood_for_stone")
-            .cost(1)
-            .pre(ge("wood", 3))
-            .sub("wood", 3)
-            .add("stone", 1),
-        a("trade_stone_for_wood")
-            .cost(1)
-            .pre(ge("stone", 3))
-            .sub("stone", 3)
-            .add("wood", 1),
-        a("demolish_farm")
-            .cost(2)
-            .pre(yes("farm"))
-            .set("farm", false)
-            .add("wood", 2),
-        a("demolish_forge")
-            .cost(2)
-            .pre(yes("forge"))
-            .set("forge", false)
-            .add("stone", 2),
-        a("gamble")
-            .cost(2)
-            .pre(ge("gold", 3))
-            .sub("gold", 3)
-            .add("food", 1),
-        a("rest").cost(3).pre(ge("food", 1)).sub("food", 1),
-    ];
-    for action in actions {
+    for (name, cost, pre, effects) in ECONOMY {
+        let mut action = Action::builder(name).cost(*cost);
+        for &(var, at_least) in *pre {
+            action = action.pre(match at_least {
+                Need::AtLeast(n) => Predicate::ge(var, n),
+                Need::Is(b) => Predicate::eq(var, b),
+            });
+        }
+        for &(var, change) in *effects {
+            action = match change {
+                Change::Add(n) => action.add(var, n),
+                Change::Set(b) => action.set(var, b),
+            };
+        }
         d.add_action(action)?;
     }
     let start = d
@@ -261,7 +142,11 @@ pub fn economy(size: u32) -> Result<Problem, FactoredError> {
         .set("food", 3)
         .set("gold", 1)
         .build()?;
-    let goal = d.goal([yes("house"), yes("market"), ge("gold", i64::from(size))])?;
+    let goal = d.goal([
+        Predicate::eq("house", true),
+        Predicate::eq("market", true),
+        Predicate::ge("gold", i64::from(size)),
+    ])?;
     Ok(Problem {
         name: format!("economy-{size}"),
         domain: d,
@@ -320,3 +205,193 @@ pub fn chains(size: u32) -> Result<Problem, FactoredError> {
         goal,
     })
 }
+
+/// A precondition of the economy table.
+#[derive(Clone, Copy)]
+enum Need {
+    AtLeast(i64),
+    Is(bool),
+}
+
+/// An effect of the economy table.
+#[derive(Clone, Copy)]
+enum Change {
+    Add(i64),
+    Set(bool),
+}
+
+type Row = (
+    &'static str,
+    u32,
+    &'static [(&'static str, Need)],
+    &'static [(&'static str, Change)],
+);
+
+use Change::{Add, Set};
+use Need::{AtLeast, Is};
+
+/// The economy's actions: name, cost, preconditions, effects.
+const ECONOMY: &[Row] = &[
+    // Gathering.
+    ("chop_wood", 2, &[], &[("wood", Add(2))]),
+    (
+        "chop_with_tools",
+        2,
+        &[("tools", AtLeast(1))],
+        &[("wood", Add(5))],
+    ),
+    ("quarry", 3, &[], &[("stone", Add(2))]),
+    (
+        "quarry_with_tools",
+        3,
+        &[("tools", AtLeast(1))],
+        &[("stone", Add(4))],
+    ),
+    (
+        "mine_iron",
+        4,
+        &[("tools", AtLeast(1))],
+        &[("iron", Add(2))],
+    ),
+    ("pan_gold", 5, &[], &[("gold", Add(1))]),
+    ("forage", 2, &[], &[("food", Add(1))]),
+    ("hunt", 3, &[("tools", AtLeast(1))], &[("food", Add(3))]),
+    ("farm", 1, &[("farm", Is(true))], &[("food", Add(4))]),
+    // Crafting.
+    (
+        "make_tools",
+        2,
+        &[("wood", AtLeast(2)), ("stone", AtLeast(1))],
+        &[("wood", Add(-2)), ("stone", Add(-1)), ("tools", Add(1))],
+    ),
+    (
+        "smith_tools",
+        1,
+        &[("forge", Is(true)), ("iron", AtLeast(1))],
+        &[("iron", Add(-1)), ("tools", Add(2))],
+    ),
+    // Building.
+    (
+        "build_house",
+        5,
+        &[
+            ("house", Is(false)),
+            ("wood", AtLeast(10)),
+            ("stone", AtLeast(6)),
+        ],
+        &[("wood", Add(-10)), ("stone", Add(-6)), ("house", Set(true))],
+    ),
+    (
+        "build_forge",
+        4,
+        &[
+            ("forge", Is(false)),
+            ("stone", AtLeast(8)),
+            ("wood", AtLeast(4)),
+        ],
+        &[("stone", Add(-8)), ("wood", Add(-4)), ("forge", Set(true))],
+    ),
+    (
+        "build_farm",
+        3,
+        &[
+            ("farm", Is(false)),
+            ("wood", AtLeast(6)),
+            ("food", AtLeast(2)),
+        ],
+        &[("wood", Add(-6)), ("food", Add(-2)), ("farm", Set(true))],
+    ),
+    (
+        "build_market",
+        4,
+        &[
+            ("market", Is(false)),
+            ("house", Is(true)),
+            ("food", AtLeast(4)),
+            ("gold", AtLeast(2)),
+        ],
+        &[("food", Add(-4)), ("gold", Add(-2)), ("market", Set(true))],
+    ),
+    // Trade.
+    (
+        "sell_wood",
+        2,
+        &[("market", Is(true)), ("wood", AtLeast(3))],
+        &[("wood", Add(-3)), ("gold", Add(1))],
+    ),
+    (
+        "sell_food",
+        2,
+        &[("food", AtLeast(4))],
+        &[("food", Add(-4)), ("gold", Add(1))],
+    ),
+    (
+        "sell_stone",
+        2,
+        &[("stone", AtLeast(3))],
+        &[("stone", Add(-3)), ("gold", Add(1))],
+    ),
+    (
+        "sell_iron",
+        2,
+        &[("iron", AtLeast(1))],
+        &[("iron", Add(-1)), ("gold", Add(2))],
+    ),
+    (
+        "buy_tools",
+        2,
+        &[("gold", AtLeast(2))],
+        &[("gold", Add(-2)), ("tools", Add(1))],
+    ),
+    (
+        "buy_food",
+        2,
+        &[("gold", AtLeast(1))],
+        &[("gold", Add(-1)), ("food", Add(2))],
+    ),
+    // Distractions: legal, costly, never useful here.
+    ("feast", 6, &[("food", AtLeast(5))], &[("food", Add(-5))]),
+    (
+        "burn_wood",
+        6,
+        &[("wood", AtLeast(1))],
+        &[("wood", Add(-1))],
+    ),
+    (
+        "drop_tools",
+        6,
+        &[("tools", AtLeast(1))],
+        &[("tools", Add(-1))],
+    ),
+    (
+        "trade_wood_for_stone",
+        6,
+        &[("wood", AtLeast(3))],
+        &[("wood", Add(-3)), ("stone", Add(1))],
+    ),
+    (
+        "trade_stone_for_wood",
+        6,
+        &[("stone", AtLeast(3))],
+        &[("stone", Add(-3)), ("wood", Add(1))],
+    ),
+    (
+        "demolish_farm",
+        8,
+        &[("farm", Is(true))],
+        &[("farm", Set(false)), ("wood", Add(2))],
+    ),
+    (
+        "demolish_forge",
+        8,
+        &[("forge", Is(true))],
+        &[("forge", Set(false)), ("stone", Add(2))],
+    ),
+    (
+        "gamble",
+        6,
+        &[("gold", AtLeast(3))],
+        &[("gold", Add(-3)), ("food", Add(1))],
+    ),
+    ("rest", 6, &[("food", AtLeast(1))], &[("food", Add(-1))]),
+];

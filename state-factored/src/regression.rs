@@ -234,16 +234,22 @@ impl<'a> RegressionSpace<'a> {
     fn regress(&self, goal: &Subgoal, index: usize) -> Option<Subgoal> {
         let action = &self.domain.actions()[index];
         let chains = &action.chains;
+        let relevant = chains.iter().any(|(v, _)| {
+            goal.constraints
+                .binary_search_by_key(v, |(w, _)| *w)
+                .is_ok()
+        });
+        if !relevant {
+            return None;
+        }
         let mut constraints =
             Vec::with_capacity(goal.constraints.len() + action.pre_constraints.len());
-        let mut relevant = false;
         let mut k = 0;
         for (v, c) in &goal.constraints {
             while k < chains.len() && chains[k].0 < *v {
                 k += 1;
             }
             if k < chains.len() && chains[k].0 == *v {
-                relevant = true;
                 let mut c = c.clone();
                 for effect in chains[k].1.iter().rev() {
                     c = preimage(effect, &c);
@@ -257,9 +263,6 @@ impl<'a> RegressionSpace<'a> {
             } else {
                 constraints.push((*v, c.clone()));
             }
-        }
-        if !relevant {
-            return None;
         }
         for (v, p) in &action.pre_constraints {
             match constraints.binary_search_by_key(v, |(w, _)| *w) {
