@@ -1,10 +1,11 @@
 //! Ready-made problems: the hitman reference scenario and two generated
 //! families, used by the tests, the benches and the default suite.
 //!
-//! Each generator is deterministic and takes a size parameter; the docs give
-//! the optimal cost where it is known.
+//! Each is first a [`Spec`], plain data that another planner can read too
+//! (the benches hand the same specs to `dogoap`), then built into a
+//! [`Problem`]. The generators are deterministic and take a size parameter.
 
-use crate::{Action, Domain, FactoredError, Goal, Predicate, Schema, State};
+use crate::{Action, Domain, FactoredError, Goal, Op, Predicate, Schema, State, Value};
 
 /// A problem: a domain, a start state and a goal.
 #[derive(Clone, Debug)]
@@ -17,6 +18,192 @@ pub struct Problem {
     pub start: State,
     /// The goal.
     pub goal: Goal,
+}
+
+/// A condition of a [`Spec`]: variable, operator, constant.
+pub type SpecCondition = (String, Op, Value);
+
+/// An effect of a [`Spec`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpecEffect {
+    /// `var := value`.
+    Set(Value),
+    /// `var += value`.
+    Add(Value),
+    /// `var -= value`.
+    Sub(Value),
+}
+
+/// An action of a [`Spec`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecAction {
+    /// The name.
+    pub name: String,
+    /// The cost.
+    pub cost: u32,
+    /// The preconditions.
+    pub pre: Vec<SpecCondition>,
+    /// The effects, in order.
+    pub effects: Vec<(String, SpecEffect)>,
+}
+
+/// A problem as plain data: variables with their start values (the value's
+/// type is the variable's), actions, and a goal.
+///
+/// ```
+/// let spec = state_factored::problems::chains_spec(1);
+/// let problem = spec.build().unwrap();
+/// assert_eq!(problem.domain.actions().len(), spec.actions.len());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// A short name.
+    pub name: String,
+    /// Each variable's name and start value.
+    pub vars: Vec<(String, Value)>,
+    /// The actions.
+    pub actions: Vec<SpecAction>,
+    /// The goal, a conjunction.
+    pub goal: Vec<SpecCondition>,
+}
+
+impl Spec {
+    /// The problem.
+    ///
+    /// # Errors
+    /// Any [`FactoredError`] of the schema, actions, start or goal.
+    ///
+    /// ```
+    /// let p = state_factored::problems::hitman_spec().build().unwrap();
+    /// assert_eq!(p.name, "hitman");
+    /// ```
+    pub fn build(&self) -> Result<Problem, FactoredError> {
+        let mut schema = Schema::new();
+        for (name, value) in &self.vars {
+            schema.add(name, value.var_type())?;
+        }
+        let mut domain = Domain::new(schema);
+        for a in &self.actions {
+            let mut action = Action::builder(&a.name).cost(a.cost);
+            for (var, op, value) in &a.pre {
+                action = action.pre(Predicate::compare(var, *op, value.clone()));
+            }
+            for (var, effect) in &a.effects {
+                action = match effect {
+                    SpecEffect::Set(v) => action.set(var, v.clone()),
+                    SpecEffect::Add(v) => action.add(var, v.clone()),
+                    SpecEffect::Sub(v) => action.sub(var, v.clone()),
+                };
+            }
+            domain.add_action(action)?;
+        }
+        let mut start = domain.schema().state();
+        for (name, value) in &self.vars {
+            start = start.set(name, value.clone());
+        }
+        let start = start.build()?;
+        let goal = domain.goal(
+            self.goal
+                .iter()
+                .map(|(var, op, value)| Predicate::compare(var, *op, value.clone())),
+        )?;
+        Ok(Problem {
+            name: self.name.clone(),
+            domain,
+            start,
+            goal,
+        })
+    }
+}
+
+fn cond(var: &str, op: Op, value: impl Into<Value>) -> SpecCondition {
+    (var.to_owned(), op, value.into())
+}
+
+fn action(
+    name: &str,
+    cost: u32,
+    pre: Vec<SpecCondition>,
+    effects: Vec<(&str, SpecEffect)>,
+) -> SpecAction {
+    SpecAction {
+        name: name.to_owned(),
+        cost,
+        pre,
+        effects: effects
+            .into_iter()
+            .map(|(v, e)| (v.to_owned(), e))
+            .collect(),
+    }
+}
+
+/// The hitman (reference scenario 4 of DESIGN.md) as a [`Spec`].
+///
+/// ```
+/// assert_eq!(state_factored::problems::hitman_spec().actions.len(), 6);
+/// ```
+pub fn hitman_spec() -> Spec {
+    let mut actions: Vec<SpecAction> = [
+        ("walk_to_shop", "shop", 2),
+        ("walk_to_mine", "mine", 2),
+        ("walk_to_target", "target", 3),
+    ]
+    .into_iter()
+    .map(|(name, place, cost)| {
+        action(
+            name,
+            cost,
+            vec![cond("location", Op::Ne, place)],
+            vec![("location", SpecEffect::Set(place.into()))],
+        )
+    })
+    .collect();
+    actions.push(action(
+        "mine_gold",
+        3,
+        vec![cond("location", Op::Eq, "mine")],
+        vec![("gold", SpecEffect::Add(25.into()))],
+    ));
+    actions.push(action(
+        "buy_weapon",
+        1,
+        vec![
+            cond("location", Op::Eq, "shop"),
+            cond("gold", Op::Ge, 60),
+            cond("has_weapon", Op::Eq, false),
+        ],
+        vec![
+            ("has_weapon", SpecEffect::Set(true.into())),
+            ("gold", SpecEffect::Sub(60.into())),
+        ],
+    ));
+    actions.push(action(
+        "attack",
+        1,
+        vec![
+            cond("location", Op::Eq, "target"),
+            cond("has_weapon", Op::Eq, true),
+        ],
+        vec![
+            ("target_alive", SpecEffect::Set(false.into())),
+            ("noise", SpecEffect::Add(0.5.into())),
+        ],
+    ));
+    Spec {
+        name: "hitman".into(),
+        vars: vec![
+            ("gold".into(), 20.into()),
+            ("location".into(), "home".into()),
+            ("has_weapon".into(), false.into()),
+            ("target_alive".into(), true.into()),
+            ("noise".into(), 0.0.into()),
+        ],
+        actions,
+        goal: vec![
+            cond("target_alive", Op::Eq, false),
+            cond("noise", Op::Le, 0.5),
+        ],
+    }
 }
 
 /// The hitman (reference scenario 4 of DESIGN.md): gold 20, location "home",
@@ -34,73 +221,72 @@ pub struct Problem {
 /// assert_eq!(result.outcome.solution().unwrap().cost, 15);
 /// ```
 pub fn hitman() -> Result<Problem, FactoredError> {
-    let mut schema = Schema::new();
-    schema.int("gold")?;
-    schema.string("location")?;
-    schema.bool("has_weapon")?;
-    schema.bool("target_alive")?;
-    schema.float("noise")?;
-    let mut d = Domain::new(schema);
-    for (name, place, cost) in [
-        ("walk_to_shop", "shop", 2),
-        ("walk_to_mine", "mine", 2),
-        ("walk_to_target", "target", 3),
-    ] {
-        d.add_action(
-            Action::builder(name)
-                .cost(cost)
-                .pre(Predicate::ne("location", place))
-                .set("location", place),
-        )?;
+    hitman_spec().build()
+}
+
+/// The settlers' economy as a [`Spec`]; see [`economy`].
+///
+/// ```
+/// assert_eq!(state_factored::problems::economy_spec(1).actions.len(), 30);
+/// ```
+pub fn economy_spec(size: u32) -> Spec {
+    let actions = ECONOMY
+        .iter()
+        .map(|(name, cost, pre, effects)| SpecAction {
+            name: (*name).to_owned(),
+            cost: *cost,
+            pre: pre
+                .iter()
+                .map(|&(var, need)| match need {
+                    Need::AtLeast(n) => cond(var, Op::Ge, n),
+                    Need::Is(b) => cond(var, Op::Eq, b),
+                })
+                .collect(),
+            effects: effects
+                .iter()
+                .map(|&(var, change)| {
+                    let effect = match change {
+                        Change::Add(n) if n < 0 => SpecEffect::Sub((-n).into()),
+                        Change::Add(n) => SpecEffect::Add(n.into()),
+                        Change::Set(b) => SpecEffect::Set(b.into()),
+                    };
+                    (var.to_owned(), effect)
+                })
+                .collect(),
+        })
+        .collect();
+    let ints = [
+        ("wood", 4),
+        ("stone", 2),
+        ("iron", 0),
+        ("food", 3),
+        ("gold", 1),
+        ("tools", 0),
+    ];
+    let mut vars: Vec<(String, Value)> = ints
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), Value::Int(*v)))
+        .collect();
+    for name in ["house", "forge", "farm", "market"] {
+        vars.push((name.to_owned(), false.into()));
     }
-    d.add_action(
-        Action::builder("mine_gold")
-            .cost(3)
-            .pre(Predicate::eq("location", "mine"))
-            .add("gold", 25),
-    )?;
-    d.add_action(
-        Action::builder("buy_weapon")
-            .cost(1)
-            .pre(Predicate::eq("location", "shop"))
-            .pre(Predicate::ge("gold", 60))
-            .pre(Predicate::eq("has_weapon", false))
-            .set("has_weapon", true)
-            .sub("gold", 60),
-    )?;
-    d.add_action(
-        Action::builder("attack")
-            .cost(1)
-            .pre(Predicate::eq("location", "target"))
-            .pre(Predicate::eq("has_weapon", true))
-            .set("target_alive", false)
-            .add("noise", 0.5),
-    )?;
-    let start = d
-        .schema()
-        .state()
-        .set("gold", 20)
-        .set("location", "home")
-        .set("has_weapon", false)
-        .set("target_alive", true)
-        .set("noise", 0.0)
-        .build()?;
-    let goal = d.goal([
-        Predicate::eq("target_alive", false),
-        Predicate::le("noise", 0.5),
-    ])?;
-    Ok(Problem {
-        name: "hitman".into(),
-        domain: d,
-        start,
-        goal,
-    })
+    Spec {
+        name: format!("economy-{size}"),
+        vars,
+        actions,
+        goal: vec![
+            cond("house", Op::Eq, true),
+            cond("market", Op::Eq, true),
+            cond("gold", Op::Ge, i64::from(size)),
+        ],
+    }
 }
 
 /// A settlers' economy: 10 variables (6 ints: wood, stone, iron, food, gold,
-/// tools; 4 bools: house, forge, farm, market) and 30 actions, a third of
-/// them distractions. The goal asks for a house, a market and
-/// `gold >= size`. At size 1 the optimal plan has 11 steps.
+/// tools; 4 bools: house, forge, farm, market) and 30 actions: gathering,
+/// crafting, building, trade, and costly distractions. The goal asks for a
+/// house, a market and `gold >= size`. At size 1 the optimal plan costs 29
+/// in 11 steps.
 ///
 /// # Errors
 /// None in practice; the domain is fixed and valid.
@@ -110,49 +296,55 @@ pub fn hitman() -> Result<Problem, FactoredError> {
 /// assert_eq!((p.domain.schema().len(), p.domain.actions().len()), (10, 30));
 /// ```
 pub fn economy(size: u32) -> Result<Problem, FactoredError> {
-    let mut schema = Schema::new();
-    for name in ["wood", "stone", "iron", "food", "gold", "tools"] {
-        schema.int(name)?;
-    }
-    for name in ["house", "forge", "farm", "market"] {
-        schema.bool(name)?;
-    }
-    let mut d = Domain::new(schema);
-    for (name, cost, pre, effects) in ECONOMY {
-        let mut action = Action::builder(name).cost(*cost);
-        for &(var, at_least) in *pre {
-            action = action.pre(match at_least {
-                Need::AtLeast(n) => Predicate::ge(var, n),
-                Need::Is(b) => Predicate::eq(var, b),
-            });
+    economy_spec(size).build()
+}
+
+/// Two chains of numeric prerequisites as a [`Spec`]; see [`chains`].
+///
+/// ```
+/// assert_eq!(state_factored::problems::chains_spec(2).vars.len(), 11);
+/// ```
+pub fn chains_spec(size: u32) -> Spec {
+    let mut vars: Vec<(String, Value)> = Vec::new();
+    let mut actions = Vec::new();
+    for chain in ["a", "b"] {
+        for k in 1..=5 {
+            vars.push((format!("{chain}{k}"), 0.into()));
         }
-        for &(var, change) in *effects {
-            action = match change {
-                Change::Add(n) => action.add(var, n),
-                Change::Set(b) => action.set(var, b),
-            };
+        actions.push(action(
+            &format!("make_{chain}1"),
+            1,
+            vec![],
+            vec![(&format!("{chain}1"), SpecEffect::Add(1.into()))],
+        ));
+        for k in 2..=5 {
+            let from = format!("{chain}{}", k - 1);
+            let to = format!("{chain}{k}");
+            actions.push(action(
+                &format!("make_{to}"),
+                1,
+                vec![cond(&from, Op::Ge, 1)],
+                vec![
+                    (&from, SpecEffect::Sub(1.into())),
+                    (&to, SpecEffect::Add(1.into())),
+                ],
+            ));
         }
-        d.add_action(action)?;
     }
-    let start = d
-        .schema()
-        .state()
-        .set("wood", 4)
-        .set("stone", 2)
-        .set("food", 3)
-        .set("gold", 1)
-        .build()?;
-    let goal = d.goal([
-        Predicate::eq("house", true),
-        Predicate::eq("market", true),
-        Predicate::ge("gold", i64::from(size)),
-    ])?;
-    Ok(Problem {
-        name: format!("economy-{size}"),
-        domain: d,
-        start,
-        goal,
-    })
+    vars.push(("done".into(), false.into()));
+    let size = i64::from(size);
+    actions.push(action(
+        "finish",
+        1,
+        vec![cond("a5", Op::Ge, size), cond("b5", Op::Ge, size)],
+        vec![("done", SpecEffect::Set(true.into()))],
+    ));
+    Spec {
+        name: format!("chains-{size}"),
+        vars,
+        actions,
+        goal: vec![cond("done", Op::Eq, true)],
+    }
 }
 
 /// Two chains of five numeric prerequisites over 11 variables: `a1..a5`,
@@ -168,42 +360,7 @@ pub fn economy(size: u32) -> Result<Problem, FactoredError> {
 /// assert_eq!(p.domain.schema().len(), 11);
 /// ```
 pub fn chains(size: u32) -> Result<Problem, FactoredError> {
-    let mut schema = Schema::new();
-    for chain in ["a", "b"] {
-        for k in 1..=5 {
-            schema.int(&format!("{chain}{k}"))?;
-        }
-    }
-    schema.bool("done")?;
-    let mut d = Domain::new(schema);
-    let size = i64::from(size);
-    for chain in ["a", "b"] {
-        d.add_action(Action::builder(&format!("make_{chain}1")).add(&format!("{chain}1"), 1))?;
-        for k in 2..=5 {
-            let from = format!("{chain}{}", k - 1);
-            let to = format!("{chain}{k}");
-            d.add_action(
-                Action::builder(&format!("make_{to}"))
-                    .pre(Predicate::ge(&from, 1))
-                    .sub(&from, 1)
-                    .add(&to, 1),
-            )?;
-        }
-    }
-    d.add_action(
-        Action::builder("finish")
-            .pre(Predicate::ge("a5", size))
-            .pre(Predicate::ge("b5", size))
-            .set("done", true),
-    )?;
-    let start = d.schema().default_state();
-    let goal = d.goal([Predicate::eq("done", true)])?;
-    Ok(Problem {
-        name: format!("chains-{size}"),
-        domain: d,
-        start,
-        goal,
-    })
+    chains_spec(size).build()
 }
 
 /// A precondition of the economy table.
