@@ -7,11 +7,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use planners::{Direction, PlanOutcome, PlanReport, Planner, PlanningDomain};
+use planners::pddl::PddlOptions;
+use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::Statistics;
 
 use crate::record::{RunOutcome, RunRecord};
-use crate::suite::{Configuration, HeuristicChoice, Instance, Kind, RunLimits, RunSpec, Suite};
+use crate::suite::{
+    Configuration, HeuristicChoice, Instance, Kind, PddlTask, RunLimits, RunSpec, Suite,
+};
 use crate::SuiteError;
 
 /// The `K`-th of `N` disjoint slices of a suite's runs (`1 <= K <= N`).
@@ -156,7 +159,11 @@ fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
     let mut order = runs.to_vec();
     order.sort_by_key(|r| {
         let kind = suite.problems[r.problem].instance.kind();
-        (kind == Kind::Atomic, std::cmp::Reverse(r.problem), r.config)
+        (
+            kind != Kind::Factored,
+            std::cmp::Reverse(r.problem),
+            r.config,
+        )
     });
     order
 }
@@ -259,7 +266,41 @@ fn plan_instance(
             }
             measure(&planner, &p.domain, &p.start, &p.goal)
         }
+        Instance::Pddl(task) => measure_pddl(task, &planner_config),
     }
+}
+
+/// Parses, grounds and solves a PDDL task; the time is the planner call's
+/// (search and heuristic set-up), without parsing and grounding.
+fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, String> {
+    let solve = || {
+        planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default())
+            .map_err(|e| format!("{} / {}: {e}", task.domain_file, task.problem_file))
+    };
+    let solution = if config.direction == Direction::Portfolio {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .map_err(|e| format!("cannot start the portfolio's threads: {e}"))?
+            .install(solve)
+    } else {
+        solve()
+    }?;
+    let valid = solution.plan.is_some();
+    let report = PlanReport {
+        outcome: solution.outcome,
+        direction: solution.direction,
+        forward: solution.forward,
+        regression: solution.regression,
+        elapsed: solution.search_time,
+    };
+    Ok(summarize(&report, |_, _| {
+        if valid {
+            Ok(())
+        } else {
+            Err("invalid plan: the PDDL plan did not replay".to_owned())
+        }
+    }))
 }
 
 fn measure<D: PlanningDomain>(

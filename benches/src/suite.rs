@@ -29,6 +29,22 @@ pub enum Instance {
     Atomic(AtomicProblem),
     /// A factored (typed-value) problem.
     Factored(FactoredProblem),
+    /// A PDDL task, parsed and grounded by every run (into the narrowest
+    /// atomic width that holds it).
+    Pddl(PddlTask),
+}
+
+/// The text of a PDDL domain and problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PddlTask {
+    /// The domain file's path, for messages.
+    pub domain_file: String,
+    /// The domain's PDDL text.
+    pub domain: String,
+    /// The problem file's path, for messages.
+    pub problem_file: String,
+    /// The problem's PDDL text.
+    pub problem: String,
 }
 
 /// Which state representation a problem uses.
@@ -39,6 +55,9 @@ pub enum Kind {
     Atomic,
     /// Typed-value states.
     Factored,
+    /// PDDL tasks, grounded into atomic states: the atomic built-in
+    /// heuristics apply, custom ones do not.
+    Pddl,
 }
 
 impl Instance {
@@ -47,6 +66,7 @@ impl Instance {
         match self {
             Instance::Atomic(_) => Kind::Atomic,
             Instance::Factored(_) => Kind::Factored,
+            Instance::Pddl(_) => Kind::Pddl,
         }
     }
 }
@@ -79,6 +99,15 @@ impl SuiteProblem {
             domain: domain.to_owned(),
             name: name.to_owned(),
             instance: Arc::new(Instance::Factored(problem)),
+        }
+    }
+
+    /// A PDDL task in `domain`, named `name`.
+    pub fn pddl(domain: &str, name: &str, task: PddlTask) -> Self {
+        Self {
+            domain: domain.to_owned(),
+            name: name.to_owned(),
+            instance: Arc::new(Instance::Pddl(task)),
         }
     }
 }
@@ -228,6 +257,7 @@ impl CustomHeuristic {
                 self.factored_forward.is_some(),
                 self.factored_regression.is_some(),
             ),
+            Kind::Pddl => (false, false),
         };
         match direction {
             Direction::Forward => forward,
@@ -264,7 +294,7 @@ pub fn builtin_supports(name: HeuristicName, kind: Kind) -> bool {
         HeuristicName::AdmissibleMismatch
         | HeuristicName::HMax
         | HeuristicName::HAdd
-        | HeuristicName::Ff => kind == Kind::Atomic,
+        | HeuristicName::Ff => kind != Kind::Factored,
         HeuristicName::NumericMax | HeuristicName::NumericSum => kind == Kind::Factored,
     }
 }

@@ -20,6 +20,10 @@
 //! files = ["../problems/*.toml"]
 //! domain = "files"         # default: each file's directory name
 //!
+//! [[problems]]             # PDDL tasks: one domain, problem globs
+//! pddl_domain = "gripper/domain.pddl"
+//! pddl_problems = ["gripper/p0*.pddl"]
+//!
 //! [[configs]]              # every combination that applies to a problem
 //! directions = ["forward", "regression"]
 //! algorithms = ["astar", "gbfs"]
@@ -44,7 +48,7 @@ use planners::{parse_algorithm, Direction, HeuristicName};
 use serde::Deserialize;
 
 use crate::defaults::{generate, reference_problems, GENERATORS};
-use crate::suite::{Configuration, RunLimits, Suite, SuiteProblem};
+use crate::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
 use crate::SuiteError;
 
 #[derive(Debug, Default, Deserialize)]
@@ -75,6 +79,8 @@ struct RawProblems {
     sizes: Option<Vec<u64>>,
     seeds: Option<Vec<u64>>,
     files: Option<Vec<String>>,
+    pddl_domain: Option<String>,
+    pddl_problems: Option<Vec<String>>,
     domain: Option<String>,
 }
 
@@ -195,6 +201,30 @@ fn add_problems(
         path: path.to_owned(),
         message,
     };
+    if let Some(domain_file) = &entry.pddl_domain {
+        if entry.generator.is_some() || entry.files.is_some() {
+            return Err(bad(
+                "a [[problems]] entry with `pddl_domain` takes no `generator` or `files`"
+                    .to_owned(),
+            ));
+        }
+        let patterns = entry
+            .pddl_problems
+            .as_ref()
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| {
+                bad(format!(
+                    "`pddl_domain = \"{domain_file}\"` needs `pddl_problems`"
+                ))
+            })?;
+        let domain_path = base.join(domain_file);
+        for file in expand(base, patterns, path)? {
+            suite
+                .problems
+                .push(load_pddl(&domain_path, &file, entry.domain.as_deref())?);
+        }
+        return Ok(());
+    }
     match (&entry.generator, &entry.files) {
         (Some(generator), None) if generator == "reference" => {
             suite.problems.extend(reference_problems()?);
@@ -228,31 +258,75 @@ fn add_problems(
             }
         }
         (None, Some(patterns)) => {
-            for pattern in patterns {
-                let full = base.join(pattern);
-                let full = full.to_string_lossy();
-                let mut paths: Vec<PathBuf> = glob::glob(&full)
-                    .map_err(|e| bad(format!("bad glob `{pattern}`: {e}")))?
-                    .filter_map(Result::ok)
-                    .collect();
-                if paths.is_empty() {
-                    return Err(bad(format!("`{pattern}` matches no file")));
-                }
-                paths.sort();
-                for file in paths {
-                    suite
-                        .problems
-                        .push(load_problem(&file, entry.domain.as_deref())?);
-                }
+            for file in expand(base, patterns, path)? {
+                suite
+                    .problems
+                    .push(load_problem(&file, entry.domain.as_deref())?);
             }
         }
         _ => {
             return Err(bad(
-                "each [[problems]] entry needs either `generator` or `files`".to_owned(),
+                "each [[problems]] entry needs `generator`, `files` or `pddl_domain`".to_owned(),
             ))
         }
     }
     Ok(())
+}
+
+/// The files that `patterns` (globs relative to `base`) match, each
+/// pattern's sorted.
+fn expand(base: &Path, patterns: &[String], path: &str) -> Result<Vec<PathBuf>, SuiteError> {
+    let bad = |message: String| SuiteError::SuiteFile {
+        path: path.to_owned(),
+        message,
+    };
+    let mut all = Vec::new();
+    for pattern in patterns {
+        let full = base.join(pattern);
+        let mut paths: Vec<PathBuf> = glob::glob(&full.to_string_lossy())
+            .map_err(|e| bad(format!("bad glob `{pattern}`: {e}")))?
+            .filter_map(Result::ok)
+            .collect();
+        if paths.is_empty() {
+            return Err(bad(format!("`{pattern}` matches no file")));
+        }
+        paths.sort();
+        all.extend(paths);
+    }
+    Ok(all)
+}
+
+/// Reads a PDDL domain and problem as a suite problem in `domain` (default:
+/// the domain file's directory name), named after the problem file. Parsing
+/// and grounding happen in each run, so errors in the PDDL show up as
+/// failed runs.
+///
+/// # Errors
+/// [`SuiteError::Io`] when a file cannot be read.
+pub fn load_pddl(
+    domain_file: &Path,
+    problem_file: &Path,
+    domain: Option<&str>,
+) -> Result<SuiteProblem, SuiteError> {
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| SuiteError::io(p, &e));
+    let task = PddlTask {
+        domain_file: domain_file.display().to_string(),
+        domain: read(domain_file)?,
+        problem_file: problem_file.display().to_string(),
+        problem: read(problem_file)?,
+    };
+    let domain = domain.map_or_else(|| directory_name(domain_file), str::to_owned);
+    let name = problem_file.file_stem().map_or_else(
+        || "problem".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    Ok(SuiteProblem::pddl(&domain, &name, task))
+}
+
+fn directory_name(file: &Path) -> String {
+    file.parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "files".to_owned(), |d| d.to_string_lossy().into_owned())
 }
 
 /// Loads one problem file as a suite problem in `domain` (default: the
@@ -265,14 +339,7 @@ pub fn load_problem(file: &Path, domain: Option<&str>) -> Result<SuiteProblem, S
         name: file.display().to_string(),
         message: e.to_string(),
     })?;
-    let domain = domain.map_or_else(
-        || {
-            file.parent()
-                .and_then(Path::file_name)
-                .map_or_else(|| "files".to_owned(), |d| d.to_string_lossy().into_owned())
-        },
-        str::to_owned,
-    );
+    let domain = domain.map_or_else(|| directory_name(file), str::to_owned);
     let name = loaded.name().to_owned();
     Ok(match loaded {
         LoadedProblem::Atomic(p) => SuiteProblem::atomic(&domain, &name, p),

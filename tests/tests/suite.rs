@@ -475,3 +475,57 @@ fn problem_files_in_a_suite() {
     .to_string();
     assert!(error.contains("matches no file"), "{error}");
 }
+
+const CHAIN_DOMAIN: &str = "(define (domain chain)
+  (:requirements :strips)
+  (:predicates (at ?x) (link ?x ?y))
+  (:action move
+    :parameters (?from ?to)
+    :precondition (and (at ?from) (link ?from ?to))
+    :effect (and (at ?to) (not (at ?from)))))";
+
+fn chain_problem(n: usize) -> String {
+    let objects: Vec<String> = (0..=n).map(|i| format!("c{i}")).collect();
+    let links: Vec<String> = (0..n).map(|i| format!("(link c{i} c{})", i + 1)).collect();
+    format!(
+        "(define (problem chain-{n}) (:domain chain) (:objects {}) (:init (at c0) {}) (:goal (at c{n})))",
+        objects.join(" "),
+        links.join(" ")
+    )
+}
+
+#[test]
+fn pddl_tasks_in_a_suite() {
+    let dir = temp_dir("pddl");
+    std::fs::create_dir_all(dir.join("chain")).unwrap();
+    std::fs::write(dir.join("chain/domain.pddl"), CHAIN_DOMAIN).unwrap();
+    for n in [3, 5] {
+        std::fs::write(dir.join(format!("chain/p{n}.pddl")), chain_problem(n)).unwrap();
+    }
+    std::fs::write(dir.join("chain/broken.pddl"), "(define (problem").unwrap();
+    let text = "[[problems]]\npddl_domain = \"chain/domain.pddl\"\npddl_problems = [\"chain/p*.pddl\", \"chain/broken.pddl\"]\n\
+                [[configs]]\ndirections = [\"forward\", \"regression\"]\nheuristics = [\"hmax\", \"numeric\"]\n";
+    let suite = parse_suite(text, "s.toml", &dir).unwrap();
+    assert_eq!(suite.problems.len(), 3);
+    assert_eq!(suite.problems[0].domain, "chain");
+    // numeric is factored only: 3 problems x 2 directions.
+    let records = run_suite(&suite, &options(2)).unwrap();
+    assert_eq!(records.len(), 6);
+    let outcome = |problem: &str, config: &str| {
+        records
+            .iter()
+            .find(|r| r.problem == problem && r.config == config)
+            .map(|r| (r.outcome, r.cost))
+            .unwrap()
+    };
+    for config in ["fwd-astar-hmax", "reg-astar-hmax"] {
+        assert_eq!(outcome("p3", config), (RunOutcome::Solved, Some(3)));
+        assert_eq!(outcome("p5", config), (RunOutcome::Solved, Some(5)));
+        assert_eq!(outcome("broken", config).0, RunOutcome::Error);
+    }
+    assert!(records
+        .iter()
+        .filter(|r| r.solved())
+        .all(|r| r.validated == Some(true)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
