@@ -18,12 +18,12 @@ const OPTIMAL: [&str; 7] = [
 
 #[test]
 fn hitman_forward_and_regression_with_astar_and_dijkstra() {
-    let p = hitman().unwrap();
-    let (d, g, s) = (&p.domain, &p.goal, &p.start);
+    let problem = hitman().unwrap();
+    let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
     let forward = d.forward(g);
     let regression = d.regression(g, s).unwrap();
     for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
-        let f = Search::new(&forward, s.clone())
+        let fwd = Search::new(&forward, s.clone())
             .algorithm(algorithm)
             .heuristic(NumericDistance::admissible(d, g, s))
             .run()
@@ -31,11 +31,11 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
             .outcome
             .into_solution()
             .unwrap();
-        assert_eq!(f.cost, 15, "forward {algorithm:?}");
-        assert_eq!(d.names(&f.actions), OPTIMAL, "forward {algorithm:?}");
-        assert_eq!(d.validate(s, &f.actions, g), Ok(15));
+        assert_eq!(fwd.cost, 15, "forward {algorithm:?}");
+        assert_eq!(d.names(&fwd.actions), OPTIMAL, "forward {algorithm:?}");
+        assert_eq!(d.validate(s, &fwd.actions, g), Ok(15));
 
-        let r = Search::new(&regression, regression.start_node())
+        let reg = Search::new(&regression, regression.start_node())
             .algorithm(algorithm)
             .heuristic(NumericDistance::admissible(d, g, s))
             .run()
@@ -43,8 +43,8 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
             .outcome
             .into_solution()
             .unwrap();
-        assert_eq!(r.cost, 15, "regression {algorithm:?}");
-        let plan = regression.plan(&r);
+        assert_eq!(reg.cost, 15, "regression {algorithm:?}");
+        let plan = regression.plan(&reg);
         assert_eq!(
             d.names(&plan).iter().filter(|n| **n == "mine_gold").count(),
             2
@@ -55,8 +55,8 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
 
 #[test]
 fn hitman_with_every_heuristic_and_algorithm() {
-    let p = hitman().unwrap();
-    let (d, g, s) = (&p.domain, &p.goal, &p.start);
+    let problem = hitman().unwrap();
+    let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
     let forward = d.forward(g);
     let regression = d.regression(g, s).unwrap();
     // Gold and noise grow without bound: a greedy search on a flat
@@ -73,45 +73,57 @@ fn hitman_with_every_heuristic_and_algorithm() {
         Algorithm::BreadthFirst,
     ];
     for algorithm in algorithms {
-        let f = |r: Result<search_core::ResultOf<ForwardSpace<'_>>, _>| {
+        let forward_cost = |r: Result<search_core::ResultOf<ForwardSpace<'_>>, _>| {
             let sol = r.unwrap().outcome.into_solution();
             sol.map(|sol| d.validate(s, &sol.actions, g).unwrap())
         };
-        let b = |r: Result<search_core::ResultOf<RegressionSpace<'_>>, _>| {
+        let regression_cost = |r: Result<search_core::ResultOf<RegressionSpace<'_>>, _>| {
             let sol = r.unwrap().outcome.into_solution();
             sol.map(|sol| d.validate(s, &regression.plan(&sol), g).unwrap())
         };
         let costs = [
-            f(Search::new(&forward, s.clone())
-                .algorithm(algorithm)
-                .limits(limits())
-                .heuristic(GoalCount::new(d, g, s))
-                .run()),
-            f(Search::new(&forward, s.clone())
-                .algorithm(algorithm)
-                .limits(limits())
-                .heuristic(NumericDistance::informative(d, g, s))
-                .run()),
-            f(Search::new(&forward, s.clone())
-                .algorithm(algorithm)
-                .limits(limits())
-                .heuristic(NumericDistance::admissible(d, g, s))
-                .run()),
-            b(Search::new(&regression, regression.start_node())
-                .algorithm(algorithm)
-                .limits(limits())
-                .heuristic(GoalCount::new(d, g, s))
-                .run()),
-            b(Search::new(&regression, regression.start_node())
-                .algorithm(algorithm)
-                .limits(limits())
-                .heuristic(NumericDistance::informative(d, g, s))
-                .run()),
-            b(Search::new(&regression, regression.start_node())
-                .algorithm(algorithm)
-                .limits(limits())
-                .heuristic(NumericDistance::admissible(d, g, s))
-                .run()),
+            forward_cost(
+                Search::new(&forward, s.clone())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(GoalCount::new(d, g, s))
+                    .run(),
+            ),
+            forward_cost(
+                Search::new(&forward, s.clone())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::informative(d, g, s))
+                    .run(),
+            ),
+            forward_cost(
+                Search::new(&forward, s.clone())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .run(),
+            ),
+            regression_cost(
+                Search::new(&regression, regression.start_node())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(GoalCount::new(d, g, s))
+                    .run(),
+            ),
+            regression_cost(
+                Search::new(&regression, regression.start_node())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::informative(d, g, s))
+                    .run(),
+            ),
+            regression_cost(
+                Search::new(&regression, regression.start_node())
+                    .algorithm(algorithm)
+                    .limits(limits())
+                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .run(),
+            ),
         ];
         for cost in costs {
             let Some(cost) = cost else {
