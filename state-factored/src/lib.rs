@@ -91,3 +91,8 @@ pub mod prelude {
         NumericDistance, Op, Predicate, RegressionSpace, Schema, State, Subgoal, Value, VarType,
     };
 }
+
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;
