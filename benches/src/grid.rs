@@ -35,6 +35,19 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
+    /// A number in `0..bound` (0 when `bound` is 0).
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the result is below a usize bound"
+    )]
+    pub fn below(&mut self, bound: usize) -> usize {
+        if bound == 0 {
+            0
+        } else {
+            (self.next_u64() % bound as u64) as usize
+        }
+    }
+
     /// A float in `[0, 1)`.
     #[expect(
         clippy::cast_precision_loss,

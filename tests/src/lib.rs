@@ -65,31 +65,9 @@ impl Move {
     }
 }
 
-/// A small deterministic random number generator (`SplitMix64`), so that
-/// generated fixtures are the same on every machine.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound`; `bound` must not be 0.
-    pub fn below(&mut self, bound: u64) -> u64 {
-        self.next_u64() % bound
-    }
-}
+/// A small deterministic random number generator, so that generated
+/// fixtures are the same on every machine.
+pub use benches::grid::SplitMix64;
 
 /// A 4-connected grid with blocked cells and unit move costs.
 ///
@@ -155,9 +133,8 @@ impl GridSpace {
     pub fn random(width: i32, height: i32, blocked_per_mille: u64, seed: u64) -> Self {
         let mut rng = SplitMix64::new(seed);
         let cells = usize::try_from(width * height).unwrap_or(0);
-        let mut blocked: Vec<bool> = (0..cells)
-            .map(|_| rng.below(1000) < blocked_per_mille)
-            .collect();
+        let per_mille = usize::try_from(blocked_per_mille).unwrap_or(usize::MAX);
+        let mut blocked: Vec<bool> = (0..cells).map(|_| rng.below(1000) < per_mille).collect();
         let goal = (width - 1, height - 1);
         blocked[0] = false;
         if let Some(last) = blocked.last_mut() {

@@ -486,22 +486,7 @@ fn io_errors_name_the_file() {
     );
 }
 
-/// `SplitMix64`: seeded, the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % u64::try_from(n.max(1)).unwrap()).unwrap()
-    }
-}
+use tests::SplitMix64 as Rng;
 
 /// Bytes that make TOML and the expression language interesting.
 const ALPHABET: &[u8] = b"\"'[]{}=!<>+-.,#\\\n \t0123456789_aefinrtux\x00\xc3\xa9\xff";
@@ -589,7 +574,7 @@ fn truncated_and_mutated_files_give_errors_not_panics() {
             ));
         }
         // Random edits, 1 to 4 at a time.
-        let mut rng = Rng(0x5EED ^ text.len() as u64);
+        let mut rng = Rng::new(0x5EED ^ text.len() as u64);
         for case in 0..400 {
             let mut bytes = text.clone().into_bytes();
             for _ in 0..=rng.below(4) {
