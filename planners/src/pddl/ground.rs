@@ -9,7 +9,10 @@
 //! (no schema changes them) are matched like the others and folded away
 //! afterwards; `=` and static negative preconditions are checked on complete
 //! bindings; other negative preconditions are ignored by the relaxation and
-//! kept in the operators.
+//! kept in the operators. Finally facts no operator changes are folded into
+//! the operators as constants, and operators and facts the goal does not
+//! depend on (backward relevance, as in Fast Downward's translator) are
+//! dropped.
 
 use std::time::{Duration, Instant};
 
@@ -43,10 +46,10 @@ pub struct GroundingStats {
     pub reachable_facts: usize,
     /// Ground operators reachable in the delete relaxation.
     pub reachable_operators: usize,
-    /// Facts kept: those some operator changes (plus an unreachable goal
-    /// fact, if any).
+    /// Facts kept: those some operator changes and the goal depends on
+    /// (plus an unreachable goal fact, if any).
     pub facts: usize,
-    /// Operators kept.
+    /// Operators kept: those that change a fact the goal depends on.
     pub operators: usize,
     /// Whether the goal asks for a fact that can never hold as wanted.
     pub unsolvable: bool,
@@ -572,6 +575,9 @@ fn finalize(
         }
         let add = o.add.clone();
         o.del.retain(|f| add.binary_search(f).is_err());
+        if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) {
+            continue; // changes nothing
+        }
         for &f in &o.add {
             if o.pre.binary_search(&f).is_err() {
                 changed[f as usize] = true;
@@ -621,6 +627,44 @@ fn finalize(
     });
     unsolvable |= goal.iter().any(|&f| constant(f) == Some(false))
         || goal_false.iter().any(|&f| constant(f) == Some(true));
+    // Relevance, as Fast Downward's translator does it: goal facts are
+    // relevant; an operator that adds or deletes a relevant fact is
+    // relevant, and so are its preconditions. Other operators and facts
+    // cannot matter to any plan and are dropped.
+    let mut touching: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (i, o) in operators.iter().enumerate() {
+        for &f in o.add.iter().chain(&o.del) {
+            touching[f as usize].push(u32::try_from(i).unwrap_or(u32::MAX));
+        }
+    }
+    let mut relevant = vec![false; n];
+    let mut useful = vec![false; operators.len()];
+    let mut stack: Vec<u32> = goal.iter().chain(&goal_false).copied().collect();
+    for &f in &stack {
+        relevant[f as usize] = true;
+    }
+    while let Some(f) = stack.pop() {
+        for &i in &touching[f as usize] {
+            if !useful[i as usize] {
+                useful[i as usize] = true;
+                for &p in operators[i as usize]
+                    .pre
+                    .iter()
+                    .chain(&operators[i as usize].neg_pre)
+                {
+                    if !relevant[p as usize] {
+                        relevant[p as usize] = true;
+                        stack.push(p);
+                    }
+                }
+            }
+        }
+    }
+    let mut keep = useful.into_iter();
+    operators.retain(|_| keep.next().unwrap_or(false));
+    for (c, r) in changed.iter_mut().zip(&relevant) {
+        *c &= *r;
+    }
     let mut renumber = vec![u32::MAX; n];
     let mut names = Vec::new();
     for f in 0..n {
