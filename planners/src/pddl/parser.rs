@@ -264,7 +264,7 @@ impl Reader<'_> {
 /// let error = parse_domain("d.pddl", "(define (domain d)\n (:requirements :strips :conditional-effects))").unwrap_err();
 /// assert!(matches!(error, PddlError::Unsupported { .. }));
 /// assert_eq!(error.to_string().split(" (").next().unwrap(),
-///     "d.pddl:2:26: unsupported requirement `:conditional-effects`");
+///     "d.pddl:2:25: unsupported requirement `:conditional-effects`");
 /// ```
 #[expect(clippy::too_many_lines, reason = "one match over the sections")]
 pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
