@@ -471,7 +471,9 @@ fn mutexes_are_sound_on_small_tasks() {
         let mutexes = h2_mutexes(&task);
         assert!(mutexes.pairs() > 0, "{domain}");
         let n = task.facts.len();
-        let start: Vec<bool> = (0..n).map(|f| task.init.contains(&u32::try_from(f).unwrap())).collect();
+        let start: Vec<bool> = (0..n)
+            .map(|f| task.init.contains(&u32::try_from(f).unwrap()))
+            .collect();
         let mut seen = std::collections::HashSet::from([start.clone()]);
         let mut queue = vec![start];
         while let Some(state) = queue.pop() {
