@@ -47,15 +47,23 @@ impl<T> Chunked<T> {
         self.len = 0;
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, value: T) {
         let chunk = self.len / CHUNK;
-        if chunk == self.chunks.len() {
-            let capacity = if chunk == 0 { 0 } else { CHUNK };
-            self.chunks.push(Vec::with_capacity(capacity));
+        if chunk < self.chunks.len() {
+            self.chunks[chunk].push(value);
+        } else {
+            self.push_to_new_chunk(value);
         }
-        self.chunks[chunk].push(value);
         self.len += 1;
+    }
+
+    #[cold]
+    fn push_to_new_chunk(&mut self, value: T) {
+        let capacity = if self.chunks.is_empty() { 0 } else { CHUNK };
+        let mut chunk = Vec::with_capacity(capacity);
+        chunk.push(value);
+        self.chunks.push(chunk);
     }
 
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
@@ -97,14 +105,14 @@ impl<T> Chunked<T> {
 impl<T> Index<usize> for Chunked<T> {
     type Output = T;
 
-    #[inline]
+    #[inline(always)]
     fn index(&self, index: usize) -> &T {
         &self.chunks[index / CHUNK][index % CHUNK]
     }
 }
 
 impl<T> IndexMut<usize> for Chunked<T> {
-    #[inline]
+    #[inline(always)]
     fn index_mut(&mut self, index: usize) -> &mut T {
         &mut self.chunks[index / CHUNK][index % CHUNK]
     }
