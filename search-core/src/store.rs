@@ -47,7 +47,7 @@ impl<T> Chunked<T> {
         self.len = 0;
     }
 
-    #[inline(always)]
+    #[inline]
     pub(crate) fn push(&mut self, value: T) {
         let chunk = self.len / CHUNK;
         if chunk < self.chunks.len() {
@@ -105,14 +105,14 @@ impl<T> Chunked<T> {
 impl<T> Index<usize> for Chunked<T> {
     type Output = T;
 
-    #[inline(always)]
+    #[inline]
     fn index(&self, index: usize) -> &T {
         &self.chunks[index / CHUNK][index % CHUNK]
     }
 }
 
 impl<T> IndexMut<usize> for Chunked<T> {
-    #[inline(always)]
+    #[inline]
     fn index_mut(&mut self, index: usize) -> &mut T {
         &mut self.chunks[index / CHUNK][index % CHUNK]
     }
