@@ -507,6 +507,47 @@ pub mod reference {
     }
 }
 
+/// Plans with `config`, validates the plan by replaying it and checks that
+/// the replayed cost is the reported one; returns the plan's cost and length.
+///
+/// # Panics
+/// When planning fails, finds no plan, or the plan does not replay.
+pub fn plan_and_validate<D: planners::PlanningDomain>(
+    domain: &D,
+    start: &D::State,
+    goal: &D::Goal,
+    config: planners::PlannerConfig,
+) -> (u64, usize) {
+    let what = config.name();
+    let report = planners::Planner::new(config)
+        .plan(domain, start, goal)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let plan = report
+        .plan()
+        .unwrap_or_else(|| panic!("{what}: {:?}", report.outcome));
+    let cost = planners::validate(domain, start, goal, &plan.actions)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(
+        cost, plan.cost,
+        "{what}: the reported cost differs from the replayed one"
+    );
+    (plan.cost, plan.len())
+}
+
+/// A planner configuration with the default limits.
+pub fn planner_config(
+    direction: planners::Direction,
+    algorithm: search_core::Algorithm,
+    heuristic: planners::HeuristicName,
+) -> planners::PlannerConfig {
+    planners::PlannerConfig {
+        direction,
+        algorithm,
+        heuristic,
+        ..planners::PlannerConfig::default()
+    }
+}
+
 #[cfg(test)]
 mod unit {
     use super::*;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use planners::{
     validate, Direction, HeuristicName, PlanError, PlanOutcome, Planner, PlannerConfig,
-    PlanningDomain,
 };
 use rayon::prelude::*;
 use search_core::{Algorithm, Limit, SearchLimits};
@@ -19,37 +18,7 @@ const DIRECTIONS: [Direction; 3] = [
     Direction::Portfolio,
 ];
 
-/// Plans with `config`, validates the plan and returns its cost and length.
-fn solve<D: PlanningDomain>(
-    domain: &D,
-    start: &D::State,
-    goal: &D::Goal,
-    config: PlannerConfig,
-) -> (u64, usize) {
-    let what = config.name();
-    let report = Planner::new(config)
-        .plan(domain, start, goal)
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    let plan = report
-        .plan()
-        .unwrap_or_else(|| panic!("{what}: {:?}", report.outcome));
-    let cost =
-        validate(domain, start, goal, &plan.actions).unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert_eq!(
-        cost, plan.cost,
-        "{what}: reported cost differs from the replayed one"
-    );
-    (plan.cost, plan.len())
-}
-
-fn config(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> PlannerConfig {
-    PlannerConfig {
-        direction,
-        algorithm,
-        heuristic,
-        ..PlannerConfig::default()
-    }
-}
+use tests::{plan_and_validate as solve, planner_config as config};
 
 /// Optimal configurations for atomic domains.
 fn atomic_optimal() -> Vec<(Algorithm, HeuristicName)> {

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use planners::problem::{load, parse, LoadedProblem, ProblemError};
-use planners::{validate, Direction, HeuristicName, Planner, PlannerConfig, PlanningDomain};
+use planners::{Direction, HeuristicName, PlannerConfig, PlanningDomain};
 use search_core::Algorithm;
 use state_atomic::problems as atomic;
 use state_factored::problems as factored;
@@ -54,6 +54,8 @@ fn file_name(path: &Path) -> &str {
         .expect("a UTF-8 file name")
 }
 
+use tests::planner_config as config;
+
 /// Plans with `config`, validates the plan and returns its cost.
 fn solve<D: PlanningDomain>(
     domain: &D,
@@ -61,29 +63,7 @@ fn solve<D: PlanningDomain>(
     goal: &D::Goal,
     config: PlannerConfig,
 ) -> u64 {
-    let what = config.name();
-    let report = Planner::new(config)
-        .plan(domain, start, goal)
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    let plan = report
-        .plan()
-        .unwrap_or_else(|| panic!("{what}: {:?}", report.outcome));
-    let cost =
-        validate(domain, start, goal, &plan.actions).unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert_eq!(
-        cost, plan.cost,
-        "{what}: the reported cost differs from the replayed one"
-    );
-    cost
-}
-
-fn config(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> PlannerConfig {
-    PlannerConfig {
-        direction,
-        algorithm,
-        heuristic,
-        ..PlannerConfig::default()
-    }
+    tests::plan_and_validate(domain, start, goal, config).0
 }
 
 #[test]
