@@ -72,29 +72,25 @@ where
     }
 }
 
-impl<N, C> Heuristic<N, C> for Box<dyn Heuristic<N, C> + '_> {
-    fn estimate(&mut self, node: &N) -> Estimate<C> {
-        (**self).estimate(node)
-    }
-    fn is_admissible(&self) -> bool {
-        (**self).is_admissible()
-    }
-    fn is_consistent(&self) -> bool {
-        (**self).is_consistent()
-    }
+/// Boxed heuristic objects (with or without `Send`) are heuristics too.
+macro_rules! boxed_heuristic {
+    ($($bounds:tt)*) => {
+        impl<N, C> Heuristic<N, C> for Box<dyn Heuristic<N, C> $($bounds)* + '_> {
+            fn estimate(&mut self, node: &N) -> Estimate<C> {
+                (**self).estimate(node)
+            }
+            fn is_admissible(&self) -> bool {
+                (**self).is_admissible()
+            }
+            fn is_consistent(&self) -> bool {
+                (**self).is_consistent()
+            }
+        }
+    };
 }
 
-impl<N, C> Heuristic<N, C> for Box<dyn Heuristic<N, C> + Send + '_> {
-    fn estimate(&mut self, node: &N) -> Estimate<C> {
-        (**self).estimate(node)
-    }
-    fn is_admissible(&self) -> bool {
-        (**self).is_admissible()
-    }
-    fn is_consistent(&self) -> bool {
-        (**self).is_consistent()
-    }
-}
+boxed_heuristic!();
+boxed_heuristic!(+ Send);
 
 /// The blind heuristic: zero everywhere. Admissible and consistent.
 #[derive(Clone, Copy, Debug, Default)]
