@@ -38,6 +38,7 @@
 //! ```
 
 pub mod defaults;
+pub mod external;
 pub mod grid;
 pub mod output;
 pub mod plan;

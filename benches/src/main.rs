@@ -7,18 +7,21 @@
 //! - `searchlab merge parts... --out merged.jsonl` joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
 //!   report, the Lab properties and the SVG plots.
-//! - `searchlab plan problem.toml` solves one problem file.
+//! - `searchlab plan problem.toml` solves one problem file;
+//!   `searchlab plan domain.pddl problem.pddl [--plan-file F]` one PDDL
+//!   task, writing the plan in the IPC format.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use benches::external::Peers;
 use benches::output::{write_outputs, OutputOptions};
-use benches::plan::{plan_file, PlanRequest, EXIT_INPUT_ERROR};
+use benches::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
 use benches::record::{merge, read_jsonl, write_jsonl};
 use benches::report::{Report, ScoreBounds};
 use benches::runner::{run_suite, RunOptions, Shard};
-use benches::suite::Suite;
+use benches::suite::{RunLimits, Suite};
 use benches::SuiteError;
 use clap::{Parser, Subcommand};
 use planners::{Direction, HeuristicName};
@@ -78,6 +81,25 @@ struct BenchArgs {
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Build the suite from PDDL domain directories (`domain.pddl` and the
+    /// tasks beside it) or task files, instead of a suite file.
+    #[arg(long, num_args = 1.., value_name = "DIR|TASK", conflicts_with = "suite")]
+    pddl: Vec<PathBuf>,
+    /// The configurations of a `--pddl` suite, by name (comma-separated:
+    /// fwd-astar-hmax, reg-gbfs-ff, fd-astar-lmcut, pp-astar-blind ...).
+    #[arg(long, value_delimiter = ',', requires = "pddl")]
+    configs: Vec<String>,
+    /// Time limit per run in seconds (default 60 for `--pddl` suites;
+    /// replaces a suite's).
+    #[arg(long)]
+    max_time: Option<f64>,
+    /// Expansion limit per run (replaces a suite's).
+    #[arg(long)]
+    max_expansions: Option<u64>,
+    /// Memory limit per run in MiB (default 2048 for `--pddl` suites;
+    /// replaces a suite's).
+    #[arg(long)]
+    max_memory_mb: Option<u64>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -100,8 +122,13 @@ struct ReportArgs {
 
 #[derive(Debug, clap::Args)]
 struct PlanArgs {
-    /// The problem file (TOML).
-    problem: PathBuf,
+    /// The problem file (TOML), or a PDDL domain file and problem file.
+    #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// For PDDL: write the plan (IPC format) here instead of standard
+    /// output.
+    #[arg(long, value_name = "FILE")]
+    plan_file: Option<PathBuf>,
     /// forward, regression or portfolio.
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
@@ -143,6 +170,11 @@ fn main() -> ExitCode {
             out: None,
             compare: Vec::new(),
             no_progress: false,
+            pddl: Vec::new(),
+            configs: Vec::new(),
+            max_time: None,
+            max_expansions: None,
+            max_memory_mb: None,
         }),
         Some(Command::Bench(args)) => bench(&args),
         Some(Command::Merge { parts, out }) => merge_files(&parts, &out),
@@ -159,10 +191,22 @@ fn main() -> ExitCode {
 }
 
 fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
-    let suite = match &args.suite {
-        Some(path) => benches::suite_file::load_suite(path)?,
-        None => benches::defaults::default_suite()?,
+    let mut suite = if !args.pddl.is_empty() {
+        let limits = RunLimits {
+            max_time: Some(Duration::from_secs(60)),
+            max_memory_bytes: Some(2048 << 20),
+            max_expansions: None,
+        };
+        benches::suite_file::pddl_suite(&args.pddl, &args.configs, limits)?
+    } else if let Some(path) = &args.suite {
+        benches::suite_file::load_suite(path)?
+    } else {
+        benches::defaults::default_suite()?
     };
+    override_limits(&mut suite, args)?;
+    if let Some(note) = benches::external::retain_available(&mut suite, &Peers::locate()) {
+        eprintln!("{note}");
+    }
     let compare = pairs(&args.compare);
     for (a, b) in &compare {
         for name in [a, b] {
@@ -229,6 +273,35 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
         println!(
             "(searchlab bench --out DIR also writes results, the Markdown report and SVG plots)"
         );
+    }
+    Ok(())
+}
+
+/// The command line's limits replace the suite's and every
+/// configuration's own.
+fn override_limits(suite: &mut Suite, args: &BenchArgs) -> Result<(), SuiteError> {
+    let max_time = match args.max_time {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(SuiteError::Invalid(format!(
+                "--max-time must be a positive number of seconds, not {t}"
+            )))
+        }
+    };
+    let max_memory_bytes = args
+        .max_memory_mb
+        .map(|mb| usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX));
+    let apply = |limits: &mut RunLimits| {
+        limits.max_time = max_time.or(limits.max_time);
+        limits.max_expansions = args.max_expansions.or(limits.max_expansions);
+        limits.max_memory_bytes = max_memory_bytes.or(limits.max_memory_bytes);
+    };
+    apply(&mut suite.limits);
+    for config in &mut suite.configs {
+        if let Some(limits) = &mut config.limits {
+            apply(limits);
+        }
     }
     Ok(())
 }
@@ -319,7 +392,15 @@ fn plan(args: &PlanArgs) -> ExitCode {
         max_time,
         json: args.json,
     };
-    let (text, code) = plan_file(&args.problem, &request);
+    let (text, code) = match args.files.as_slice() {
+        [domain, problem] => plan_pddl(domain, problem, &request, args.plan_file.as_deref()),
+        [problem] if args.plan_file.is_none() => plan_file(problem, &request),
+        _ => (
+            "error: --plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)\n"
+                .to_owned(),
+            EXIT_INPUT_ERROR,
+        ),
+    };
     if code == EXIT_INPUT_ERROR {
         eprint!("{text}");
     } else {

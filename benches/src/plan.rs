@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
 use planners::{
     Direction, HeuristicName, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain,
@@ -132,9 +133,183 @@ fn solve<D: PlanningDomain>(
             &report,
             &names,
             validation.as_ref(),
+            true,
         )
     };
     (text, code)
+}
+
+/// Solves a PDDL task (STRIPS, see [`planners::pddl`]) as `request` says.
+/// The plan, in the IPC format, goes to `plan_file`, with the statistics in
+/// the returned text; without a plan file the returned text is the plan
+/// followed by the statistics as `;` comments, so that it is itself a valid
+/// IPC plan file. Returns the text and the exit code (see the `EXIT_*`
+/// constants).
+pub fn plan_pddl(
+    domain: &Path,
+    problem: &Path,
+    request: &PlanRequest,
+    plan_file: Option<&Path>,
+) -> (String, u8) {
+    let config = PlannerConfig {
+        direction: request.direction,
+        algorithm: request.algorithm,
+        heuristic: request.heuristic.unwrap_or(HeuristicName::HMax),
+        limits: SearchLimits {
+            max_expansions: request.max_expansions,
+            max_time: request.max_time,
+            ..SearchLimits::default()
+        },
+    };
+    let solution = match solve_files_with(domain, problem, &config, &PddlOptions::default()) {
+        Ok(solution) => solution,
+        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+    };
+    let code = match &solution.outcome {
+        // `solve_files_with` replays every plan it returns.
+        PlanOutcome::Solved(_) => EXIT_SOLVED,
+        PlanOutcome::Unsolvable => EXIT_UNSOLVABLE,
+        PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled => EXIT_LIMIT,
+    };
+    let report = PlanReport {
+        outcome: solution.outcome.clone(),
+        direction: solution.direction,
+        forward: solution.forward.clone(),
+        regression: solution.regression.clone(),
+        elapsed: solution.search_time,
+    };
+    let name = problem.display().to_string();
+    if request.json {
+        return (pddl_json(&name, &config.name(), &solution, &report), code);
+    }
+    let mut text = pddl_text(&name, &config.name(), &solution, &report);
+    let plan_text = solution.plan_text().unwrap_or_default();
+    match plan_file {
+        Some(path) if solution.plan.is_some() => {
+            if let Err(e) = std::fs::write(path, &plan_text) {
+                return (
+                    format!("error: cannot write {}: {e}\n", path.display()),
+                    EXIT_INPUT_ERROR,
+                );
+            }
+            let _ = writeln!(text, "\nplan written to {}", path.display());
+            (text, code)
+        }
+        Some(_) => (text, code),
+        None => {
+            let mut out = plan_text;
+            for line in text.lines() {
+                let _ = writeln!(out, "; {line}");
+            }
+            (out, code)
+        }
+    }
+}
+
+/// `searchlab plan --json` for a PDDL task: the common fields plus the
+/// grounding's counts and the peak memory.
+fn pddl_json(
+    name: &str,
+    config_name: &str,
+    solution: &PddlSolution,
+    report: &PlanReport<usize>,
+) -> String {
+    let names = solution
+        .plan
+        .as_ref()
+        .map(IpcPlan::names)
+        .unwrap_or_default();
+    let validation: Option<Result<u64, String>> = solution.plan.as_ref().map(|p| Ok(p.cost()));
+    let mut value: serde_json::Value = serde_json::from_str(&to_json(
+        name,
+        "pddl",
+        config_name,
+        report,
+        &names,
+        validation.as_ref(),
+    ))
+    .unwrap_or_default();
+    value["grounding"] = json!({
+        "facts": solution.grounding.facts,
+        "operators": solution.grounding.operators,
+        "reachable_facts": solution.grounding.reachable_facts,
+        "reachable_operators": solution.grounding.reachable_operators,
+        "words": solution.words,
+        "parse_time": solution.parse_time.as_secs_f64(),
+        "ground_time": solution.grounding.elapsed.as_secs_f64(),
+        "mutex_pairs": solution.mutex_pairs,
+        "mutex_pruned": solution.mutex_pruned,
+    });
+    value["peak_memory"] = json!(peak_memory_bytes());
+    format!("{value}\n")
+}
+
+/// The statistics table of a PDDL task, with the grounding's counts.
+fn pddl_text(
+    name: &str,
+    config_name: &str,
+    solution: &PddlSolution,
+    report: &PlanReport<usize>,
+) -> String {
+    let names = solution
+        .plan
+        .as_ref()
+        .map(IpcPlan::names)
+        .unwrap_or_default();
+    let validation: Option<Result<u64, String>> = solution.plan.as_ref().map(|p| Ok(p.cost()));
+    let mut text = to_text(
+        name,
+        "pddl",
+        config_name,
+        report,
+        &names,
+        validation.as_ref(),
+        false,
+    );
+    let g = &solution.grounding;
+    let _ = writeln!(
+        text,
+        "{:<26}{:>12}\n{:<26}{:>12}\n{:<26}{:>12}\n{:<26}{:>12}",
+        "facts (reachable)",
+        format!("{} ({})", g.facts, g.reachable_facts),
+        "operators (reachable)",
+        format!("{} ({})", g.operators, g.reachable_operators),
+        "state words",
+        solution.words,
+        "parse + ground time",
+        format!("{:.2?}", solution.parse_time + g.elapsed),
+    );
+    if let Some(pairs) = solution.mutex_pairs {
+        let _ = writeln!(
+            text,
+            "{:<26}{pairs:>12}\n{:<26}{:>12}",
+            "h^2 mutex pairs", "mutex-pruned subgoals", solution.mutex_pruned
+        );
+    }
+    if let Some(bytes) = peak_memory_bytes() {
+        let _ = writeln!(
+            text,
+            "{:<26}{:>12}",
+            "peak memory (KiB)",
+            bytes.div_ceil(1024)
+        );
+    }
+    text
+}
+
+/// The process's peak resident memory (`VmHWM` in `/proc/self/status`), on
+/// Linux; `None` elsewhere.
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 fn outcome_text<Id>(outcome: &PlanOutcome<Id>) -> String {
@@ -199,6 +374,7 @@ fn to_text<Id>(
     report: &PlanReport<Id>,
     names: &[&str],
     validation: Option<&Result<u64, String>>,
+    list_plan: bool,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "problem   {name} ({kind})");
@@ -216,9 +392,11 @@ fn to_text<Id>(
             }
             None => {}
         }
-        let _ = writeln!(out, "\nplan");
-        for (i, action) in names.iter().enumerate() {
-            let _ = writeln!(out, "  {:>3}. {action}", i + 1);
+        if list_plan {
+            let _ = writeln!(out, "\nplan");
+            for (i, action) in names.iter().enumerate() {
+                let _ = writeln!(out, "  {:>3}. {action}", i + 1);
+            }
         }
     }
     if report.forward.is_some() && report.regression.is_some() {

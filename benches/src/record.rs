@@ -79,8 +79,12 @@ pub struct RunRecord {
     pub expanded_until_last_jump: u64,
     /// Wall time of the run in seconds.
     pub time: f64,
-    /// The search's estimated peak memory in bytes.
+    /// The search's estimated peak memory in bytes; for a peer planner, the
+    /// peak memory of its process as it reports it (0 if it does not).
     pub memory: u64,
+    /// Stored nodes (registered states, for Fast Downward).
+    #[serde(default)]
+    pub stored: u64,
     /// For a solved run: whether the plan replays from the start to the
     /// goal with the reported cost.
     pub validated: Option<bool>,
@@ -109,6 +113,7 @@ impl RunRecord {
             expanded_until_last_jump: 0,
             time: 0.0,
             memory: 0,
+            stored: 0,
             validated: None,
             winner: None,
             error: None,
@@ -189,7 +194,7 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
-pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,memory,validated,winner,error";
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,memory,stored,validated,winner,error";
 
 /// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
 /// quoted.
@@ -209,7 +214,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
     for r in records {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{}",
             r.run,
             field(&r.domain),
             field(&r.problem),
@@ -225,6 +230,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
             r.expanded_until_last_jump,
             r.time,
             r.memory,
+            r.stored,
             opt(r.validated),
             field(&opt(r.winner.as_deref())),
             field(&opt(r.error.as_deref())),

@@ -11,9 +11,10 @@ use planners::pddl::PddlOptions;
 use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::Statistics;
 
+use crate::external::{run_external, ExternalRun, Peers};
 use crate::record::{RunOutcome, RunRecord};
 use crate::suite::{
-    Configuration, HeuristicChoice, Instance, Kind, PddlTask, RunLimits, RunSpec, Suite,
+    Configuration, HeuristicChoice, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite,
 };
 use crate::SuiteError;
 
@@ -174,8 +175,14 @@ pub fn run_one(suite: &Suite, spec: RunSpec) -> RunRecord {
     let config = &suite.configs[spec.config];
     let limits = config.limits.unwrap_or(suite.limits);
     let mut record = RunRecord::new(spec.index, &problem.domain, &problem.name, &config.name);
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        plan_instance(&problem.instance, config, limits)
+    let result = catch_unwind(AssertUnwindSafe(|| match &config.method {
+        Method::Searchlab { .. } => plan_instance(&problem.instance, config, limits),
+        Method::External(search) => match &*problem.instance {
+            Instance::Pddl(task) => {
+                run_external(*search, &Peers::locate(), task, limits).map(Measured::from)
+            }
+            _ => Err(format!("{} plans PDDL tasks only", search.name)),
+        },
     }));
     match result {
         Ok(Ok(measured)) => measured.fill(&mut record),
@@ -208,6 +215,33 @@ struct Measured {
     winner: Option<Direction>,
     elapsed: Duration,
     validation: Option<Result<(), String>>,
+    /// A peer's measured process peak, which replaces the estimate.
+    peak_memory: Option<u64>,
+    error: Option<String>,
+}
+
+impl From<ExternalRun> for Measured {
+    fn from(run: ExternalRun) -> Self {
+        Self {
+            outcome: run.outcome.unwrap_or(RunOutcome::Error),
+            limit: run.limit,
+            cost: run.cost,
+            plan_length: run.plan_length,
+            stats: Statistics {
+                expanded: run.expanded,
+                generated: run.generated,
+                evaluated: run.evaluated,
+                stored: usize::try_from(run.stored).unwrap_or(usize::MAX),
+                ..Statistics::default()
+            },
+            elapsed: Duration::from_secs_f64(run.search_time.max(0.0)),
+            validation: run.validation,
+            last_jump: 0,
+            winner: None,
+            peak_memory: Some(run.peak_memory),
+            error: run.error,
+        }
+    }
 }
 
 impl Measured {
@@ -221,7 +255,11 @@ impl Measured {
         record.evaluated = self.stats.evaluated;
         record.reopened = self.stats.reopened;
         record.expanded_until_last_jump = self.last_jump;
-        record.memory = self.stats.estimated_bytes as u64;
+        record.memory = self
+            .peak_memory
+            .unwrap_or(self.stats.estimated_bytes as u64);
+        record.stored = self.stats.stored as u64;
+        record.error = self.error;
         record.time = self.elapsed.as_secs_f64();
         record.winner = self.winner.map(|d| d.to_string());
         match self.validation {
@@ -240,11 +278,17 @@ fn plan_instance(
     config: &Configuration,
     limits: RunLimits,
 ) -> Result<Measured, String> {
-    let planner_config = config.planner_config(limits);
+    let planner_config = config
+        .planner_config(limits)
+        .ok_or_else(|| format!("{} is not a searchlab configuration", config.name))?;
     match instance {
         Instance::Atomic(p) => {
             let mut planner = Planner::new(planner_config);
-            if let HeuristicChoice::Custom(custom) = &config.heuristic {
+            if let Method::Searchlab {
+                heuristic: HeuristicChoice::Custom(custom),
+                ..
+            } = &config.method
+            {
                 if let Some(make) = custom.atomic_forward_factory() {
                     planner = planner.with_forward_heuristic(move || make(p));
                 }
@@ -256,7 +300,11 @@ fn plan_instance(
         }
         Instance::Factored(p) => {
             let mut planner = Planner::new(planner_config);
-            if let HeuristicChoice::Custom(custom) = &config.heuristic {
+            if let Method::Searchlab {
+                heuristic: HeuristicChoice::Custom(custom),
+                ..
+            } = &config.method
+            {
                 if let Some(make) = custom.factored_forward_factory() {
                     planner = planner.with_forward_heuristic(move || make(p));
                 }
@@ -367,6 +415,8 @@ fn summarize<Id: Copy>(
         winner,
         elapsed: report.elapsed,
         validation,
+        peak_memory: None,
+        error: None,
     }
 }
 

@@ -17,6 +17,9 @@ use serde::{Deserialize, Serialize};
 use state_atomic::{PartialState, WorldState};
 use state_factored::{State, Subgoal};
 
+use crate::external::ExternalSearch;
+use crate::SuiteError;
+
 /// An atomic (64-bit) problem: actions, start and goal.
 pub type AtomicProblem = state_atomic::problems::Problem<u64>;
 /// A factored problem: domain, start and goal.
@@ -299,17 +302,30 @@ pub fn builtin_supports(name: HeuristicName, kind: Kind) -> bool {
     }
 }
 
+/// How a configuration plans.
+#[derive(Clone, Debug)]
+pub enum Method {
+    /// searchlab's planner.
+    Searchlab {
+        /// Forward, regression or portfolio.
+        direction: Direction,
+        /// The search algorithm.
+        algorithm: Algorithm,
+        /// The heuristic.
+        heuristic: HeuristicChoice,
+    },
+    /// A peer planner run as a subprocess on PDDL tasks
+    /// ([`crate::external`]).
+    External(ExternalSearch),
+}
+
 /// One configuration: a named way of planning.
 #[derive(Clone, Debug)]
 pub struct Configuration {
     /// A short name, such as `fwd-astar-hmax`; unique within a suite.
     pub name: String,
-    /// Forward, regression or portfolio.
-    pub direction: Direction,
-    /// The search algorithm.
-    pub algorithm: Algorithm,
-    /// The heuristic.
-    pub heuristic: HeuristicChoice,
+    /// How it plans.
+    pub method: Method,
     /// Limits for this configuration instead of the suite's.
     pub limits: Option<RunLimits>,
 }
@@ -335,9 +351,11 @@ impl Configuration {
         .name();
         Self {
             name,
-            direction,
-            algorithm,
-            heuristic: HeuristicChoice::Builtin(heuristic),
+            method: Method::Searchlab {
+                direction,
+                algorithm,
+                heuristic: HeuristicChoice::Builtin(heuristic),
+            },
             limits: None,
         }
     }
@@ -353,33 +371,105 @@ impl Configuration {
         );
         Self {
             name,
-            direction,
-            algorithm,
-            heuristic: HeuristicChoice::Custom(heuristic),
+            method: Method::Searchlab {
+                direction,
+                algorithm,
+                heuristic: HeuristicChoice::Custom(heuristic),
+            },
             limits: None,
         }
     }
 
-    /// Whether this configuration can run on problems of `kind`.
-    pub fn applies_to(&self, kind: Kind) -> bool {
-        match &self.heuristic {
-            HeuristicChoice::Builtin(name) => builtin_supports(*name, kind),
-            HeuristicChoice::Custom(custom) => custom.supports(kind, self.direction),
+    /// A peer planner's configuration.
+    pub fn external(search: ExternalSearch) -> Self {
+        Self {
+            name: search.name.to_owned(),
+            method: Method::External(search),
+            limits: None,
         }
     }
 
-    /// The planner configuration for this configuration under `limits`.
-    pub fn planner_config(&self, limits: RunLimits) -> PlannerConfig {
-        let heuristic = match &self.heuristic {
+    /// The configuration called `name`: a built-in one
+    /// (`{fwd,reg,portfolio}-{algorithm}-{heuristic}`) or a peer's
+    /// (`fd-astar-blind`, see [`crate::external::EXTERNAL_SEARCHES`]).
+    ///
+    /// # Errors
+    /// [`SuiteError::Invalid`] naming what is unknown.
+    ///
+    /// ```
+    /// use benches::suite::{Configuration, Method};
+    /// assert_eq!(Configuration::by_name("reg-wastar2-hmax").unwrap().name, "reg-wastar2-hmax");
+    /// assert!(matches!(Configuration::by_name("pp-gbfs-ff").unwrap().method, Method::External(_)));
+    /// assert!(Configuration::by_name("fwd-astar").is_err());
+    /// ```
+    pub fn by_name(name: &str) -> Result<Self, SuiteError> {
+        if let Some(search) = ExternalSearch::by_name(name) {
+            return Ok(Self::external(search));
+        }
+        let bad = |why: String| {
+            SuiteError::Invalid(format!(
+                "configuration `{name}`: {why} (names are direction-algorithm-heuristic, \
+                 e.g. fwd-astar-hmax, or a peer's: {})",
+                crate::external::EXTERNAL_SEARCHES
+                    .map(|c| c.name)
+                    .join(", ")
+            ))
+        };
+        let mut parts = name.splitn(3, '-');
+        let (Some(d), Some(a), Some(h)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(bad("not three parts".to_owned()));
+        };
+        let direction = match d {
+            "fwd" => Direction::Forward,
+            "reg" => Direction::Regression,
+            other => other
+                .parse()
+                .map_err(|e: planners::PlanError| bad(e.to_string()))?,
+        };
+        let algorithm = planners::parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
+        let heuristic: HeuristicName = h
+            .parse()
+            .map_err(|e: planners::PlanError| bad(e.to_string()))?;
+        Ok(Self::builtin(direction, algorithm, heuristic))
+    }
+
+    /// Whether this configuration can run on problems of `kind`.
+    pub fn applies_to(&self, kind: Kind) -> bool {
+        match &self.method {
+            Method::Searchlab {
+                heuristic: HeuristicChoice::Builtin(name),
+                ..
+            } => builtin_supports(*name, kind),
+            Method::Searchlab {
+                heuristic: HeuristicChoice::Custom(custom),
+                direction,
+                ..
+            } => custom.supports(kind, *direction),
+            Method::External(_) => kind == Kind::Pddl,
+        }
+    }
+
+    /// The planner configuration of a searchlab configuration under
+    /// `limits` (`None` for a peer's).
+    pub fn planner_config(&self, limits: RunLimits) -> Option<PlannerConfig> {
+        let Method::Searchlab {
+            direction,
+            algorithm,
+            heuristic,
+        } = &self.method
+        else {
+            return None;
+        };
+        let heuristic = match heuristic {
             HeuristicChoice::Builtin(name) => *name,
             HeuristicChoice::Custom(_) => HeuristicName::Blind,
         };
-        PlannerConfig {
-            direction: self.direction,
-            algorithm: self.algorithm,
+        Some(PlannerConfig {
+            direction: *direction,
+            algorithm: *algorithm,
             heuristic,
             limits: limits.to_search_limits(),
-        }
+        })
     }
 }
 

@@ -29,6 +29,10 @@
 //! algorithms = ["astar", "gbfs"]
 //! heuristics = ["hmax", "numeric"]
 //!
+//! [[configs]]              # configurations by name, a peer planner's too
+//! names = ["fwd-astar-hmax", "fd-astar-hmax", "pp-astar-hmax"]
+//! max_time = 20.0
+//!
 //! [[configs]]              # one configuration, with its own name and limits
 //! name = "portfolio-astar-hmax"
 //! direction = "portfolio"
@@ -87,6 +91,7 @@ struct RawProblems {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfigs {
+    names: Option<Vec<String>>,
     name: Option<String>,
     direction: Option<String>,
     directions: Option<Vec<String>>,
@@ -323,6 +328,85 @@ pub fn load_pddl(
     Ok(SuiteProblem::pddl(&domain, &name, task))
 }
 
+/// The configurations of [`pddl_suite`] when none are named: searchlab
+/// forward and regression with `h_max` (A*) and `h_FF` (greedy), blind
+/// forward A*, and every peer configuration (dropped if not installed).
+pub const DEFAULT_PDDL_CONFIGS: [&str; 12] = [
+    "fwd-astar-blind",
+    "fwd-astar-hmax",
+    "reg-astar-hmax",
+    "fwd-gbfs-ff",
+    "reg-gbfs-ff",
+    "fd-astar-blind",
+    "fd-astar-hmax",
+    "fd-astar-lmcut",
+    "fd-gbfs-ff",
+    "pp-astar-blind",
+    "pp-astar-hmax",
+    "pp-gbfs-ff",
+];
+
+/// A suite of PDDL tasks: each path is a domain directory (its
+/// `domain.pddl` and every other `.pddl` file in it, sorted) or one problem
+/// file (with the `domain.pddl` beside it). Each directory is a domain of
+/// the suite's tables. `configs` names the configurations
+/// ([`Configuration::by_name`]; [`DEFAULT_PDDL_CONFIGS`] if empty).
+///
+/// # Errors
+/// [`SuiteError::Io`] for a file that cannot be read, [`SuiteError::Invalid`]
+/// for a directory without `domain.pddl` or tasks, or an unknown
+/// configuration.
+pub fn pddl_suite(
+    paths: &[PathBuf],
+    configs: &[String],
+    limits: RunLimits,
+) -> Result<Suite, SuiteError> {
+    let mut suite = Suite::new("pddl");
+    suite.limits = limits;
+    for path in paths {
+        let (domain_file, problems) = if path.is_dir() {
+            let mut problems: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| SuiteError::io(path, &e))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "pddl")
+                        && p.file_name().is_some_and(|n| n != "domain.pddl")
+                })
+                .collect();
+            problems.sort();
+            (path.join("domain.pddl"), problems)
+        } else {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            (dir.join("domain.pddl"), vec![path.clone()])
+        };
+        if !domain_file.is_file() {
+            return Err(SuiteError::Invalid(format!(
+                "--pddl {}: no domain file {}",
+                path.display(),
+                domain_file.display()
+            )));
+        }
+        if problems.is_empty() {
+            return Err(SuiteError::Invalid(format!(
+                "--pddl {}: no task files (*.pddl besides domain.pddl)",
+                path.display()
+            )));
+        }
+        for problem in &problems {
+            suite.add_problem(load_pddl(&domain_file, problem, None)?);
+        }
+    }
+    let names: Vec<String> = if configs.is_empty() {
+        DEFAULT_PDDL_CONFIGS.map(str::to_owned).to_vec()
+    } else {
+        configs.to_vec()
+    };
+    for name in &names {
+        suite.add_config(Configuration::by_name(name)?);
+    }
+    Ok(suite)
+}
+
 fn directory_name(file: &Path) -> String {
     file.parent()
         .and_then(Path::file_name)
@@ -363,6 +447,37 @@ fn add_configs(suite: &mut Suite, entry: &RawConfigs, path: &str) -> Result<(), 
         path: path.to_owned(),
         message,
     };
+    if entry.names.is_some()
+        && (entry.name.is_some()
+            || entry.direction.is_some()
+            || entry.directions.is_some()
+            || entry.algorithm.is_some()
+            || entry.algorithms.is_some()
+            || entry.heuristic.is_some()
+            || entry.heuristics.is_some())
+    {
+        return Err(bad(
+            "a [[configs]] entry with `names` takes only limits besides".to_owned(),
+        ));
+    }
+    let own = RawLimits {
+        max_expansions: entry.max_expansions,
+        max_time: entry.max_time,
+        max_memory_mb: entry.max_memory_mb,
+    };
+    let has_own =
+        own.max_expansions.is_some() || own.max_time.is_some() || own.max_memory_mb.is_some();
+    let limits = own.to_limits(suite.limits, path)?;
+    if let Some(names) = &entry.names {
+        for name in names {
+            let mut config = Configuration::by_name(name).map_err(|e| bad(e.to_string()))?;
+            if has_own {
+                config.limits = Some(limits);
+            }
+            suite.add_config(config);
+        }
+        return Ok(());
+    }
     let directions = one_or_many(
         entry.direction.as_ref(),
         entry.directions.as_ref(),
@@ -377,14 +492,6 @@ fn add_configs(suite: &mut Suite, entry: &RawConfigs, path: &str) -> Result<(), 
             entry.name.as_deref().unwrap_or_default()
         )));
     }
-    let own = RawLimits {
-        max_expansions: entry.max_expansions,
-        max_time: entry.max_time,
-        max_memory_mb: entry.max_memory_mb,
-    };
-    let has_own =
-        own.max_expansions.is_some() || own.max_time.is_some() || own.max_memory_mb.is_some();
-    let limits = own.to_limits(suite.limits, path)?;
     for d in &directions {
         let direction: Direction = d
             .parse()

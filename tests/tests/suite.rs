@@ -529,3 +529,53 @@ fn pddl_tasks_in_a_suite() {
         .all(|r| r.validated == Some(true)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn pddl_suites_from_directories_and_configurations_by_name() {
+    let dir = temp_dir("pddl-dirs");
+    std::fs::create_dir_all(dir.join("chain")).unwrap();
+    std::fs::write(dir.join("chain/domain.pddl"), CHAIN_DOMAIN).unwrap();
+    for n in [2, 4] {
+        std::fs::write(dir.join(format!("chain/p{n}.pddl")), chain_problem(n)).unwrap();
+    }
+    let configs = ["fwd-astar-hmax", "reg-gbfs-ff", "fd-astar-blind"].map(str::to_owned);
+    let suite = benches::suite_file::pddl_suite(
+        &[dir.join("chain"), dir.join("chain/p2.pddl")],
+        &configs,
+        RunLimits::default(),
+    )
+    .unwrap();
+    let names: Vec<&str> = suite.problems.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["p2", "p4", "p2"]);
+    assert_eq!(suite.config_names(), configs);
+    let default = benches::suite_file::pddl_suite(&[dir.join("chain")], &[], RunLimits::default());
+    assert_eq!(
+        default.unwrap().configs.len(),
+        benches::suite_file::DEFAULT_PDDL_CONFIGS.len()
+    );
+
+    let error = |paths: &[PathBuf], configs: &[String]| {
+        benches::suite_file::pddl_suite(paths, configs, RunLimits::default())
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(error(&[dir.clone()], &[]).contains("no domain file"));
+    assert!(error(&[dir.join("chain")], &["fwd-astar-hmx".to_owned()]).contains("hmx"));
+
+    // A suite file names configurations, a peer's among them, with limits.
+    let text =
+        "[[problems]]\npddl_domain = \"chain/domain.pddl\"\npddl_problems = [\"chain/p*.pddl\"]\n\
+                [[configs]]\nnames = [\"reg-astar-hmax\", \"pp-astar-hmax\"]\nmax_time = 5.0\n";
+    let suite = parse_suite(text, "s.toml", &dir).unwrap();
+    assert_eq!(suite.config_names(), ["reg-astar-hmax", "pp-astar-hmax"]);
+    assert_eq!(
+        suite.configs[1].limits.and_then(|l| l.max_time),
+        Some(std::time::Duration::from_secs(5))
+    );
+    let mixed = "[[problems]]\ngenerator = \"reference\"\n[[configs]]\nnames = [\"fwd-astar-hmax\"]\nheuristic = \"ff\"\n";
+    assert!(parse_suite(mixed, "s.toml", &dir)
+        .unwrap_err()
+        .to_string()
+        .contains("names"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use benches::plan::{
-    plan_file, plan_loaded, PlanRequest, EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_SOLVED, EXIT_UNSOLVABLE,
+    plan_file, plan_loaded, plan_pddl, PlanRequest, EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_SOLVED,
+    EXIT_UNSOLVABLE,
 };
+use planners::pddl::IpcPlan;
 use planners::problem::parse;
 use planners::{Direction, HeuristicName};
 use search_core::Algorithm;
@@ -110,4 +112,83 @@ fn exit_codes() {
         "bad.toml",
     );
     assert!(malformed.is_err());
+}
+
+fn pddl(domain: &str, task: &str) -> (PathBuf, PathBuf) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/benchmarks/pddl");
+    (
+        dir.join(domain).join("domain.pddl"),
+        dir.join(domain).join(task),
+    )
+}
+
+#[test]
+fn a_pddl_task_plans_to_an_ipc_plan_with_statistics_as_comments() {
+    let (domain, problem) = pddl("blocks", "task01.pddl");
+    for direction in [Direction::Forward, Direction::Regression] {
+        let request = PlanRequest {
+            direction,
+            ..PlanRequest::default()
+        };
+        let (text, code) = plan_pddl(&domain, &problem, &request, None);
+        assert_eq!(code, EXIT_SOLVED, "{text}");
+        // The whole output is an IPC plan file: steps, then comments.
+        let plan = IpcPlan::parse("stdout", &text).unwrap();
+        assert_eq!(plan.cost(), 6, "{text}");
+        assert!(text.contains("; cost = 6 (unit cost)"), "{text}");
+        assert!(text.contains("; validated yes"), "{text}");
+        assert!(text.contains("; facts (reachable)"), "{text}");
+        let config =
+            ["fwd-astar-hmax", "reg-astar-hmax"][usize::from(direction != Direction::Forward)];
+        assert!(text.contains(config), "{text}");
+        let replayed = planners::pddl::validate_text(
+            ("domain", &std::fs::read_to_string(&domain).unwrap()),
+            ("problem", &std::fs::read_to_string(&problem).unwrap()),
+            ("plan", &text),
+        );
+        assert_eq!(replayed.unwrap(), 6);
+    }
+}
+
+#[test]
+fn a_pddl_plan_file_holds_only_the_plan() {
+    let (domain, problem) = pddl("gripper", "task01.pddl");
+    let out = std::env::temp_dir().join(format!("searchlab-plan-{}.txt", std::process::id()));
+    let (text, code) = plan_pddl(&domain, &problem, &PlanRequest::default(), Some(&out));
+    assert_eq!(code, EXIT_SOLVED, "{text}");
+    assert!(text.contains("plan written to"), "{text}");
+    assert!(text.contains("expanded"), "{text}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert!(!written.contains("expanded"), "{written}");
+    assert_eq!(IpcPlan::parse("plan", &written).unwrap().cost(), 11);
+
+    let json = PlanRequest {
+        json: true,
+        ..PlanRequest::default()
+    };
+    let (text, code) = plan_pddl(&domain, &problem, &json, None);
+    assert_eq!(code, EXIT_SOLVED, "{text}");
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["cost"], 11);
+    assert!(value["grounding"]["operators"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn pddl_input_errors_and_limits_have_their_exit_codes() {
+    let (domain, problem) = pddl("blocks", "task10.pddl");
+    let missing = Path::new("/nonexistent/problem.pddl");
+    let (text, code) = plan_pddl(&domain, missing, &PlanRequest::default(), None);
+    assert_eq!(code, EXIT_INPUT_ERROR, "{text}");
+    assert!(text.contains("/nonexistent/problem.pddl"), "{text}");
+    let (text, code) = plan_pddl(&domain, &domain, &PlanRequest::default(), None);
+    assert_eq!(code, EXIT_INPUT_ERROR, "{text}");
+    let limited = PlanRequest {
+        heuristic: Some(HeuristicName::Blind),
+        max_expansions: Some(10),
+        ..PlanRequest::default()
+    };
+    let (text, code) = plan_pddl(&domain, &problem, &limited, None);
+    assert_eq!(code, EXIT_LIMIT, "{text}");
+    assert!(!text.contains("; cost ="), "{text}");
 }

@@ -181,6 +181,38 @@ pub fn solve_text(
     solve_named(("domain", domain), ("problem", problem), config, options)
 }
 
+/// Replays IPC plan text (a peer planner's, say) on a PDDL task given as
+/// text: parses and grounds the task, then checks every step and the goal.
+/// Returns the plan's cost. Names are `(file, text)` pairs, for messages.
+///
+/// # Errors
+/// [`PddlError`] for a task or plan that does not parse or ground, a step
+/// that is not a ground operator of the task, a step whose precondition
+/// does not hold, or a goal fact left unreached.
+///
+/// ```
+/// use planners::pddl::validate_text;
+/// let domain = "(define (domain d) (:predicates (at ?x) (road ?x ?y))
+///   (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))
+///     :effect (and (at ?y) (not (at ?x)))))";
+/// let problem = "(define (problem p) (:domain d) (:objects a b c)
+///   (:init (at a) (road a b) (road b c)) (:goal (at c)))";
+/// let task = (("d.pddl", domain), ("p.pddl", problem));
+/// assert_eq!(validate_text(task.0, task.1, ("plan", "(go a b)\n(GO b c)\n")).unwrap(), 2);
+/// assert!(validate_text(task.0, task.1, ("plan", "(go b c)\n")).is_err());
+/// ```
+pub fn validate_text(
+    (domain_file, domain_text): (&str, &str),
+    (problem_file, problem_text): (&str, &str),
+    (plan_file, plan_text): (&str, &str),
+) -> Result<u64, PddlError> {
+    let domain = parse_domain(domain_file, domain_text)?;
+    let problem = parse_problem(&domain, problem_file, problem_text)?;
+    let plan = IpcPlan::parse(plan_file, plan_text)?;
+    let task = GroundedTask::new(&ground(&domain, &problem, GroundingLimits::default())?)?;
+    task.validate(&plan)
+}
+
 fn solve_named(
     (domain_file, domain_text): (&str, &str),
     (problem_file, problem_text): (&str, &str),
