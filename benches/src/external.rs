@@ -191,6 +191,8 @@ pub struct ExternalRun {
     pub plan_length: Option<usize>,
     /// Expanded states, as the planner counts them.
     pub expanded: u64,
+    /// Expanded states before the last f-layer (Fast Downward's A* only).
+    pub expanded_until_last_jump: u64,
     /// Generated states (Fast Downward only).
     pub generated: u64,
     /// Evaluated states (Fast Downward only).
@@ -358,6 +360,8 @@ const TIMED_OUT: [i32; 2] = [124, 137];
 fn read_fast_downward(text: &str, code: Option<i32>) -> ExternalRun {
     let mut run = ExternalRun {
         expanded: last_value::<u64>(text, "Expanded ", " state").unwrap_or(0),
+        expanded_until_last_jump: last_value::<u64>(text, "Expanded until last jump: ", " state")
+            .unwrap_or(0),
         generated: last_value::<u64>(text, "Generated ", " state").unwrap_or(0),
         evaluated: last_value::<u64>(text, "Evaluated ", " state").unwrap_or(0),
         stored: last_value::<u64>(text, "Number of registered states: ", "").unwrap_or(0),
@@ -494,7 +498,7 @@ search exit code: 0
             (run.expanded, run.evaluated, run.generated),
             (467, 594, 1305)
         );
-        assert_eq!(run.stored, 594);
+        assert_eq!((run.stored, run.expanded_until_last_jump), (594, 459));
         assert!((run.search_time - 0.003_958).abs() < 1e-9);
         assert_eq!(run.peak_memory, 10544 * 1024);
     }

@@ -9,7 +9,10 @@
 //!   properties), merging shards.
 //! - [`report`]: coverage, geometric means, scores and comparisons as
 //!   console or Markdown tables; [`plot`]: SVG plots.
-//! - [`plan`]: the `searchlab plan` command.
+//! - [`plan`]: the `searchlab plan` command (problem files and PDDL tasks).
+//! - [`external`]: Fast Downward and pyperplan as configurations
+//!   (`fd-astar-hmax`, `pp-gbfs-ff` ...), run as subprocesses on PDDL tasks
+//!   under the same limits, their plans replayed by searchlab.
 //!
 //! A custom heuristic becomes a configuration in a few lines:
 //!

@@ -236,7 +236,7 @@ impl From<ExternalRun> for Measured {
             },
             elapsed: Duration::from_secs_f64(run.search_time.max(0.0)),
             validation: run.validation,
-            last_jump: 0,
+            last_jump: run.expanded_until_last_jump,
             winner: None,
             peak_memory: Some(run.peak_memory),
             error: run.error,

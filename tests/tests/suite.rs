@@ -579,3 +579,12 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
         .contains("names"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_shipped_peer_suite_loads() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benches/suites/pddl-peers.toml");
+    let suite = benches::suite_file::load_suite(&path).unwrap();
+    assert_eq!(suite.problems.len(), 15 + 6 + 6 + 8);
+    assert_eq!(suite.configs.len(), 6);
+    assert_eq!(suite.runs().len(), 35 * 6);
+}
