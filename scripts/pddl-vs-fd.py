@@ -51,7 +51,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("tasks", nargs="+")
     args = ap.parse_args()
-    binary = os.path.join(ROOT, "target", "release", "examples", "pddl")
+    binary = os.environ.get("PDDL_BIN", os.path.join(ROOT, "target", "release", "examples", "pddl"))
     ratios = {h: {"exp": [], "time": []} for h in ("blind", "hmax")}
     print("task config cost_fd cost_sl exp_fd exp_sl search_s_fd search_s_sl bytes_per_state_sl")
     for task in args.tasks:
