@@ -39,6 +39,13 @@ pub enum RelaxedKind {
 
 const NONE: u32 = u32::MAX;
 
+/// The widest state on which forward `h_max` with one action cost scans
+/// levels over bitsets ([`Layers`]) rather than counting preconditions: a
+/// level costs a pass over every action, each word of the state, so the
+/// counting exploration wins on wider states (`BENCHMARKS.md`: freecell with
+/// four words, depot with sixteen).
+const LAYERS_CAPACITY: usize = 128;
+
 /// The largest action cost for which `h_max` uses a ring of buckets.
 const MAX_RING: u64 = 4096;
 
@@ -122,7 +129,7 @@ struct Relaxation<B: Bits> {
     atoms: usize,
     kind: RelaxedKind,
     cost: Vec<u64>,
-    /// `Some(c)` for `h_max` when every action costs `c`: explore in layers.
+    /// `Some(c)` for `h_max` when every action costs `c`: explore breadth-first.
     uniform: Option<u64>,
     pre_start: Vec<u32>,
     pre: Vec<u32>,
@@ -149,7 +156,7 @@ struct Relaxation<B: Bits> {
     waiting: Vec<u32>,
     acc: Vec<u64>,
     queue: Queue,
-    /// The layered exploration's FIFO queue (every literal enters once), and
+    /// The breadth-first exploration's FIFO queue (every literal enters once), and
     /// the seed list of a Dijkstra exploration.
     fifo: Vec<u32>,
     marked: Vec<bool>,
@@ -230,8 +237,8 @@ impl<B: Bits> Relaxation<B> {
         }
         let pre_count = pre_start.windows(2).map(|w| w[1] - w[0]).collect();
         let largest = cost.iter().copied().max().unwrap_or(0);
-        let uniform = (kind == RelaxedKind::Max && cost.iter().all(|&c| c == largest))
-            .then_some(largest);
+        let uniform =
+            (kind == RelaxedKind::Max && cost.iter().all(|&c| c == largest)).then_some(largest);
         let queue = if kind == RelaxedKind::Max && largest < MAX_RING {
             #[expect(clippy::cast_possible_truncation, reason = "below MAX_RING")]
             let size = largest as usize + 1;
@@ -277,7 +284,7 @@ impl<B: Bits> Relaxation<B> {
     /// targets) at least every target does, or the targets are unreachable.
     fn explore(&mut self, state: B) {
         match self.uniform {
-            Some(step) => self.explore_layers(state, step),
+            Some(action_cost) => self.explore_breadth_first(state, action_cost),
             None => self.explore_dijkstra(state),
         }
     }
@@ -302,7 +309,7 @@ impl<B: Bits> Relaxation<B> {
     /// leave the FIFO queue in order and a literal's first cost is its
     /// cheapest. The exploration stops when the last target is reached,
     /// before the rest of its layer.
-    fn explore_layers(&mut self, state: B, step: u64) {
+    fn explore_breadth_first(&mut self, state: B, action_cost: u64) {
         self.lit_cost.fill(INF);
         self.waiting.copy_from_slice(&self.pre_count);
         let mut left = self.seed(state);
@@ -327,7 +334,7 @@ impl<B: Bits> Relaxation<B> {
         for &a in &self.no_pre {
             let a = a as usize;
             for &e in &self.eff[self.eff_start[a] as usize..self.eff_start[a + 1] as usize] {
-                if reached(&mut self.lit_cost, &mut self.fifo, e, step) {
+                if reached(&mut self.lit_cost, &mut self.fifo, e, action_cost) {
                     return;
                 }
             }
@@ -336,7 +343,7 @@ impl<B: Bits> Relaxation<B> {
         while head < self.fifo.len() {
             let l = self.fifo[head] as usize;
             head += 1;
-            let t = self.lit_cost[l].saturating_add(step);
+            let t = self.lit_cost[l].saturating_add(action_cost);
             for &a in &self.users[self.users_start[l] as usize..self.users_start[l + 1] as usize] {
                 let a = a as usize;
                 self.waiting[a] -= 1;
@@ -467,6 +474,98 @@ impl<B: Bits> Relaxation<B> {
     }
 }
 
+/// `h_max` with one cost for every action, as levels of the relaxed
+/// planning graph over bitsets: level `k + 1` holds level `k` and the
+/// effects of every action whose preconditions level `k` holds, and `h_max`
+/// is the cost times the first level that holds the goal. Each level is one
+/// pass of an `and` and a compare per action over a dense array, without the
+/// per-literal bookkeeping of the counting exploration; it wins where
+/// actions are few and states narrow (see `BENCHMARKS.md`).
+#[derive(Clone, Debug)]
+struct Layers<B: Bits> {
+    /// `(pre, add)` of each action with an effect that matters, where no
+    /// precondition or goal asks for a false atom (STRIPS).
+    positive: Vec<(B, B)>,
+    /// `(pre_true, pre_false, add_true, add_false)` otherwise.
+    general: Vec<(B, B, B, B)>,
+    goal_true: B,
+    goal_false: B,
+    atoms: B,
+    step: u64,
+}
+
+impl<B: Bits> Layers<B> {
+    /// The levels of `actions` towards `goal`, if every action costs the
+    /// same.
+    fn new(actions: &ActionSet<B>, goal: &PartialState<B>) -> Option<Self> {
+        let step = actions.iter().next().map_or(0, |a| a.cost);
+        if actions.iter().any(|a| a.cost != step) {
+            return None;
+        }
+        let atoms = B::low(actions.registry().len());
+        let trues = |p: &PartialState<B>| p.care() & p.values() & atoms;
+        let falses = |p: &PartialState<B>| p.care() & !p.values() & atoms;
+        let (goal_true, goal_false) = (trues(goal), falses(goal));
+        // A false literal matters only if something asks for it.
+        let mut asks_false = goal_false;
+        for a in actions.iter() {
+            asks_false = asks_false | falses(&a.pre);
+        }
+        let mut positive = Vec::new();
+        let mut general = Vec::new();
+        for a in actions.iter() {
+            let (add_true, add_false) = (trues(&a.eff), falses(&a.eff) & asks_false);
+            if asks_false.is_zero() {
+                if !add_true.is_zero() {
+                    positive.push((trues(&a.pre), add_true));
+                }
+            } else if !(add_true | add_false).is_zero() {
+                general.push((trues(&a.pre), falses(&a.pre), add_true, add_false));
+            }
+        }
+        Some(Self {
+            positive,
+            general,
+            goal_true,
+            goal_false,
+            atoms,
+            step: u64::from(step),
+        })
+    }
+
+    /// `h_max` of the goal from `state`.
+    fn estimate(&self, state: B) -> Estimate<u32> {
+        let mut level: u64 = 0;
+        let (mut t, mut f) = (state, !state & self.atoms);
+        loop {
+            if (self.goal_true & !t).is_zero() && (self.goal_false & !f).is_zero() {
+                let h = level.saturating_mul(self.step);
+                return Estimate::Value(u32::try_from(h).unwrap_or(u32::MAX));
+            }
+            // The next level is built from this one alone (not updated in
+            // place), or an action could use an effect of its own level.
+            let (not_t, not_f) = (!t, !f);
+            let (mut next_t, mut next_f) = (t, f);
+            for &(pre, add) in &self.positive {
+                if (pre & not_t).is_zero() {
+                    next_t = next_t | add;
+                }
+            }
+            for &(pre_t, pre_f, add_t, add_f) in &self.general {
+                if (pre_t & not_t).is_zero() && (pre_f & not_f).is_zero() {
+                    next_t = next_t | add_t;
+                    next_f = next_f | add_f;
+                }
+            }
+            if next_t == t && next_f == f {
+                return Estimate::DeadEnd;
+            }
+            (t, f) = (next_t, next_f);
+            level += 1;
+        }
+    }
+}
+
 /// A delete-relaxation heuristic for [`ForwardSpace`](crate::ForwardSpace):
 /// one relaxed exploration from each state, stopped once the goal literals
 /// are reached. See [`RelaxedKind`] for `h_max`, `h_add` and `h_FF`.
@@ -490,6 +589,8 @@ impl<B: Bits> Relaxation<B> {
 #[derive(Clone, Debug)]
 pub struct RelaxedForward<B: Bits = u64> {
     relaxation: Relaxation<B>,
+    /// `h_max` by levels, when every action costs the same.
+    layers: Option<Layers<B>>,
     goal: PartialState<B>,
     goal_lits: Vec<u32>,
 }
@@ -510,8 +611,12 @@ impl<B: Bits> RelaxedForward<B> {
         let mut goal_lits = Vec::new();
         literals(&goal, actions.registry().len(), &mut goal_lits);
         let relaxation = Relaxation::new(actions, kind, Some(&goal_lits));
+        let layers = (kind == RelaxedKind::Max && B::CAPACITY <= LAYERS_CAPACITY)
+            .then(|| Layers::new(actions, &goal))
+            .flatten();
         Self {
             relaxation,
+            layers,
             goal,
             goal_lits,
         }
@@ -564,6 +669,9 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
             // Nothing to reach: an exploration without targets would run
             // to the end for nothing.
             return Estimate::Value(0);
+        }
+        if let Some(layers) = &self.layers {
+            return layers.estimate(state.bits());
         }
         self.relaxation.explore(state.bits());
         self.relaxation.value(&self.goal_lits)
