@@ -329,15 +329,21 @@ proptest! {
     ) {
         let mut spec = spec;
         if let Some(c) = uniform {
-            spec.actions.iter_mut().for_each(|a| a.2 = c);
+            for action in &mut spec.actions {
+                action.2 = c;
+            }
         }
         if strips {
             // Only true atoms asked for, as in PDDL STRIPS tasks: the
             // positive-only paths.
             for (pre, _, _) in &mut spec.actions {
-                pre.iter_mut().for_each(|l| l.1 = true);
+                for literal in pre {
+                    literal.1 = true;
+                }
             }
-            spec.goal.iter_mut().for_each(|l| l.1 = true);
+            for literal in &mut spec.goal {
+                literal.1 = true;
+            }
         }
         for state in [spec.start.clone(), other[..spec.atoms].to_vec()] {
             relaxed_agree::<u64>(&spec, &state);
