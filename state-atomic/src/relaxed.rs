@@ -39,12 +39,14 @@ pub enum RelaxedKind {
 
 const NONE: u32 = u32::MAX;
 
-/// The widest state on which forward `h_max` with one action cost scans
-/// levels over bitsets ([`Layers`]) rather than counting preconditions: a
-/// level costs a pass over every action, each word of the state, so the
-/// counting exploration wins on wider states (`BENCHMARKS.md`: freecell with
-/// four words, depot with sixteen).
-const LAYERS_CAPACITY: usize = 128;
+/// The most action words (actions times 64-bit words of the state) for
+/// which forward `h_max` with one action cost scans levels over bitsets
+/// ([`Layers`]) rather than counting preconditions. A level is a pass over
+/// every action and each word of its bitsets, so counting wins on large,
+/// wide tasks; measured crossover (`BENCHMARKS.md`): levels faster on
+/// miconic with 1,600 actions of two words and on depot with 588 of three,
+/// even on depot with 852 of four, slower on freecell with 3,318 of three.
+const LAYERS_MAX_WORDS: usize = 4096;
 
 /// The largest action cost for which `h_max` uses a ring of buckets.
 const MAX_RING: u64 = 4096;
@@ -611,7 +613,8 @@ impl<B: Bits> RelaxedForward<B> {
         let mut goal_lits = Vec::new();
         literals(&goal, actions.registry().len(), &mut goal_lits);
         let relaxation = Relaxation::new(actions, kind, Some(&goal_lits));
-        let layers = (kind == RelaxedKind::Max && B::CAPACITY <= LAYERS_CAPACITY)
+        let words = actions.len().saturating_mul(B::CAPACITY / 64);
+        let layers = (kind == RelaxedKind::Max && words <= LAYERS_MAX_WORDS)
             .then(|| Layers::new(actions, &goal))
             .flatten();
         Self {
@@ -811,5 +814,101 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
     }
     fn is_consistent(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Wide;
+
+    /// xorshift64: reproducible random tasks without a dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            #[expect(clippy::cast_possible_truncation, reason = "below n")]
+            let r = (self.0 % n as u64) as usize;
+            r
+        }
+
+        fn bits(&mut self, atoms: usize) -> Wide<2> {
+            let mut b = Wide::<2>::zero();
+            for i in 0..atoms {
+                if self.below(2) == 1 {
+                    b = b | Wide::<2>::bit(i);
+                }
+            }
+            b
+        }
+
+        /// Up to `max` literals on distinct atoms; only true ones if `strips`.
+        fn partial(&mut self, atoms: usize, max: usize, strips: bool) -> Vec<(String, bool)> {
+            let mut used = Vec::new();
+            let mut out = Vec::new();
+            for _ in 0..self.below(max + 1) {
+                let atom = self.below(atoms);
+                if !used.contains(&atom) {
+                    used.push(atom);
+                    out.push((format!("a{atom}"), strips || self.below(2) == 1));
+                }
+            }
+            out
+        }
+    }
+
+    /// On random tasks with one action cost, the bitset levels, the
+    /// breadth-first count and Dijkstra give the same `h_max` (the public
+    /// heuristics choose among them by size, so a property test of
+    /// `RelaxedForward` alone would not reach all three).
+    #[test]
+    fn levels_breadth_first_and_dijkstra_agree() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..400 {
+            let atoms = 1 + rng.below(100);
+            let strips = round % 2 == 0;
+            let cost = u32::try_from(rng.below(4)).unwrap_or(1);
+            let mut actions = ActionSet::<Wide<2>>::new();
+            for i in 0..atoms {
+                actions.declare(&format!("a{i}")).unwrap();
+            }
+            for k in 0..rng.below(60) {
+                let pre = rng.partial(atoms.min(12), 3, strips);
+                let eff = rng.partial(atoms.min(12), 3, false);
+                let mut b = actions.add(&format!("act{k}"), cost);
+                for (name, value) in &pre {
+                    b.pre(name, *value);
+                }
+                for (name, value) in &eff {
+                    b.eff(name, *value);
+                }
+            }
+            actions.check().unwrap();
+            let goal_spec = rng.partial(atoms.min(12), 4, strips);
+            let goal = actions
+                .partial(goal_spec.iter().map(|(n, v)| (n.as_str(), *v)))
+                .unwrap();
+            let mut goal_lits = Vec::new();
+            literals(&goal, atoms, &mut goal_lits);
+            if goal_lits.is_empty() {
+                continue;
+            }
+            let layers = Layers::new(&actions, &goal).unwrap();
+            let mut breadth_first = Relaxation::new(&actions, RelaxedKind::Max, Some(&goal_lits));
+            assert!(breadth_first.uniform.is_some());
+            let mut dijkstra = breadth_first.clone();
+            dijkstra.uniform = None;
+            for _ in 0..5 {
+                let state = rng.bits(atoms);
+                breadth_first.explore(state);
+                dijkstra.explore(state);
+                let h = layers.estimate(state);
+                assert_eq!(breadth_first.value(&goal_lits), h, "round {round}");
+                assert_eq!(dijkstra.value(&goal_lits), h, "round {round}");
+            }
+        }
     }
 }
