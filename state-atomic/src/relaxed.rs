@@ -11,8 +11,10 @@
 //! literal that is neither a precondition nor a goal (in STRIPS tasks, every
 //! delete effect), and the exploration stops once the last goal literal is
 //! settled. And `h_max` with one cost for every action (PDDL's unit costs)
-//! explores breadth-first: a FIFO queue, where a literal's first cost is
-//! final, so there is no priority queue and nothing to re-check.
+//! needs no priority queue: it is the first level of the relaxed planning
+//! graph that holds the goal, computed over bitsets on tasks with few
+//! actions and narrow states, and breadth-first (a FIFO queue, where a
+//! literal's first cost is final) on larger ones.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -307,8 +309,8 @@ impl<B: Bits> Relaxation<B> {
         left
     }
 
-    /// `h_max` with every action costing `step`: breadth-first, so costs
-    /// leave the FIFO queue in order and a literal's first cost is its
+    /// `h_max` with every action costing `action_cost`: breadth-first, so
+    /// costs leave the FIFO queue in order and a literal's first cost is its
     /// cheapest. The exploration stops when the last target is reached,
     /// before the rest of its layer.
     fn explore_breadth_first(&mut self, state: B, action_cost: u64) {
