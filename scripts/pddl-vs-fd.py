@@ -6,7 +6,9 @@ Fast Downward on the same PDDL tasks: cost, expansions, search time.
     scripts/install-peers.sh /tmp/peers
     scripts/pddl-vs-fd.py --peers /tmp/peers [--timeout 60] blocks/task01.pddl ...
 
-Task paths are relative to ../shared/benchmarks/pddl (or --bench). Prints
+Task paths are relative to ../shared/benchmarks/pddl (or --bench); the
+searchlab binary is target/release/examples/pddl, or $PDDL_BIN (to time a
+saved build against the current one). Prints
 one line per task and configuration, then medians and geometric means of
 the ratios. Fast Downward's search time is its "Search time" line (its
 translator's Python time is not counted)."""
@@ -51,7 +53,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("tasks", nargs="+")
     args = ap.parse_args()
-    binary = os.path.join(ROOT, "target", "release", "examples", "pddl")
+    binary = os.environ.get("PDDL_BIN", os.path.join(ROOT, "target", "release", "examples", "pddl"))
     ratios = {h: {"exp": [], "time": []} for h in ("blind", "hmax")}
     print("task config cost_fd cost_sl exp_fd exp_sl search_s_fd search_s_sl bytes_per_state_sl")
     for task in args.tasks:

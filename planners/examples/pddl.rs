@@ -5,6 +5,9 @@
 //! cargo run --release -p planners --example pddl -- synth-miconic <floors> <passengers> [domain.pddl]
 //! cargo run --release -p planners --example pddl -- solve <domain.pddl> <problem.pddl> [direction] [algorithm] [heuristic] [no-mutexes]
 //! ```
+//!
+//! `PDDL_MAX_EXPANSIONS=<n>` stops a search after `n` expansions (outcome
+//! `limit`), to time heuristics on tasks too hard to finish.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -37,7 +40,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 direction: args.get(3).map_or(Ok(planners::Direction::Forward), |d| d.parse())?,
                 algorithm: args.get(4).map_or(Ok(search_core::Algorithm::AStar), |a| parse_algorithm(a))?,
                 heuristic: args.get(5).map_or(Ok(planners::HeuristicName::Blind), |h| h.parse())?,
-                ..PlannerConfig::default()
+                limits: search_core::SearchLimits {
+                    max_expansions: std::env::var("PDDL_MAX_EXPANSIONS").ok().map(|n| n.parse()).transpose()?,
+                    ..search_core::SearchLimits::default()
+                },
             };
             let options = PddlOptions {
                 mutexes: args.get(6).is_none_or(|m| m != "no-mutexes"),

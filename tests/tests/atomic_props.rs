@@ -217,3 +217,137 @@ proptest! {
         prop_assert_eq!(narrow, wide);
     }
 }
+
+/// `h_max` (`sum` false) or `h_add` (`sum` true) of `goal` from `state` by
+/// the textbook fixpoint: every action updates its effects from its
+/// preconditions' costs until nothing changes. Slow and plainly right, the
+/// reference the fast explorations must equal.
+fn reference<B: Bits>(
+    actions: &ActionSet<B>,
+    state: WorldState<B>,
+    goal: &PartialState<B>,
+    sum: bool,
+) -> Estimate<u32> {
+    let atoms = actions.registry().len();
+    let lits = |p: &PartialState<B>| {
+        let mut out = Vec::new();
+        p.care().for_each_one(|i| {
+            if i < atoms {
+                out.push(2 * i + usize::from(p.values().get(i)));
+            }
+        });
+        out
+    };
+    let combine = |costs: &[u64], ls: &[usize]| {
+        ls.iter().try_fold(0_u64, |acc, &l| {
+            let c = costs[l];
+            (c != u64::MAX).then(|| if sum { acc + c } else { acc.max(c) })
+        })
+    };
+    let mut cost = vec![u64::MAX; 2 * atoms];
+    for (i, c) in cost.chunks_mut(2).enumerate() {
+        c[usize::from(state.bits().get(i))] = 0;
+    }
+    let rules: Vec<_> = actions
+        .iter()
+        .map(|a| (lits(&a.pre), lits(&a.eff), u64::from(a.cost)))
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (pre, eff, c) in &rules {
+            if let Some(p) = combine(&cost, pre) {
+                for &e in eff {
+                    if p + c < cost[e] {
+                        cost[e] = p + c;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    combine(&cost, &lits(goal)).map_or(Estimate::DeadEnd, |v| {
+        Estimate::Value(u32::try_from(v).unwrap())
+    })
+}
+
+/// The relaxed heuristics of both directions against [`reference`] from
+/// `state`, and `h_FF` against `h_max`.
+fn relaxed_agree<B: Bits>(spec: &Spec, state: &[bool]) {
+    let Built { actions, goal, .. } = build::<B>(spec);
+    let names: Vec<String> = (0..spec.atoms)
+        .filter(|&i| state[i])
+        .map(|i| format!("a{i}"))
+        .collect();
+    let state = actions.state(names.iter().map(String::as_str)).unwrap();
+    let h_max = reference(&actions, state, &goal, false);
+    let h_add = reference(&actions, state, &goal, true);
+    assert_eq!(
+        RelaxedForward::h_max(&actions, goal).estimate(&state),
+        h_max,
+        "forward h_max"
+    );
+    assert_eq!(
+        RelaxedForward::h_add(&actions, goal).estimate(&state),
+        h_add,
+        "forward h_add"
+    );
+    assert_eq!(
+        RelaxedRegression::h_max(&actions, state).estimate(&goal),
+        h_max,
+        "regression h_max"
+    );
+    assert_eq!(
+        RelaxedRegression::h_add(&actions, state).estimate(&goal),
+        h_add,
+        "regression h_add"
+    );
+    let ff = RelaxedForward::h_ff(&actions, goal).estimate(&state);
+    assert_eq!(
+        ff,
+        RelaxedRegression::h_ff(&actions, state).estimate(&goal),
+        "h_FF directions"
+    );
+    match (ff, h_max) {
+        (Estimate::Value(ff), Estimate::Value(h)) => assert!(ff >= h, "h_FF {ff} < h_max {h}"),
+        (Estimate::DeadEnd, Estimate::DeadEnd) => {}
+        (ff, h) => panic!("h_FF {ff:?} and h_max {h:?} disagree on a dead end"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// The explorations (breadth-first for `h_max` with one cost for every
+    /// action, the PDDL case, Dijkstra otherwise) give the fixpoint's values.
+    #[test]
+    fn relaxed_heuristics_equal_the_fixpoint(
+        spec in spec(),
+        uniform in prop::option::of(0_u32..=3),
+        strips in any::<bool>(),
+        other in prop::collection::vec(any::<bool>(), 64),
+    ) {
+        let mut spec = spec;
+        if let Some(c) = uniform {
+            for action in &mut spec.actions {
+                action.2 = c;
+            }
+        }
+        if strips {
+            // Only true atoms asked for, as in PDDL STRIPS tasks: the
+            // positive-only paths.
+            for (pre, _, _) in &mut spec.actions {
+                for literal in pre {
+                    literal.1 = true;
+                }
+            }
+            for literal in &mut spec.goal {
+                literal.1 = true;
+            }
+        }
+        for state in [spec.start.clone(), other[..spec.atoms].to_vec()] {
+            relaxed_agree::<u64>(&spec, &state);
+            relaxed_agree::<Wide<2>>(&spec, &state);
+        }
+    }
+}
