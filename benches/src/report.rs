@@ -670,14 +670,18 @@ impl<'r> Report<'r> {
         }
         c.expansions_ratio = ratio_of_means(&eb, &ea);
         c.time_ratio = ratio_of_means(&tb, &ta);
-        c.last_jump_ratio = ratio_of_means(&jb, &ja);
+        c.last_jump_ratio = if reports_last_jump(a) && reports_last_jump(b) {
+            ratio_of_means(&jb, &ja)
+        } else {
+            None
+        };
         c
     }
 
     /// The per-instance table of [`compare`](Self::compare): expansions,
     /// expansions until the last jump, times and their ratios B/A.
     pub fn compare_table(&self, a: &str, b: &str) -> Table {
-        let astar = a.contains("-astar-") && b.contains("-astar-");
+        let astar = reports_last_jump(a) && reports_last_jump(b);
         let mut rows = Vec::new();
         let cell = |r: &RunRecord, v: String| {
             if r.solved() {
@@ -898,4 +902,12 @@ fn aggregate(attribute: Attribute, values: &[f64]) -> String {
         return attribute.format(values.iter().sum());
     }
     geometric_mean(values).map_or_else(|| "-".to_owned(), |m| attribute.format(m))
+}
+
+/// Whether configuration `config` counts expansions until the last jump:
+/// A*, searchlab's or Fast Downward's (pyperplan does not report them).
+fn reports_last_jump(config: &str) -> bool {
+    config.contains("-astar-")
+        && crate::external::ExternalSearch::by_name(config)
+            .is_none_or(|s| s.planner != crate::external::ExternalPlanner::Pyperplan)
 }

@@ -588,3 +588,31 @@ fn the_shipped_peer_suite_loads() {
     assert_eq!(suite.configs.len(), 6);
     assert_eq!(suite.runs().len(), 35 * 6);
 }
+
+#[test]
+fn comparisons_with_pyperplan_leave_out_the_last_jump() {
+    let mut pp = record("d", "p1", "pp-astar-blind", Some(100), 1.0);
+    pp.expanded_until_last_jump = 0;
+    let records = vec![
+        pp,
+        record("d", "p1", "fwd-astar-blind", Some(100), 0.1),
+        record("d", "p1", "fd-astar-blind", Some(100), 0.2),
+    ];
+    let report = Report::new(&records);
+    assert_eq!(
+        report
+            .compare("pp-astar-blind", "fwd-astar-blind")
+            .last_jump_ratio,
+        None
+    );
+    assert_eq!(
+        report
+            .compare("fd-astar-blind", "fwd-astar-blind")
+            .last_jump_ratio,
+        Some(1.0)
+    );
+    let table = report
+        .compare_table("pp-astar-blind", "fwd-astar-blind")
+        .to_console();
+    assert!(!table.contains("last jump"), "{table}");
+}
