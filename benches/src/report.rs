@@ -681,7 +681,9 @@ impl<'r> Report<'r> {
     /// The per-instance table of [`compare`](Self::compare): expansions,
     /// expansions until the last jump, times and their ratios B/A.
     pub fn compare_table(&self, a: &str, b: &str) -> Table {
-        let astar = reports_last_jump(a) && reports_last_jump(b);
+        let astar = [a, b]
+            .iter()
+            .all(|c| c.contains("-astar-") && reports_last_jump(c));
         let mut rows = Vec::new();
         let cell = |r: &RunRecord, v: String| {
             if r.solved() {
@@ -904,10 +906,9 @@ fn aggregate(attribute: Attribute, values: &[f64]) -> String {
     geometric_mean(values).map_or_else(|| "-".to_owned(), |m| attribute.format(m))
 }
 
-/// Whether configuration `config` counts expansions until the last jump:
-/// A*, searchlab's or Fast Downward's (pyperplan does not report them).
+/// Whether configuration `config` reports expansions until the last jump
+/// (pyperplan does not).
 fn reports_last_jump(config: &str) -> bool {
-    config.contains("-astar-")
-        && crate::external::ExternalSearch::by_name(config)
-            .is_none_or(|s| s.planner != crate::external::ExternalPlanner::Pyperplan)
+    crate::external::ExternalSearch::by_name(config)
+        .is_none_or(|s| s.planner != crate::external::ExternalPlanner::Pyperplan)
 }
