@@ -198,7 +198,79 @@ impl StrSet {
     }
 }
 
+/// A constraint in its cheapest form for testing state slots: the slot is
+/// inside `[low, high]` (or outside it, when `inside` is false).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Check {
+    pub(crate) var: u32,
+    low: u64,
+    high: u64,
+    inside: bool,
+}
+
+impl Check {
+    #[inline]
+    pub(crate) fn holds(self, slot: u64) -> bool {
+        (self.low <= slot && slot <= self.high) == self.inside
+    }
+}
+
 impl Constraint {
+    /// The constraint on `var` as one [`Check`] on the values a state can
+    /// hold, if it is that simple (every built-in comparison is);
+    /// `Some(Err(()))` when it always holds.
+    pub(crate) fn to_check(&self, var: u32) -> Option<Result<Check, ()>> {
+        let inside = |low, high| {
+            Some(Ok(Check {
+                var,
+                low,
+                high,
+                inside: true,
+            }))
+        };
+        let outside = |low, high| {
+            Some(Ok(Check {
+                var,
+                low,
+                high,
+                inside: false,
+            }))
+        };
+        match self {
+            Constraint::Bool(0b11) => Some(Err(())),
+            Constraint::Bool(0b01) => inside(0, 0),
+            Constraint::Bool(0b10) => inside(1, 1),
+            Constraint::Bool(_) => inside(1, 0),
+            Constraint::Int(set) | Constraint::Float(set) => {
+                let ty = if matches!(self, Constraint::Int(_)) {
+                    VarType::Int
+                } else {
+                    VarType::Float
+                };
+                let (min, max) = domain(ty);
+                match set.0.as_slice() {
+                    [] => inside(1, 0),
+                    [(lo, hi)] if (*lo, *hi) == (min, max) => Some(Err(())),
+                    [(lo, hi)] => inside(*lo, *hi),
+                    [(first, a), (b, last)] if *first == min && *last == max => {
+                        outside(a + 1, b - 1)
+                    }
+                    _ => None,
+                }
+            }
+            Constraint::Str(StrSet::Only(set)) => match set.as_slice() {
+                [] => inside(1, 0),
+                [s] => inside(u64::from(*s), u64::from(*s)),
+                _ => None,
+            },
+            Constraint::Str(StrSet::Except(set)) => match set.as_slice() {
+                [] => Some(Err(())),
+                [s] => outside(u64::from(*s), u64::from(*s)),
+                _ => None,
+            },
+        }
+    }
+
     /// The constraint that allows every value of type `ty`.
     pub(crate) fn universal(ty: VarType) -> Self {
         match ty {
