@@ -373,6 +373,35 @@ impl Constraint {
         }
     }
 
+    /// For a number that the constraint does not allow: how far it is below
+    /// the nearest allowed value above it, and above the nearest allowed
+    /// value below it (`None` where there is none). `(None, None)` for bools
+    /// and strings.
+    pub(crate) fn gaps(&self, slot: u64) -> (Option<f64>, Option<f64>) {
+        // The difference of two keys' values, exact for ints (in i128)
+        // before the one rounding to f64.
+        #[expect(clippy::cast_precision_loss, reason = "heuristic distances may round")]
+        let diff = |high: u64, low: u64| match self {
+            Constraint::Int(_) => (i128::from(key_int(high)) - i128::from(key_int(low))) as f64,
+            _ => key_float(high) - key_float(low),
+        };
+        let (Constraint::Int(set) | Constraint::Float(set)) = self else {
+            return (None, None);
+        };
+        let mut up: Option<f64> = None;
+        let mut down: Option<f64> = None;
+        for &(lo, hi) in &set.0 {
+            if lo > slot {
+                let d = diff(lo, slot);
+                up = Some(up.map_or(d, |u| u.min(d)));
+            } else if hi < slot {
+                let d = diff(slot, hi);
+                down = Some(down.map_or(d, |u| u.min(d)));
+            }
+        }
+        (up, down)
+    }
+
     /// How far `slot` is from the nearest allowed value, for numbers; `None`
     /// for other types. Zero when allowed.
     pub(crate) fn distance(&self, slot: u64) -> Option<f64> {

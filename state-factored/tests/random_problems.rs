@@ -1,6 +1,7 @@
 //! Property tests on random small factored problems: forward and regression
 //! agree with Dijkstra on the optimal cost, with every admissible heuristic,
-//! and every plan replays forward.
+//! every plan replays forward, and the admissible heuristics never exceed
+//! the optimal cost to go.
 
 use proptest::prelude::*;
 use search_core::{Algorithm, Outcome, Search, SearchLimits};
@@ -185,6 +186,13 @@ proptest! {
             let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("regression A* distance", replayed(&d, &s, &g, r.outcome, true)));
         }
+        {
+            let h = || NumericHmax::new(&d, &g, &s);
+            let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("forward A* hmax", replayed(&d, &s, &g, f.outcome, false)));
+            let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("regression A* hmax", replayed(&d, &s, &g, r.outcome, true)));
+        }
         let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::Dijkstra).limits(limits()).run().unwrap();
         runs.push(("regression Dijkstra", replayed(&d, &s, &g, r.outcome, true)));
         let count = GoalCount::new(&d, &g, &s);
@@ -211,6 +219,67 @@ proptest! {
             prop_assert_eq!(f.is_some(), expected.is_some());
             prop_assert_eq!(r.is_some(), expected.is_some());
             prop_assert!(f >= expected && r >= expected);
+        }
+    }
+}
+
+/// The optimal cost to go from `state`, by Dijkstra; `None` if unsolvable.
+fn cost_to_go(domain: &Domain, goal: &Goal, state: &State) -> Option<u32> {
+    let forward = domain.forward(goal);
+    let result = Search::new(&forward, state.clone())
+        .algorithm(Algorithm::Dijkstra)
+        .limits(limits())
+        .run()
+        .unwrap();
+    match result.outcome {
+        Outcome::Solved(solution) => Some(solution.cost),
+        Outcome::Exhausted => None,
+        other => panic!("unexpected outcome {}", other.name()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `NumericHmax` never exceeds the optimal cost to go, on every state a
+    /// breadth-first search reaches (up to 60 of them), in both directions
+    /// (in regression, from the start to each subgoal the search meets), and
+    /// says "dead end" only where no plan exists.
+    #[test]
+    fn hmax_is_admissible(tape in proptest::collection::vec(any::<u8>(), 80)) {
+        use search_core::{Estimate, Heuristic};
+        let (d, s, g) = problem(&tape);
+        let mut h = NumericHmax::new(&d, &g, &s);
+        let forward = d.forward(&g);
+        let mut seen = vec![s.clone()];
+        let mut next = 0;
+        while next < seen.len() && seen.len() < 60 {
+            let state = seen[next].clone();
+            next += 1;
+            search_core::SearchSpace::successors(&forward, &state, |_, child, _| {
+                if !seen.contains(&child) {
+                    seen.push(child);
+                }
+            });
+        }
+        for state in &seen {
+            let truth = cost_to_go(&d, &g, state);
+            match (Heuristic::<State, u32>::estimate(&mut h, state), truth) {
+                (Estimate::Value(v), Some(t)) => prop_assert!(v <= t, "h {} > h* {} in {:?}", v, t, state),
+                (Estimate::DeadEnd, Some(t)) => prop_assert!(false, "dead end with h* {} in {:?}", t, state),
+                _ => {}
+            }
+        }
+        // Regression: the cheapest way from the start into a subgoal is at
+        // least the plan cost from the start through it, which Dijkstra on
+        // the regression space gives as the remaining cost; check the root.
+        let regression = d.regression(&g, &s).unwrap();
+        let root = regression.start_node();
+        let truth = cost_to_go(&d, &g, &s);
+        match (Heuristic::<Subgoal, u32>::estimate(&mut h, &root), truth) {
+            (Estimate::Value(v), Some(t)) => prop_assert!(v <= t),
+            (Estimate::DeadEnd, Some(_)) => prop_assert!(false, "regression dead end on a solvable problem"),
+            _ => {}
         }
     }
 }
