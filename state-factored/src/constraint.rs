@@ -373,6 +373,25 @@ impl Constraint {
         }
     }
 
+    /// `Some(true)` for a number bounded below only (`x >= c`), `Some(false)`
+    /// for one bounded above only (`x <= c`), `None` otherwise.
+    pub(crate) fn one_sided(&self) -> Option<bool> {
+        let (Constraint::Int(set) | Constraint::Float(set)) = self else {
+            return None;
+        };
+        let ty = if matches!(self, Constraint::Int(_)) {
+            VarType::Int
+        } else {
+            VarType::Float
+        };
+        let (min, max) = domain(ty);
+        match set.0.as_slice() {
+            [(lo, hi)] if *hi == max && *lo > min => Some(true),
+            [(lo, hi)] if *lo == min && *hi < max => Some(false),
+            _ => None,
+        }
+    }
+
     /// For a number that the constraint does not allow: how far it is below
     /// the nearest allowed value above it, and above the nearest allowed
     /// value below it (`None` where there is none). `(None, None)` for bools

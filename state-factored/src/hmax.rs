@@ -143,13 +143,13 @@ impl Achievers {
 
 /// A condition on one variable: a goal constraint or a precondition.
 #[derive(Clone, Debug)]
-struct Condition {
+struct Condition<'a> {
     var: u32,
-    constraint: Constraint,
+    constraint: &'a Constraint,
     check: Option<Check>,
 }
 
-impl Condition {
+impl Condition<'_> {
     #[inline]
     fn holds(&self, state: &State) -> bool {
         let slot = state.slot(self.var as usize);
@@ -178,8 +178,12 @@ impl Condition {
 ///   the best cost per unit, at least `⌈Δ / largest step⌉` times the
 ///   cheapest of them); likewise downwards.
 ///
-/// A satisfied condition costs 0; the estimate is the largest cost of a goal
-/// condition (a dead end when one is unreachable).
+/// A satisfied condition costs 0. `P(a)` is the largest cost of `a`'s
+/// preconditions, or, if larger, the sum of their `K` bounds over one-sided
+/// numeric preconditions (`x >= c`, `x <= c` on variables nothing sets)
+/// whose moving actions are disjoint sets (chosen once per action, in
+/// precondition order). The estimate is the same combination over the
+/// goal's conditions (a dead end when one is unreachable).
 ///
 /// **Why it is admissible.** Let `h*(s, q)` be the cost of a cheapest plan
 /// from `s` to a state satisfying `q` (not necessarily at its end). Every
@@ -199,7 +203,10 @@ impl Condition {
 ///   The prefix and the additions are disjoint parts of `π`.
 ///
 /// Preconditions and goals hold all at once, so their conjunction costs at
-/// least its most expensive condition. The computed costs are a fixpoint of
+/// least its most expensive condition; and a plan reaching one-sided
+/// conditions whose movers are disjoint contains, for each, additions that
+/// cost at least its `K`, in disjoint sets of steps, so it costs at least
+/// their sum. The computed costs are a fixpoint of
 /// the equations: a generalised Dijkstra settles conditions in order of
 /// cost, since every candidate costs at least the precondition cost of the
 /// action that offers it. Custom predicates count 0 (a relaxation); each
@@ -239,7 +246,7 @@ impl Condition {
 #[derive(Clone, Debug)]
 pub struct NumericHmax<'a> {
     start: &'a State,
-    conditions: Vec<Condition>,
+    conditions: Vec<Condition<'a>>,
     /// Whether each condition is one of the goal's, and how many there are.
     is_goal: Vec<bool>,
     goal_len: usize,
@@ -253,20 +260,39 @@ pub struct NumericHmax<'a> {
     on_var: Table<u32>,
     /// Per variable.
     achievers: Vec<Achievers>,
+    /// For each action, and for the goal (the last row): one-sided numeric
+    /// conditions (`x >= c` or `x <= c`, on variables nothing sets) whose
+    /// movers no two share, each with its direction (`true` for up).
+    disjoint: Table<(u32, bool)>,
     scratch: Scratch,
     /// Each action's precondition cost from the start, for regression;
     /// computed on first use.
     start_pre_cost: Option<Vec<u64>>,
 }
 
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Self {
+            starts: vec![0],
+            values: Vec::new(),
+        }
+    }
+}
+
 /// Rows of values, stored flat.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Table<T> {
     starts: Vec<u32>,
     values: Vec<T>,
 }
 
 impl<T> Table<T> {
+    /// Ends the row of the values pushed since the last row.
+    fn end_row(&mut self) {
+        self.starts
+            .push(u32::try_from(self.values.len()).unwrap_or(u32::MAX));
+    }
+
     fn from_rows(rows: Vec<Vec<T>>) -> Self {
         let mut table = Self {
             starts: vec![0],
@@ -307,7 +333,7 @@ struct Scratch {
 /// cost, a heap beyond. Costs pushed never fall below the last popped one.
 #[derive(Clone, Debug, Default)]
 struct Buckets {
-    buckets: Vec<Vec<u32>>,
+    slots: Vec<Vec<u32>>,
     current: usize,
     overflow: BinaryHeap<Reverse<(u64, u32)>>,
 }
@@ -317,7 +343,7 @@ const BUCKETS: u64 = 1024;
 
 impl Buckets {
     fn clear(&mut self) {
-        for bucket in &mut self.buckets {
+        for bucket in &mut self.slots {
             bucket.clear();
         }
         self.current = 0;
@@ -329,10 +355,10 @@ impl Buckets {
         let q = u32::try_from(q).unwrap_or(u32::MAX);
         match usize::try_from(cost) {
             Ok(c) if cost < BUCKETS => {
-                if self.buckets.len() <= c {
-                    self.buckets.resize_with(c + 1, Vec::new);
+                if self.slots.len() <= c {
+                    self.slots.resize_with(c + 1, Vec::new);
                 }
-                self.buckets[c.max(self.current)].push(q);
+                self.slots[c.max(self.current)].push(q);
             }
             _ => self.overflow.push(Reverse((cost, q))),
         }
@@ -340,7 +366,7 @@ impl Buckets {
 
     #[inline]
     fn pop(&mut self) -> Option<(u64, usize)> {
-        while let Some(bucket) = self.buckets.get_mut(self.current) {
+        while let Some(bucket) = self.slots.get_mut(self.current) {
             if let Some(q) = bucket.pop() {
                 return Some((self.current as u64, q as usize));
             }
@@ -350,6 +376,122 @@ impl Buckets {
             .pop()
             .map(|Reverse((cost, q))| (cost, q as usize))
     }
+}
+
+/// The distinct conditions of the goal and the preconditions, the goal's
+/// among them, and each action's.
+fn conditions<'a>(
+    domain: &'a Domain,
+    goal: &'a Goal,
+) -> (Vec<Condition<'a>>, Vec<u32>, Table<u32>) {
+    let mut conditions: Vec<Condition<'a>> = Vec::new();
+    let mut intern = |var: u32, constraint: &'a Constraint| -> u32 {
+        let at = conditions
+            .iter()
+            .position(|c| c.var == var && *c.constraint == *constraint)
+            .unwrap_or_else(|| {
+                let check = match constraint.to_check(var) {
+                    Some(Ok(check)) => Some(check),
+                    _ => None,
+                };
+                conditions.push(Condition {
+                    var,
+                    constraint,
+                    check,
+                });
+                conditions.len() - 1
+            });
+        u32::try_from(at).unwrap_or(u32::MAX)
+    };
+    let goal_conditions: Vec<u32> = goal
+        .constraints
+        .iter()
+        .map(|(v, c)| intern(*v, c))
+        .collect();
+    let mut pre = Table::default();
+    for action in domain.actions() {
+        for (v, c) in &action.pre_constraints {
+            pre.values.push(intern(*v, c));
+        }
+        pre.end_row();
+    }
+    (conditions, goal_conditions, pre)
+}
+
+/// For each condition, the actions it is a precondition of.
+fn users(pre: &Table<u32>, conditions: usize) -> Table<u32> {
+    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); conditions];
+    for a in 0..pre.starts.len() - 1 {
+        for &q in pre.row(a) {
+            rows[q as usize].push(u32::try_from(a).unwrap_or(u32::MAX));
+        }
+    }
+    Table::from_rows(rows)
+}
+
+/// How the actions change each variable, and each action's changes.
+fn achievers(domain: &Domain, types: &[VarType]) -> (Vec<Achievers>, Table<(u32, Change)>) {
+    let mut achievers = vec![Achievers::default(); types.len()];
+    let mut changes = Table::default();
+    for (index, action) in domain.actions().iter().enumerate() {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        let cost = u64::from(action.cost());
+        if action.has_custom_effect() {
+            for (v, entry) in achievers.iter_mut().enumerate() {
+                entry.jumps.push((index, None));
+                changes
+                    .values
+                    .push((u32::try_from(v).unwrap_or(u32::MAX), Change::Any));
+            }
+            changes.end_row();
+            continue;
+        }
+        for (v, chain) in &action.chains {
+            let entry = &mut achievers[*v as usize];
+            let Some(change) = classify(chain, types[*v as usize]) else {
+                continue;
+            };
+            match change {
+                Change::Const(slot) => entry.jumps.push((index, Some(slot))),
+                Change::Any => entry.jumps.push((index, None)),
+                Change::Delta(d) if d > 0.0 => entry.up.add(index, d, cost),
+                Change::Delta(d) => entry.down.add(index, -d, cost),
+            }
+            changes.values.push((*v, change));
+        }
+        changes.end_row();
+    }
+    (achievers, changes)
+}
+
+/// Among `qs`, the one-sided numeric conditions on variables nothing sets
+/// whose movers share no action (greedily, in order), with their
+/// directions; none if fewer than two (one bound alone never beats the
+/// largest condition cost).
+fn disjoint_conditions(
+    conditions: &[Condition<'_>],
+    achievers: &[Achievers],
+    qs: &[u32],
+) -> Vec<(u32, bool)> {
+    let mut picked: Vec<(u32, bool)> = Vec::new();
+    let mut used: Vec<u32> = Vec::new();
+    for &q in qs {
+        let c = &conditions[q as usize];
+        let achievers = &achievers[c.var as usize];
+        let Some(up) = c.constraint.one_sided() else {
+            continue;
+        };
+        let mover = if up { &achievers.up } else { &achievers.down };
+        if !achievers.jumps.is_empty() || mover.actions.iter().any(|a| used.contains(a)) {
+            continue;
+        }
+        used.extend(&mover.actions);
+        picked.push((q, up));
+    }
+    if picked.len() < 2 {
+        picked.clear();
+    }
+    picked
 }
 
 impl<'a> NumericHmax<'a> {
@@ -369,82 +511,36 @@ impl<'a> NumericHmax<'a> {
     /// assert!(Heuristic::<State, u32>::is_admissible(&h));
     /// ```
     pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
-        let schema = domain.schema();
-        let types: Vec<VarType> = schema.vars().map(crate::Var::var_type).collect();
-        let mut conditions: Vec<Condition> = Vec::new();
-        let mut users: Vec<Vec<u32>> = Vec::new();
-        let intern = |conditions: &mut Vec<Condition>,
-                      users: &mut Vec<Vec<u32>>,
-                      var: u32,
-                      constraint: &Constraint|
-         -> usize {
-            conditions
-                .iter()
-                .position(|c| c.var == var && c.constraint == *constraint)
-                .unwrap_or_else(|| {
-                    let check = match constraint.to_check(var) {
-                        Some(Ok(check)) => Some(check),
-                        _ => None,
-                    };
-                    conditions.push(Condition {
-                        var,
-                        constraint: constraint.clone(),
-                        check,
-                    });
-                    users.push(Vec::new());
-                    conditions.len() - 1
-                })
-        };
-        let goal_conditions: Vec<usize> = goal
-            .constraints
-            .iter()
-            .map(|(v, c)| intern(&mut conditions, &mut users, *v, c))
-            .collect();
-        let mut actions = Vec::with_capacity(domain.actions().len());
-        let mut changes: Vec<Vec<(u32, Change)>> = Vec::new();
-        let mut achievers = vec![Achievers::default(); types.len()];
-        for (index, action) in domain.actions().iter().enumerate() {
-            let index = u32::try_from(index).unwrap_or(u32::MAX);
-            for (v, c) in &action.pre_constraints {
-                let q = intern(&mut conditions, &mut users, *v, c);
-                users[q].push(index);
-            }
-            let cost = u64::from(action.cost());
-            let pre_len = u32::try_from(action.pre_constraints.len()).unwrap_or(u32::MAX);
-            actions.push((cost, pre_len));
-            let mut row = Vec::new();
-            if action.has_custom_effect() {
-                for (v, entry) in achievers.iter_mut().enumerate() {
-                    entry.jumps.push((index, None));
-                    row.push((u32::try_from(v).unwrap_or(u32::MAX), Change::Any));
-                }
-                changes.push(row);
-                continue;
-            }
-            for (v, chain) in &action.chains {
-                let entry = &mut achievers[*v as usize];
-                let Some(change) = classify(chain, types[*v as usize]) else {
-                    continue;
-                };
-                match change {
-                    Change::Const(slot) => entry.jumps.push((index, Some(slot))),
-                    Change::Any => entry.jumps.push((index, None)),
-                    Change::Delta(d) if d > 0.0 => entry.up.add(index, d, cost),
-                    Change::Delta(d) => entry.down.add(index, -d, cost),
-                }
-                row.push((*v, change));
-            }
-            changes.push(row);
-        }
+        let types: Vec<VarType> = domain.schema().vars().map(crate::Var::var_type).collect();
+        let (conditions, goal_conditions, pre) = conditions(domain, goal);
+        let (achievers, changes) = achievers(domain, &types);
+        let users = users(&pre, conditions.len());
         let mut on_var: Vec<Vec<u32>> = vec![Vec::new(); types.len()];
         for (q, c) in conditions.iter().enumerate() {
             on_var[c.var as usize].push(u32::try_from(q).unwrap_or(u32::MAX));
         }
+        let mut disjoint: Vec<Vec<(u32, bool)>> = (0..domain.actions().len())
+            .map(|a| disjoint_conditions(&conditions, &achievers, pre.row(a)))
+            .collect();
+        disjoint.push(disjoint_conditions(
+            &conditions,
+            &achievers,
+            &goal_conditions,
+        ));
         let mut is_goal = vec![false; conditions.len()];
         for &q in &goal_conditions {
-            is_goal[q] = true;
+            is_goal[q as usize] = true;
         }
         let goal_len = is_goal.iter().filter(|&&g| g).count();
+        let actions = domain
+            .actions()
+            .iter()
+            .enumerate()
+            .map(|(a, action)| {
+                let pre_len = u32::try_from(pre.row(a).len()).unwrap_or(u32::MAX);
+                (u64::from(action.cost()), pre_len)
+            })
+            .collect::<Vec<_>>();
         let (conditions_len, actions_len) = (conditions.len(), actions.len());
         Self {
             start,
@@ -452,10 +548,11 @@ impl<'a> NumericHmax<'a> {
             is_goal,
             goal_len,
             actions,
-            users: Table::from_rows(users),
-            changes: Table::from_rows(changes),
+            users,
+            changes,
             on_var: Table::from_rows(on_var),
             achievers,
+            disjoint: Table::from_rows(disjoint),
             scratch: Scratch {
                 cost: vec![INF; conditions_len],
                 settled: vec![false; conditions_len],
@@ -526,6 +623,7 @@ impl<'a> NumericHmax<'a> {
             let slot = state.slot(condition.var as usize);
             if condition.holds(state) {
                 scratch.cost[q] = 0;
+                (scratch.up[q], scratch.down[q]) = (0, 0);
                 scratch.queue.push(0, q);
                 continue;
             }
@@ -579,6 +677,7 @@ impl<'a> NumericHmax<'a> {
     /// Action `a` becomes applicable at precondition cost `p`: offers its
     /// changes to the conditions on the variables it changes.
     fn enable(&mut self, a: usize, p: u64) {
+        let p = p.max(self.disjoint_bound(a));
         let scratch = &mut self.scratch;
         scratch.pre_cost[a] = p;
         let with_cost = p.saturating_add(self.actions[a].0);
@@ -605,6 +704,22 @@ impl<'a> NumericHmax<'a> {
         }
     }
 
+    /// The sum of the `K` bounds of row `row` of `disjoint` (an action's
+    /// preconditions, or the goal): the additions they need come from
+    /// disjoint sets of actions, so a plan reaching them all pays them all.
+    #[inline]
+    fn disjoint_bound(&self, row: usize) -> u64 {
+        self.disjoint.row(row).iter().fold(0, |sum: u64, &(q, up)| {
+            let q = q as usize;
+            let k = if up {
+                self.scratch.up[q]
+            } else {
+                self.scratch.down[q]
+            };
+            sum.saturating_add(k)
+        })
+    }
+
     fn estimate_of(cost: u64) -> Estimate<Cost> {
         if cost == INF {
             Estimate::DeadEnd
@@ -617,7 +732,10 @@ impl<'a> NumericHmax<'a> {
 impl Heuristic<State, Cost> for NumericHmax<'_> {
     fn estimate(&mut self, node: &State) -> Estimate<Cost> {
         let cost = self.settle(node, true);
-        Self::estimate_of(cost)
+        if cost == INF {
+            return Estimate::DeadEnd;
+        }
+        Self::estimate_of(cost.max(self.disjoint_bound(self.actions.len())))
     }
 
     fn is_admissible(&self) -> bool {
@@ -627,12 +745,11 @@ impl Heuristic<State, Cost> for NumericHmax<'_> {
 
 impl Heuristic<Subgoal, Cost> for NumericHmax<'_> {
     fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
-        let pre_cost = match self.start_pre_cost.take() {
-            Some(pre_cost) => pre_cost,
-            None => {
-                self.settle(self.start, false);
-                self.scratch.pre_cost.clone()
-            }
+        let pre_cost = if let Some(pre_cost) = self.start_pre_cost.take() {
+            pre_cost
+        } else {
+            self.settle(self.start, false);
+            self.scratch.pre_cost.clone()
         };
         let cost = node
             .constraints()
@@ -642,6 +759,34 @@ impl Heuristic<Subgoal, Cost> for NumericHmax<'_> {
             .unwrap_or(0);
         self.start_pre_cost = Some(pre_cost);
         Self::estimate_of(cost)
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+}
+
+/// A borrowed `NumericHmax` is a heuristic too, so that one built for a
+/// domain and goal serves many searches (an agent replanning from new
+/// states) without being built again.
+///
+/// ```
+/// use search_core::astar;
+/// use state_factored::NumericHmax;
+/// let p = state_factored::problems::hitman().unwrap();
+/// let space = p.domain.forward(&p.goal);
+/// let mut h = NumericHmax::new(&p.domain, &p.goal, &p.start);
+/// for _ in 0..3 {
+///     let result = astar(&space, p.start.clone(), &mut h).unwrap();
+///     assert_eq!(result.outcome.solution().unwrap().cost, 15);
+/// }
+/// ```
+impl<'a, N> Heuristic<N, Cost> for &mut NumericHmax<'a>
+where
+    NumericHmax<'a>: Heuristic<N, Cost>,
+{
+    fn estimate(&mut self, node: &N) -> Estimate<Cost> {
+        (**self).estimate(node)
     }
 
     fn is_admissible(&self) -> bool {
