@@ -401,7 +401,13 @@ impl Constraint {
         // before the one rounding to f64.
         #[expect(clippy::cast_precision_loss, reason = "heuristic distances may round")]
         let diff = |high: u64, low: u64| match self {
-            Constraint::Int(_) => (i128::from(key_int(high)) - i128::from(key_int(low))) as f64,
+            Constraint::Int(_) => {
+                let (high, low) = (key_int(high), key_int(low));
+                match high.checked_sub(low) {
+                    Some(d) => d as f64,
+                    None => (i128::from(high) - i128::from(low)) as f64,
+                }
+            }
             _ => key_float(high) - key_float(low),
         };
         let (Constraint::Int(set) | Constraint::Float(set)) = self else {

@@ -12,6 +12,16 @@ use crate::effect::Eff;
 use crate::value::{float_key, int_key, key_float, key_int};
 use crate::{Cost, Domain, Goal, State, Subgoal, VarType};
 
+/// How an enabled action can bring a condition about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Offer {
+    /// By setting its variable: `P(a) + cost(a)`.
+    Jump,
+    /// By repeated additions, or subtractions: `P(a) + K(Δ)`.
+    Up,
+    Down,
+}
+
 /// "Unreachable" in the cost tables.
 const INF: u64 = u64::MAX;
 
@@ -254,10 +264,8 @@ pub struct NumericHmax<'a> {
     actions: Vec<(u64, u32)>,
     /// The actions each condition is a precondition of.
     users: Table<u32>,
-    /// Each action's changes, by variable.
-    changes: Table<(u32, Change)>,
-    /// The conditions on each variable.
-    on_var: Table<u32>,
+    /// What each action offers to which conditions.
+    offers: Table<(u32, Offer)>,
     /// Per variable.
     achievers: Vec<Achievers>,
     /// For each action, and for the goal (the last row): one-sided numeric
@@ -418,6 +426,43 @@ fn conditions<'a>(
     (conditions, goal_conditions, pre)
 }
 
+/// For each action, the conditions its changes can bring about, and how: a
+/// set counts for every condition on its variable when additions also
+/// change it (a set to any value may start the way in), and otherwise only
+/// where it lands inside the condition.
+fn offers(
+    conditions: &[Condition<'_>],
+    achievers: &[Achievers],
+    changes: &Table<(u32, Change)>,
+    vars: usize,
+) -> Table<(u32, Offer)> {
+    let mut on_var: Vec<Vec<u32>> = vec![Vec::new(); vars];
+    for (q, c) in conditions.iter().enumerate() {
+        on_var[c.var as usize].push(u32::try_from(q).unwrap_or(u32::MAX));
+    }
+    let mut offers = Table::default();
+    for a in 0..changes.starts.len() - 1 {
+        for &(v, change) in changes.row(a) {
+            let additive = achievers[v as usize].is_additive();
+            for &q in &on_var[v as usize] {
+                let offer = match change {
+                    Change::Const(k)
+                        if !additive && !conditions[q as usize].constraint.allows(k) =>
+                    {
+                        continue
+                    }
+                    Change::Const(_) | Change::Any => Offer::Jump,
+                    Change::Delta(d) if d > 0.0 => Offer::Up,
+                    Change::Delta(_) => Offer::Down,
+                };
+                offers.values.push((q, offer));
+            }
+        }
+        offers.end_row();
+    }
+    offers
+}
+
 /// For each condition, the actions it is a precondition of.
 fn users(pre: &Table<u32>, conditions: usize) -> Table<u32> {
     let mut rows: Vec<Vec<u32>> = vec![Vec::new(); conditions];
@@ -515,10 +560,7 @@ impl<'a> NumericHmax<'a> {
         let (conditions, goal_conditions, pre) = conditions(domain, goal);
         let (achievers, changes) = achievers(domain, &types);
         let users = users(&pre, conditions.len());
-        let mut on_var: Vec<Vec<u32>> = vec![Vec::new(); types.len()];
-        for (q, c) in conditions.iter().enumerate() {
-            on_var[c.var as usize].push(u32::try_from(q).unwrap_or(u32::MAX));
-        }
+        let offers = offers(&conditions, &achievers, &changes, types.len());
         let mut disjoint: Vec<Vec<(u32, bool)>> = (0..domain.actions().len())
             .map(|a| disjoint_conditions(&conditions, &achievers, pre.row(a)))
             .collect();
@@ -549,8 +591,7 @@ impl<'a> NumericHmax<'a> {
             goal_len,
             actions,
             users,
-            changes,
-            on_var: Table::from_rows(on_var),
+            offers,
             achievers,
             disjoint: Table::from_rows(disjoint),
             scratch: Scratch {
@@ -681,25 +722,19 @@ impl<'a> NumericHmax<'a> {
         let scratch = &mut self.scratch;
         scratch.pre_cost[a] = p;
         let with_cost = p.saturating_add(self.actions[a].0);
-        for &(v, change) in self.changes.row(a) {
-            let additive = self.achievers[v as usize].is_additive();
-            for &q in self.on_var.row(v as usize) {
-                let q = q as usize;
-                if scratch.settled[q] || scratch.cost[q] == 0 {
-                    continue;
-                }
-                let candidate = match change {
-                    Change::Const(k) if !additive && !self.conditions[q].constraint.allows(k) => {
-                        continue
-                    }
-                    Change::Const(_) | Change::Any => with_cost,
-                    Change::Delta(d) if d > 0.0 => p.saturating_add(scratch.up[q]),
-                    Change::Delta(_) => p.saturating_add(scratch.down[q]),
-                };
-                if candidate < scratch.cost[q] {
-                    scratch.cost[q] = candidate;
-                    scratch.queue.push(candidate, q);
-                }
+        for &(q, offer) in self.offers.row(a) {
+            let q = q as usize;
+            if scratch.settled[q] || scratch.cost[q] == 0 {
+                continue;
+            }
+            let candidate = match offer {
+                Offer::Jump => with_cost,
+                Offer::Up => p.saturating_add(scratch.up[q]),
+                Offer::Down => p.saturating_add(scratch.down[q]),
+            };
+            if candidate < scratch.cost[q] {
+                scratch.cost[q] = candidate;
+                scratch.queue.push(candidate, q);
             }
         }
     }
