@@ -106,11 +106,6 @@ impl Mover {
         self.actions.push(action);
     }
 
-    /// A lower bound on the total cost of applications of these actions
-    /// whose changes add up to at least `distance`: at least one action,
-    /// at least `distance` times the best cost per unit, and at least the
-    /// fewest actions that can cover it times the cheapest cost (costs are
-    /// integers, so each bound rounds up).
     /// [`bound`](Self::bound), or `INF` when there is no distance to cover
     /// this way or no action to cover it.
     fn bound_of(&self, distance: Option<f64>) -> u64 {
@@ -120,6 +115,11 @@ impl Mover {
         }
     }
 
+    /// `K(distance)`: a lower bound on the total cost of applications of
+    /// these actions whose changes add up to at least `distance`: at least
+    /// one action, at least `distance` times the best cost per unit, and at
+    /// least the fewest actions that can cover it times the cheapest cost
+    /// (costs are integers, so each bound rounds up, after the slack).
     fn bound(&self, distance: f64) -> u64 {
         let steps = (distance / self.max_step * (1.0 - SLACK)).ceil();
         #[expect(clippy::cast_precision_loss, reason = "costs up to 2^32 are exact")]
@@ -216,10 +216,10 @@ impl Condition<'_> {
 /// least its most expensive condition; and a plan reaching one-sided
 /// conditions whose movers are disjoint contains, for each, additions that
 /// cost at least its `K`, in disjoint sets of steps, so it costs at least
-/// their sum. The computed costs are a fixpoint of
-/// the equations: a generalised Dijkstra settles conditions in order of
-/// cost, since every candidate costs at least the precondition cost of the
-/// action that offers it. Custom predicates count 0 (a relaxation); each
+/// their sum. The computed costs are a fixpoint of the equations: a
+/// generalised Dijkstra settles conditions in order of cost, since every
+/// candidate costs at least the precondition cost of the action that
+/// offers it. Custom predicates count 0 (a relaxation); each
 /// action's fixed cost must be a lower bound of its cost function, if it
 /// has one; float additions are taken as exact up to a relative `1e-9`.
 ///
@@ -278,6 +278,13 @@ pub struct NumericHmax<'a> {
     start_pre_cost: Option<Vec<u64>>,
 }
 
+/// Rows of values, stored flat.
+#[derive(Clone, Debug)]
+struct Table<T> {
+    starts: Vec<u32>,
+    values: Vec<T>,
+}
+
 impl<T> Default for Table<T> {
     fn default() -> Self {
         Self {
@@ -285,13 +292,6 @@ impl<T> Default for Table<T> {
             values: Vec::new(),
         }
     }
-}
-
-/// Rows of values, stored flat.
-#[derive(Clone, Debug)]
-struct Table<T> {
-    starts: Vec<u32>,
-    values: Vec<T>,
 }
 
 impl<T> Table<T> {
@@ -302,15 +302,10 @@ impl<T> Table<T> {
     }
 
     fn from_rows(rows: Vec<Vec<T>>) -> Self {
-        let mut table = Self {
-            starts: vec![0],
-            values: Vec::new(),
-        };
+        let mut table = Self::default();
         for row in rows {
             table.values.extend(row);
-            table
-                .starts
-                .push(u32::try_from(table.values.len()).unwrap_or(u32::MAX));
+            table.end_row();
         }
         table
     }
