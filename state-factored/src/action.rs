@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::constraint::Constraint;
 use crate::effect::Eff;
-use crate::predicate::{per_variable, Test};
+use crate::predicate::{per_variable, Tests};
 use crate::{Cost, Effect, FactoredError, Predicate, Schema, State, Value};
 
 /// A state-dependent cost.
@@ -59,7 +59,8 @@ pub struct Action {
     pub(crate) name: Arc<str>,
     pub(crate) cost: Cost,
     pub(crate) cost_fn: Option<CostFn>,
-    pub(crate) pre: Vec<Test>,
+    /// The preconditions, compiled for speed.
+    pub(crate) pre_tests: Tests,
     pub(crate) effects: Vec<Eff>,
     /// Preconditions intersected per variable (custom ones left out).
     pub(crate) pre_constraints: Vec<(u32, Constraint)>,
@@ -153,7 +154,7 @@ impl Action {
     /// ```
     #[inline]
     pub fn is_applicable(&self, state: &State) -> bool {
-        self.pre.iter().all(|t| t.holds(state))
+        self.pre_tests.hold(state)
     }
 
     /// The state after applying the action's effects to `state`, or `None`
@@ -354,7 +355,7 @@ impl ActionBuilder {
             name: self.name.into(),
             cost: self.cost,
             cost_fn: self.cost_fn,
-            pre,
+            pre_tests: Tests::new(&pre),
             effects,
             pre_constraints,
             chains,

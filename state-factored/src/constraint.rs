@@ -198,7 +198,79 @@ impl StrSet {
     }
 }
 
+/// A constraint in its cheapest form for testing state slots: the slot is
+/// inside `[low, high]` (or outside it, when `inside` is false).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Check {
+    pub(crate) var: u32,
+    low: u64,
+    high: u64,
+    inside: bool,
+}
+
+impl Check {
+    #[inline]
+    pub(crate) fn holds(self, slot: u64) -> bool {
+        (self.low <= slot && slot <= self.high) == self.inside
+    }
+}
+
 impl Constraint {
+    /// The constraint on `var` as one [`Check`] on the values a state can
+    /// hold, if it is that simple (every built-in comparison is);
+    /// `Some(Err(()))` when it always holds.
+    pub(crate) fn to_check(&self, var: u32) -> Option<Result<Check, ()>> {
+        let inside = |low, high| {
+            Some(Ok(Check {
+                var,
+                low,
+                high,
+                inside: true,
+            }))
+        };
+        let outside = |low, high| {
+            Some(Ok(Check {
+                var,
+                low,
+                high,
+                inside: false,
+            }))
+        };
+        match self {
+            Constraint::Bool(0b11) => Some(Err(())),
+            Constraint::Bool(0b01) => inside(0, 0),
+            Constraint::Bool(0b10) => inside(1, 1),
+            Constraint::Bool(_) => inside(1, 0),
+            Constraint::Int(set) | Constraint::Float(set) => {
+                let ty = if matches!(self, Constraint::Int(_)) {
+                    VarType::Int
+                } else {
+                    VarType::Float
+                };
+                let (min, max) = domain(ty);
+                match set.0.as_slice() {
+                    [] => inside(1, 0),
+                    [(lo, hi)] if (*lo, *hi) == (min, max) => Some(Err(())),
+                    [(lo, hi)] => inside(*lo, *hi),
+                    [(first, a), (b, last)] if *first == min && *last == max => {
+                        outside(a + 1, b - 1)
+                    }
+                    _ => None,
+                }
+            }
+            Constraint::Str(StrSet::Only(set)) => match set.as_slice() {
+                [] => inside(1, 0),
+                [s] => inside(u64::from(*s), u64::from(*s)),
+                _ => None,
+            },
+            Constraint::Str(StrSet::Except(set)) => match set.as_slice() {
+                [] => Some(Err(())),
+                [s] => outside(u64::from(*s), u64::from(*s)),
+                _ => None,
+            },
+        }
+    }
+
     /// The constraint that allows every value of type `ty`.
     pub(crate) fn universal(ty: VarType) -> Self {
         match ty {
@@ -299,6 +371,60 @@ impl Constraint {
             (Constraint::Str(a), Constraint::Str(b)) => Constraint::Str(a.intersect(b)),
             _ => self.empty_like(),
         }
+    }
+
+    /// `Some(true)` for a number bounded below only (`x >= c`), `Some(false)`
+    /// for one bounded above only (`x <= c`), `None` otherwise.
+    pub(crate) fn one_sided(&self) -> Option<bool> {
+        let (Constraint::Int(set) | Constraint::Float(set)) = self else {
+            return None;
+        };
+        let ty = if matches!(self, Constraint::Int(_)) {
+            VarType::Int
+        } else {
+            VarType::Float
+        };
+        let (min, max) = domain(ty);
+        match set.0.as_slice() {
+            [(lo, hi)] if *hi == max && *lo > min => Some(true),
+            [(lo, hi)] if *lo == min && *hi < max => Some(false),
+            _ => None,
+        }
+    }
+
+    /// For a number that the constraint does not allow: how far it is below
+    /// the nearest allowed value above it, and above the nearest allowed
+    /// value below it (`None` where there is none). `(None, None)` for bools
+    /// and strings.
+    pub(crate) fn gaps(&self, slot: u64) -> (Option<f64>, Option<f64>) {
+        // The difference of two keys' values, exact for ints (in i128)
+        // before the one rounding to f64.
+        #[expect(clippy::cast_precision_loss, reason = "heuristic distances may round")]
+        let diff = |high: u64, low: u64| match self {
+            Constraint::Int(_) => {
+                let (high, low) = (key_int(high), key_int(low));
+                match high.checked_sub(low) {
+                    Some(d) => d as f64,
+                    None => (i128::from(high) - i128::from(low)) as f64,
+                }
+            }
+            _ => key_float(high) - key_float(low),
+        };
+        let (Constraint::Int(set) | Constraint::Float(set)) = self else {
+            return (None, None);
+        };
+        let mut up: Option<f64> = None;
+        let mut down: Option<f64> = None;
+        for &(lo, hi) in &set.0 {
+            if lo > slot {
+                let d = diff(lo, slot);
+                up = Some(up.map_or(d, |u| u.min(d)));
+            } else if hi < slot {
+                let d = diff(slot, hi);
+                down = Some(down.map_or(d, |u| u.min(d)));
+            }
+        }
+        (up, down)
     }
 
     /// How far `slot` is from the nearest allowed value, for numbers; `None`

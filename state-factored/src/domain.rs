@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::constraint::Constraint;
-use crate::predicate::{per_variable, Test};
+use crate::predicate::{per_variable, Test, Tests};
 use crate::{
     Action, ActionBuilder, ActionId, FactoredError, ForwardSpace, Predicate, RegressionSpace,
     Schema, State,
@@ -29,6 +29,8 @@ use crate::{
 #[derive(Clone)]
 pub struct Goal {
     pub(crate) tests: Vec<Test>,
+    /// `tests`, compiled for speed.
+    pub(crate) fast: Tests,
     pub(crate) constraints: Vec<(u32, Constraint)>,
     pub(crate) customs: Vec<Arc<str>>,
 }
@@ -55,7 +57,7 @@ impl Goal {
     /// ```
     #[inline]
     pub fn is_satisfied(&self, state: &State) -> bool {
-        self.tests.iter().all(|t| t.holds(state))
+        self.fast.hold(state)
     }
 
     /// The number of predicates.
@@ -246,6 +248,7 @@ impl Domain {
             .collect::<Result<Vec<_>, _>>()?;
         let (constraints, customs) = per_variable(&tests);
         Ok(Goal {
+            fast: Tests::new(&tests),
             tests,
             constraints,
             customs,

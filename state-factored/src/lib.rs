@@ -14,9 +14,10 @@
 //!   [`Subgoal`]s (per-variable interval and set constraints) back from the
 //!   goal, through numeric effects too. Both run with every search-core
 //!   algorithm.
-//! - Heuristics: [`GoalCount`] (the classic GOAP count) and
-//!   [`NumericDistance`] (admissible and informative forms), for both
-//!   directions; any closure works as well.
+//! - Heuristics: [`GoalCount`] (the classic GOAP count),
+//!   [`NumericDistance`] (admissible and informative forms) and
+//!   [`NumericHmax`] (admissible, through the preconditions behind each
+//!   goal), for both directions; any closure works as well.
 //!
 //! Costs are [`Cost`] (`u32`): an action's cost is a `u32`, and the engine
 //! reports a path whose cost overflows as an error.
@@ -61,6 +62,7 @@ mod effect;
 mod error;
 mod forward;
 mod heuristic;
+mod hmax;
 mod predicate;
 pub mod problems;
 mod regression;
@@ -75,6 +77,7 @@ pub use effect::{Effect, EffectFn};
 pub use error::FactoredError;
 pub use forward::ForwardSpace;
 pub use heuristic::{Combine, GoalCount, NumericDistance};
+pub use hmax::NumericHmax;
 pub use predicate::{Op, Predicate, PredicateFn};
 pub use regression::{RegressionSpace, Subgoal};
 pub use schema::{BoolVar, FloatVar, IntVar, Schema, StateBuilder, StrVar, Symbol, Var};
@@ -88,7 +91,8 @@ pub type Cost = u32;
 pub mod prelude {
     pub use crate::{
         Action, ActionId, Cost, Domain, Effect, FactoredError, ForwardSpace, Goal, GoalCount,
-        NumericDistance, Op, Predicate, RegressionSpace, Schema, State, Subgoal, Value, VarType,
+        NumericDistance, NumericHmax, Op, Predicate, RegressionSpace, Schema, State, Subgoal,
+        Value, VarType,
     };
 }
 

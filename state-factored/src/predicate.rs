@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::constraint::{Constraint, Intervals, StrSet};
+use crate::constraint::{Check, Constraint, Intervals, StrSet};
 use crate::value::float_key;
 use crate::{FactoredError, Schema, State, Value, Var, VarType};
 
@@ -468,6 +468,40 @@ impl Test {
             Test::Var { var, constraint } => constraint.allows(state.slot(*var as usize)),
             Test::Custom { test, .. } => test(state),
         }
+    }
+}
+
+/// Tests compiled for speed: each constraint that one [`Check`] can say, and
+/// the rest (wider sets, custom tests) as they are. Always-true tests are
+/// dropped.
+#[derive(Clone, Default)]
+pub(crate) struct Tests {
+    checks: Vec<Check>,
+    rest: Vec<Test>,
+}
+
+impl Tests {
+    pub(crate) fn new(tests: &[Test]) -> Self {
+        let mut out = Self::default();
+        for test in tests {
+            match test {
+                Test::Var { var, constraint } => match constraint.to_check(*var) {
+                    Some(Ok(check)) => out.checks.push(check),
+                    Some(Err(())) => {}
+                    None => out.rest.push(test.clone()),
+                },
+                Test::Custom { .. } => out.rest.push(test.clone()),
+            }
+        }
+        out
+    }
+
+    #[inline]
+    pub(crate) fn hold(&self, state: &State) -> bool {
+        self.checks
+            .iter()
+            .all(|c| c.holds(state.slot(c.var as usize)))
+            && self.rest.iter().all(|t| t.holds(state))
     }
 }
 

@@ -476,7 +476,7 @@ impl Schema {
     /// assert_eq!(schema.default_state().int(gold), 0);
     /// ```
     pub fn default_state(&self) -> State {
-        let slots = self
+        let slots: Vec<u64> = self
             .types
             .iter()
             .map(|ty| match ty {
@@ -485,7 +485,7 @@ impl Schema {
                 VarType::Float => float_key(0.0),
             })
             .collect();
-        State::from_slots(slots)
+        State::from_slots(&slots)
     }
 
     /// A builder for a state; variables it does not set take their defaults.

@@ -1,12 +1,18 @@
 //! Complete states: one 8-byte slot per variable.
+//!
+//! Up to [`INLINE`] slots live inside the state itself, so cloning a state
+//! (once per successor in forward search) does not allocate; larger schemas
+//! fall back to a boxed slice.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use crate::schema::{BoolVar, FloatVar, IntVar, StrVar, Symbol};
 use crate::value::{float_key, int_key, key_float, key_int};
 
 /// A complete state: a value for every variable of a schema, one 8-byte slot
-/// each (strings as symbol ids), so hashing and comparing are cheap.
+/// each (strings as symbol ids), so hashing and comparing are cheap. States
+/// of up to 12 variables are stored inline (no heap allocation).
 ///
 /// Build one with [`Schema::state`](crate::Schema::state). The typed
 /// accessors take handles from the schema (`Schema::int` and friends).
@@ -19,30 +25,82 @@ use crate::value::{float_key, int_key, key_float, key_int};
 /// s.set_int(gold, 40);
 /// assert_eq!(s.int(gold), 40);
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct State {
-    slots: Box<[u64]>,
+    slots: Slots,
+}
+
+/// The most slots a state holds without allocating.
+pub(crate) const INLINE: usize = 12;
+
+/// A state's slots: inline when they fit (unused slots stay 0), boxed
+/// otherwise. The choice depends on the length only, so equal states always
+/// use the same variant.
+#[derive(Clone)]
+enum Slots {
+    Inline { len: u8, slots: [u64; INLINE] },
+    Heap(Box<[u64]>),
+}
+
+impl PartialEq for State {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slots() == other.as_slots()
+    }
+}
+
+impl Eq for State {}
+
+impl Hash for State {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_slots().hash(state);
+    }
 }
 
 impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.slots.iter()).finish()
+        f.debug_list().entries(self.as_slots()).finish()
     }
 }
 
 impl State {
-    pub(crate) fn from_slots(slots: Box<[u64]>) -> Self {
+    pub(crate) fn from_slots(slots: &[u64]) -> Self {
+        let slots = match u8::try_from(slots.len()) {
+            Ok(len) if slots.len() <= INLINE => {
+                let mut inline = [0; INLINE];
+                inline[..slots.len()].copy_from_slice(slots);
+                Slots::Inline { len, slots: inline }
+            }
+            _ => Slots::Heap(slots.into()),
+        };
         Self { slots }
     }
 
     #[inline]
+    fn as_slots(&self) -> &[u64] {
+        match &self.slots {
+            Slots::Inline { len, slots } => &slots[..usize::from(*len)],
+            Slots::Heap(slots) => slots,
+        }
+    }
+
+    #[inline]
+    fn as_slots_mut(&mut self) -> &mut [u64] {
+        match &mut self.slots {
+            Slots::Inline { len, slots } => &mut slots[..usize::from(*len)],
+            Slots::Heap(slots) => slots,
+        }
+    }
+
+    #[inline]
     pub(crate) fn slot(&self, index: usize) -> u64 {
-        self.slots[index]
+        self.as_slots()[index]
     }
 
     #[inline]
     pub(crate) fn set_slot(&mut self, index: usize, slot: u64) {
-        self.slots[index] = slot;
+        self.as_slots_mut()[index] = slot;
     }
 
     /// The number of variables.
@@ -54,7 +112,7 @@ impl State {
     /// assert_eq!(schema.default_state().len(), 1);
     /// ```
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.as_slots().len()
     }
 
     /// Whether the state has no variable.
@@ -64,7 +122,7 @@ impl State {
     /// assert!(Schema::new().default_state().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.as_slots().is_empty()
     }
 
     /// A bool variable's value.
@@ -79,7 +137,7 @@ impl State {
     /// assert!(!schema.default_state().bool(armed));
     /// ```
     pub fn bool(&self, var: BoolVar) -> bool {
-        self.slots[var.index()] != 0
+        self.slot(var.index()) != 0
     }
 
     /// An int variable's value.
@@ -94,7 +152,7 @@ impl State {
     /// assert_eq!(schema.state().set("gold", -4).build().unwrap().int(gold), -4);
     /// ```
     pub fn int(&self, var: IntVar) -> i64 {
-        key_int(self.slots[var.index()])
+        key_int(self.slot(var.index()))
     }
 
     /// A float variable's value.
@@ -109,7 +167,7 @@ impl State {
     /// assert_eq!(schema.state().set("noise", 1.5).build().unwrap().float(noise), 1.5);
     /// ```
     pub fn float(&self, var: FloatVar) -> f64 {
-        key_float(self.slots[var.index()])
+        key_float(self.slot(var.index()))
     }
 
     /// A string variable's symbol.
@@ -125,7 +183,7 @@ impl State {
     /// assert_eq!(s.symbol(place), schema.intern("mine"));
     /// ```
     pub fn symbol(&self, var: StrVar) -> Symbol {
-        Symbol(u32::try_from(self.slots[var.index()]).unwrap_or(0))
+        Symbol(u32::try_from(self.slot(var.index())).unwrap_or(0))
     }
 
     /// Sets a bool variable.
@@ -142,7 +200,7 @@ impl State {
     /// assert!(s.bool(armed));
     /// ```
     pub fn set_bool(&mut self, var: BoolVar, value: bool) {
-        self.slots[var.index()] = u64::from(value);
+        self.set_slot(var.index(), u64::from(value));
     }
 
     /// Sets an int variable.
@@ -159,7 +217,7 @@ impl State {
     /// assert_eq!(s.int(gold), 7);
     /// ```
     pub fn set_int(&mut self, var: IntVar, value: i64) {
-        self.slots[var.index()] = int_key(value);
+        self.set_slot(var.index(), int_key(value));
     }
 
     /// Sets a float variable if `value` is finite; returns whether it did.
@@ -180,7 +238,7 @@ impl State {
     #[must_use = "a non-finite value is not stored"]
     pub fn set_float(&mut self, var: FloatVar, value: f64) -> bool {
         if value.is_finite() {
-            self.slots[var.index()] = float_key(value);
+            self.set_slot(var.index(), float_key(value));
             true
         } else {
             false
@@ -201,6 +259,6 @@ impl State {
     /// assert_eq!(s.symbol(place), schema.intern("shop"));
     /// ```
     pub fn set_symbol(&mut self, var: StrVar, value: Symbol) {
-        self.slots[var.index()] = u64::from(value.0);
+        self.set_slot(var.index(), u64::from(value.0));
     }
 }

@@ -1,6 +1,7 @@
 //! Property tests on random small factored problems: forward and regression
 //! agree with Dijkstra on the optimal cost, with every admissible heuristic,
-//! and every plan replays forward.
+//! every plan replays forward, and the admissible heuristics never exceed
+//! the optimal cost to go.
 
 use proptest::prelude::*;
 use search_core::{Algorithm, Outcome, Search, SearchLimits};
@@ -185,6 +186,13 @@ proptest! {
             let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("regression A* distance", replayed(&d, &s, &g, r.outcome, true)));
         }
+        {
+            let h = || NumericHmax::new(&d, &g, &s);
+            let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("forward A* hmax", replayed(&d, &s, &g, f.outcome, false)));
+            let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("regression A* hmax", replayed(&d, &s, &g, r.outcome, true)));
+        }
         let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::Dijkstra).limits(limits()).run().unwrap();
         runs.push(("regression Dijkstra", replayed(&d, &s, &g, r.outcome, true)));
         let count = GoalCount::new(&d, &g, &s);
@@ -211,6 +219,107 @@ proptest! {
             prop_assert_eq!(f.is_some(), expected.is_some());
             prop_assert_eq!(r.is_some(), expected.is_some());
             prop_assert!(f >= expected && r >= expected);
+        }
+    }
+}
+
+/// Forward search from the start into a regression subgoal.
+struct Into<'a> {
+    forward: ForwardSpace<'a>,
+    target: &'a Subgoal,
+}
+
+impl search_core::SearchSpace for Into<'_> {
+    type Node = State;
+    type Action = ActionId;
+    type Cost = u32;
+
+    fn is_goal(&self, node: &State) -> bool {
+        self.target.is_satisfied_by(node)
+    }
+
+    fn successors<F: FnMut(ActionId, State, u32)>(&self, node: &State, emit: F) {
+        self.forward.successors(node, emit);
+    }
+}
+
+/// The optimal cost to go from `state`, by Dijkstra; `None` if unsolvable.
+fn cost_to_go(domain: &Domain, goal: &Goal, state: &State) -> Option<u32> {
+    let forward = domain.forward(goal);
+    let result = Search::new(&forward, state.clone())
+        .algorithm(Algorithm::Dijkstra)
+        .limits(limits())
+        .run()
+        .unwrap();
+    match result.outcome {
+        Outcome::Solved(solution) => Some(solution.cost),
+        Outcome::Exhausted => None,
+        other => panic!("unexpected outcome {}", other.name()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `NumericHmax` never exceeds the optimal cost to go, on every state a
+    /// breadth-first search reaches (up to 60 of them), in both directions
+    /// (in regression, from the start to each subgoal the search meets), and
+    /// says "dead end" only where no plan exists.
+    #[test]
+    fn hmax_is_admissible(tape in proptest::collection::vec(any::<u8>(), 80)) {
+        use search_core::{Estimate, Heuristic};
+        let (d, s, g) = problem(&tape);
+        let mut h = NumericHmax::new(&d, &g, &s);
+        let forward = d.forward(&g);
+        let mut seen = vec![s.clone()];
+        let mut next = 0;
+        while next < seen.len() && seen.len() < 60 {
+            let state = seen[next].clone();
+            next += 1;
+            search_core::SearchSpace::successors(&forward, &state, |_, child, _| {
+                if !seen.contains(&child) {
+                    seen.push(child);
+                }
+            });
+        }
+        for state in &seen {
+            let truth = cost_to_go(&d, &g, state);
+            match (Heuristic::<State, u32>::estimate(&mut h, state), truth) {
+                (Estimate::Value(v), Some(t)) => prop_assert!(v <= t, "h {} > h* {} in {:?}", v, t, state),
+                (Estimate::DeadEnd, Some(t)) => prop_assert!(false, "dead end with h* {} in {:?}", t, state),
+                _ => {}
+            }
+        }
+        // Regression: on every subgoal a breadth-first regression reaches
+        // (up to 40), the estimate is at most the cheapest forward plan from
+        // the start into the subgoal.
+        let regression = d.regression(&g, &s).unwrap();
+        let mut subgoals = vec![regression.start_node()];
+        let mut next = 0;
+        while next < subgoals.len() && subgoals.len() < 40 {
+            let subgoal = subgoals[next].clone();
+            next += 1;
+            search_core::SearchSpace::successors(&regression, &subgoal, |_, parent, _| {
+                if !subgoals.contains(&parent) {
+                    subgoals.push(parent);
+                }
+            });
+        }
+        for subgoal in &subgoals {
+            let into = Into { forward, target: subgoal };
+            let truth = Search::new(&into, s.clone())
+                .algorithm(Algorithm::Dijkstra)
+                .limits(limits())
+                .run()
+                .unwrap()
+                .outcome
+                .into_solution()
+                .map(|solution| solution.cost);
+            match (Heuristic::<Subgoal, u32>::estimate(&mut h, subgoal), truth) {
+                (Estimate::Value(v), Some(t)) => prop_assert!(v <= t, "h {} > h* {} for {:?}", v, t, subgoal),
+                (Estimate::DeadEnd, Some(t)) => prop_assert!(false, "dead end with h* {} for {:?}", t, subgoal),
+                _ => {}
+            }
         }
     }
 }

@@ -443,3 +443,85 @@ fn subgoals_are_canonical() {
     assert_eq!(universal.constraints().len(), 1);
     assert!(matches!(universal.constraints()[0].1, Constraint::Str(_)));
 }
+
+#[test]
+fn wide_states_beyond_the_inline_size_behave_the_same() {
+    use std::collections::HashSet;
+    // 20 counters: past the 12 slots a state holds inline.
+    let mut schema = Schema::new();
+    for k in 0..20 {
+        schema.int(&format!("c{k}")).unwrap();
+    }
+    let mut d = Domain::new(schema);
+    for k in 0..20 {
+        let name = format!("c{k}");
+        d.add_action(
+            Action::builder(&format!("inc{k}"))
+                .pre(Predicate::lt(&name, 2))
+                .add(&name, 1),
+        )
+        .unwrap();
+    }
+    let goal = d
+        .goal([Predicate::ge("c0", 2), Predicate::ge("c19", 1)])
+        .unwrap();
+    let start = d.schema().default_state();
+    assert_eq!(start.len(), 20);
+    let a = d.apply(d.action_id("inc19").unwrap(), &start).unwrap();
+    let b = d.apply(d.action_id("inc19").unwrap(), &start).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, start);
+    assert_eq!(HashSet::from([a, b, start.clone()]).len(), 2);
+    for h in [true, false] {
+        let space = d.forward(&goal);
+        let search = Search::new(&space, start.clone()).limits(SearchLimits {
+            max_expansions: Some(100_000),
+            ..SearchLimits::default()
+        });
+        let result = if h {
+            search.heuristic(NumericHmax::new(&d, &goal, &start)).run()
+        } else {
+            search.algorithm(Algorithm::Dijkstra).run()
+        }
+        .unwrap();
+        assert_eq!(result.outcome.solution().unwrap().cost, 3);
+    }
+}
+
+#[test]
+fn hmax_looks_through_preconditions_in_both_directions() {
+    use search_core::{Estimate, Heuristic};
+    let p = state_factored::problems::hitman().unwrap();
+    let mut h = NumericHmax::new(&p.domain, &p.goal, &p.start);
+    // attack (1) after has_weapon: buy_weapon (1) after gold >= 60, which
+    // needs the walk to the mine (2) and two mines (2 * 3).
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &p.start),
+        Estimate::Value(10)
+    );
+    let space = p.domain.regression(&p.goal, &p.start).unwrap();
+    assert_eq!(
+        Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()),
+        Estimate::Value(10)
+    );
+    for (direction, cost) in [
+        (
+            "forward",
+            search_core::astar(&p.domain.forward(&p.goal), p.start.clone(), h.clone())
+                .unwrap()
+                .outcome
+                .solution()
+                .map(|s| s.cost),
+        ),
+        (
+            "regression",
+            search_core::astar(&space, space.start_node(), h.clone())
+                .unwrap()
+                .outcome
+                .solution()
+                .map(|s| s.cost),
+        ),
+    ] {
+        assert_eq!(cost, Some(15), "{direction}");
+    }
+}
