@@ -42,7 +42,7 @@ pub fn default_limits() -> RunLimits {
 }
 
 /// The default configurations: forward and regression, each with
-/// `astar-hmax` (atomic), `astar-numeric` (factored), `gbfs-ff` (atomic),
+/// `astar-hmax` (atomic and factored), `astar-numeric` (factored), `gbfs-ff` (atomic),
 /// `gbfs-mismatch`, `wastar2-ff` (atomic), `wastar2-numeric-sum`
 /// (factored) and `dijkstra-blind`.
 pub fn default_configs() -> Vec<Configuration> {

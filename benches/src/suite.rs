@@ -293,11 +293,10 @@ impl HeuristicChoice {
 /// directions have the same set).
 pub fn builtin_supports(name: HeuristicName, kind: Kind) -> bool {
     match name {
-        HeuristicName::Blind | HeuristicName::Mismatch => true,
-        HeuristicName::AdmissibleMismatch
-        | HeuristicName::HMax
-        | HeuristicName::HAdd
-        | HeuristicName::Ff => kind != Kind::Factored,
+        HeuristicName::Blind | HeuristicName::Mismatch | HeuristicName::HMax => true,
+        HeuristicName::AdmissibleMismatch | HeuristicName::HAdd | HeuristicName::Ff => {
+            kind != Kind::Factored
+        }
         HeuristicName::NumericMax | HeuristicName::NumericSum => kind == Kind::Factored,
     }
 }

@@ -81,7 +81,9 @@ pub enum HeuristicName {
     Mismatch,
     /// The mismatch count made admissible (atomic).
     AdmissibleMismatch,
-    /// `h_max` (atomic).
+    /// `h_max`: the atomic delete relaxation's; for factored domains the
+    /// numeric `h_max` through action preconditions
+    /// (`state_factored::NumericHmax`). Admissible.
     HMax,
     /// `h_add` (atomic).
     HAdd,

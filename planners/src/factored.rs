@@ -1,8 +1,8 @@
 //! [`PlanningDomain`] for factored (typed-value) GOAP domains.
 
 use state_factored::{
-    ActionId, Combine, Domain, ForwardSpace, Goal, GoalCount, NumericDistance, RegressionSpace,
-    State, Subgoal,
+    ActionId, Combine, Domain, ForwardSpace, Goal, GoalCount, NumericDistance, NumericHmax,
+    RegressionSpace, State, Subgoal,
 };
 
 use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
@@ -66,6 +66,7 @@ fn heuristic<'a, N>(
 where
     GoalCount<'a>: search_core::Heuristic<N, u32>,
     NumericDistance<'a>: search_core::Heuristic<N, u32>,
+    NumericHmax<'a>: search_core::Heuristic<N, u32>,
 {
     Ok(match name {
         HeuristicName::Blind => Box::new(search_core::Blind),
@@ -76,10 +77,8 @@ where
         HeuristicName::NumericSum => {
             Box::new(NumericDistance::new(domain, goal, start, Combine::Sum))
         }
-        HeuristicName::AdmissibleMismatch
-        | HeuristicName::HMax
-        | HeuristicName::HAdd
-        | HeuristicName::Ff => {
+        HeuristicName::HMax => Box::new(NumericHmax::new(domain, goal, start)),
+        HeuristicName::AdmissibleMismatch | HeuristicName::HAdd | HeuristicName::Ff => {
             return Err(PlanError::UnsupportedHeuristic {
                 heuristic: name.name(),
                 domain: "factored",

@@ -102,10 +102,11 @@ fn options(jobs: usize) -> RunOptions {
 #[test]
 fn applicable_runs_only() {
     let suite = tiny_suite();
-    // 4 atomic problems x 6 configs (not numeric) + 1 factored x 6 (not hmax).
-    assert_eq!(suite.runs().len(), 4 * 6 + 6);
+    // 4 atomic problems x 6 configs (not numeric) + 1 factored x 8 (hmax is
+    // the numeric h_max there).
+    assert_eq!(suite.runs().len(), 4 * 6 + 8);
     let indices: Vec<usize> = suite.runs().iter().map(|r| r.index).collect();
-    assert_eq!(indices, (0..30).collect::<Vec<_>>());
+    assert_eq!(indices, (0..32).collect::<Vec<_>>());
 }
 
 #[test]
@@ -464,8 +465,10 @@ fn problem_files_in_a_suite() {
     assert_eq!(suite.problems.len(), 2);
     assert_eq!(suite.problems[0].domain, "problems");
     let records = run_suite(&suite, &options(2)).unwrap();
+    // hmax on both problems (the numeric h_max on the hitman), numeric on
+    // the hitman only.
     let costs: Vec<Option<u64>> = records.iter().map(|r| r.cost).collect();
-    assert_eq!(costs, [Some(30), Some(15)]);
+    assert_eq!(costs, [Some(30), Some(15), Some(15)]);
     let error = parse_suite(
         "[[problems]]\nfiles = [\"no/such/*.toml\"]\n",
         "s.toml",

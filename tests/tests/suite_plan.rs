@@ -97,13 +97,13 @@ fn exit_codes() {
     assert!(text.contains("no/such/problem.toml"), "{text}");
 
     let wrong = PlanRequest {
-        heuristic: Some(HeuristicName::HMax),
+        heuristic: Some(HeuristicName::Ff),
         ..PlanRequest::default()
     };
     let (text, code) = plan_file(&problems().join("hitman.toml"), &wrong);
     assert_eq!(code, EXIT_INPUT_ERROR);
     assert!(
-        text.contains("`hmax` is not available for factored"),
+        text.contains("`ff` is not available for factored"),
         "{text}"
     );
 
@@ -191,4 +191,19 @@ fn pddl_input_errors_and_limits_have_their_exit_codes() {
     let (text, code) = plan_pddl(&domain, &problem, &limited, None);
     assert_eq!(code, EXIT_LIMIT, "{text}");
     assert!(!text.contains("; cost ="), "{text}");
+}
+
+#[test]
+fn hmax_on_a_factored_problem_is_the_numeric_hmax() {
+    for direction in [Direction::Forward, Direction::Regression] {
+        let request = PlanRequest {
+            direction,
+            heuristic: Some(HeuristicName::HMax),
+            ..PlanRequest::default()
+        };
+        let (text, code) = plan_file(&problems().join("hitman.toml"), &request);
+        assert_eq!(code, EXIT_SOLVED, "{text}");
+        assert!(text.contains("cost      15"), "{text}");
+        assert!(text.contains("-astar-hmax"), "{text}");
+    }
 }
