@@ -117,14 +117,15 @@ fn solve<D: PlanningDomain>(
     };
     let names: Vec<&str> = report.plan().map(|p| p.names(domain)).unwrap_or_default();
     let text = if as_json {
-        to_json(
+        let value = to_json(
             name,
             kind,
             &config_name,
             &report,
             &names,
             validation.as_ref(),
-        )
+        );
+        format!("{value}\n")
     } else {
         to_text(
             name,
@@ -206,6 +207,17 @@ pub fn plan_pddl(
     }
 }
 
+/// A solved task's step names and its validation (`solve_files_with`
+/// replays every plan it returns).
+fn replayed_plan(solution: &PddlSolution) -> (Vec<&str>, Option<Result<u64, String>>) {
+    let names = solution
+        .plan
+        .as_ref()
+        .map(IpcPlan::names)
+        .unwrap_or_default();
+    (names, solution.plan.as_ref().map(|p| Ok(p.cost())))
+}
+
 /// `searchlab plan --json` for a PDDL task: the common fields plus the
 /// grounding's counts and the peak memory.
 fn pddl_json(
@@ -214,21 +226,15 @@ fn pddl_json(
     solution: &PddlSolution,
     report: &PlanReport<usize>,
 ) -> String {
-    let names = solution
-        .plan
-        .as_ref()
-        .map(IpcPlan::names)
-        .unwrap_or_default();
-    let validation: Option<Result<u64, String>> = solution.plan.as_ref().map(|p| Ok(p.cost()));
-    let mut value: serde_json::Value = serde_json::from_str(&to_json(
+    let (names, validation) = replayed_plan(solution);
+    let mut value = to_json(
         name,
         "pddl",
         config_name,
         report,
         &names,
         validation.as_ref(),
-    ))
-    .unwrap_or_default();
+    );
     value["grounding"] = json!({
         "facts": solution.grounding.facts,
         "operators": solution.grounding.operators,
@@ -251,12 +257,7 @@ fn pddl_text(
     solution: &PddlSolution,
     report: &PlanReport<usize>,
 ) -> String {
-    let names = solution
-        .plan
-        .as_ref()
-        .map(IpcPlan::names)
-        .unwrap_or_default();
-    let validation: Option<Result<u64, String>> = solution.plan.as_ref().map(|p| Ok(p.cost()));
+    let (names, validation) = replayed_plan(solution);
     let mut text = to_text(
         name,
         "pddl",
@@ -344,8 +345,8 @@ fn to_json<Id>(
     report: &PlanReport<Id>,
     names: &[&str],
     validation: Option<&Result<u64, String>>,
-) -> String {
-    let value = json!({
+) -> serde_json::Value {
+    json!({
         "problem": name,
         "kind": kind,
         "config": config,
@@ -360,8 +361,7 @@ fn to_json<Id>(
         "forward": stats_json(report.forward.as_ref()),
         "regression": stats_json(report.regression.as_ref()),
         "time": report.elapsed.as_secs_f64(),
-    });
-    format!("{value}\n")
+    })
 }
 
 /// A row of the statistics table: its label and how to read it.

@@ -241,13 +241,8 @@ impl Constraint {
             Constraint::Bool(0b01) => inside(0, 0),
             Constraint::Bool(0b10) => inside(1, 1),
             Constraint::Bool(_) => inside(1, 0),
-            Constraint::Int(set) | Constraint::Float(set) => {
-                let ty = if matches!(self, Constraint::Int(_)) {
-                    VarType::Int
-                } else {
-                    VarType::Float
-                };
-                let (min, max) = domain(ty);
+            Constraint::Int(_) | Constraint::Float(_) => {
+                let (set, (min, max)) = self.numeric()?;
                 match set.0.as_slice() {
                     [] => inside(1, 0),
                     [(lo, hi)] if (*lo, *hi) == (min, max) => Some(Err(())),
@@ -373,18 +368,19 @@ impl Constraint {
         }
     }
 
+    /// A numeric constraint's intervals and its type's whole key range.
+    fn numeric(&self) -> Option<(&Intervals, (u64, u64))> {
+        match self {
+            Constraint::Int(set) => Some((set, domain(VarType::Int))),
+            Constraint::Float(set) => Some((set, domain(VarType::Float))),
+            _ => None,
+        }
+    }
+
     /// `Some(true)` for a number bounded below only (`x >= c`), `Some(false)`
     /// for one bounded above only (`x <= c`), `None` otherwise.
     pub(crate) fn one_sided(&self) -> Option<bool> {
-        let (Constraint::Int(set) | Constraint::Float(set)) = self else {
-            return None;
-        };
-        let ty = if matches!(self, Constraint::Int(_)) {
-            VarType::Int
-        } else {
-            VarType::Float
-        };
-        let (min, max) = domain(ty);
+        let (set, (min, max)) = self.numeric()?;
         match set.0.as_slice() {
             [(lo, hi)] if *hi == max && *lo > min => Some(true),
             [(lo, hi)] if *lo == min && *hi < max => Some(false),
