@@ -52,6 +52,11 @@ pub mod runner;
 pub mod suite;
 pub mod suite_file;
 
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;
+
 use std::path::Path;
 
 /// What can go wrong running or reporting a suite. A run that fails is a
