@@ -394,6 +394,14 @@ fn plan(args: &PlanArgs) -> ExitCode {
     };
     let (text, code) = match args.files.as_slice() {
         [domain, problem] => plan_pddl(domain, problem, &request, args.plan_file.as_deref()),
+        [problem] if problem.extension().is_some_and(|e| e == "pddl") => (
+            format!(
+                "error: {} is PDDL: give the domain and the problem file \
+                 (searchlab plan domain.pddl problem.pddl)\n",
+                problem.display()
+            ),
+            EXIT_INPUT_ERROR,
+        ),
         [problem] if args.plan_file.is_none() => plan_file(problem, &request),
         _ => (
             "error: --plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)\n"

@@ -364,6 +364,12 @@ pub fn pddl_suite(
     let mut suite = Suite::new("pddl");
     suite.limits = limits;
     for path in paths {
+        if !path.exists() {
+            return Err(SuiteError::Invalid(format!(
+                "--pddl {}: no such directory or file",
+                path.display()
+            )));
+        }
         let (domain_file, problems) = if path.is_dir() {
             let mut problems: Vec<PathBuf> = std::fs::read_dir(path)
                 .map_err(|e| SuiteError::io(path, &e))?

@@ -563,6 +563,7 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
             .to_string()
     };
     assert!(error(std::slice::from_ref(&dir), &[]).contains("no domain file"));
+    assert!(error(&[dir.join("nothing")], &[]).contains("no such directory or file"));
     assert!(error(&[dir.join("chain")], &["fwd-astar-hmx".to_owned()]).contains("hmx"));
 
     // A suite file names configurations, a peer's among them, with limits.
