@@ -77,8 +77,15 @@ pub struct RunRecord {
     /// Expansions before the last f-layer (Fast Downward's
     /// `expansions_until_last_jump`; A* only).
     pub expanded_until_last_jump: u64,
-    /// Wall time of the run in seconds.
+    /// Wall time of the run in seconds; for a peer planner, the search time
+    /// it reports (CPU time).
     pub time: f64,
+    /// CPU time of the search in seconds: of searchlab's thread (not for a
+    /// portfolio), or the peer's reported search time. Comparisons with
+    /// peers use it, since they report CPU time: on a busy machine wall time
+    /// also counts the waits for a core.
+    #[serde(default)]
+    pub cpu_time: Option<f64>,
     /// The search's estimated peak memory in bytes; for a peer planner, the
     /// peak memory of its process as it reports it (0 if it does not).
     pub memory: u64,
@@ -112,6 +119,7 @@ impl RunRecord {
             reopened: 0,
             expanded_until_last_jump: 0,
             time: 0.0,
+            cpu_time: None,
             memory: 0,
             stored: 0,
             validated: None,
@@ -194,7 +202,7 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
-pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,memory,stored,validated,winner,error";
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error";
 
 /// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
 /// quoted.
@@ -214,7 +222,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
     for r in records {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{},{}",
             r.run,
             field(&r.domain),
             field(&r.problem),
@@ -229,6 +237,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
             r.reopened,
             r.expanded_until_last_jump,
             r.time,
+            opt(r.cpu_time.map(|t| format!("{t:.6}"))),
             r.memory,
             r.stored,
             opt(r.validated),

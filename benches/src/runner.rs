@@ -214,6 +214,7 @@ struct Measured {
     last_jump: u64,
     winner: Option<Direction>,
     elapsed: Duration,
+    cpu_time: Option<Duration>,
     validation: Option<Result<(), String>>,
     /// A peer's measured process peak, which replaces the estimate.
     peak_memory: Option<u64>,
@@ -235,6 +236,7 @@ impl From<ExternalRun> for Measured {
                 ..Statistics::default()
             },
             elapsed: Duration::from_secs_f64(run.search_time.max(0.0)),
+            cpu_time: Some(Duration::from_secs_f64(run.search_time.max(0.0))),
             validation: run.validation,
             last_jump: run.expanded_until_last_jump,
             winner: None,
@@ -261,6 +263,7 @@ impl Measured {
         record.stored = self.stats.stored as u64;
         record.error = self.error;
         record.time = self.elapsed.as_secs_f64();
+        record.cpu_time = self.cpu_time.map(|t| t.as_secs_f64());
         record.winner = self.winner.map(|d| d.to_string());
         match self.validation {
             Some(Ok(())) => record.validated = Some(true),
@@ -335,6 +338,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         solve()
     }?;
     let valid = solution.plan.is_some();
+    let cpu_time = solution.search_cpu_time;
     let report = PlanReport {
         outcome: solution.outcome,
         direction: solution.direction,
@@ -342,13 +346,15 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         regression: solution.regression,
         elapsed: solution.search_time,
     };
-    Ok(summarize(&report, |_, _| {
+    let mut measured = summarize(&report, |_, _| {
         if valid {
             Ok(())
         } else {
             Err("invalid plan: the PDDL plan did not replay".to_owned())
         }
-    }))
+    });
+    measured.cpu_time = cpu_time;
+    Ok(measured)
 }
 
 fn measure<D: PlanningDomain>(
@@ -357,7 +363,7 @@ fn measure<D: PlanningDomain>(
     start: &D::State,
     goal: &D::Goal,
 ) -> Result<Measured, String> {
-    let report = if planner.config().direction == Direction::Portfolio {
+    let (report, cpu_time) = if planner.config().direction == Direction::Portfolio {
         // The suite's workers never steal from each other, so a portfolio's
         // two searches get a pool of their own to race in, as they would
         // outside the suite.
@@ -365,21 +371,22 @@ fn measure<D: PlanningDomain>(
             .num_threads(2)
             .build()
             .map_err(|e| format!("cannot start the portfolio's threads: {e}"))?;
-        pool.install(|| planner.plan(domain, start, goal))
+        (pool.install(|| planner.plan(domain, start, goal)), None)
     } else {
-        planner.plan(domain, start, goal)
-    }
-    .map_err(|e| e.to_string())?;
-    Ok(summarize(
-        &report,
-        |actions, cost| match planners::validate(domain, start, goal, actions) {
+        planners::cpu::measure(|| planner.plan(domain, start, goal))
+    };
+    let report = report.map_err(|e| e.to_string())?;
+    let mut measured = summarize(&report, |actions, cost| {
+        match planners::validate(domain, start, goal, actions) {
             Ok(replayed) if replayed == cost => Ok(()),
             Ok(replayed) => Err(format!(
                 "invalid plan: reported cost {cost}, replayed cost {replayed}"
             )),
             Err(e) => Err(e.to_string()),
-        },
-    ))
+        }
+    });
+    measured.cpu_time = cpu_time;
+    Ok(measured)
 }
 
 fn summarize<Id: Copy>(
@@ -414,6 +421,7 @@ fn summarize<Id: Copy>(
         last_jump,
         winner,
         elapsed: report.elapsed,
+        cpu_time: None,
         validation,
         peak_memory: None,
         error: None,

@@ -33,6 +33,7 @@
 pub mod agent;
 mod atomic;
 mod config;
+pub mod cpu;
 mod domain;
 mod error;
 mod factored;

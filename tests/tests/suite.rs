@@ -620,3 +620,27 @@ fn comparisons_with_pyperplan_leave_out_the_last_jump() {
         .to_console();
     assert!(!table.contains("last jump"), "{table}");
 }
+
+#[test]
+fn runs_record_their_cpu_time_except_portfolios() {
+    let mut suite = Suite::new("cpu");
+    suite.add_problem(SuiteProblem::atomic(
+        "chains",
+        "chains-16-s1",
+        state_atomic::problems::chains(16, 1).unwrap(),
+    ));
+    for name in ["fwd-astar-hmax", "portfolio-astar-hmax"] {
+        suite.add_config(Configuration::by_name(name).unwrap());
+    }
+    let records = run_suite(&suite, &options(1)).unwrap();
+    if planners::cpu::thread_time().is_some() {
+        let cpu = records[0].cpu_time.unwrap();
+        // One thread cannot run longer than the wall clock that timed it.
+        assert!(
+            cpu >= 0.0 && cpu <= records[0].time + 2e-3,
+            "{:?}",
+            records[0]
+        );
+    }
+    assert_eq!(records[1].cpu_time, None);
+}

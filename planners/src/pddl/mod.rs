@@ -107,6 +107,10 @@ pub struct PddlSolution {
     pub subsumption_pruned: u64,
     /// Wall time of the planner call (search and heuristic set-up).
     pub search_time: Duration,
+    /// CPU time of the planner call on the calling thread (`None` where
+    /// the system does not say, and for a portfolio, whose searches run on
+    /// other threads).
+    pub search_cpu_time: Option<Duration>,
 }
 
 impl PddlSolution {
@@ -236,8 +240,10 @@ fn solve_named(
         task.set_mutexes(&mutexes);
     }
     let began = Instant::now();
-    let run = task.visit(Solve { config })?;
+    let (run, cpu) = crate::cpu::measure(|| task.visit(Solve { config }));
+    let run = run?;
     let search_time = began.elapsed();
+    let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
     Ok(PddlSolution {
         grounding: ground_task.stats,
         parse_time,
@@ -252,6 +258,7 @@ fn solve_named(
         mutex_pruned: task.mutex_pruned(),
         subsumption_pruned: task.subsumption_pruned(),
         search_time,
+        search_cpu_time,
     })
 }
 
