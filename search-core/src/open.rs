@@ -121,29 +121,54 @@ impl BucketQueue {
     }
 
     /// Pushes `index` at `(key, key - g)`; both must be below [`MAX_BUCKETS`].
+    #[inline]
     pub(crate) fn push(&mut self, key: usize, depth: usize, index: u32) {
         if key >= self.levels.len() {
-            self.levels.resize_with(key + 1, Level::default);
+            self.add_levels(key);
         }
         let level = &mut self.levels[key];
         if depth >= level.slots.len() {
-            let before = level.slots.capacity();
-            level.slots.resize_with(depth + 1, VecDeque::new);
-            self.bytes += (level.slots.capacity() - before) * size_of::<VecDeque<u32>>();
+            self.bytes += Self::add_slots(level, depth);
         }
         let slot = &mut level.slots[depth];
-        if slot.capacity() == 0 {
-            if let Some(spare) = self.spare.pop() {
-                *slot = spare;
-            }
+        if slot.len() == slot.capacity() {
+            self.bytes += Self::make_room(slot, &mut self.spare);
         }
-        let before = slot.capacity();
         slot.push_back(index);
-        self.bytes += (slot.capacity() - before) * size_of::<u32>();
         level.len += 1;
         level.lowest = level.lowest.min(depth);
         self.lowest = self.lowest.min(key);
         self.len += 1;
+    }
+
+    // The growth paths below are rare (a new priority, a full bucket) and kept
+    // out of line so that a push is a few instructions.
+
+    #[cold]
+    fn add_levels(&mut self, key: usize) {
+        self.levels.resize_with(key + 1, Level::default);
+    }
+
+    /// Adds slots up to `depth`; returns the bytes allocated.
+    #[cold]
+    fn add_slots(level: &mut Level, depth: usize) -> usize {
+        let before = level.slots.capacity();
+        level.slots.resize_with(depth + 1, VecDeque::new);
+        (level.slots.capacity() - before) * size_of::<VecDeque<u32>>()
+    }
+
+    /// Makes room for one more entry in a full bucket, from a spare one if it
+    /// has never held any; returns the bytes allocated.
+    #[cold]
+    fn make_room(slot: &mut VecDeque<u32>, spare: &mut Vec<VecDeque<u32>>) -> usize {
+        if slot.capacity() == 0 {
+            if let Some(reused) = spare.pop() {
+                *slot = reused;
+            }
+        }
+        let before = slot.capacity();
+        slot.reserve(1);
+        (slot.capacity() - before) * size_of::<u32>()
     }
 
     /// Bytes a push at `(key, depth)` would allocate.
@@ -167,6 +192,7 @@ impl BucketQueue {
     }
 
     /// Pops the first entry of the lowest bucket, with its priority.
+    #[inline]
     pub(crate) fn pop(&mut self) -> Option<(usize, u32)> {
         if self.len == 0 {
             return None;
@@ -181,13 +207,19 @@ impl BucketQueue {
         }
         let index = level.slots[level.lowest].pop_front()?;
         level.len -= 1;
-        if level.len == 0 {
-            level.lowest = usize::MAX;
-            let emptied = level.slots.iter_mut().filter(|slot| slot.capacity() > 0);
-            self.spare.extend(emptied.map(std::mem::take));
-        }
         self.len -= 1;
+        if level.len == 0 {
+            Self::retire(level, &mut self.spare);
+        }
         Some((key, index))
+    }
+
+    /// Keeps the buckets of an emptied level as spares for other levels.
+    #[cold]
+    fn retire(level: &mut Level, spare: &mut Vec<VecDeque<u32>>) {
+        level.lowest = usize::MAX;
+        let emptied = level.slots.iter_mut().filter(|slot| slot.capacity() > 0);
+        spare.extend(emptied.map(std::mem::take));
     }
 
     /// Takes every entry out in pop order.
@@ -258,6 +290,7 @@ impl<C: Ord + Copy> OpenList<C> {
     /// Pushes an entry; `slot` is its `(key, key - g)` bucket when it has one.
     /// An entry without a bucket moves every entry to the heap for good;
     /// `entry_of` rebuilds heap entries from bucketed ones.
+    #[inline]
     pub(crate) fn push(
         &mut self,
         entry_key: C,
@@ -272,16 +305,20 @@ impl<C: Ord + Copy> OpenList<C> {
                     self.buckets.push(key, depth, index);
                     return;
                 }
-                _ => {
-                    self.use_buckets = false;
-                    for (_, moved) in self.buckets.drain() {
-                        let (key, g) = entry_of(moved);
-                        self.push_heap(key, g, moved);
-                    }
-                }
+                _ => self.leave_buckets(entry_of),
             }
         }
         self.push_heap(entry_key, g, index);
+    }
+
+    /// Moves every bucketed entry to the heap, for good.
+    #[cold]
+    fn leave_buckets(&mut self, entry_of: impl Fn(u32) -> (C, C)) {
+        self.use_buckets = false;
+        for (_, moved) in self.buckets.drain() {
+            let (key, g) = entry_of(moved);
+            self.push_heap(key, g, moved);
+        }
     }
 
     /// Bytes a push into `slot` would allocate beyond what
@@ -308,6 +345,7 @@ impl<C: Ord + Copy> OpenList<C> {
     }
 
     /// Pops the next entry: its priority (as a bucket or a cost) and node.
+    #[inline]
     pub(crate) fn pop(&mut self) -> Option<(Priority<C>, u32)> {
         if self.use_buckets {
             self.buckets

@@ -47,6 +47,14 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Breadth-first search, which needs no open list. A `matches!` rather
+    /// than `==`: the derived `PartialEq` also compares a weight's float.
+    #[inline]
+    fn is_bfs(self) -> bool {
+        matches!(self, Algorithm::BreadthFirst)
+    }
+
+    #[inline]
     fn uses_heuristic(self) -> bool {
         !matches!(self, Algorithm::Dijkstra | Algorithm::BreadthFirst)
     }
@@ -348,14 +356,14 @@ where
         } else {
             zero
         };
-        let is_goal = self.algorithm == Algorithm::BreadthFirst && self.space.is_goal(&start);
+        let is_goal = self.algorithm.is_bfs() && self.space.is_goal(&start);
         self.ws.store.insert_start(start, zero);
         if self.algorithm.uses_heuristic() {
             self.ws.store.h.push(h);
         }
         if is_goal {
             self.end = Some(End::Goal(0));
-        } else if self.algorithm != Algorithm::BreadthFirst {
+        } else if !self.algorithm.is_bfs() {
             let max_memory = self.limits.max_memory_bytes;
             if let Err(end) = push_open(&mut self.ws, self.algorithm, zero, h, 0, max_memory) {
                 self.end = Some(end);
@@ -364,7 +372,7 @@ where
     }
 
     fn open_len(&self) -> usize {
-        if self.algorithm == Algorithm::BreadthFirst {
+        if self.algorithm.is_bfs() {
             self.ws.store.len() - self.bfs_next as usize
         } else {
             self.ws.open.len()
@@ -418,7 +426,7 @@ where
     }
 
     fn pop(&mut self) -> Option<u32> {
-        if self.algorithm == Algorithm::BreadthFirst {
+        if self.algorithm.is_bfs() {
             let next = self.bfs_next;
             if next as usize >= self.ws.store.len() {
                 return None;
@@ -453,12 +461,16 @@ where
             return;
         };
         self.stats.expanded += 1;
-        let node = self.ws.store.nodes[index as usize].clone();
-        if self.algorithm != Algorithm::BreadthFirst && self.space.is_goal(&node) {
+        let record = &self.ws.store.records[index as usize];
+        let node = record.node.clone();
+        // Going back to the parent never helps (costs are non-negative), and
+        // checking it saves a hash lookup in reversible spaces.
+        let grandparent = (index != 0).then_some(record.parent);
+        if !self.algorithm.is_bfs() && self.space.is_goal(&node) {
             self.end = Some(End::Goal(index));
             return;
         }
-        let g = self.ws.store.g[index as usize];
+        let g = self.ws.store.g(index);
         let open_before = self.open_len();
         let generated_before = self.stats.generated;
 
@@ -474,6 +486,7 @@ where
             max_memory: self.limits.max_memory_bytes,
             parent: &node,
             index,
+            grandparent,
             g,
         };
         self.space.successors(&node, |action, child, cost| {
@@ -491,17 +504,18 @@ where
         let mut actions = Vec::new();
         let mut index = goal as usize;
         while index != 0 {
-            nodes.push(store.nodes[index].clone());
+            let record = &store.records[index];
+            nodes.push(record.node.clone());
             actions.push(store.actions[index - 1].clone());
-            index = store.parents[index] as usize;
+            index = record.parent as usize;
         }
-        nodes.push(store.nodes[0].clone());
+        nodes.push(store.node(0).clone());
         nodes.reverse();
         actions.reverse();
         Solution {
             actions,
             nodes,
-            cost: store.g[goal as usize],
+            cost: store.g(goal),
         }
     }
 }
@@ -518,7 +532,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     max_memory: Option<usize>,
 ) -> Result<(), End> {
     let Some(key) = algorithm.priority(g, h) else {
-        let node = format!("{:?}", ws.store.nodes[index as usize]);
+        let node = format!("{:?}", ws.store.node(index));
         return Err(End::Failed(SearchError::CostOverflow { node }));
     };
     let slot = if ws.open.use_buckets {
@@ -538,7 +552,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     ws.open.push(key, g, index, slot, |moved| {
         let i = moved as usize;
         let h = store.h.get(i).copied().unwrap_or_else(C::zero);
-        let g = store.g[i];
+        let g = store.g(moved);
         // This priority was computed without overflow when first pushed.
         (algorithm.priority(g, h).unwrap_or(g), g)
     });
@@ -557,9 +571,10 @@ struct Expansion<'e, S: SearchSpace, H> {
     end: &'e mut Option<End>,
     bound: Option<S::Cost>,
     max_memory: Option<usize>,
-    /// The node being expanded, its index and path cost.
+    /// The node being expanded, its index, its parent's and its path cost.
     parent: &'e S::Node,
     index: u32,
+    grandparent: Option<u32>,
     g: S::Cost,
 }
 
@@ -601,10 +616,10 @@ where
                 return;
             }
         }
-        let store = &self.ws.store;
-        // Going back to the parent never helps (costs are non-negative), and
-        // checking it here saves a hash lookup in reversible spaces.
-        if self.index != 0 && store.nodes[store.parents[self.index as usize] as usize] == child {
+        if self
+            .grandparent
+            .is_some_and(|i| *self.ws.store.node(i) == child)
+        {
             self.stats.duplicates += 1;
             return;
         }
@@ -642,8 +657,8 @@ where
     fn first_visit(&mut self, child: u32) -> Option<(u32, S::Cost)> {
         self.stats.evaluated += 1;
         let store = &mut self.ws.store;
-        if self.algorithm == Algorithm::BreadthFirst {
-            if self.space.is_goal(&store.nodes[child as usize]) {
+        if self.algorithm.is_bfs() {
+            if self.space.is_goal(store.node(child)) {
                 *self.end = Some(End::Goal(child));
             }
             return None; // the store's order is the queue
@@ -651,7 +666,7 @@ where
         if !self.algorithm.uses_heuristic() {
             return Some((child, S::Cost::zero()));
         }
-        match self.heuristic.estimate(&store.nodes[child as usize]) {
+        match self.heuristic.estimate(store.node(child)) {
             Estimate::Value(h) => {
                 store.h.push(h);
                 Some((child, h))
@@ -678,10 +693,7 @@ where
         self.stats.duplicates += 1;
         let store = &mut self.ws.store;
         let i = child as usize;
-        if self.algorithm == Algorithm::BreadthFirst
-            || store.dead.get(child)
-            || child_g >= store.g[i]
-        {
+        if self.algorithm.is_bfs() || store.dead.get(child) || child_g >= store.g(child) {
             return None;
         }
         if store.closed.get(child) {
