@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use num_traits::{CheckedAdd, Zero};
 
-use crate::open::{OpenList, OpenListKind, Priority};
+use crate::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
 use crate::store::{NodeStore, Slot};
 use crate::{
     astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit, Outcome,
@@ -532,8 +532,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     max_memory: Option<usize>,
 ) -> Result<(), End> {
     let Some(key) = algorithm.priority(g, h) else {
-        let node = format!("{:?}", ws.store.node(index));
-        return Err(End::Failed(SearchError::CostOverflow { node }));
+        return Err(overflow(ws, index));
     };
     let slot = if ws.open.use_buckets {
         key.to_bucket()
@@ -542,6 +541,33 @@ fn push_open<N: crate::Node, A, C: Cost>(
     } else {
         None
     };
+    // The common case, a bucket push without a memory limit, stays inline.
+    if let Some((key, depth)) = slot {
+        if max_memory.is_none() && key < MAX_BUCKETS && depth < MAX_BUCKETS {
+            ws.open.buckets.push(key, depth, index);
+            return Ok(());
+        }
+    }
+    push_open_checked(ws, algorithm, key, g, index, slot, max_memory)
+}
+
+#[cold]
+fn overflow<N: crate::Node, A, C: Copy>(ws: &Workspace<N, A, C>, index: u32) -> End {
+    let node = format!("{:?}", ws.store.node(index));
+    End::Failed(SearchError::CostOverflow { node })
+}
+
+/// [`push_open`] into the heap, or under a memory limit.
+#[inline(never)]
+fn push_open_checked<N: crate::Node, A, C: Cost>(
+    ws: &mut Workspace<N, A, C>,
+    algorithm: Algorithm,
+    key: C,
+    g: C,
+    index: u32,
+    slot: Option<(usize, usize)>,
+    max_memory: Option<usize>,
+) -> Result<(), End> {
     if let Some(max) = max_memory {
         let extra = ws.open.push_growth(slot);
         if extra > 0 && ws.store.bytes(0).0 + ws.open.bytes(0).0 + extra > max {
