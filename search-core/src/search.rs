@@ -484,6 +484,7 @@ where
             end: &mut self.end,
             bound: self.limits.cost_bound,
             max_memory: self.limits.max_memory_bytes,
+            guarded: self.limits.cost_bound.is_some() || self.limits.max_memory_bytes.is_some(),
             parent: &node,
             index,
             grandparent,
@@ -597,6 +598,8 @@ struct Expansion<'e, S: SearchSpace, H> {
     end: &'e mut Option<End>,
     bound: Option<S::Cost>,
     max_memory: Option<usize>,
+    /// Whether either of the two limits above is set.
+    guarded: bool,
     /// The node being expanded, its index, its parent's and its path cost.
     parent: &'e S::Node,
     index: u32,
@@ -615,32 +618,13 @@ where
         if self.end.is_some() {
             return;
         }
-        if !cost.is_valid_edge() {
-            *self.end = Some(End::Failed(SearchError::InvalidCost {
-                node: format!("{:?}", self.parent),
-                cost: format!("{cost:?}"),
-            }));
-            return;
-        }
-        let Some(child_g) = self.g.checked_add(&cost) else {
-            *self.end = Some(End::Failed(SearchError::CostOverflow {
-                node: format!("{:?}", self.parent),
-            }));
-            return;
+        let child_g = match self.g.checked_add(&cost) {
+            Some(child_g) if cost.is_valid_edge() => child_g,
+            _ => return self.reject_edge(cost),
         };
-        if self.bound.is_some_and(|b| child_g > b) {
-            *self.pruned = true;
+        // One test for the two limits a successor can meet, usually neither.
+        if self.guarded && !self.within_limits(child_g) {
             return;
-        }
-        // One expansion may bring more successors than any before it, so the
-        // check before the expansion cannot see every growth.
-        if let Some(max) = self.max_memory {
-            let (store_now, store_growth) = self.ws.store.bytes(1);
-            let (open_now, open_growth) = self.ws.open.bytes(1);
-            if store_now + store_growth + open_now + open_growth > max {
-                *self.end = Some(End::Limit(Limit::Memory));
-                return;
-            }
         }
         if self
             .grandparent
@@ -664,18 +648,52 @@ where
         let Some((child, h)) = found else {
             return;
         };
-        let admissible = self.algorithm.uses_heuristic() && self.heuristic.is_admissible();
-        if admissible
-            && self
-                .bound
-                .is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b))
-        {
+        if self.bound.is_some_and(|b| {
+            self.algorithm.uses_heuristic()
+                && self.heuristic.is_admissible()
+                && child_g.checked_add(&h).is_none_or(|f| f > b)
+        }) {
             *self.pruned = true;
             return;
         }
         if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
             *self.end = Some(stop);
         }
+    }
+
+    /// Ends the search on a negative, NaN or overflowing edge cost.
+    #[cold]
+    fn reject_edge(&mut self, cost: S::Cost) {
+        let node = format!("{:?}", self.parent);
+        *self.end = Some(End::Failed(if cost.is_valid_edge() {
+            SearchError::CostOverflow { node }
+        } else {
+            SearchError::InvalidCost {
+                node,
+                cost: format!("{cost:?}"),
+            }
+        }));
+    }
+
+    /// Checks the cost bound and the memory limit for a successor at
+    /// `child_g`; false (and the search marked) if it must not be stored.
+    #[inline(never)]
+    fn within_limits(&mut self, child_g: S::Cost) -> bool {
+        if self.bound.is_some_and(|b| child_g > b) {
+            *self.pruned = true;
+            return false;
+        }
+        // One expansion may bring more successors than any before it, so the
+        // check before the expansion cannot see every growth.
+        if let Some(max) = self.max_memory {
+            let (store_now, store_growth) = self.ws.store.bytes(1);
+            let (open_now, open_growth) = self.ws.open.bytes(1);
+            if store_now + store_growth + open_now + open_growth > max {
+                *self.end = Some(End::Limit(Limit::Memory));
+                return false;
+            }
+        }
+        true
     }
 
     /// A node stored for the first time: evaluate it. Returns the node and
