@@ -9,6 +9,9 @@
 //!   by (priority, priority - g) makes push and pop `O(1)`. On the 1000x1000
 //!   grids it made Dijkstra and A* markedly faster than the heap (BENCHMARKS.md).
 //!   A priority beyond [`MAX_BUCKETS`] moves the entries into the heap.
+//!   Without a memory limit, entries above the lowest priority wait in one
+//!   list per priority and are bucketed when the search gets there (A*'s
+//!   detours then cost an append, and none at all if the goal comes first).
 //! - A binary heap with lazy deletion for everything else (float costs, greedy
 //!   best-first): a node whose path improves is pushed again and the stale
 //!   entry is skipped when it surfaces (its node is already closed). This
