@@ -288,9 +288,10 @@ where
             self.begin(start);
         }
         let mut budget = expansions;
+        let limited = self.limits.checks_expansions();
         while self.end.is_none() && budget > 0 {
             budget -= 1;
-            if let Some(end) = self.check_limits(started) {
+            if let Some(end) = limited.then(|| self.check_limits(started)).flatten() {
                 self.end = Some(end);
                 break;
             }
