@@ -76,8 +76,10 @@ impl<T> Chunked<T> {
             .get(index & (CHUNK - 1))
     }
 
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
-        self.chunks.iter().flatten()
+    /// The elements, chunk by chunk (a flattened iterator costs a branch
+    /// per element more).
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = &[T]> {
+        self.chunks.iter().map(Vec::as_slice)
     }
 
     /// Elements the chunks hold without allocating (saturating: a vector
@@ -292,10 +294,14 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     #[cold]
     fn grow_index(&mut self) {
         let mut index = HashTable::with_capacity(next_index_capacity(self.index.capacity()));
-        for (i, record) in (0_u32..).zip(self.records.iter()) {
-            index.insert_unique(FxBuildHasher.hash_one(&record.node), i, |&j| {
-                FxBuildHasher.hash_one(&self.records[j as usize].node)
-            });
+        let mut i = 0_u32;
+        for chunk in self.records.chunks() {
+            for record in chunk {
+                index.insert_unique(FxBuildHasher.hash_one(&record.node), i, |&j| {
+                    FxBuildHasher.hash_one(&self.records[j as usize].node)
+                });
+                i += 1;
+            }
         }
         self.index = index;
     }
