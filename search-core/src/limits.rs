@@ -64,6 +64,16 @@ impl<C> Default for SearchLimits<C> {
 }
 
 impl<C> SearchLimits<C> {
+    /// Whether any limit checked before an expansion is set; a search
+    /// without one skips the checks.
+    pub(crate) fn checks_expansions(&self) -> bool {
+        self.cancel.is_some()
+            || self.max_expansions.is_some()
+            || self.max_stored_nodes.is_some()
+            || self.max_memory_bytes.is_some()
+            || self.max_time.is_some()
+    }
+
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel
             .as_ref()

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use num_traits::{CheckedAdd, Zero};
 
-use crate::open::{OpenList, OpenListKind, Priority};
+use crate::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
 use crate::store::{NodeStore, Slot};
 use crate::{
     astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit, Outcome,
@@ -47,6 +47,14 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Breadth-first search, which needs no open list. A `matches!` rather
+    /// than `==`: the derived `PartialEq` also compares a weight's float.
+    #[inline]
+    fn is_bfs(self) -> bool {
+        matches!(self, Algorithm::BreadthFirst)
+    }
+
+    #[inline]
     fn uses_heuristic(self) -> bool {
         !matches!(self, Algorithm::Dijkstra | Algorithm::BreadthFirst)
     }
@@ -280,9 +288,10 @@ where
             self.begin(start);
         }
         let mut budget = expansions;
+        let limited = self.limits.checks_expansions();
         while self.end.is_none() && budget > 0 {
             budget -= 1;
-            if let Some(end) = self.check_limits(started) {
+            if let Some(end) = limited.then(|| self.check_limits(started)).flatten() {
                 self.end = Some(end);
                 break;
             }
@@ -348,14 +357,14 @@ where
         } else {
             zero
         };
-        let is_goal = self.algorithm == Algorithm::BreadthFirst && self.space.is_goal(&start);
+        let is_goal = self.algorithm.is_bfs() && self.space.is_goal(&start);
         self.ws.store.insert_start(start, zero);
         if self.algorithm.uses_heuristic() {
             self.ws.store.h.push(h);
         }
         if is_goal {
             self.end = Some(End::Goal(0));
-        } else if self.algorithm != Algorithm::BreadthFirst {
+        } else if !self.algorithm.is_bfs() {
             let max_memory = self.limits.max_memory_bytes;
             if let Err(end) = push_open(&mut self.ws, self.algorithm, zero, h, 0, max_memory) {
                 self.end = Some(end);
@@ -364,7 +373,7 @@ where
     }
 
     fn open_len(&self) -> usize {
-        if self.algorithm == Algorithm::BreadthFirst {
+        if self.algorithm.is_bfs() {
             self.ws.store.len() - self.bfs_next as usize
         } else {
             self.ws.open.len()
@@ -418,7 +427,7 @@ where
     }
 
     fn pop(&mut self) -> Option<u32> {
-        if self.algorithm == Algorithm::BreadthFirst {
+        if self.algorithm.is_bfs() {
             let next = self.bfs_next;
             if next as usize >= self.ws.store.len() {
                 return None;
@@ -453,12 +462,16 @@ where
             return;
         };
         self.stats.expanded += 1;
-        let node = self.ws.store.nodes[index as usize].clone();
-        if self.algorithm != Algorithm::BreadthFirst && self.space.is_goal(&node) {
+        let record = &self.ws.store.records[index as usize];
+        let node = record.node.clone();
+        // Going back to the parent never helps (costs are non-negative), and
+        // checking it saves a hash lookup in reversible spaces.
+        let grandparent = (index != 0).then_some(record.parent);
+        if !self.algorithm.is_bfs() && self.space.is_goal(&node) {
             self.end = Some(End::Goal(index));
             return;
         }
-        let g = self.ws.store.g[index as usize];
+        let g = self.ws.store.g(index);
         let open_before = self.open_len();
         let generated_before = self.stats.generated;
 
@@ -472,8 +485,10 @@ where
             end: &mut self.end,
             bound: self.limits.cost_bound,
             max_memory: self.limits.max_memory_bytes,
+            guarded: self.limits.cost_bound.is_some() || self.limits.max_memory_bytes.is_some(),
             parent: &node,
             index,
+            grandparent,
             g,
         };
         self.space.successors(&node, |action, child, cost| {
@@ -491,17 +506,18 @@ where
         let mut actions = Vec::new();
         let mut index = goal as usize;
         while index != 0 {
-            nodes.push(store.nodes[index].clone());
+            let record = &store.records[index];
+            nodes.push(record.node.clone());
             actions.push(store.actions[index - 1].clone());
-            index = store.parents[index] as usize;
+            index = record.parent as usize;
         }
-        nodes.push(store.nodes[0].clone());
+        nodes.push(store.node(0).clone());
         nodes.reverse();
         actions.reverse();
         Solution {
             actions,
             nodes,
-            cost: store.g[goal as usize],
+            cost: store.g(goal),
         }
     }
 }
@@ -518,8 +534,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     max_memory: Option<usize>,
 ) -> Result<(), End> {
     let Some(key) = algorithm.priority(g, h) else {
-        let node = format!("{:?}", ws.store.nodes[index as usize]);
-        return Err(End::Failed(SearchError::CostOverflow { node }));
+        return Err(overflow(ws, index));
     };
     let slot = if ws.open.use_buckets {
         key.to_bucket()
@@ -528,6 +543,33 @@ fn push_open<N: crate::Node, A, C: Cost>(
     } else {
         None
     };
+    // The common case, a bucket push without a memory limit, stays inline.
+    if let Some((key, depth)) = slot {
+        if max_memory.is_none() && key < MAX_BUCKETS && depth < MAX_BUCKETS {
+            ws.open.buckets.push_deferred(key, depth, index);
+            return Ok(());
+        }
+    }
+    push_open_checked(ws, algorithm, key, g, index, slot, max_memory)
+}
+
+#[cold]
+fn overflow<N: crate::Node, A, C: Copy>(ws: &Workspace<N, A, C>, index: u32) -> End {
+    let node = format!("{:?}", ws.store.node(index));
+    End::Failed(SearchError::CostOverflow { node })
+}
+
+/// [`push_open`] into the heap, or under a memory limit.
+#[inline(never)]
+fn push_open_checked<N: crate::Node, A, C: Cost>(
+    ws: &mut Workspace<N, A, C>,
+    algorithm: Algorithm,
+    key: C,
+    g: C,
+    index: u32,
+    slot: Option<(usize, usize)>,
+    max_memory: Option<usize>,
+) -> Result<(), End> {
     if let Some(max) = max_memory {
         let extra = ws.open.push_growth(slot);
         if extra > 0 && ws.store.bytes(0).0 + ws.open.bytes(0).0 + extra > max {
@@ -538,7 +580,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     ws.open.push(key, g, index, slot, |moved| {
         let i = moved as usize;
         let h = store.h.get(i).copied().unwrap_or_else(C::zero);
-        let g = store.g[i];
+        let g = store.g(moved);
         // This priority was computed without overflow when first pushed.
         (algorithm.priority(g, h).unwrap_or(g), g)
     });
@@ -557,9 +599,12 @@ struct Expansion<'e, S: SearchSpace, H> {
     end: &'e mut Option<End>,
     bound: Option<S::Cost>,
     max_memory: Option<usize>,
-    /// The node being expanded, its index and path cost.
+    /// Whether either of the two limits above is set.
+    guarded: bool,
+    /// The node being expanded, its index, its parent's and its path cost.
     parent: &'e S::Node,
     index: u32,
+    grandparent: Option<u32>,
     g: S::Cost,
 }
 
@@ -574,37 +619,18 @@ where
         if self.end.is_some() {
             return;
         }
-        if !cost.is_valid_edge() {
-            *self.end = Some(End::Failed(SearchError::InvalidCost {
-                node: format!("{:?}", self.parent),
-                cost: format!("{cost:?}"),
-            }));
-            return;
-        }
-        let Some(child_g) = self.g.checked_add(&cost) else {
-            *self.end = Some(End::Failed(SearchError::CostOverflow {
-                node: format!("{:?}", self.parent),
-            }));
-            return;
+        let child_g = match self.g.checked_add(&cost) {
+            Some(child_g) if cost.is_valid_edge() => child_g,
+            _ => return self.reject_edge(cost),
         };
-        if self.bound.is_some_and(|b| child_g > b) {
-            *self.pruned = true;
+        // One test for the two limits a successor can meet, usually neither.
+        if self.guarded && !self.within_limits(child_g) {
             return;
         }
-        // One expansion may bring more successors than any before it, so the
-        // check before the expansion cannot see every growth.
-        if let Some(max) = self.max_memory {
-            let (store_now, store_growth) = self.ws.store.bytes(1);
-            let (open_now, open_growth) = self.ws.open.bytes(1);
-            if store_now + store_growth + open_now + open_growth > max {
-                *self.end = Some(End::Limit(Limit::Memory));
-                return;
-            }
-        }
-        let store = &self.ws.store;
-        // Going back to the parent never helps (costs are non-negative), and
-        // checking it here saves a hash lookup in reversible spaces.
-        if self.index != 0 && store.nodes[store.parents[self.index as usize] as usize] == child {
+        if self
+            .grandparent
+            .is_some_and(|i| *self.ws.store.node(i) == child)
+        {
             self.stats.duplicates += 1;
             return;
         }
@@ -623,12 +649,11 @@ where
         let Some((child, h)) = found else {
             return;
         };
-        let admissible = self.algorithm.uses_heuristic() && self.heuristic.is_admissible();
-        if admissible
-            && self
-                .bound
-                .is_some_and(|b| child_g.checked_add(&h).is_none_or(|f| f > b))
-        {
+        if self.bound.is_some_and(|b| {
+            self.algorithm.uses_heuristic()
+                && self.heuristic.is_admissible()
+                && child_g.checked_add(&h).is_none_or(|f| f > b)
+        }) {
             *self.pruned = true;
             return;
         }
@@ -637,13 +662,48 @@ where
         }
     }
 
+    /// Ends the search on a negative, NaN or overflowing edge cost.
+    #[cold]
+    fn reject_edge(&mut self, cost: S::Cost) {
+        let node = format!("{:?}", self.parent);
+        *self.end = Some(End::Failed(if cost.is_valid_edge() {
+            SearchError::CostOverflow { node }
+        } else {
+            SearchError::InvalidCost {
+                node,
+                cost: format!("{cost:?}"),
+            }
+        }));
+    }
+
+    /// Checks the cost bound and the memory limit for a successor at
+    /// `child_g`; false (and the search marked) if it must not be stored.
+    #[inline(never)]
+    fn within_limits(&mut self, child_g: S::Cost) -> bool {
+        if self.bound.is_some_and(|b| child_g > b) {
+            *self.pruned = true;
+            return false;
+        }
+        // One expansion may bring more successors than any before it, so the
+        // check before the expansion cannot see every growth.
+        if let Some(max) = self.max_memory {
+            let (store_now, store_growth) = self.ws.store.bytes(1);
+            let (open_now, open_growth) = self.ws.open.bytes(1);
+            if store_now + store_growth + open_now + open_growth > max {
+                *self.end = Some(End::Limit(Limit::Memory));
+                return false;
+            }
+        }
+        true
+    }
+
     /// A node stored for the first time: evaluate it. Returns the node and
     /// its heuristic value if it goes on the open list.
     fn first_visit(&mut self, child: u32) -> Option<(u32, S::Cost)> {
         self.stats.evaluated += 1;
         let store = &mut self.ws.store;
-        if self.algorithm == Algorithm::BreadthFirst {
-            if self.space.is_goal(&store.nodes[child as usize]) {
+        if self.algorithm.is_bfs() {
+            if self.space.is_goal(store.node(child)) {
                 *self.end = Some(End::Goal(child));
             }
             return None; // the store's order is the queue
@@ -651,7 +711,7 @@ where
         if !self.algorithm.uses_heuristic() {
             return Some((child, S::Cost::zero()));
         }
-        match self.heuristic.estimate(&store.nodes[child as usize]) {
+        match self.heuristic.estimate(store.node(child)) {
             Estimate::Value(h) => {
                 store.h.push(h);
                 Some((child, h))
@@ -678,10 +738,7 @@ where
         self.stats.duplicates += 1;
         let store = &mut self.ws.store;
         let i = child as usize;
-        if self.algorithm == Algorithm::BreadthFirst
-            || store.dead.get(child)
-            || child_g >= store.g[i]
-        {
+        if self.algorithm.is_bfs() || store.dead.get(child) || child_g >= store.g(child) {
             return None;
         }
         if store.closed.get(child) {

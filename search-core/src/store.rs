@@ -1,19 +1,23 @@
 //! Node storage: each distinct node once, addressed by a compact `u32` index.
 //!
-//! Nodes, parents and path costs live in parallel chunked vectors; a hash
-//! table of `u32` indices maps a node to its slot. This is the layout inside
-//! `indexmap` without its per-entry cached hash and `usize` indices, and
-//! without a doubling vector's copy: chunks never move, so growing costs one
-//! new chunk, not a transient second copy of everything. On the 1000x1000
-//! grid bench a `(u32, u32)` node costs 16 bytes in the chunks plus 5 bytes
-//! per bucket of the table (see BENCHMARKS.md for the measured peak).
+//! Each node's record (the node, its parent and its path cost) lives in a
+//! chunked vector; a hash table of `u32` indices maps a node to its record.
+//! This is the layout inside `indexmap` without its per-entry cached hash and
+//! `usize` indices, and without a doubling vector's copy: chunks never move,
+//! so growing costs one new chunk, not a transient second copy of everything.
+//! The three fields sit side by side because a lookup that finds a node goes
+//! on to read its path cost: one cache line instead of two. On the 1000x1000
+//! grid bench a `(u32, u32)` node costs a 16-byte record plus 5 bytes per
+//! bucket of the table (see BENCHMARKS.md for the measured peak).
 
 use std::hash::BuildHasher;
 use std::mem::size_of;
 use std::ops::{Index, IndexMut};
 
-/// Elements per chunk of a [`Chunked`] vector, after the first.
-const CHUNK: usize = 1 << 16;
+/// Elements per chunk of a [`Chunked`] vector, after the first: a power of
+/// two, so finding an element is a shift and a mask.
+const CHUNK_BITS: u32 = 16;
+const CHUNK: usize = 1 << CHUNK_BITS;
 
 /// A vector stored in fixed chunks of [`CHUNK`] elements that never move.
 /// The first chunk grows like a `Vec`, so small searches stay small.
@@ -49,7 +53,7 @@ impl<T> Chunked<T> {
 
     #[inline]
     pub(crate) fn push(&mut self, value: T) {
-        let chunk = self.len / CHUNK;
+        let chunk = self.len >> CHUNK_BITS;
         if chunk < self.chunks.len() {
             self.chunks[chunk].push(value);
         } else {
@@ -67,11 +71,15 @@ impl<T> Chunked<T> {
     }
 
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
-        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+        self.chunks
+            .get(index >> CHUNK_BITS)?
+            .get(index & (CHUNK - 1))
     }
 
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
-        self.chunks.iter().flatten()
+    /// The elements, chunk by chunk (a flattened iterator costs a branch
+    /// per element more).
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = &[T]> {
+        self.chunks.iter().map(Vec::as_slice)
     }
 
     /// Elements the chunks hold without allocating (saturating: a vector
@@ -107,14 +115,14 @@ impl<T> Index<usize> for Chunked<T> {
 
     #[inline]
     fn index(&self, index: usize) -> &T {
-        &self.chunks[index / CHUNK][index % CHUNK]
+        &self.chunks[index >> CHUNK_BITS][index & (CHUNK - 1)]
     }
 }
 
 impl<T> IndexMut<usize> for Chunked<T> {
     #[inline]
     fn index_mut(&mut self, index: usize) -> &mut T {
-        &mut self.chunks[index / CHUNK][index % CHUNK]
+        &mut self.chunks[index >> CHUNK_BITS][index & (CHUNK - 1)]
     }
 }
 
@@ -130,25 +138,32 @@ impl BitSet {
         self.0.clear();
     }
 
+    #[inline]
     pub(crate) fn get(&self, i: u32) -> bool {
         self.0
             .get(i as usize / 64)
             .is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
+    #[inline]
     pub(crate) fn set(&mut self, i: u32, value: bool) {
         let word = i as usize / 64;
         if word >= self.0.len() {
             if !value {
                 return;
             }
-            self.0.resize(word + 1, 0);
+            self.grow(word);
         }
         if value {
             self.0[word] |= 1 << (i % 64);
         } else {
             self.0[word] &= !(1 << (i % 64));
         }
+    }
+
+    #[cold]
+    fn grow(&mut self, word: usize) {
+        self.0.resize(word + 1, 0);
     }
 
     pub(crate) fn bytes(&self) -> usize {
@@ -166,12 +181,18 @@ impl BitSet {
     }
 }
 
+/// A stored node with its best known path: the parent's index and the cost.
+#[derive(Clone, Debug)]
+pub(crate) struct Record<N, C> {
+    pub(crate) node: N,
+    pub(crate) parent: u32,
+    pub(crate) g: C,
+}
+
 /// The nodes a search has seen, with their best known paths.
 #[derive(Clone, Debug)]
 pub(crate) struct NodeStore<N, A, C> {
-    pub(crate) nodes: Chunked<N>,
-    pub(crate) parents: Chunked<u32>,
-    pub(crate) g: Chunked<C>,
+    pub(crate) records: Chunked<Record<N, C>>,
     /// `actions[i - 1]` reaches node `i`; the start (index 0) has none.
     pub(crate) actions: Chunked<A>,
     /// Heuristic values, kept only by algorithms that use one.
@@ -184,9 +205,7 @@ pub(crate) struct NodeStore<N, A, C> {
 impl<N, A, C> Default for NodeStore<N, A, C> {
     fn default() -> Self {
         Self {
-            nodes: Chunked::default(),
-            parents: Chunked::default(),
-            g: Chunked::default(),
+            records: Chunked::default(),
             actions: Chunked::default(),
             h: Chunked::default(),
             closed: BitSet::default(),
@@ -205,9 +224,7 @@ pub(crate) enum Slot<A> {
 
 impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     pub(crate) fn clear(&mut self) {
-        self.nodes.clear();
-        self.parents.clear();
-        self.g.clear();
+        self.records.clear();
         self.actions.clear();
         self.h.clear();
         self.closed.clear();
@@ -216,16 +233,26 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.nodes.len()
+        self.records.len()
+    }
+
+    /// The node stored at `index`.
+    #[inline]
+    pub(crate) fn node(&self, index: u32) -> &N {
+        &self.records[index as usize].node
+    }
+
+    /// The path cost of the node at `index`.
+    #[inline]
+    pub(crate) fn g(&self, index: u32) -> C {
+        self.records[index as usize].g
     }
 
     /// Stores the start node (index 0).
     pub(crate) fn insert_start(&mut self, node: N, g: C) {
         let hash = FxBuildHasher.hash_one(&node);
         self.index.insert_unique(hash, 0, |_| hash);
-        self.nodes.push(node);
-        self.parents.push(0);
-        self.g.push(g);
+        self.records.push(Record { node, parent: 0, g });
     }
 
     /// Finds `node`, or stores it reached from `parent` by `action` at cost
@@ -242,22 +269,20 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
             self.grow_index();
         }
         let hash = FxBuildHasher.hash_one(&node);
-        let nodes = &self.nodes;
+        let records = &self.records;
         let entry = self.index.entry(
             hash,
-            |&i| nodes[i as usize] == node,
-            |&i| FxBuildHasher.hash_one(&nodes[i as usize]),
+            |&i| records[i as usize].node == node,
+            |&i| FxBuildHasher.hash_one(&records[i as usize].node),
         );
         match entry {
             Entry::Occupied(found) => Some(Slot::Old(*found.get(), action)),
             Entry::Vacant(vacant) => {
-                let index = u32::try_from(self.nodes.len())
+                let index = u32::try_from(self.records.len())
                     .ok()
                     .filter(|&i| i < u32::MAX)?;
                 vacant.insert(index);
-                self.nodes.push(node);
-                self.parents.push(parent);
-                self.g.push(g);
+                self.records.push(Record { node, parent, g });
                 self.actions.push(action);
                 Some(Slot::New(index))
             }
@@ -269,10 +294,14 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     #[cold]
     fn grow_index(&mut self) {
         let mut index = HashTable::with_capacity(next_index_capacity(self.index.capacity()));
-        for (i, node) in (0_u32..).zip(self.nodes.iter()) {
-            index.insert_unique(FxBuildHasher.hash_one(node), i, |&j| {
-                FxBuildHasher.hash_one(&self.nodes[j as usize])
-            });
+        let mut i = 0_u32;
+        for chunk in self.records.chunks() {
+            for record in chunk {
+                index.insert_unique(FxBuildHasher.hash_one(&record.node), i, |&j| {
+                    FxBuildHasher.hash_one(&self.records[j as usize].node)
+                });
+                i += 1;
+            }
         }
         self.index = index;
     }
@@ -280,26 +309,21 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     /// Records a cheaper path to a stored node.
     pub(crate) fn improve(&mut self, index: u32, parent: u32, action: A, g: C) {
         let i = index as usize;
-        self.parents[i] = parent;
-        self.g[i] = g;
+        let record = &mut self.records[i];
+        record.parent = parent;
+        record.g = g;
         self.actions[i - 1] = action;
     }
 
     /// Allocated bytes, and the bytes the next growth could add when `room`
     /// more nodes arrive.
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
-        let vectors = self.nodes.bytes()
-            + self.parents.bytes()
-            + self.g.bytes()
-            + self.actions.bytes()
-            + self.h.bytes();
+        let vectors = self.records.bytes() + self.actions.bytes() + self.h.bytes();
         let table = table_bytes(self.index.capacity());
         let now = vectors + table + self.closed.bytes() + self.dead.bytes();
         let mut growth = 0;
-        if self.parents.len() + room > self.parents.capacity() {
-            growth += self.nodes.growth()
-                + self.parents.growth()
-                + self.g.growth()
+        if self.records.len() + room > self.records.capacity() {
+            growth += self.records.growth()
                 + self.actions.growth()
                 + if self.h.is_empty() {
                     0
@@ -311,7 +335,7 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
             // The doubled table is built while the old one is still alive.
             growth += table_bytes(next_index_capacity(self.index.capacity()));
         }
-        let bits = self.nodes.len() + room;
+        let bits = self.records.len() + room;
         growth += self.closed.growth(bits) + self.dead.growth(bits);
         (now, growth)
     }
