@@ -182,7 +182,7 @@ pub fn retain_available(suite: &mut Suite, peers: &Peers) -> Option<String> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExternalRun {
     /// How it ended.
-    pub outcome: Option<RunOutcome>,
+    pub outcome: RunOutcome,
     /// The limit that stopped it (`time`, `memory`, `expansions`).
     pub limit: Option<String>,
     /// The cost the planner reported.
@@ -235,7 +235,7 @@ pub fn run_external(
         ExternalPlanner::FastDownward => read_fast_downward(&text, code),
         ExternalPlanner::Pyperplan => read_pyperplan(&text, code),
     };
-    if run.outcome == Some(RunOutcome::Solved) {
+    if run.outcome == RunOutcome::Solved {
         let plan = std::fs::read_to_string(&plan_file).unwrap_or_default();
         run.plan_length = Some(
             plan.lines()
@@ -259,7 +259,7 @@ pub fn run_external(
             (Err(e), _) => Err(format!("invalid plan: {e}")),
         });
         if limits.max_expansions.is_some_and(|max| run.expanded > max) {
-            run.outcome = Some(RunOutcome::Limit);
+            run.outcome = RunOutcome::Limit;
             run.limit = Some("expansions".to_owned());
             run.validation = None;
         }
@@ -369,19 +369,19 @@ fn read_fast_downward(text: &str, code: Option<i32>) -> ExternalRun {
         search_time: last_value::<f64>(text, "] Search time: ", "s").unwrap_or(0.0),
         ..ExternalRun::default()
     };
-    let limit = |name: &str| (Some(RunOutcome::Limit), Some(name.to_owned()));
+    let limit = |name: &str| (RunOutcome::Limit, Some(name.to_owned()));
     (run.outcome, run.limit) = match code {
         Some(0..=3) if text.contains("Solution found") => {
             run.cost = last_value::<u64>(text, "Plan cost: ", "");
-            (Some(RunOutcome::Solved), None)
+            (RunOutcome::Solved, None)
         }
-        Some(10..=12) => (Some(RunOutcome::Unsolvable), None),
+        Some(10..=12) => (RunOutcome::Unsolvable, None),
         Some(20 | 22 | 24) => limit("memory"),
         Some(21 | 23) => limit("time"),
         Some(c) if TIMED_OUT.contains(&c) => limit("time"),
-        _ => (Some(RunOutcome::Error), None),
+        _ => (RunOutcome::Error, None),
     };
-    if run.outcome == Some(RunOutcome::Error) {
+    if run.outcome == RunOutcome::Error {
         run.error = Some(error_text("Fast Downward", text, code));
     }
     run
@@ -395,15 +395,13 @@ fn read_pyperplan(text: &str, code: Option<i32>) -> ExternalRun {
         ..ExternalRun::default()
     };
     (run.outcome, run.limit) = match code {
-        Some(c) if TIMED_OUT.contains(&c) => (Some(RunOutcome::Limit), Some("time".to_owned())),
-        _ if text.contains("MemoryError") => (Some(RunOutcome::Limit), Some("memory".to_owned())),
-        Some(0) if text.contains("Plan length: ") => (Some(RunOutcome::Solved), None),
-        Some(0) if text.contains("No solution could be found") => {
-            (Some(RunOutcome::Unsolvable), None)
-        }
-        _ => (Some(RunOutcome::Error), None),
+        Some(c) if TIMED_OUT.contains(&c) => (RunOutcome::Limit, Some("time".to_owned())),
+        _ if text.contains("MemoryError") => (RunOutcome::Limit, Some("memory".to_owned())),
+        Some(0) if text.contains("Plan length: ") => (RunOutcome::Solved, None),
+        Some(0) if text.contains("No solution could be found") => (RunOutcome::Unsolvable, None),
+        _ => (RunOutcome::Error, None),
     };
-    if run.outcome == Some(RunOutcome::Error) {
+    if run.outcome == RunOutcome::Error {
         run.error = Some(error_text("pyperplan", text, code));
     }
     run
@@ -492,7 +490,7 @@ search exit code: 0
     #[test]
     fn fast_downward_solved() {
         let run = read_fast_downward(FD_SOLVED, Some(0));
-        assert_eq!(run.outcome, Some(RunOutcome::Solved));
+        assert_eq!(run.outcome, RunOutcome::Solved);
         assert_eq!(run.cost, Some(12));
         assert_eq!(
             (run.expanded, run.evaluated, run.generated),
@@ -510,7 +508,7 @@ search exit code: 0
         let run = read_fast_downward(time, Some(23));
         assert_eq!(
             (run.outcome, run.limit.as_deref()),
-            (Some(RunOutcome::Limit), Some("time"))
+            (RunOutcome::Limit, Some("time"))
         );
         let run = read_fast_downward("Memory limit has been reached.\n", Some(22));
         assert_eq!(run.limit.as_deref(), Some("memory"));
@@ -522,9 +520,9 @@ search exit code: 0
             "Completely explored state space -- no solution!\n",
             Some(12),
         );
-        assert_eq!(run.outcome, Some(RunOutcome::Unsolvable));
+        assert_eq!(run.outcome, RunOutcome::Unsolvable);
         let run = read_fast_downward("translate: error\nTraceback\nValueError: x\n", Some(1));
-        assert_eq!(run.outcome, Some(RunOutcome::Error));
+        assert_eq!(run.outcome, RunOutcome::Error);
         assert!(run
             .error
             .unwrap()
@@ -537,23 +535,20 @@ search exit code: 0
             2026-12-02 19:48:03,572 INFO     Search time: 0.0072\n\
             2026-12-02 19:48:03,572 INFO     Plan length: 12\n";
         let run = read_pyperplan(solved, Some(0));
-        assert_eq!(run.outcome, Some(RunOutcome::Solved));
+        assert_eq!(run.outcome, RunOutcome::Solved);
         assert_eq!(run.expanded, 16);
         assert!((run.search_time - 0.0072).abs() < 1e-9);
         let unsolvable = "INFO     5 Nodes expanded\nINFO     Search time: 0.00026\n\
             WARNING  No solution could be found\n";
         assert_eq!(
             read_pyperplan(unsolvable, Some(0)).outcome,
-            Some(RunOutcome::Unsolvable)
+            RunOutcome::Unsolvable
         );
         assert_eq!(read_pyperplan("", Some(124)).limit.as_deref(), Some("time"));
         assert_eq!(
             read_pyperplan("MemoryError\n", Some(1)).limit.as_deref(),
             Some("memory")
         );
-        assert_eq!(
-            read_pyperplan("boom\n", Some(2)).outcome,
-            Some(RunOutcome::Error)
-        );
+        assert_eq!(read_pyperplan("boom\n", Some(2)).outcome, RunOutcome::Error);
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::SuiteError;
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RunOutcome {
     /// A plan was found (see [`RunRecord::validated`]).
@@ -23,7 +23,9 @@ pub enum RunOutcome {
     Limit,
     /// The search was cancelled.
     Cancelled,
-    /// The planner refused the problem (an unsupported direction, bad input).
+    /// The planner refused the problem (an unsupported direction, bad input);
+    /// also a run's outcome until it says otherwise.
+    #[default]
     Error,
     /// The run panicked; the suite went on.
     Panic,

@@ -224,7 +224,7 @@ struct Measured {
 impl From<ExternalRun> for Measured {
     fn from(run: ExternalRun) -> Self {
         Self {
-            outcome: run.outcome.unwrap_or(RunOutcome::Error),
+            outcome: run.outcome,
             limit: run.limit,
             cost: run.cost,
             plan_length: run.plan_length,

@@ -112,7 +112,7 @@ fn fast_downward_runs_are_read_and_their_plans_validated() {
         RunLimits::default(),
     )
     .unwrap();
-    assert_eq!(run.outcome, Some(RunOutcome::Solved), "{run:?}");
+    assert_eq!(run.outcome, RunOutcome::Solved, "{run:?}");
     assert_eq!((run.cost, run.plan_length), (Some(2), Some(2)));
     assert_eq!(
         (run.expanded, run.evaluated, run.generated, run.stored),
@@ -138,7 +138,7 @@ fn fast_downward_runs_are_read_and_their_plans_validated() {
         RunLimits::default(),
     )
     .unwrap();
-    assert_eq!(unsolvable.outcome, Some(RunOutcome::Unsolvable));
+    assert_eq!(unsolvable.outcome, RunOutcome::Unsolvable);
 
     // No expansion limit reaches Fast Downward: a run that needed more is
     // recorded as having reached it.
@@ -149,7 +149,7 @@ fn fast_downward_runs_are_read_and_their_plans_validated() {
     let over = run_external(search("fd-astar-hmax"), &peers, &task("ok"), limits).unwrap();
     assert_eq!(
         (over.outcome, over.limit.as_deref()),
-        (Some(RunOutcome::Limit), Some("expansions"))
+        (RunOutcome::Limit, Some("expansions"))
     );
 }
 
@@ -163,7 +163,7 @@ fn pyperplan_runs_are_read_and_stopped_at_the_time_limit() {
         RunLimits::default(),
     )
     .unwrap();
-    assert_eq!(run.outcome, Some(RunOutcome::Solved), "{run:?}");
+    assert_eq!(run.outcome, RunOutcome::Solved, "{run:?}");
     assert_eq!((run.cost, run.expanded), (Some(2), 7));
     assert_eq!(run.validation, Some(Ok(())));
 
@@ -175,7 +175,7 @@ fn pyperplan_runs_are_read_and_stopped_at_the_time_limit() {
     let slow = run_external(search("pp-astar-blind"), &peers, &task("sleep"), limits).unwrap();
     assert_eq!(
         (slow.outcome, slow.limit.as_deref()),
-        (Some(RunOutcome::Limit), Some("time"))
+        (RunOutcome::Limit, Some("time"))
     );
     assert!(
         began.elapsed() < Duration::from_secs(20),
