@@ -185,7 +185,8 @@ pub struct ExternalRun {
     pub outcome: RunOutcome,
     /// The limit that stopped it (`time`, `memory`, `expansions`).
     pub limit: Option<String>,
-    /// The cost the planner reported.
+    /// The plan's cost as the planner reports it (pyperplan reports none:
+    /// its plan's length, the cost with PDDL's unit costs).
     pub cost: Option<u64>,
     /// The plan's number of steps.
     pub plan_length: Option<usize>,

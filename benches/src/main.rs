@@ -204,7 +204,8 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
         benches::defaults::default_suite()?
     };
     override_limits(&mut suite, args)?;
-    if let Some(note) = benches::external::retain_available(&mut suite, &Peers::locate()) {
+    let peers = Peers::locate();
+    if let Some(note) = benches::external::retain_available(&mut suite, &peers) {
         eprintln!("{note}");
     }
     let compare = pairs(&args.compare);
@@ -238,6 +239,7 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
             jobs: args.jobs,
             shard: args.shard,
             progress: !args.no_progress,
+            peers: Some(peers),
         },
     )?;
     let wall = began.elapsed();

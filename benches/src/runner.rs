@@ -61,7 +61,7 @@ impl FromStr for Shard {
 }
 
 /// How to run a suite.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Worker threads; `None` uses every core.
     pub jobs: Option<usize>,
@@ -70,6 +70,9 @@ pub struct RunOptions {
     /// Show a progress bar on standard error (hidden anyway when it is not
     /// a terminal).
     pub progress: bool,
+    /// Where the peer planners of `fd-*` and `pp-*` configurations are;
+    /// `None` looks for them once ([`Peers::locate`]).
+    pub peers: Option<Peers>,
 }
 
 /// Runs `suite` (or the shard of it that `options` names) and returns one
@@ -124,6 +127,7 @@ pub fn run_suite(suite: &Suite, options: &RunOptions) -> Result<Vec<RunRecord>, 
     } else {
         ProgressBar::hidden()
     };
+    let peers = options.peers.clone().unwrap_or_else(Peers::locate);
     let solved = AtomicUsize::new(0);
     let order = schedule(suite, &runs);
     let next = AtomicUsize::new(0);
@@ -136,7 +140,7 @@ pub fn run_suite(suite: &Suite, options: &RunOptions) -> Result<Vec<RunRecord>, 
             let Some(spec) = order.get(i) else {
                 break;
             };
-            let record = run_one(suite, *spec);
+            let record = run_one(suite, *spec, &peers);
             if record.solved() {
                 let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
                 bar.set_message(format!("{n} solved"));
@@ -169,8 +173,9 @@ fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
     order
 }
 
-/// Runs one problem with one configuration; never panics.
-pub fn run_one(suite: &Suite, spec: RunSpec) -> RunRecord {
+/// Runs one problem with one configuration (a peer's from `peers`); never
+/// panics.
+pub fn run_one(suite: &Suite, spec: RunSpec, peers: &Peers) -> RunRecord {
     let problem = &suite.problems[spec.problem];
     let config = &suite.configs[spec.config];
     let limits = config.limits.unwrap_or(suite.limits);
@@ -178,9 +183,7 @@ pub fn run_one(suite: &Suite, spec: RunSpec) -> RunRecord {
     let result = catch_unwind(AssertUnwindSafe(|| match &config.method {
         Method::Searchlab { .. } => plan_instance(&problem.instance, config, limits),
         Method::External(search) => match &*problem.instance {
-            Instance::Pddl(task) => {
-                run_external(*search, &Peers::locate(), task, limits).map(Measured::from)
-            }
+            Instance::Pddl(task) => run_external(*search, peers, task, limits).map(Measured::from),
             _ => Err(format!("{} plans PDDL tasks only", search.name)),
         },
     }));

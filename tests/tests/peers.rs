@@ -213,3 +213,32 @@ fn missing_peers_are_skipped_with_a_note_and_the_rest_run() {
     mixed.add_config(Configuration::by_name("fd-astar-blind").unwrap());
     assert!(mixed.runs().is_empty());
 }
+
+#[test]
+fn a_suite_runs_peers_from_its_options_and_records_their_figures() {
+    let mut suite = Suite::new("peers");
+    suite.add_problem(SuiteProblem::pddl("roads", "p1", task("ok")));
+    for name in ["fd-astar-hmax", "pp-astar-blind", "fwd-astar-hmax"] {
+        suite.add_config(Configuration::by_name(name).unwrap());
+    }
+    let options = RunOptions {
+        jobs: Some(1),
+        peers: Some(Peers::in_dir(&fake_peers("suite"))),
+        ..RunOptions::default()
+    };
+    let records = run_suite(&suite, &options).unwrap();
+    assert!(
+        records.iter().all(|r| r.solved() && r.cost == Some(2)),
+        "{records:?}"
+    );
+    let fd = &records[0];
+    assert_eq!(
+        (fd.expanded, fd.stored, fd.expanded_until_last_jump),
+        (3, 4, 2)
+    );
+    assert_eq!((fd.memory, fd.cpu_time), (10544 * 1024, Some(0.0005)));
+    assert_eq!(
+        (records[1].expanded, records[1].cpu_time),
+        (7, Some(0.0072))
+    );
+}
