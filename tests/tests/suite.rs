@@ -161,7 +161,7 @@ fn shards_are_disjoint_and_merge_into_the_whole() {
             &RunOptions {
                 jobs: Some(1),
                 shard: Some(shard),
-                progress: false,
+                ..RunOptions::default()
             },
         )
         .unwrap();
