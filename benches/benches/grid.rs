@@ -1,10 +1,14 @@
 //! Grid path-finding: searchlab against the `pathfinding` crate, same grids,
 //! same heuristic, same group. Every run asserts both report the same cost.
+//!
+//! `searchlab` searches the grid as it is, with its cell numbering (a flat
+//! node table); `searchlab-hashed` searches the same grid without it, so the
+//! engine hashes cells as it does for any space without a numbering.
 
-use benches::grid::{Cell, Grid};
+use benches::grid::{Cell, Grid, Hashed};
 use criterion::{BenchmarkId, Criterion};
 use peak_alloc::PeakAlloc;
-use search_core::{Algorithm, OpenListKind, Search};
+use search_core::{Algorithm, OpenListKind, Search, SearchSpace};
 
 #[global_allocator]
 static ALLOCATOR: PeakAlloc = PeakAlloc;
@@ -17,8 +21,11 @@ fn grids() -> Vec<(&'static str, Grid)> {
     ]
 }
 
-fn searchlab_cost(grid: &Grid, algorithm: Algorithm) -> u32 {
-    let result = Search::new(grid, (0, 0))
+fn searchlab_cost<S>(space: &S, grid: &Grid, algorithm: Algorithm) -> u32
+where
+    S: SearchSpace<Node = Cell, Cost = u32>,
+{
+    let result = Search::new(space, (0, 0))
         .algorithm(algorithm)
         .heuristic(grid.heuristic())
         .run()
@@ -65,12 +72,21 @@ fn bench(c: &mut Criterion) {
         for (grid_name, grid) in &grids {
             let expected = pathfinding_cost(grid, algorithm);
             assert_eq!(
-                searchlab_cost(grid, algorithm),
+                searchlab_cost(grid, grid, algorithm),
                 expected,
                 "{name} {grid_name}"
             );
+            assert_eq!(
+                searchlab_cost(&Hashed(grid), grid, algorithm),
+                expected,
+                "{name} {grid_name} hashed"
+            );
             group.bench_with_input(BenchmarkId::new("searchlab", grid_name), grid, |b, g| {
-                b.iter(|| assert_eq!(searchlab_cost(g, algorithm), expected));
+                b.iter(|| assert_eq!(searchlab_cost(g, g, algorithm), expected));
+            });
+            let id = BenchmarkId::new("searchlab-hashed", grid_name);
+            group.bench_with_input(id, grid, |b, g| {
+                b.iter(|| assert_eq!(searchlab_cost(&Hashed(g), g, algorithm), expected));
             });
             group.bench_with_input(BenchmarkId::new("pathfinding", grid_name), grid, |b, g| {
                 b.iter(|| assert_eq!(pathfinding_cost(g, algorithm), expected));
@@ -89,7 +105,7 @@ fn open_lists(c: &mut Criterion) {
     ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);
-        let expected = searchlab_cost(&grid, algorithm);
+        let expected = searchlab_cost(&grid, &grid, algorithm);
         for kind in [
             OpenListKind::Buckets,
             OpenListKind::BinaryHeap,
@@ -120,25 +136,34 @@ fn peak_bytes<T>(run: impl FnOnce() -> T) -> (usize, T) {
     (ALLOCATOR.peak_usage().saturating_sub(before), value)
 }
 
-/// Memory of one Dijkstra run on each grid, searchlab and `pathfinding`
-/// measured by the same counting allocator, per node searchlab stored.
+/// Memory of one Dijkstra run on each grid, searchlab (with and without the
+/// cell numbering) and `pathfinding` measured by the same counting
+/// allocator, per node searchlab stored.
 #[expect(clippy::cast_precision_loss, reason = "byte counts far below 2^52")]
 fn report_memory() {
+    fn dijkstra<S: SearchSpace<Node = Cell, Cost = u32>>(
+        space: &S,
+    ) -> search_core::SearchResult<Cell, S::Action, u32> {
+        Search::new(space, (0, 0))
+            .algorithm(Algorithm::Dijkstra)
+            .run()
+            .expect("unit costs are valid")
+    }
     for (name, grid) in grids() {
-        let (ours, result) = peak_bytes(|| {
-            Search::new(&grid, (0, 0))
-                .algorithm(Algorithm::Dijkstra)
-                .run()
-                .expect("unit costs are valid")
-        });
+        let (numbered, result) = peak_bytes(|| dijkstra(&grid));
+        let (hashed, hashed_result) = peak_bytes(|| dijkstra(&Hashed(&grid)));
+        assert_eq!(result.stats.stored, hashed_result.stats.stored);
         let (theirs, _) = peak_bytes(|| pathfinding_cost(&grid, Algorithm::Dijkstra));
         let stored = result.stats.stored as f64;
         println!(
-            "memory grid/dijkstra {name}: stored {} nodes; searchlab peak {ours} B = {:.1} B/node \
-             (engine estimate {:.1} B/node); pathfinding peak {theirs} B = {:.1} B/node",
+            "memory grid/dijkstra {name}: stored {} nodes; searchlab peak {numbered} B = {:.1} B/node \
+             (engine estimate {:.1} B/node); searchlab-hashed peak {hashed} B = {:.1} B/node \
+             (estimate {:.1}); pathfinding peak {theirs} B = {:.1} B/node",
             result.stats.stored,
-            ours as f64 / stored,
+            numbered as f64 / stored,
             result.stats.estimated_bytes as f64 / stored,
+            hashed as f64 / stored,
+            hashed_result.stats.estimated_bytes as f64 / stored,
             theirs as f64 / stored,
         );
     }

@@ -37,6 +37,7 @@ mod dijkstra;
 mod greedy;
 mod heuristic;
 mod limits;
+mod numbered;
 mod open;
 mod outcome;
 mod search;

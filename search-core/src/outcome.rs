@@ -82,6 +82,26 @@ pub enum SearchError {
         /// The node being expanded (its `Debug` form).
         node: String,
     },
+    /// A node's number in the space's dense numbering was out of range.
+    #[error("node {node} has number {number}, not below the space's {numbers} node numbers")]
+    NodeNumberOutOfRange {
+        /// The node (its `Debug` form).
+        node: String,
+        /// Its number.
+        number: u64,
+        /// The space's [`node_numbers`](crate::SearchSpace::node_numbers).
+        numbers: u64,
+    },
+    /// Two nodes had the same number in the space's dense numbering.
+    #[error("nodes {node} and {other} both have number {number}; a dense numbering gives each node its own")]
+    NodeNumberShared {
+        /// The node being stored (its `Debug` form).
+        node: String,
+        /// The stored node with the same number (its `Debug` form).
+        other: String,
+        /// The number.
+        number: u64,
+    },
     /// Weighted A* needs a finite weight of at least 1.
     #[error("weighted A* needs a finite weight >= 1, got {weight}")]
     InvalidWeight {

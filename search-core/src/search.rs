@@ -5,7 +5,7 @@ use std::time::Instant;
 use num_traits::{CheckedAdd, Zero};
 
 use crate::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
-use crate::store::{NodeStore, Slot};
+use crate::store::{NodeStore, Refused, Slot};
 use crate::{
     astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit, Outcome,
     SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
@@ -280,8 +280,10 @@ where
     ///
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost,
-    /// [`SearchError::CostOverflow`] when a path cost overflows, and
-    /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1.
+    /// [`SearchError::CostOverflow`] when a path cost overflows,
+    /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1, and
+    /// [`SearchError::NodeNumberOutOfRange`] or
+    /// [`SearchError::NodeNumberShared`] for a broken node numbering.
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
         if let Some(start) = self.start.take() {
@@ -332,7 +334,7 @@ where
             self.end = Some(End::Failed(error));
             return;
         }
-        self.ws.store.clear();
+        self.ws.store.clear(self.space.node_numbers());
         let zero = S::Cost::zero();
         self.ws.open.clear(
             self.open_list,
@@ -358,7 +360,15 @@ where
             zero
         };
         let is_goal = self.algorithm.is_bfs() && self.space.is_goal(&start);
-        self.ws.store.insert_start(start, zero);
+        let space = self.space;
+        if let Err(error) = self
+            .ws
+            .store
+            .insert_start(start, zero, |n| space.node_number(n))
+        {
+            self.end = Some(End::Failed(error));
+            return;
+        }
         if self.algorithm.uses_heuristic() {
             self.ws.store.h.push(h);
         }
@@ -634,17 +644,17 @@ where
             self.stats.duplicates += 1;
             return;
         }
-        let found = match self
-            .ws
-            .store
-            .find_or_insert(child, self.index, action, child_g)
-        {
-            None => {
-                *self.end = Some(End::Limit(Limit::StoredNodes));
-                return;
-            }
-            Some(Slot::New(child)) => self.first_visit(child),
-            Some(Slot::Old(child, action)) => self.revisit(child, action, child_g),
+        let space = self.space;
+        let found = match self.ws.store.find_or_insert(
+            child,
+            |n| space.node_number(n),
+            self.index,
+            action,
+            child_g,
+        ) {
+            Ok(Slot::New(child)) => self.first_visit(child),
+            Ok(Slot::Old(child, action)) => self.revisit(child, action, child_g),
+            Err(refused) => return self.refuse(refused),
         };
         let Some((child, h)) = found else {
             return;
@@ -660,6 +670,15 @@ where
         if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
             *self.end = Some(stop);
         }
+    }
+
+    /// Ends the search on a node the store could not take.
+    #[cold]
+    fn refuse(&mut self, refused: Refused) {
+        *self.end = Some(match refused {
+            Refused::Full => End::Limit(Limit::StoredNodes),
+            Refused::Numbering(error) => End::Failed(error),
+        });
     }
 
     /// Ends the search on a negative, NaN or overflowing edge cost.

@@ -59,6 +59,30 @@ pub trait SearchSpace {
     fn successors<F>(&self, node: &Self::Node, emit: F)
     where
         F: FnMut(Self::Action, Self::Node, Self::Cost);
+
+    /// How many numbers a dense numbering of the nodes uses, if the space
+    /// has one (a grid numbers its cells row by row). Then
+    /// [`node_number`](Self::node_number) gives every node a distinct number
+    /// below this, and the engine finds stored nodes in a flat table indexed
+    /// by that number instead of a hash table: no hashing, and nodes that are
+    /// near in the space are near in memory. The default is `None`.
+    ///
+    /// Used when the count is at most `2^32`; above that the engine hashes.
+    /// The table is allocated in pages of 4,096 numbers as the search
+    /// touches them, so a large numbering costs only what a search visits.
+    fn node_numbers(&self) -> Option<u64> {
+        None
+    }
+
+    /// The number of `node` in the dense numbering: below
+    /// [`node_numbers`](Self::node_numbers), and different for different
+    /// nodes. Called only when `node_numbers` is `Some`. A number out of
+    /// range, or one shared by two nodes the search meets, ends the search
+    /// with an error naming the nodes, never a wrong answer.
+    fn node_number(&self, node: &Self::Node) -> u64 {
+        let _ = node;
+        0
+    }
 }
 
 impl<S: SearchSpace + ?Sized> SearchSpace for &S {
@@ -75,5 +99,13 @@ impl<S: SearchSpace + ?Sized> SearchSpace for &S {
         F: FnMut(Self::Action, Self::Node, Self::Cost),
     {
         (**self).successors(node, emit);
+    }
+
+    fn node_numbers(&self) -> Option<u64> {
+        (**self).node_numbers()
+    }
+
+    fn node_number(&self, node: &Self::Node) -> u64 {
+        (**self).node_number(node)
     }
 }

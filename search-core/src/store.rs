@@ -9,6 +9,10 @@
 //! on to read its path cost: one cache line instead of two. On the 1000x1000
 //! grid bench a `(u32, u32)` node costs a 16-byte record plus 5 bytes per
 //! bucket of the table (see BENCHMARKS.md for the measured peak).
+//!
+//! A space with a dense numbering of its nodes replaces the hash table with
+//! a flat one ([`NumberTable`]): one array read per lookup instead of a hash
+//! and a probe of two random cache lines.
 
 use std::hash::BuildHasher;
 use std::mem::size_of;
@@ -99,8 +103,11 @@ impl<T> Chunked<T> {
         }
     }
 
-    /// Bytes the next push could allocate.
-    fn growth(&self) -> usize {
+    /// Bytes the next `room` pushes could allocate (one growth step).
+    fn growth(&self, room: usize) -> usize {
+        if self.len + room <= self.capacity() {
+            return 0;
+        }
         let slots = match self.chunks.get(self.len / CHUNK) {
             Some(chunk) if chunk.len() < chunk.capacity() => 0,
             Some(chunk) if self.len < CHUNK => chunk.capacity().max(4),
@@ -128,6 +135,9 @@ impl<T> IndexMut<usize> for Chunked<T> {
 
 use hashbrown::hash_table::{Entry, HashTable};
 use rustc_hash::FxBuildHasher;
+
+use crate::numbered::{NumberTable, MAX_NUMBERS};
+use crate::SearchError;
 
 /// One bit per node.
 #[derive(Clone, Debug, Default)]
@@ -200,6 +210,8 @@ pub(crate) struct NodeStore<N, A, C> {
     pub(crate) closed: BitSet,
     pub(crate) dead: BitSet,
     index: HashTable<u32>,
+    /// The flat table that replaces `index` when the space numbers its nodes.
+    numbered: Option<NumberTable>,
 }
 
 impl<N, A, C> Default for NodeStore<N, A, C> {
@@ -211,6 +223,7 @@ impl<N, A, C> Default for NodeStore<N, A, C> {
             closed: BitSet::default(),
             dead: BitSet::default(),
             index: HashTable::new(),
+            numbered: None,
         }
     }
 }
@@ -222,14 +235,29 @@ pub(crate) enum Slot<A> {
     New(u32),
 }
 
-impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
-    pub(crate) fn clear(&mut self) {
+/// Why `find_or_insert` did not store a node.
+#[derive(Debug)]
+pub(crate) enum Refused {
+    /// The store holds `u32::MAX` nodes.
+    Full,
+    /// The space's numbering is broken.
+    Numbering(SearchError),
+}
+
+impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
+    /// Empties the store for a search of a space with `numbers` node
+    /// numbers (`None`: hash the nodes), keeping its buffers.
+    pub(crate) fn clear(&mut self, numbers: Option<u64>) {
         self.records.clear();
         self.actions.clear();
         self.h.clear();
         self.closed.clear();
         self.dead.clear();
         self.index.clear();
+        match numbers.filter(|&n| n <= MAX_NUMBERS) {
+            Some(n) => self.numbered.get_or_insert_default().set_numbers(n),
+            None => self.numbered = None,
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -248,23 +276,43 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
         self.records[index as usize].g
     }
 
-    /// Stores the start node (index 0).
-    pub(crate) fn insert_start(&mut self, node: N, g: C) {
-        let hash = FxBuildHasher.hash_one(&node);
-        self.index.insert_unique(hash, 0, |_| hash);
+    /// Stores the start node (index 0) of an empty store; `number_of` is the
+    /// space's numbering, used if it has one.
+    pub(crate) fn insert_start(
+        &mut self,
+        node: N,
+        g: C,
+        number_of: impl Fn(&N) -> u64,
+    ) -> Result<(), SearchError> {
+        if let Some(table) = &mut self.numbered {
+            let number = number_of(&node);
+            let numbers = table.numbers();
+            let Some(slot) = table.slot(number) else {
+                return Err(out_of_range(&node, number, numbers));
+            };
+            *slot = 1;
+        } else {
+            let hash = FxBuildHasher.hash_one(&node);
+            self.index.insert_unique(hash, 0, |_| hash);
+        }
         self.records.push(Record { node, parent: 0, g });
+        Ok(())
     }
 
     /// Finds `node`, or stores it reached from `parent` by `action` at cost
-    /// `g`. `None` when the store holds `u32::MAX` nodes.
+    /// `g`; `number_of` is the space's numbering, used if it has one.
     #[inline]
     pub(crate) fn find_or_insert(
         &mut self,
         node: N,
+        number_of: impl Fn(&N) -> u64,
         parent: u32,
         action: A,
         g: C,
-    ) -> Option<Slot<A>> {
+    ) -> Result<Slot<A>, Refused> {
+        if self.numbered.is_some() {
+            return self.find_or_insert_numbered(node, number_of, parent, action, g);
+        }
         if self.index.len() == self.index.capacity() {
             self.grow_index();
         }
@@ -276,17 +324,54 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
             |&i| FxBuildHasher.hash_one(&records[i as usize].node),
         );
         match entry {
-            Entry::Occupied(found) => Some(Slot::Old(*found.get(), action)),
+            Entry::Occupied(found) => Ok(Slot::Old(*found.get(), action)),
             Entry::Vacant(vacant) => {
-                let index = u32::try_from(self.records.len())
-                    .ok()
-                    .filter(|&i| i < u32::MAX)?;
+                let index = next_index(self.records.len()).ok_or(Refused::Full)?;
                 vacant.insert(index);
                 self.records.push(Record { node, parent, g });
                 self.actions.push(action);
-                Some(Slot::New(index))
+                Ok(Slot::New(index))
             }
         }
+    }
+
+    /// [`find_or_insert`](Self::find_or_insert) through the flat table. An
+    /// entry counts only if it points at a record of this search holding
+    /// `node`; anything else is left over from an earlier search, unless the
+    /// record it points at has the same number, which the numbering forbids.
+    #[inline]
+    fn find_or_insert_numbered(
+        &mut self,
+        node: N,
+        number_of: impl Fn(&N) -> u64,
+        parent: u32,
+        action: A,
+        g: C,
+    ) -> Result<Slot<A>, Refused> {
+        let Some(table) = &mut self.numbered else {
+            unreachable!("called only with a table");
+        };
+        let number = number_of(&node);
+        let numbers = table.numbers();
+        let Some(slot) = table.slot(number) else {
+            return Err(Refused::Numbering(out_of_range(&node, number, numbers)));
+        };
+        if let Some(stored) = slot
+            .checked_sub(1)
+            .and_then(|i| self.records.get(i as usize))
+        {
+            if stored.node == node {
+                return Ok(Slot::Old(*slot - 1, action));
+            }
+            if number_of(&stored.node) == number {
+                return Err(Refused::Numbering(shared(&node, &stored.node, number)));
+            }
+        }
+        let index = next_index(self.records.len()).ok_or(Refused::Full)?;
+        *slot = index + 1;
+        self.records.push(Record { node, parent, g });
+        self.actions.push(action);
+        Ok(Slot::New(index))
     }
 
     /// Doubles the index by inserting the nodes in store order: hashbrown's
@@ -319,25 +404,48 @@ impl<N: std::hash::Hash + Eq, A, C: Copy> NodeStore<N, A, C> {
     /// more nodes arrive.
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
         let vectors = self.records.bytes() + self.actions.bytes() + self.h.bytes();
-        let table = table_bytes(self.index.capacity());
+        let table = table_bytes(self.index.capacity())
+            + self.numbered.as_ref().map_or(0, NumberTable::bytes);
         let now = vectors + table + self.closed.bytes() + self.dead.bytes();
-        let mut growth = 0;
-        if self.records.len() + room > self.records.capacity() {
-            growth += self.records.growth()
-                + self.actions.growth()
-                + if self.h.is_empty() {
-                    0
-                } else {
-                    self.h.growth()
-                };
+        // Each vector on its own: the actions lag the records by one, so
+        // they fill up one push later.
+        let mut growth = self.records.growth(room) + self.actions.growth(room);
+        if !self.h.is_empty() {
+            growth += self.h.growth(room);
         }
-        if self.index.len() + room > self.index.capacity() {
+        if let Some(numbered) = &self.numbered {
+            growth += numbered.growth(room);
+        } else if self.index.len() + room > self.index.capacity() {
             // The doubled table is built while the old one is still alive.
             growth += table_bytes(next_index_capacity(self.index.capacity()));
         }
         let bits = self.records.len() + room;
         growth += self.closed.growth(bits) + self.dead.growth(bits);
         (now, growth)
+    }
+}
+
+/// The index of the next record, unless the store is full (`u32::MAX` is
+/// kept free, so an index plus one still fits a `u32`).
+fn next_index(len: usize) -> Option<u32> {
+    u32::try_from(len).ok().filter(|&i| i < u32::MAX)
+}
+
+#[cold]
+fn out_of_range<N: crate::Node>(node: &N, number: u64, numbers: u64) -> SearchError {
+    SearchError::NodeNumberOutOfRange {
+        node: format!("{node:?}"),
+        number,
+        numbers,
+    }
+}
+
+#[cold]
+fn shared<N: crate::Node>(node: &N, other: &N, number: u64) -> SearchError {
+    SearchError::NodeNumberShared {
+        node: format!("{node:?}"),
+        other: format!("{other:?}"),
+        number,
     }
 }
 

@@ -328,6 +328,34 @@ impl<C: Cost> SearchSpace for GraphSpace<C> {
     }
 }
 
+/// A graph searched through its node numbers: the engine keeps a flat node
+/// table instead of hashing (see [`SearchSpace::node_numbers`]). Searches
+/// must come out exactly as on the bare graph.
+#[derive(Clone, Copy, Debug)]
+pub struct Numbered<'g, C>(pub &'g GraphSpace<C>);
+
+impl<C: Cost> SearchSpace for Numbered<'_, C> {
+    type Node = usize;
+    type Action = usize;
+    type Cost = C;
+
+    fn is_goal(&self, node: &usize) -> bool {
+        self.0.is_goal(node)
+    }
+
+    fn successors<F: FnMut(usize, usize, C)>(&self, node: &usize, emit: F) {
+        self.0.successors(node, emit);
+    }
+
+    fn node_numbers(&self) -> Option<u64> {
+        u64::try_from(self.0.len()).ok()
+    }
+
+    fn node_number(&self, node: &usize) -> u64 {
+        u64::try_from(*node).unwrap_or(u64::MAX)
+    }
+}
+
 /// Wraps a space and logs each node whose successors the engine asked for,
 /// in order: the expansions, seen from outside the engine.
 #[derive(Debug)]

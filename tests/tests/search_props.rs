@@ -8,7 +8,7 @@ use search_core::{
     astar, bfs, dijkstra, greedy, weighted_astar, Admissible, Algorithm, Estimate, FloatCost,
     Limit, OpenListKind, Outcome, Search, SearchLimits, Status,
 };
-use tests::{replay, GraphSpace};
+use tests::{replay, GraphSpace, Numbered};
 
 /// A random search problem with an admissible heuristic.
 #[derive(Clone, Debug)]
@@ -330,5 +330,47 @@ proptest! {
             prop_assert_eq!(auto.stats.counters(), other.stats.counters(), "{:?}", kind);
             prop_assert_eq!(&auto.outcome, &other.outcome, "{:?}", kind);
         }
+    }
+
+    #[test]
+    fn a_numbered_space_searches_as_a_hashed_one(
+        p in problem(),
+        q in problem(),
+        algorithm in prop::sample::select(ALGORITHMS.to_vec()),
+    ) {
+        let numbered = Numbered(&p.graph);
+        let run = |workspace| {
+            Search::new(&numbered, p.start)
+                .algorithm(algorithm)
+                .heuristic(p.h())
+                .workspace(workspace)
+                .run()
+                .unwrap()
+        };
+        let hashed = Search::new(&p.graph, p.start)
+            .algorithm(algorithm)
+            .heuristic(p.h())
+            .run()
+            .unwrap();
+        let fresh = run(search_core::Workspace::default());
+        prop_assert_eq!(hashed.stats.counters(), fresh.stats.counters());
+        prop_assert_eq!(hashed.stats.max_open, fresh.stats.max_open);
+        prop_assert_eq!(hashed.stats.stored, fresh.stats.stored);
+        prop_assert_eq!(&hashed.outcome, &fresh.outcome);
+
+        // The table keeps entries of earlier searches, of this graph and of
+        // another numbered or hashed one; they must not leak into this one.
+        for (graph, start) in [(&q.graph, q.start), (&p.graph, (p.start + 1) % p.graph.len())] {
+            let space = Numbered(graph);
+            let mut warm = Search::new(&space, start).algorithm(algorithm);
+            warm.run().unwrap();
+            let reused = run(warm.into_workspace());
+            prop_assert_eq!(hashed.stats.counters(), reused.stats.counters());
+            prop_assert_eq!(&hashed.outcome, &reused.outcome);
+        }
+        let mut warm = Search::new(&q.graph, q.start).algorithm(algorithm);
+        warm.run().unwrap();
+        let reused = run(warm.into_workspace());
+        prop_assert_eq!(hashed.stats.counters(), reused.stats.counters());
     }
 }

@@ -14,7 +14,7 @@ use search_core::{
     FloatCost, Heuristic, Limit, Outcome, ResultOf, Search, SearchError, SearchLimits,
     SearchResult, SearchSpace, Statistics, Status, Workspace,
 };
-use tests::{reference, replay, GraphSpace, GridSpace, Recording};
+use tests::{reference, replay, GraphSpace, GridSpace, Numbered, Recording};
 
 /// Weights tried for weighted A*.
 const WEIGHTS: [f64; 5] = [1.0, 1.5, 2.0, 3.0, 10.0];
@@ -693,6 +693,89 @@ fn invalid_cost_on_a_grid_names_the_cell() {
     }
 }
 
+/// A chain 0 -> 1 -> ... -> 5 (the goal) with a numbering that breaks.
+struct BadNumbers {
+    numbers: u64,
+    number: fn(usize) -> u64,
+}
+
+impl SearchSpace for BadNumbers {
+    type Node = usize;
+    type Action = ();
+    type Cost = u32;
+    fn is_goal(&self, n: &usize) -> bool {
+        *n == 5
+    }
+    fn successors<F: FnMut((), usize, u32)>(&self, n: &usize, mut emit: F) {
+        if *n < 5 {
+            emit((), n + 1, 1);
+        }
+    }
+    fn node_numbers(&self) -> Option<u64> {
+        Some(self.numbers)
+    }
+    fn node_number(&self, n: &usize) -> u64 {
+        (self.number)(*n)
+    }
+}
+
+#[test]
+fn a_node_number_out_of_range_is_an_error_naming_the_node() {
+    let space = BadNumbers {
+        numbers: 3,
+        number: |n| n as u64,
+    };
+    for algorithm in ALGORITHMS {
+        let error = expect_error(&space, 0, algorithm);
+        assert_eq!(
+            error,
+            SearchError::NodeNumberOutOfRange {
+                node: "3".into(),
+                number: 3,
+                numbers: 3
+            },
+            "{algorithm:?}"
+        );
+        assert!(error.to_string().contains("node 3 has number 3"), "{error}");
+    }
+    // The start too.
+    let error = expect_error(&space, 4, Algorithm::AStar);
+    assert!(matches!(
+        error,
+        SearchError::NodeNumberOutOfRange { number: 4, .. }
+    ));
+}
+
+#[test]
+fn two_nodes_with_one_number_are_an_error_naming_both() {
+    let space = BadNumbers {
+        numbers: 6,
+        number: |n| (n / 2) as u64,
+    };
+    for algorithm in ALGORITHMS {
+        let error = expect_error(&space, 0, algorithm);
+        assert_eq!(
+            error,
+            SearchError::NodeNumberShared {
+                node: "1".into(),
+                other: "0".into(),
+                number: 0
+            },
+            "{algorithm:?}"
+        );
+    }
+    // A numbering with room for every node works, and so does one beyond
+    // what the table serves (2^32), which the engine hashes instead.
+    for numbers in [6, u64::MAX] {
+        let space = BadNumbers {
+            numbers,
+            number: |n| n as u64,
+        };
+        let plan = bfs(&space, 0).unwrap().outcome.into_solution().unwrap();
+        assert_eq!(plan.nodes, vec![0, 1, 2, 3, 4, 5]);
+    }
+}
+
 #[test]
 fn overflow_is_cost_overflow() {
     // 200 + 100 does not fit in a u8.
@@ -920,6 +1003,7 @@ fn memory_estimate_never_exceeds_the_limit() {
         let star_full = run(&star, 0, algorithm, Blind, SearchLimits::default()).unwrap();
         let grid_floor = start_footprint(&grid, grid.start(), algorithm);
         let star_floor = start_footprint(&star, 0, algorithm);
+        let numbered_floor = start_footprint(&Numbered(&star), 0, algorithm);
         for max in limits_to_try {
             let limits = SearchLimits {
                 max_memory_bytes: Some(max),
@@ -940,13 +1024,22 @@ fn memory_estimate_never_exceeds_the_limit() {
                 &grid_full.outcome,
                 &format!("grid, {algorithm:?}"),
             );
-            let r = run(&star, 0, algorithm, Blind, limits).unwrap();
+            let r = run(&star, 0, algorithm, Blind, limits.clone()).unwrap();
             check_memory(
                 &r,
                 max,
                 star_floor,
                 &star_full.outcome,
                 &format!("star, {algorithm:?}"),
+            );
+            // Numbered, the star's node table arrives a page at a time.
+            let r = run(&Numbered(&star), 0, algorithm, Blind, limits).unwrap();
+            check_memory(
+                &r,
+                max,
+                numbered_floor,
+                &star_full.outcome,
+                &format!("numbered star, {algorithm:?}"),
             );
         }
         // A generous limit changes nothing.
