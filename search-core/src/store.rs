@@ -427,6 +427,7 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
 
 /// The index of the next record, unless the store is full (`u32::MAX` is
 /// kept free, so an index plus one still fits a `u32`).
+#[inline]
 fn next_index(len: usize) -> Option<u32> {
     u32::try_from(len).ok().filter(|&i| i < u32::MAX)
 }
