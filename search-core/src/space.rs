@@ -70,6 +70,29 @@ pub trait SearchSpace {
     /// Used when the count is at most `2^32`; above that the engine hashes.
     /// The table is allocated in pages of 4,096 numbers as the search
     /// touches them, so a large numbering costs only what a search visits.
+    ///
+    /// ```
+    /// use search_core::{bfs, SearchSpace};
+    ///
+    /// /// Cells 0..100 of a line, numbered by position.
+    /// struct Line;
+    /// impl SearchSpace for Line {
+    ///     type Node = u8;
+    ///     type Action = i8;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &u8) -> bool { *n == 99 }
+    ///     fn successors<F: FnMut(i8, u8, u32)>(&self, n: &u8, mut emit: F) {
+    ///         if *n > 0 { emit(-1, n - 1, 1); }
+    ///         if *n < 99 { emit(1, n + 1, 1); }
+    ///     }
+    ///     fn node_numbers(&self) -> Option<u64> { Some(100) }
+    ///     fn node_number(&self, n: &u8) -> u64 { u64::from(*n) }
+    /// }
+    ///
+    /// let result = bfs(&Line, 0).unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().cost, 99);
+    /// assert_eq!(result.stats.stored, 100);
+    /// ```
     fn node_numbers(&self) -> Option<u64> {
         None
     }
