@@ -30,10 +30,16 @@ pub(crate) struct NumberTable {
 
 impl NumberTable {
     /// Serves a numbering of `numbers` numbers (at most [`MAX_NUMBERS`]),
-    /// keeping the pages it has.
+    /// keeping the pages it has. The page directory is sized here, once (8
+    /// bytes a page: 2 KiB for a million numbers), so that only pages are
+    /// allocated during the search and the memory projection is exact.
     pub(crate) fn set_numbers(&mut self, numbers: u64) {
         debug_assert!(numbers <= MAX_NUMBERS);
         self.numbers = numbers;
+        let pages = usize::try_from(numbers.div_ceil(PAGE as u64)).unwrap_or(usize::MAX);
+        if pages > self.pages.len() {
+            self.pages.resize_with(pages, || None);
+        }
     }
 
     /// The numbering's size.
@@ -51,22 +57,12 @@ impl NumberTable {
         // Below 2^32, so it fits a usize on the 64-bit targets we build for
         // and the conversion cannot fail there.
         let number = usize::try_from(number).ok()?;
-        let page = number >> PAGE_BITS;
-        if self.pages.get(page).is_none_or(Option::is_none) {
-            self.add_page(page);
+        let page = self.pages.get_mut(number >> PAGE_BITS)?;
+        if page.is_none() {
+            *page = new_page();
+            self.allocated += 1;
         }
-        let page = self.pages[page].as_mut()?;
-        Some(&mut page[number & (PAGE - 1)])
-    }
-
-    #[cold]
-    fn add_page(&mut self, page: usize) {
-        if page >= self.pages.len() {
-            self.pages.resize_with(page + 1, || None);
-        }
-        let zeroed: Box<[u32]> = vec![0; PAGE].into_boxed_slice();
-        self.pages[page] = zeroed.try_into().ok();
-        self.allocated += 1;
+        Some(&mut page.as_mut()?[number & (PAGE - 1)])
     }
 
     /// Allocated bytes.
@@ -81,6 +77,12 @@ impl NumberTable {
     }
 }
 
+/// A zeroed page, straight from the allocator (no copy through the stack).
+#[cold]
+fn new_page() -> Option<Box<[u32; PAGE]>> {
+    vec![0; PAGE].into_boxed_slice().try_into().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,10 +91,13 @@ mod tests {
     fn pages_arrive_as_slots_are_touched() {
         let mut table = NumberTable::default();
         table.set_numbers(3 * PAGE as u64);
-        assert_eq!(table.bytes(), 0);
+        let directory = table.pages.capacity() * size_of::<usize>();
+        assert!(directory >= 3 * 8, "a pointer a page");
+        assert_eq!(table.bytes(), directory, "no page before the first slot");
         assert_eq!(table.slot(0).copied(), Some(0));
         *table.slot(PAGE as u64 * 2 + 5).unwrap() = 7;
         assert_eq!(table.allocated, 2);
+        assert_eq!(table.bytes(), directory + 2 * PAGE_BYTES);
         assert_eq!(table.slot(PAGE as u64 * 2 + 5).copied(), Some(7));
         assert!(table.slot(3 * PAGE as u64).is_none());
         assert_eq!(table.growth(5), PAGE_BYTES, "one page is left");
