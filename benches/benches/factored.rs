@@ -3,12 +3,15 @@
 //! built-in heuristic, and the `dogoap` crate on the same problems in the
 //! same group (with `--features peers`). Every run asserts its cost:
 //! admissible configurations against the optimum found by Dijkstra at setup,
-//! the others against "at least the optimum".
+//! the others against "at least the optimum". The `planner-*` rows plan
+//! through one `planners::Planner` made once, which keeps its search buffers
+//! between plans as an agent that replans would.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion};
+use planners::{Direction, HeuristicName, Planner, PlannerConfig};
 use search_core::{Algorithm, Heuristic, Outcome, Search, SearchLimits};
 use state_factored::problems::{chains_spec, economy_spec, hitman_spec, Problem, Spec};
 use state_factored::{GoalCount, NumericDistance, NumericHmax, State, Subgoal};
@@ -247,6 +250,34 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
                 });
             });
         }
+    }
+    // Through one `Planner`, made once, as an agent that replans would: it
+    // keeps its search buffers between plans.
+    for (label, heuristic) in [
+        ("distance-max", HeuristicName::NumericMax),
+        ("hmax", HeuristicName::HMax),
+    ] {
+        let planner = Planner::new(PlannerConfig {
+            direction: Direction::Forward,
+            algorithm: Algorithm::AStar,
+            heuristic,
+            limits: limits(),
+        });
+        let plan = |p: &Problem| {
+            let report = planner.plan(&p.domain, &p.start, &p.goal).expect("plans");
+            report.plan().map(|plan| plan.cost)
+        };
+        let (found, once) = time_once(|| plan(&p));
+        let Some(cost) = found else {
+            eprintln!("{name}: planner-forward-{label} MISS ({once:?})");
+            continue;
+        };
+        assert_eq!(cost, u64::from(best), "planner-forward-{label}");
+        g.sample_size(samples_for(once));
+        let id = BenchmarkId::new(format!("planner-forward-{label}"), name);
+        g.bench_function(id, |b| {
+            b.iter(|| assert_eq!(plan(black_box(&p)), Some(cost)));
+        });
     }
     #[cfg(feature = "peers")]
     match peer::solve_within(spec, Duration::from_secs(60)) {

@@ -1,10 +1,12 @@
 //! The planner: one API over every [`PlanningDomain`], in three directions.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use search_core::{Heuristic, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status};
+use search_core::{
+    Heuristic, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status, Workspace,
+};
 
 use crate::{
     BoxedHeuristic, Direction, Plan, PlanError, PlanOutcome, PlanReport, PlannerConfig,
@@ -25,6 +27,13 @@ type Factory<'h, N> = Box<dyn Fn() -> BoxedHeuristic<'h, N> + Send + Sync + 'h>;
 /// custom heuristic is a factory, so that every search (and both threads of a
 /// portfolio) gets a fresh one. A planner is `Sync`: one planner can serve
 /// many threads.
+///
+/// A planner keeps the buffers of its small searches (up to 1 MiB each, a
+/// few per direction) and hands them to the next,
+/// so an agent that replans every few frames does not allocate a search's
+/// tables each time (on the hitman problem this is about a quarter of a
+/// plan's time; BENCHMARKS.md). Buffers of larger searches are freed with
+/// them.
 ///
 /// ```
 /// use planners::{Direction, HeuristicName, Planner, PlannerConfig};
@@ -54,6 +63,53 @@ pub struct Planner<'h, D: PlanningDomain> {
     config: PlannerConfig,
     forward: Option<Factory<'h, D::State>>,
     regression: Option<Factory<'h, D::Subgoal>>,
+    forward_buffers: Buffers<D::State, D::ActionId>,
+    regression_buffers: Buffers<D::Subgoal, D::ActionId>,
+}
+
+/// The most bytes (the engine's estimate) a search's buffers may hold to be
+/// kept for the next search. Above this a search allocates in proportion to
+/// its size anyway, and keeping its buffers would pin that memory.
+const KEPT_BYTES: usize = 1 << 20;
+
+/// How many buffers a planner keeps per direction: enough for a portfolio
+/// and a few threads planning at once.
+const KEPT_BUFFERS: usize = 4;
+
+/// Search buffers kept between plans.
+struct Buffers<N, A> {
+    kept: Mutex<Vec<Workspace<N, A, u32>>>,
+}
+
+impl<N, A> Default for Buffers<N, A> {
+    fn default() -> Self {
+        Self {
+            kept: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<N, A> Buffers<N, A> {
+    /// Kept buffers, or new ones. A poisoned lock only means another thread
+    /// panicked while pushing or popping; new buffers are always correct.
+    fn take(&self) -> Workspace<N, A, u32> {
+        self.kept
+            .lock()
+            .ok()
+            .and_then(|mut kept| kept.pop())
+            .unwrap_or_default()
+    }
+
+    /// Keeps `workspace` for a later search if it is small and there is room.
+    fn keep(&self, workspace: Workspace<N, A, u32>, bytes: usize) {
+        if bytes <= KEPT_BYTES {
+            if let Ok(mut kept) = self.kept.lock() {
+                if kept.len() < KEPT_BUFFERS {
+                    kept.push(workspace);
+                }
+            }
+        }
+    }
 }
 
 impl<'h, D: PlanningDomain> Planner<'h, D> {
@@ -63,6 +119,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             config,
             forward: None,
             regression: None,
+            forward_buffers: Buffers::default(),
+            regression_buffers: Buffers::default(),
         }
     }
 
@@ -232,7 +290,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             Some(make) => make(),
             None => domain.forward_heuristic(self.config.heuristic, start, goal)?,
         };
-        let result = self.search(&space, start.clone(), heuristic, limits, watch)?;
+        let buffers = &self.forward_buffers;
+        let result = self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
         let outcome = plan_outcome(result.outcome, |actions| actions);
         Ok((outcome, result.stats))
     }
@@ -250,7 +309,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             Some(make) => make(),
             None => domain.regression_heuristic(self.config.heuristic, start, goal)?,
         };
-        let result = self.search(&space, node, heuristic, limits, watch)?;
+        let buffers = &self.regression_buffers;
+        let result = self.search(&space, node, heuristic, limits, watch, buffers)?;
         let outcome = plan_outcome(result.outcome, |actions| domain.execution_order(&actions));
         Ok((outcome, result.stats))
     }
@@ -262,18 +322,22 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         heuristic: BoxedHeuristic<'_, S::Node>,
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
+        buffers: &Buffers<S::Node, S::Action>,
     ) -> Result<ResultOf<S>, PlanError> {
         let mut search = Search::new(space, start)
             .algorithm(self.config.algorithm)
             .heuristic(heuristic)
-            .limits(limits);
+            .limits(limits)
+            .workspace(buffers.take());
         if let Some(watch) = watch {
             watch.forward_cancellation();
             while search.step(PORTFOLIO_STEP)? == Status::Running {
                 watch.forward_cancellation();
             }
         }
-        Ok(search.run()?)
+        let result = search.run()?;
+        buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
+        Ok(result)
     }
 }
 

@@ -271,3 +271,39 @@ fn one_domain_many_threads() {
     assert_eq!(costs, sequential);
     assert!(costs.iter().all(|&c| c <= 5));
 }
+
+#[test]
+fn a_planner_that_kept_buffers_plans_as_a_fresh_one() {
+    // One planner serves problems of different sizes in turn (chains-2 runs
+    // into the limit after thousands of expansions, hitman needs a handful),
+    // in both directions; every report must match a fresh planner's,
+    // statistics included.
+    let problems = [
+        factored::chains(2).unwrap(),
+        factored::hitman().unwrap(),
+        factored::chains(1).unwrap(),
+        factored::hitman().unwrap(),
+    ];
+    let limits = SearchLimits {
+        max_expansions: Some(3_000),
+        ..SearchLimits::default()
+    };
+    for direction in [Direction::Forward, Direction::Regression] {
+        let c = PlannerConfig {
+            limits: limits.clone(),
+            ..config(direction, Algorithm::AStar, HeuristicName::HMax)
+        };
+        let kept = Planner::new(c.clone());
+        for round in 0..2 {
+            for p in &problems {
+                let again = kept.plan(&p.domain, &p.start, &p.goal).unwrap();
+                let fresh = Planner::new(c.clone())
+                    .plan(&p.domain, &p.start, &p.goal)
+                    .unwrap();
+                let what = format!("{} {direction} round {round}", p.name);
+                assert_eq!(again.outcome, fresh.outcome, "{what}");
+                assert_eq!(again.stats().counters(), fresh.stats().counters(), "{what}");
+            }
+        }
+    }
+}
