@@ -14,7 +14,7 @@ use criterion::{BenchmarkId, Criterion};
 use planners::{Direction, HeuristicName, Planner, PlannerConfig};
 use search_core::{Algorithm, Heuristic, Outcome, Search, SearchLimits};
 use state_factored::problems::{chains_spec, economy_spec, hitman_spec, Problem, Spec};
-use state_factored::{GoalCount, NumericDistance, NumericHmax, State, Subgoal};
+use state_factored::{GoalCount, NumericDistance, NumericHmax, ResourceDominance, State, Subgoal};
 
 /// Runs that need more expansions than this count as misses.
 const MAX_EXPANSIONS: u64 = 300_000;
@@ -76,6 +76,24 @@ fn forward(p: &Problem, which: H) -> Option<(u32, u64)> {
         H::Sum => run(Box::new(NumericDistance::informative(d, g, s))),
         H::Hmax => run(Box::new(NumericHmax::new(d, g, s))),
     };
+    match result.outcome {
+        Outcome::Solved(solution) => Some((solution.cost, result.stats.expanded)),
+        _ => None,
+    }
+}
+
+/// Forward A* with `NumericHmax` and `ResourceDominance`: the cost and
+/// expansions, or `None` past the limit (or when the domain has no ordered
+/// variable).
+fn forward_dominance(p: &Problem) -> Option<(u32, u64)> {
+    let (d, g, s) = (&p.domain, &p.goal, &p.start);
+    let space = d.forward(g);
+    let result = Search::new(&space, s.clone())
+        .heuristic(NumericHmax::new(d, g, s))
+        .dominance(ResourceDominance::new(d, g)?)
+        .limits(limits())
+        .run()
+        .expect("valid costs");
     match result.outcome {
         Outcome::Solved(solution) => Some((solution.cost, result.stats.expanded)),
         _ => None,
@@ -250,6 +268,15 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
                 });
             });
         }
+    }
+    let (found, once) = time_once(|| forward_dominance(&p));
+    if let Some((cost, expanded)) = found {
+        assert_eq!(cost, best, "forward-hmax-dominance");
+        eprintln!("{name}: forward-hmax-dominance cost {cost}, {expanded} expansions");
+        g.sample_size(samples_for(once));
+        g.bench_function(BenchmarkId::new("forward-hmax-dominance", name), |b| {
+            b.iter(|| assert_eq!(forward_dominance(black_box(&p)), found));
+        });
     }
     // Through one `Planner`, made once, as an agent that replans would: it
     // keeps its search buffers between plans.

@@ -439,6 +439,7 @@ fn sum(a: &Statistics, b: &Statistics) -> Statistics {
         duplicates: a.duplicates + b.duplicates,
         reopened: a.reopened + b.reopened,
         dead_ends: a.dead_ends + b.dead_ends,
+        dominated: a.dominated + b.dominated,
         expanded_until_last_jump: a.expanded_until_last_jump,
         max_open: a.max_open + b.max_open,
         stored: a.stored + b.stored,

@@ -115,6 +115,7 @@ static EMPTY: Statistics = Statistics {
     duplicates: 0,
     reopened: 0,
     dead_ends: 0,
+    dominated: 0,
     expanded_until_last_jump: 0,
     max_open: 0,
     stored: 0,

@@ -7,8 +7,8 @@ use num_traits::{CheckedAdd, Zero};
 use crate::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
 use crate::store::{NodeStore, Refused, Slot};
 use crate::{
-    astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Estimate, Heuristic, Limit, Outcome,
-    SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
+    astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Dominance, Estimate, Heuristic,
+    Limit, Outcome, SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
 };
 
 /// The result type of a search over space `S`.
@@ -170,6 +170,7 @@ pub struct Search<'s, S: SearchSpace, H = Blind> {
     algorithm: Algorithm,
     open_list: OpenListKind,
     heuristic: H,
+    dominance: Option<Box<dyn Dominance<S::Node, S::Cost> + 's>>,
     limits: SearchLimits<S::Cost>,
     ws: Workspace<S::Node, S::Action, S::Cost>,
     stats: Statistics,
@@ -193,6 +194,7 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
             algorithm: Algorithm::AStar,
             open_list: OpenListKind::Auto,
             heuristic: Blind,
+            dominance: None,
             limits: SearchLimits::default(),
             ws: Workspace::default(),
             stats: Statistics::default(),
@@ -233,6 +235,7 @@ where
             algorithm: self.algorithm,
             open_list: self.open_list,
             heuristic,
+            dominance: self.dominance,
             limits: self.limits,
             ws: self.ws,
             stats: self.stats,
@@ -242,6 +245,14 @@ where
             max_branching: self.max_branching,
             end: self.end,
         }
+    }
+
+    /// Skips nodes that `dominance` calls dominated (see [`Dominance`]);
+    /// ignored by breadth-first search.
+    #[must_use]
+    pub fn dominance(mut self, dominance: impl Dominance<S::Node, S::Cost> + 's) -> Self {
+        self.dominance = Some(Box::new(dominance));
+        self
     }
 
     /// Sets the limits.
@@ -372,6 +383,10 @@ where
         if self.algorithm.uses_heuristic() {
             self.ws.store.h.push(h);
         }
+        if let Some(dominance) = self.dominance.as_deref_mut() {
+            // The start dominates what it dominates; nothing dominates it.
+            dominance.is_dominated(self.ws.store.node(0), zero);
+        }
         if is_goal {
             self.end = Some(End::Goal(0));
         } else if !self.algorithm.is_bfs() {
@@ -489,6 +504,12 @@ where
             space: self.space,
             algorithm: self.algorithm,
             heuristic: &mut self.heuristic,
+            dominance: match self.dominance.as_deref_mut() {
+                Some(dominance) if !self.algorithm.is_bfs() => {
+                    Some(dominance as &mut dyn Dominance<S::Node, S::Cost>)
+                }
+                _ => None,
+            },
             ws: &mut self.ws,
             stats: &mut self.stats,
             pruned: &mut self.pruned,
@@ -603,6 +624,7 @@ struct Expansion<'e, S: SearchSpace, H> {
     space: &'e S,
     algorithm: Algorithm,
     heuristic: &'e mut H,
+    dominance: Option<&'e mut (dyn Dominance<S::Node, S::Cost> + 'e)>,
     ws: &'e mut Workspace<S::Node, S::Action, S::Cost>,
     stats: &'e mut Statistics,
     pruned: &'e mut bool,
@@ -652,6 +674,12 @@ where
             action,
             child_g,
         ) {
+            Ok(Slot::New(child)) if self.skips(child, child_g) => {
+                if self.algorithm.uses_heuristic() {
+                    self.ws.store.h.push(S::Cost::zero()); // a place, not a value
+                }
+                return;
+            }
             Ok(Slot::New(child)) => self.first_visit(child),
             Ok(Slot::Old(child, action)) => self.revisit(child, action, child_g),
             Err(refused) => return self.refuse(refused),
@@ -730,19 +758,42 @@ where
         if !self.algorithm.uses_heuristic() {
             return Some((child, S::Cost::zero()));
         }
+        let h = self.evaluate(child);
+        self.ws.store.h.push(h.unwrap_or_else(S::Cost::zero));
+        Some((child, h?))
+    }
+
+    /// The heuristic value of a stored node; `None` (and the node marked) for
+    /// a dead end. Callers count the evaluation.
+    fn evaluate(&mut self, child: u32) -> Option<S::Cost> {
+        let store = &mut self.ws.store;
         match self.heuristic.estimate(store.node(child)) {
-            Estimate::Value(h) => {
-                store.h.push(h);
-                Some((child, h))
-            }
+            Estimate::Value(h) => Some(h),
             Estimate::DeadEnd => {
                 self.stats.dead_ends += 1;
                 store.dead.set(child, true);
                 store.closed.set(child, true);
-                store.h.push(S::Cost::zero());
                 None
             }
         }
+    }
+
+    /// Whether the dominance pruner skips a node stored at `g` (and if so,
+    /// marks and counts it).
+    #[inline]
+    fn skips(&mut self, child: u32, g: S::Cost) -> bool {
+        let Some(dominance) = self.dominance.as_deref_mut() else {
+            return false;
+        };
+        let store = &mut self.ws.store;
+        if !dominance.is_dominated(store.node(child), g) {
+            return false;
+        }
+        if !store.dominated.get(child) {
+            self.stats.dominated += 1;
+            store.dominated.set(child, true);
+        }
+        true
     }
 
     /// A node seen before, reached again at `child_g`: keep the cheaper path
@@ -759,6 +810,22 @@ where
         let i = child as usize;
         if self.algorithm.is_bfs() || store.dead.get(child) || child_g >= store.g(child) {
             return None;
+        }
+        if store.dominated.get(child) {
+            store.improve(child, self.index, action, child_g);
+            if self.skips(child, child_g) {
+                return None;
+            }
+            // Accepted at the cheaper cost: its first evaluation.
+            self.stats.dominated -= 1;
+            self.ws.store.dominated.set(child, false);
+            self.stats.evaluated += 1;
+            if !self.algorithm.uses_heuristic() {
+                return Some((child, S::Cost::zero()));
+            }
+            let h = self.evaluate(child)?;
+            self.ws.store.h[i] = h;
+            return Some((child, h));
         }
         if store.closed.get(child) {
             if !self.algorithm.reopens() {

@@ -20,6 +20,9 @@ use std::time::Duration;
 /// - `reopened`: expanded nodes put back on the open list because a cheaper
 ///   path to them appeared (only A* and weighted A* reopen).
 /// - `dead_ends`: nodes the heuristic called dead ends.
+/// - `dominated`: stored nodes skipped because a [`Dominance`](crate::Dominance)
+///   pruner called them dominated (and not accepted later); they are not
+///   evaluated.
 /// - `expanded_until_last_jump`: expansions before the last increase of the
 ///   open list's priority (the final f-layer for A*), Fast Downward's
 ///   "expansions until last jump"; it factors out tie-breaking.
@@ -36,6 +39,7 @@ pub struct Statistics {
     pub duplicates: u64,
     pub reopened: u64,
     pub dead_ends: u64,
+    pub dominated: u64,
     pub expanded_until_last_jump: u64,
     pub max_open: usize,
     pub stored: usize,

@@ -209,6 +209,8 @@ pub(crate) struct NodeStore<N, A, C> {
     pub(crate) h: Chunked<C>,
     pub(crate) closed: BitSet,
     pub(crate) dead: BitSet,
+    /// Nodes a dominance pruner skipped.
+    pub(crate) dominated: BitSet,
     index: HashTable<u32>,
     /// The flat table that replaces `index` when the space numbers its nodes.
     numbered: Option<NumberTable>,
@@ -222,6 +224,7 @@ impl<N, A, C> Default for NodeStore<N, A, C> {
             h: Chunked::default(),
             closed: BitSet::default(),
             dead: BitSet::default(),
+            dominated: BitSet::default(),
             index: HashTable::new(),
             numbered: None,
         }
@@ -253,6 +256,7 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         self.h.clear();
         self.closed.clear();
         self.dead.clear();
+        self.dominated.clear();
         self.index.clear();
         match numbers.filter(|&n| n <= MAX_NUMBERS) {
             Some(n) => self.numbered.get_or_insert_default().set_numbers(n),
@@ -406,7 +410,8 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         let vectors = self.records.bytes() + self.actions.bytes() + self.h.bytes();
         let table = table_bytes(self.index.capacity())
             + self.numbered.as_ref().map_or(0, NumberTable::bytes);
-        let now = vectors + table + self.closed.bytes() + self.dead.bytes();
+        let bits = self.closed.bytes() + self.dead.bytes() + self.dominated.bytes();
+        let now = vectors + table + bits;
         // Each vector on its own: the actions lag the records by one, so
         // they fill up one push later.
         let mut growth = self.records.growth(room) + self.actions.growth(room);
@@ -420,7 +425,7 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
             growth += table_bytes(next_index_capacity(self.index.capacity()));
         }
         let bits = self.records.len() + room;
-        growth += self.closed.growth(bits) + self.dead.growth(bits);
+        growth += self.closed.growth(bits) + self.dead.growth(bits) + self.dominated.growth(bits);
         (now, growth)
     }
 }

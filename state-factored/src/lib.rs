@@ -58,6 +58,7 @@
 mod action;
 mod constraint;
 mod domain;
+mod dominance;
 mod effect;
 mod error;
 mod forward;
@@ -73,6 +74,7 @@ mod value;
 pub use action::{Action, ActionBuilder, ActionId, CostFn};
 pub use constraint::{Constraint, Intervals, StrSet};
 pub use domain::{Domain, Goal};
+pub use dominance::ResourceDominance;
 pub use effect::{Effect, EffectFn};
 pub use error::FactoredError;
 pub use forward::ForwardSpace;

@@ -1536,6 +1536,7 @@ fn statistics_of_a_small_search() {
         duplicates: 1,
         reopened: 0,
         dead_ends: 0,
+        dominated: 0,
         max_open: r.stats.max_open,
         stored: 4,
         estimated_bytes: r.stats.estimated_bytes,
