@@ -8,8 +8,7 @@ use std::collections::BinaryHeap;
 use search_core::{Estimate, Heuristic};
 
 use crate::constraint::{Check, Constraint};
-use crate::effect::Eff;
-use crate::value::{float_key, int_key, key_float, key_int};
+use crate::effect::{classify, Change};
 use crate::{Cost, Domain, Goal, State, Subgoal, VarType};
 
 /// How an enabled action can bring a condition about.
@@ -28,55 +27,6 @@ const INF: u64 = u64::MAX;
 /// Relative slack on step counts, so that float error never rounds a
 /// bound up past the truth.
 const SLACK: f64 = 1e-9;
-
-/// What one action does to one variable, all its effects on it taken
-/// together.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Change {
-    /// The variable ends at this slot whatever it was.
-    Const(u64),
-    /// The variable moves by this much (only additions and subtractions).
-    Delta(f64),
-    /// The variable may end anywhere (toggles of an unknown bool, custom
-    /// effects).
-    Any,
-}
-
-/// The change of an effect chain on a variable of type `ty`; `None` if the
-/// chain never applies (a constant that overflows) or changes nothing.
-fn classify(chain: &[Eff], ty: VarType) -> Option<Change> {
-    let mut known: Option<u64> = None;
-    let mut int_delta: i128 = 0;
-    let mut float_delta = 0.0_f64;
-    for effect in chain {
-        match (effect, known) {
-            (Eff::Set { slot, .. }, _) => known = Some(*slot),
-            (Eff::AddInt { d, .. }, Some(k)) => known = Some(int_key(key_int(k).checked_add(*d)?)),
-            (Eff::SubInt { d, .. }, Some(k)) => known = Some(int_key(key_int(k).checked_sub(*d)?)),
-            (Eff::AddInt { d, .. }, None) => int_delta += i128::from(*d),
-            (Eff::SubInt { d, .. }, None) => int_delta -= i128::from(*d),
-            (Eff::AddFloat { d, .. }, Some(k)) => {
-                let x = key_float(k) + d;
-                if !x.is_finite() {
-                    return None;
-                }
-                known = Some(float_key(x));
-            }
-            (Eff::AddFloat { d, .. }, None) => float_delta += d,
-            (Eff::Toggle { .. }, Some(k)) => known = Some(k ^ 1),
-            (Eff::Toggle { .. }, None) | (Eff::Custom { .. }, _) => return Some(Change::Any),
-        }
-    }
-    if let Some(k) = known {
-        return Some(Change::Const(k));
-    }
-    #[expect(clippy::cast_precision_loss, reason = "step sizes may round")]
-    let delta = match ty {
-        VarType::Float => float_delta,
-        _ => int_delta as f64,
-    };
-    (delta != 0.0).then_some(Change::Delta(delta))
-}
 
 /// The cheapest way to move a variable by repeated additions in one
 /// direction, from the actions that move it that way.

@@ -57,6 +57,7 @@
 
 mod action;
 mod constraint;
+mod counting;
 mod domain;
 mod dominance;
 mod effect;
@@ -68,11 +69,13 @@ mod predicate;
 pub mod problems;
 mod regression;
 mod schema;
+mod simplex;
 mod state;
 mod value;
 
 pub use action::{Action, ActionBuilder, ActionId, CostFn};
 pub use constraint::{Constraint, Intervals, StrSet};
+pub use counting::OperatorCounting;
 pub use domain::{Domain, Goal};
 pub use dominance::ResourceDominance;
 pub use effect::{Effect, EffectFn};
@@ -93,8 +96,8 @@ pub type Cost = u32;
 pub mod prelude {
     pub use crate::{
         Action, ActionId, Cost, Domain, Effect, FactoredError, ForwardSpace, Goal, GoalCount,
-        NumericDistance, NumericHmax, Op, Predicate, RegressionSpace, Schema, State, Subgoal,
-        Value, VarType,
+        NumericDistance, NumericHmax, Op, OperatorCounting, Predicate, RegressionSpace, Schema,
+        State, Subgoal, Value, VarType,
     };
 }
 

@@ -4,6 +4,7 @@
 //! the optimal cost to go.
 
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use search_core::{Algorithm, Outcome, Search, SearchLimits};
 use state_factored::prelude::*;
 use state_factored::{Combine, Effect};
@@ -193,6 +194,13 @@ proptest! {
             let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("regression A* hmax", replayed(&d, &s, &g, r.outcome, true)));
         }
+        {
+            let h = || OperatorCounting::new(&d, &g, &s);
+            let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("forward A* counting", replayed(&d, &s, &g, f.outcome, false)));
+            let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
+            runs.push(("regression A* counting", replayed(&d, &s, &g, r.outcome, true)));
+        }
         let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::Dijkstra).limits(limits()).run().unwrap();
         runs.push(("regression Dijkstra", replayed(&d, &s, &g, r.outcome, true)));
         let count = GoalCount::new(&d, &g, &s);
@@ -258,68 +266,121 @@ fn cost_to_go(domain: &Domain, goal: &Goal, state: &State) -> Option<u32> {
     }
 }
 
+/// Checks that `h` never exceeds the optimal cost to go, on every state a
+/// breadth-first search reaches (up to 60 of them), in both directions (in
+/// regression, from the start to each subgoal the search meets), and says
+/// "dead end" only where no plan exists.
+fn assert_admissible<H>(
+    mut heuristic: H,
+    domain: &Domain,
+    start: &State,
+    goal: &Goal,
+) -> Result<(), TestCaseError>
+where
+    H: search_core::Heuristic<State, u32> + search_core::Heuristic<Subgoal, u32>,
+{
+    use search_core::{Estimate, Heuristic};
+    let (d, s, g) = (domain, start, goal);
+    let estimator = &mut heuristic;
+    let forward = d.forward(g);
+    let mut seen = vec![s.clone()];
+    let mut next = 0;
+    while next < seen.len() && seen.len() < 60 {
+        let state = seen[next].clone();
+        next += 1;
+        search_core::SearchSpace::successors(&forward, &state, |_, child, _| {
+            if !seen.contains(&child) {
+                seen.push(child);
+            }
+        });
+    }
+    for state in &seen {
+        let truth = cost_to_go(d, g, state);
+        match (Heuristic::<State, u32>::estimate(estimator, state), truth) {
+            (Estimate::Value(estimate), Some(optimum)) => {
+                prop_assert!(
+                    estimate <= optimum,
+                    "h {} > h* {} in {:?}",
+                    estimate,
+                    optimum,
+                    state
+                );
+            }
+            (Estimate::DeadEnd, Some(optimum)) => {
+                prop_assert!(false, "dead end with h* {} in {:?}", optimum, state);
+            }
+            _ => {}
+        }
+    }
+    // Regression: on every subgoal a breadth-first regression reaches (up
+    // to 40), the estimate is at most the cheapest forward plan from the
+    // start into the subgoal.
+    let regression = d.regression(g, s).unwrap();
+    let mut subgoals = vec![regression.start_node()];
+    let mut next = 0;
+    while next < subgoals.len() && subgoals.len() < 40 {
+        let subgoal = subgoals[next].clone();
+        next += 1;
+        search_core::SearchSpace::successors(&regression, &subgoal, |_, parent, _| {
+            if !subgoals.contains(&parent) {
+                subgoals.push(parent);
+            }
+        });
+    }
+    for subgoal in &subgoals {
+        let into = Into {
+            forward,
+            target: subgoal,
+        };
+        let truth = Search::new(&into, s.clone())
+            .algorithm(Algorithm::Dijkstra)
+            .limits(limits())
+            .run()
+            .unwrap()
+            .outcome
+            .into_solution()
+            .map(|solution| solution.cost);
+        match (
+            Heuristic::<Subgoal, u32>::estimate(estimator, subgoal),
+            truth,
+        ) {
+            (Estimate::Value(estimate), Some(optimum)) => {
+                prop_assert!(
+                    estimate <= optimum,
+                    "h {} > h* {} for {:?}",
+                    estimate,
+                    optimum,
+                    subgoal
+                );
+            }
+            (Estimate::DeadEnd, Some(optimum)) => {
+                prop_assert!(false, "dead end with h* {} for {:?}", optimum, subgoal);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// `NumericHmax` never exceeds the optimal cost to go, on every state a
-    /// breadth-first search reaches (up to 60 of them), in both directions
-    /// (in regression, from the start to each subgoal the search meets), and
-    /// says "dead end" only where no plan exists.
+    /// `NumericHmax` is admissible in both directions.
     #[test]
     fn hmax_is_admissible(tape in proptest::collection::vec(any::<u8>(), 80)) {
-        use search_core::{Estimate, Heuristic};
         let (d, s, g) = problem(&tape);
-        let mut h = NumericHmax::new(&d, &g, &s);
-        let forward = d.forward(&g);
-        let mut seen = vec![s.clone()];
-        let mut next = 0;
-        while next < seen.len() && seen.len() < 60 {
-            let state = seen[next].clone();
-            next += 1;
-            search_core::SearchSpace::successors(&forward, &state, |_, child, _| {
-                if !seen.contains(&child) {
-                    seen.push(child);
-                }
-            });
-        }
-        for state in &seen {
-            let truth = cost_to_go(&d, &g, state);
-            match (Heuristic::<State, u32>::estimate(&mut h, state), truth) {
-                (Estimate::Value(v), Some(t)) => prop_assert!(v <= t, "h {} > h* {} in {:?}", v, t, state),
-                (Estimate::DeadEnd, Some(t)) => prop_assert!(false, "dead end with h* {} in {:?}", t, state),
-                _ => {}
-            }
-        }
-        // Regression: on every subgoal a breadth-first regression reaches
-        // (up to 40), the estimate is at most the cheapest forward plan from
-        // the start into the subgoal.
-        let regression = d.regression(&g, &s).unwrap();
-        let mut subgoals = vec![regression.start_node()];
-        let mut next = 0;
-        while next < subgoals.len() && subgoals.len() < 40 {
-            let subgoal = subgoals[next].clone();
-            next += 1;
-            search_core::SearchSpace::successors(&regression, &subgoal, |_, parent, _| {
-                if !subgoals.contains(&parent) {
-                    subgoals.push(parent);
-                }
-            });
-        }
-        for subgoal in &subgoals {
-            let into = Into { forward, target: subgoal };
-            let truth = Search::new(&into, s.clone())
-                .algorithm(Algorithm::Dijkstra)
-                .limits(limits())
-                .run()
-                .unwrap()
-                .outcome
-                .into_solution()
-                .map(|solution| solution.cost);
-            match (Heuristic::<Subgoal, u32>::estimate(&mut h, subgoal), truth) {
-                (Estimate::Value(v), Some(t)) => prop_assert!(v <= t, "h {} > h* {} for {:?}", v, t, subgoal),
-                (Estimate::DeadEnd, Some(t)) => prop_assert!(false, "dead end with h* {} for {:?}", t, subgoal),
-                _ => {}
-            }
-        }
+        assert_admissible(NumericHmax::new(&d, &g, &s), &d, &s, &g)?;
+    }
+
+    /// `OperatorCounting` is admissible in both directions, with its
+    /// default budget and with a budget of one linear program (the
+    /// relaxation alone).
+    #[test]
+    fn operator_counting_is_admissible(tape in proptest::collection::vec(any::<u8>(), 80)) {
+        let (d, s, g) = problem(&tape);
+        assert_admissible(OperatorCounting::new(&d, &g, &s), &d, &s, &g)?;
+        let mut relaxed = OperatorCounting::new(&d, &g, &s);
+        relaxed.node_budget(1);
+        assert_admissible(relaxed, &d, &s, &g)?;
     }
 }

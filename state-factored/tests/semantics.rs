@@ -525,3 +525,75 @@ fn hmax_looks_through_preconditions_in_both_directions() {
         assert_eq!(cost, Some(15), "{direction}");
     }
 }
+
+#[test]
+fn operator_counting_counts_resources_in_both_directions() {
+    use search_core::{Estimate, Heuristic};
+    let p = state_factored::problems::economy(1).unwrap();
+    let mut h = OperatorCounting::new(&p.domain, &p.goal, &p.start);
+    // With budget enough to close the program, the start's estimate is one
+    // below the optimal cost, 29: tools, whole chops and quarries, the
+    // sales, all counted (the program ignores only the order of actions).
+    h.node_budget(10_000);
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &p.start),
+        Estimate::Value(28)
+    );
+    let space = p.domain.regression(&p.goal, &p.start).unwrap();
+    assert_eq!(
+        Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()),
+        Estimate::Value(28)
+    );
+    // h_max sees only the most expensive condition.
+    let mut hmax = NumericHmax::new(&p.domain, &p.goal, &p.start);
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut hmax, &p.start),
+        Estimate::Value(16)
+    );
+    let forward = search_core::astar(&p.domain.forward(&p.goal), p.start.clone(), h.clone())
+        .unwrap();
+    assert_eq!(forward.outcome.solution().map(|s| s.cost), Some(29));
+    let backward = search_core::astar(&space, space.start_node(), h).unwrap();
+    let plan = space.plan(backward.outcome.solution().unwrap());
+    assert_eq!(p.domain.validate(&p.start, &plan, &p.goal).unwrap(), 29);
+}
+
+#[test]
+fn operator_counting_proves_dead_ends_and_forbids_unsupported_actions() {
+    use search_core::{Estimate, Heuristic};
+    let mut schema = Schema::new();
+    schema.int("gold").unwrap();
+    schema.bool("key").unwrap();
+    schema.bool("open").unwrap();
+    let mut d = Domain::new(schema);
+    d.add_action(Action::builder("mine").add("gold", 1)).unwrap();
+    // Nothing sets the key, so `unlock` can never occur.
+    d.add_action(
+        Action::builder("unlock")
+            .pre(Predicate::eq("key", true))
+            .set("open", true),
+    )
+    .unwrap();
+    let start = d.schema().default_state();
+    let goal = d.goal([Predicate::eq("open", true)]).unwrap();
+    let mut h = OperatorCounting::new(&d, &goal, &start);
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &start),
+        Estimate::DeadEnd
+    );
+    // Spending more gold than any state can hold is a dead end too: gold
+    // only rises, so it never falls below its value now.
+    let goal = d.goal([Predicate::le("gold", -1)]).unwrap();
+    let mut h = OperatorCounting::new(&d, &goal, &start);
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &start),
+        Estimate::DeadEnd
+    );
+    // A goal already met costs nothing.
+    let goal = d.goal([Predicate::ge("gold", 0)]).unwrap();
+    let mut h = OperatorCounting::new(&d, &goal, &start);
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &start),
+        Estimate::Value(0)
+    );
+}

@@ -1,0 +1,728 @@
+//! Operator counting: an admissible heuristic from an integer program over
+//! how often each action occurs, which sees resource flows that `h_max`
+//! cannot.
+
+use search_core::{Estimate, Heuristic};
+
+use crate::constraint::Constraint;
+use crate::effect::{classify, Change};
+use crate::simplex::{Simplex, Solved};
+use crate::value::key_int;
+use crate::{Cost, Domain, Goal, State, Subgoal, VarType};
+
+/// Counts are integral when this close to an integer; rows hold when this
+/// close to their right-hand side.
+const TOLERANCE: f64 = 1e-6;
+
+/// Ints and steps larger than these are left out of the flow rows, so
+/// that `f64` arithmetic on them stays exact.
+const LARGEST_VALUE: f64 = 1_125_899_906_842_624.0; // 2^50
+const LARGEST_STEP: f64 = 1_099_511_627_776.0; // 2^40
+
+/// How many linear programs one estimate may solve.
+const DEFAULT_NODE_BUDGET: usize = 64;
+
+/// The most branching rows on one path; deeper nodes stay unclosed.
+const MAX_DEPTH: usize = 16;
+
+/// Terms `(action, coefficient)` of a row.
+type Terms = Vec<(u32, f64)>;
+
+/// An int variable changed only by additions and subtractions.
+#[derive(Clone, Debug, Default)]
+struct Flow {
+    /// Each action's net change, for the actions that change it.
+    deltas: Terms,
+    /// The least value an action that lowers it can leave (`-inf` when one
+    /// lowers it without a lower bound in its preconditions; `+inf` when
+    /// none lowers it), and likewise the largest one that raises it can.
+    floor: f64,
+    ceiling: f64,
+}
+
+/// One variable as the program sees it.
+#[derive(Clone, Debug)]
+struct Variable {
+    /// Every action's change of it, all its effects on it taken together.
+    changes: Vec<(u32, Change)>,
+    flow: Option<Flow>,
+}
+
+/// A precondition, with what a plan must contain before its action can
+/// occur when a state violates it.
+#[derive(Clone, Debug)]
+struct Precondition<'a> {
+    action: u32,
+    var: u32,
+    constraint: &'a Constraint,
+    /// Flow variables: the increases by the other actions (the value must
+    /// rise to the bound), the decreases, and every other mover.
+    up: Terms,
+    down: Terms,
+    /// Any other action that can bring the variable into the constraint.
+    achievers: Terms,
+}
+
+impl Precondition<'_> {
+    fn terms(&self, need: Need) -> &[(u32, f64)] {
+        match need {
+            Need::Up => &self.up,
+            Need::Down => &self.down,
+            Need::Any => &self.achievers,
+        }
+    }
+}
+
+/// A row added by branching.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Branch {
+    /// `x_j <= k`.
+    AtMost(u32, f64),
+    /// `x_j >= k`.
+    AtLeast(u32, f64),
+    /// The consequent of implication `i` holds.
+    Implied(usize),
+    /// No antecedent of implication `i` occurs.
+    Excluded(usize),
+}
+
+/// An implication of the state: if any of `actions` occurs, the `need`
+/// terms of precondition `pre` sum to `rhs` or more (the preconditions
+/// that ask the same of the state share one).
+#[derive(Clone, Debug, Default)]
+struct Implication {
+    actions: Vec<u32>,
+    pre: usize,
+    need: Need,
+    rhs: f64,
+}
+
+/// Which consequent of a violated precondition applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Need {
+    /// The other actions' increases of a flow variable.
+    Up,
+    /// Their decreases.
+    Down,
+    /// At least one achiever.
+    #[default]
+    Any,
+}
+
+/// A row of the model, `terms >= rhs`.
+#[derive(Clone, Copy, Debug)]
+enum Row {
+    /// Variable `v`'s deltas times a sign.
+    Flow(usize, f64, f64),
+    /// An achiever of a goal condition, from the goal terms in this range.
+    Goal(usize, usize),
+    /// The action never occurs.
+    Forbid(u32),
+}
+
+/// A branch-and-bound node still to solve: its parent's bound, depth and
+/// solved tableau, and the row it adds.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    bound: u64,
+    depth: usize,
+    tableau: usize,
+    branch: Branch,
+}
+
+/// Operator counting: the cost of the cheapest multiset of actions that a
+/// plan could consist of, by an integer program with one count `x_a` per
+/// action, minimising `Σ cost(a) x_a` under constraints that every plan
+/// satisfies:
+///
+/// - **Flows.** For an int variable `v` that actions only add to or
+///   subtract from, its final value is `v(s) + Σ Δ_a(v) x_a`, and must lie
+///   in the goal's range. It must also stay within the bounds that every
+///   reachable value keeps: an action that lowers `v` requires `v >= lo`
+///   and leaves at least `lo + Δ`, so no value falls below the least of
+///   those and `v(s)` (likewise upwards). These rows count resources: a
+///   house that takes ten wood needs ten wood produced or held.
+/// - **Goals on other variables.** A violated goal `v ∈ C` needs some
+///   action that can leave `v` inside `C`: `Σ x_b >= 1` over them.
+/// - **Preconditions.** If an action occurs whose precondition `v ∈ C` the
+///   state violates, the plan first brings `v` into `C` with other
+///   actions: for a flow variable below `C`, their increases sum to at
+///   least the gap; otherwise at least one of the actions that can do it
+///   occurs. These are implications ("`x_a >= 1` implies ..."), enforced
+///   by branching; a precondition nothing else can bring about forbids its
+///   action outright.
+///
+/// Branch and bound solves the program with the linear relaxation (a dual
+/// simplex), branching on violated implications first and then on
+/// fractional counts. It stops after a budget of linear programs (64 by
+/// default, [`node_budget`](Self::node_budget)) and returns the least
+/// bound among the parts it has not closed: still a lower bound, so the
+/// estimate stays admissible whatever the budget; a larger budget only
+/// tightens it. A program with no solution proves a dead end.
+///
+/// **Admissible**, since every constraint holds for every plan from the
+/// state (floats, strings and bools only through the achiever rows; custom
+/// predicates are ignored, and an action with a custom effect can achieve
+/// anything and breaks every flow). Each action's fixed cost must be a
+/// lower bound of its cost function, if it has one. Not consistent in
+/// general. Works forward (from each state to the goal) and in regression
+/// (from the start to each subgoal).
+///
+/// Its strength is resource bookkeeping, where `h_max` takes only the most
+/// expensive condition: on the economy benchmark it estimates the start at
+/// 28 against an optimal cost of 29, where `h_max` says 16
+/// (BENCHMARKS.md).
+///
+/// ```
+/// use search_core::{astar, Estimate, Heuristic};
+/// use state_factored::{Action, Domain, OperatorCounting, Predicate, Schema, State};
+/// let mut schema = Schema::new();
+/// schema.int("wood").unwrap();
+/// schema.bool("house").unwrap();
+/// let mut domain = Domain::new(schema);
+/// domain.add_action(Action::builder("chop").cost(2).add("wood", 3)).unwrap();
+/// domain
+///     .add_action(
+///         Action::builder("build")
+///             .cost(5)
+///             .pre(Predicate::ge("wood", 10))
+///             .sub("wood", 10)
+///             .set("house", true),
+///     )
+///     .unwrap();
+/// let goal = domain.goal([Predicate::eq("house", true)]).unwrap();
+/// let start = domain.schema().state().set("wood", 1).build().unwrap();
+/// let mut h = OperatorCounting::new(&domain, &goal, &start);
+/// // Nine more wood takes three whole chops: 3 * 2 + 5.
+/// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::Value(11));
+/// let plan = astar(&domain.forward(&goal), start.clone(), h).unwrap();
+/// assert_eq!(plan.outcome.solution().unwrap().cost, 11);
+/// ```
+#[derive(Clone, Debug)]
+pub struct OperatorCounting<'a> {
+    start: &'a State,
+    goal: &'a Goal,
+    costs: Vec<f64>,
+    variables: Vec<Variable>,
+    preconditions: Vec<Precondition<'a>>,
+    /// Actions with custom effects: they may achieve anything.
+    wildcards: Terms,
+    node_budget: usize,
+    lp: Simplex,
+    rows: Vec<Row>,
+    /// The goal rows' terms.
+    goal_terms: Terms,
+    /// The implications of the current state are the first `live`.
+    implications: Vec<Implication>,
+    live: usize,
+    pending: Vec<Pending>,
+    /// Solved tableaux of the nodes with pending branches; the first
+    /// `kept` belong to the current estimate.
+    tableaux: Vec<Simplex>,
+    kept: usize,
+}
+
+impl<'a> OperatorCounting<'a> {
+    /// Operator counting for `domain` towards `goal`; `start` is where
+    /// regression plans from (forward search passes its states instead).
+    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+        let actions = domain.actions();
+        let index = |a: usize| u32::try_from(a).unwrap_or(u32::MAX);
+        let wildcards: Terms = (0..actions.len())
+            .filter(|&a| actions[a].has_custom_effect())
+            .map(|a| (index(a), 1.0))
+            .collect();
+        let mut variables: Vec<Variable> = domain
+            .schema()
+            .vars()
+            .map(|_| Variable {
+                changes: Vec::new(),
+                flow: None,
+            })
+            .collect();
+        let types: Vec<VarType> = domain
+            .schema()
+            .vars()
+            .map(crate::schema::Var::var_type)
+            .collect();
+        for (a, action) in actions.iter().enumerate() {
+            for (v, chain) in &action.chains {
+                if let Some(change) = classify(chain, types[*v as usize]) {
+                    variables[*v as usize].changes.push((index(a), change));
+                }
+            }
+        }
+        for (v, variable) in variables.iter_mut().enumerate() {
+            if wildcards.is_empty() && types[v] == VarType::Int {
+                variable.flow = flow(domain, index(v), &variable.changes);
+            }
+        }
+        let mut preconditions = Vec::new();
+        for (a, action) in actions.iter().enumerate() {
+            for (v, constraint) in &action.pre_constraints {
+                let variable = &variables[*v as usize];
+                let others = |keep: &dyn Fn(f64) -> bool| -> Terms {
+                    variable
+                        .flow
+                        .iter()
+                        .flat_map(|f| f.deltas.iter())
+                        .filter(|&&(b, d)| b != index(a) && keep(d))
+                        .map(|&(b, d)| (b, d.abs()))
+                        .collect()
+                };
+                preconditions.push(Precondition {
+                    action: index(a),
+                    var: *v,
+                    constraint,
+                    up: others(&|d| d > 0.0),
+                    down: others(&|d| d < 0.0),
+                    achievers: {
+                        let mut terms = Vec::new();
+                        achievers(variable, constraint, &wildcards, Some(index(a)), &mut terms);
+                        terms
+                    },
+                });
+            }
+        }
+        Self {
+            start,
+            goal,
+            costs: actions.iter().map(|a| f64::from(a.cost())).collect(),
+            variables,
+            preconditions,
+            wildcards,
+            node_budget: DEFAULT_NODE_BUDGET,
+            lp: Simplex::default(),
+            rows: Vec::new(),
+            goal_terms: Vec::new(),
+            implications: Vec::new(),
+            live: 0,
+            pending: Vec::new(),
+            tableaux: Vec::new(),
+            kept: 0,
+        }
+    }
+
+    /// Sets how many linear programs one estimate may solve (at least one).
+    /// A larger budget gives estimates as large or larger, at more time per
+    /// estimate.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_factored::{OperatorCounting, State};
+    /// let p = state_factored::problems::economy(1).unwrap();
+    /// let mut h = OperatorCounting::new(&p.domain, &p.goal, &p.start);
+    /// let Estimate::Value(exact) = Heuristic::<State, u32>::estimate(&mut h, &p.start) else {
+    ///     unreachable!()
+    /// };
+    /// let Estimate::Value(relaxed) =
+    ///     Heuristic::<State, u32>::estimate(h.node_budget(1), &p.start)
+    /// else {
+    ///     unreachable!()
+    /// };
+    /// assert!(relaxed <= exact && exact <= 29);
+    /// ```
+    pub fn node_budget(&mut self, nodes: usize) -> &mut Self {
+        self.node_budget = nodes.max(1);
+        self
+    }
+
+    /// The rows every plan from `state` to `goal` satisfies, and the
+    /// implications of the preconditions `state` violates; `false` if a
+    /// goal condition can never be brought about.
+    fn model(&mut self, state: &State, goal: &[(u32, Constraint)]) -> bool {
+        self.rows.clear();
+        self.goal_terms.clear();
+        self.live = 0;
+        for (v, variable) in self.variables.iter().enumerate() {
+            let Some(flow) = &variable.flow else {
+                continue;
+            };
+            let now = value(state, v);
+            if now.abs() > LARGEST_VALUE {
+                continue;
+            }
+            let (mut lo, mut hi) = (now.min(flow.floor), now.max(flow.ceiling));
+            for (_, constraint) in goal.iter().filter(|(g, _)| *g as usize == v) {
+                let (goal_lo, goal_hi) = hull(constraint);
+                (lo, hi) = (lo.max(goal_lo), hi.min(goal_hi));
+            }
+            if lo > hi {
+                return false;
+            }
+            if lo.is_finite() {
+                self.rows.push(Row::Flow(v, 1.0, lo - now));
+            }
+            if hi.is_finite() {
+                self.rows.push(Row::Flow(v, -1.0, now - hi));
+            }
+        }
+        for (v, constraint) in goal {
+            let variable = &self.variables[*v as usize];
+            if variable.flow.is_some() || constraint.allows(state.slot(*v as usize)) {
+                continue;
+            }
+            let start = self.goal_terms.len();
+            achievers(
+                variable,
+                constraint,
+                &self.wildcards,
+                None,
+                &mut self.goal_terms,
+            );
+            if self.goal_terms.len() == start {
+                return false;
+            }
+            self.rows.push(Row::Goal(start, self.goal_terms.len()));
+        }
+        for (p, pre) in self.preconditions.iter().enumerate() {
+            let slot = state.slot(pre.var as usize);
+            if pre.constraint.allows(slot) {
+                continue;
+            }
+            let now = value(state, pre.var as usize);
+            let (need, rhs) = match self.variables[pre.var as usize].flow {
+                Some(_) if now.abs() <= LARGEST_VALUE => {
+                    let (lo, hi) = hull(pre.constraint);
+                    if now < lo {
+                        (Need::Up, lo - now)
+                    } else if now > hi {
+                        (Need::Down, now - hi)
+                    } else {
+                        (Need::Any, 1.0)
+                    }
+                }
+                _ => (Need::Any, 1.0),
+            };
+            let terms = pre.terms(need);
+            if terms.is_empty() {
+                self.rows.push(Row::Forbid(pre.action));
+                continue;
+            }
+            let same = self.implications[..self.live].iter_mut().find(|i| {
+                i.rhs.to_bits() == rhs.to_bits() && self.preconditions[i.pre].terms(i.need) == terms
+            });
+            if let Some(same) = same {
+                same.actions.push(pre.action);
+                continue;
+            }
+            if self.live == self.implications.len() {
+                self.implications.push(Implication::default());
+            }
+            let implication = &mut self.implications[self.live];
+            implication.actions.clear();
+            implication.actions.push(pre.action);
+            (implication.pre, implication.need, implication.rhs) = (p, need, rhs);
+            self.live += 1;
+        }
+        true
+    }
+
+    /// Adds row `r` of the model to the tableau.
+    fn push_model_row(&mut self, r: usize) {
+        match self.rows[r] {
+            Row::Flow(v, sign, rhs) => {
+                let flow = self.variables[v].flow.as_ref();
+                let deltas = flow.map_or(&[][..], |f| &f.deltas);
+                self.lp
+                    .push_row(deltas.iter().map(|&(a, d)| (a, sign * d)), rhs);
+            }
+            Row::Goal(start, end) => {
+                self.lp
+                    .push_row(self.goal_terms[start..end].iter().copied(), 1.0);
+            }
+            Row::Forbid(a) => self.lp.push_row([(a, -1.0)], 0.0),
+        }
+    }
+
+    /// The program's bound by branch and bound, `None` if it has no
+    /// solution.
+    fn bound(&mut self, state: &State, goal: &[(u32, Constraint)]) -> Option<u64> {
+        if !self.model(state, goal) {
+            return None;
+        }
+        let depth = self.node_budget.min(MAX_DEPTH);
+        self.lp.reset(&self.costs, self.rows.len() + depth);
+        for r in 0..self.rows.len() {
+            self.push_model_row(r);
+        }
+        self.pending.clear();
+        self.kept = 0;
+        let mut best = u64::MAX;
+        let mut unclosed = u64::MAX;
+        // The bound and depth of the node in the tableau.
+        let (mut bound, mut depth) = (0, 0);
+        for solved in 1.. {
+            let z = match self.lp.solve() {
+                Solved::Infeasible => None,
+                Solved::Stopped(z) => {
+                    unclosed = unclosed.min(round_up(z).max(bound));
+                    None
+                }
+                Solved::Optimal(z) => Some(round_up(z).max(bound)).filter(|&z| z < best),
+            };
+            let dive = match z.map(|z| (z, self.branch())) {
+                None => None,
+                Some((z, None)) => {
+                    best = z;
+                    None
+                }
+                Some((z, Some((first, second)))) => {
+                    let tableau = self.keep_tableau();
+                    let least = self.pending.iter().map(|n| n.bound).min();
+                    let mut child = Pending {
+                        bound: z,
+                        depth: depth + 1,
+                        tableau,
+                        branch: second,
+                    };
+                    self.pending.push(child);
+                    child.branch = first;
+                    // Go on in place with the first branch while no pending
+                    // node has a smaller bound: no copy needed.
+                    if least.is_some_and(|least| least < z) {
+                        self.pending.push(child);
+                        None
+                    } else {
+                        Some(child)
+                    }
+                }
+            };
+            let next = match dive {
+                Some(child) => Some(child),
+                None => self.next_pending(best),
+            };
+            let Some(next) = next else {
+                break;
+            };
+            if solved >= self.node_budget {
+                unclosed = unclosed.min(next.bound);
+                break;
+            }
+            if dive.is_none() {
+                self.lp.clone_from(&self.tableaux[next.tableau]);
+            }
+            (bound, depth) = (next.bound, next.depth);
+            if !self.lp.has_room() {
+                unclosed = unclosed.min(bound);
+                break;
+            }
+            self.push_branch(next.branch);
+        }
+        let bound = best.min(unclosed);
+        (bound != u64::MAX).then_some(bound)
+    }
+
+    /// Keeps a copy of the solved tableau for the branches of its node.
+    fn keep_tableau(&mut self) -> usize {
+        if self.kept == self.tableaux.len() {
+            self.tableaux.push(self.lp.clone());
+        } else {
+            self.tableaux[self.kept].clone_from(&self.lp);
+        }
+        self.kept += 1;
+        self.kept - 1
+    }
+
+    /// Takes the pending node of least bound (the deepest of equals), if
+    /// any is below `best`: best first, so the bound of what is left only
+    /// rises.
+    fn next_pending(&mut self, best: u64) -> Option<Pending> {
+        let at = (0..self.pending.len()).min_by_key(|&i| {
+            let node = &self.pending[i];
+            (
+                node.bound,
+                std::cmp::Reverse(node.depth),
+                std::cmp::Reverse(i),
+            )
+        })?;
+        Some(self.pending.swap_remove(at)).filter(|node| node.bound < best)
+    }
+
+    /// Adds a branch's row to the tableau.
+    fn push_branch(&mut self, branch: Branch) {
+        match branch {
+            Branch::AtMost(j, k) => self.lp.push_row([(j, -1.0)], -k),
+            Branch::AtLeast(j, k) => self.lp.push_row([(j, 1.0)], k),
+            Branch::Implied(i) => {
+                let implication = &self.implications[i];
+                let terms = self.preconditions[implication.pre].terms(implication.need);
+                self.lp.push_row(terms.iter().copied(), implication.rhs);
+            }
+            Branch::Excluded(i) => {
+                let actions = &self.implications[i].actions;
+                self.lp.push_row(actions.iter().map(|&a| (a, -1.0)), 0.0);
+            }
+        }
+    }
+
+    /// How to split the last relaxation's solution, the likelier part
+    /// first: a violated implication (its action does not occur, or its
+    /// consequent holds), else the most fractional count (rounded up, or
+    /// down); `None` if the solution is integral and satisfies every
+    /// implication.
+    fn branch(&self) -> Option<(Branch, Branch)> {
+        let x = self.lp.solution();
+        for (i, implication) in self.implications[..self.live].iter().enumerate() {
+            let lhs: f64 = self.preconditions[implication.pre]
+                .terms(implication.need)
+                .iter()
+                .map(|&(j, a)| a * x[j as usize])
+                .sum();
+            let occurs: f64 = implication.actions.iter().map(|&a| x[a as usize]).sum();
+            if occurs > TOLERANCE && lhs < implication.rhs - TOLERANCE {
+                return Some((Branch::Implied(i), Branch::Excluded(i)));
+            }
+        }
+        let (j, fraction) = x
+            .iter()
+            .enumerate()
+            .map(|(j, v)| (j, (v - v.round()).abs()))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        if fraction <= TOLERANCE {
+            return None;
+        }
+        let j32 = u32::try_from(j).unwrap_or(u32::MAX);
+        Some((
+            Branch::AtLeast(j32, x[j].ceil()),
+            Branch::AtMost(j32, x[j].floor()),
+        ))
+    }
+
+    fn estimate_of(bound: Option<u64>) -> Estimate<Cost> {
+        match bound {
+            Some(b) => Estimate::Value(Cost::try_from(b).unwrap_or(Cost::MAX)),
+            None => Estimate::DeadEnd,
+        }
+    }
+}
+
+/// The smallest integer at least `z`, forgiving float error (costs are
+/// integers, so an integral plan's cost is too).
+fn round_up(z: f64) -> u64 {
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a non-negative objective, saturating"
+    )]
+    let bound = (z - TOLERANCE).ceil().max(0.0) as u64;
+    bound
+}
+
+/// An int variable's value in `state`, as a float.
+#[expect(clippy::cast_precision_loss, reason = "values beyond 2^50 are skipped")]
+fn value(state: &State, v: usize) -> f64 {
+    key_int(state.slot(v)) as f64
+}
+
+/// The smallest interval holding an int constraint's values, `±inf` where
+/// it is unbounded.
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "an outer bound may round outwards only as far as the next float"
+)]
+fn hull(constraint: &Constraint) -> (f64, f64) {
+    let Constraint::Int(set) = constraint else {
+        return (f64::NEG_INFINITY, f64::INFINITY);
+    };
+    let (Some(&(lo, _)), Some(&(_, hi))) = (set.0.first(), set.0.last()) else {
+        return (f64::INFINITY, f64::NEG_INFINITY);
+    };
+    let lo = match key_int(lo) {
+        i64::MIN => f64::NEG_INFINITY,
+        lo if (lo as f64).abs() > LARGEST_VALUE => f64::NEG_INFINITY,
+        lo => lo as f64,
+    };
+    let hi = match key_int(hi) {
+        i64::MAX => f64::INFINITY,
+        hi if (hi as f64).abs() > LARGEST_VALUE => f64::INFINITY,
+        hi => hi as f64,
+    };
+    (lo, hi)
+}
+
+/// The flow of int variable `v` from its changes, if only additions and
+/// subtractions change it.
+fn flow(domain: &Domain, v: u32, changes: &[(u32, Change)]) -> Option<Flow> {
+    let mut flow = Flow {
+        deltas: Vec::new(),
+        floor: f64::INFINITY,
+        ceiling: f64::NEG_INFINITY,
+    };
+    for &(a, change) in changes {
+        let Change::Delta(d) = change else {
+            return None;
+        };
+        if d.abs() > LARGEST_STEP {
+            return None;
+        }
+        let pre = domain.actions()[a as usize]
+            .pre_constraints
+            .iter()
+            .find(|(w, _)| *w == v)
+            .map_or((f64::NEG_INFINITY, f64::INFINITY), |(_, c)| hull(c));
+        if d < 0.0 {
+            flow.floor = flow.floor.min(pre.0 + d);
+        } else {
+            flow.ceiling = flow.ceiling.max(pre.1 + d);
+        }
+        flow.deltas.push((a, d));
+    }
+    Some(flow)
+}
+
+/// Appends to `terms` the actions (but `except`) whose changes of
+/// `variable` could leave it inside `constraint`, and the wildcards.
+fn achievers(
+    variable: &Variable,
+    constraint: &Constraint,
+    wildcards: &Terms,
+    except: Option<u32>,
+    terms: &mut Terms,
+) {
+    let start = terms.len();
+    let possible = variable
+        .changes
+        .iter()
+        .filter(|&&(_, change)| match change {
+            Change::Const(slot) => constraint.allows(slot),
+            Change::Delta(_) | Change::Any => true,
+        })
+        .map(|&(a, _)| (a, 1.0))
+        .chain(wildcards.iter().copied())
+        .filter(|&(a, _)| Some(a) != except);
+    terms.extend(possible);
+    terms[start..].sort_unstable_by_key(|&(a, _)| a);
+    let mut kept = start;
+    for i in start..terms.len() {
+        if kept == start || terms[kept - 1].0 != terms[i].0 {
+            terms[kept] = terms[i];
+            kept += 1;
+        }
+    }
+    terms.truncate(kept);
+}
+
+impl Heuristic<State, Cost> for OperatorCounting<'_> {
+    fn estimate(&mut self, node: &State) -> Estimate<Cost> {
+        let goal = self.goal;
+        let bound = self.bound(node, &goal.constraints);
+        Self::estimate_of(bound)
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+}
+
+impl Heuristic<Subgoal, Cost> for OperatorCounting<'_> {
+    fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
+        let start = self.start;
+        let bound = self.bound(start, node.constraints());
+        Self::estimate_of(bound)
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+}
