@@ -1,6 +1,6 @@
 //! Factored GOAP planning: the hitman (reference scenario 4), the economy
 //! family and the two-chains family, forward against regression with each
-//! built-in heuristic, and the `dogoap` crate on the same problems in the
+//! built-in heuristic (and forward with dominance pruning), and the `dogoap` crate on the same problems in the
 //! same group (with `--features peers`). Every run asserts its cost:
 //! admissible configurations against the optimum found by Dijkstra at setup,
 //! the others against "at least the optimum". The `planner-*` rows plan
@@ -14,7 +14,9 @@ use criterion::{BenchmarkId, Criterion};
 use planners::{Direction, HeuristicName, Planner, PlannerConfig};
 use search_core::{Algorithm, Heuristic, Outcome, Search, SearchLimits};
 use state_factored::problems::{chains_spec, economy_spec, hitman_spec, Problem, Spec};
-use state_factored::{GoalCount, NumericDistance, NumericHmax, ResourceDominance, State, Subgoal};
+use state_factored::{
+    GoalCount, NumericDistance, NumericHmax, OperatorCounting, ResourceDominance, State, Subgoal,
+};
 
 /// Runs that need more expansions than this count as misses.
 const MAX_EXPANSIONS: u64 = 300_000;
@@ -42,6 +44,7 @@ enum H {
     Max,
     Sum,
     Hmax,
+    Counting,
 }
 
 impl H {
@@ -51,11 +54,12 @@ impl H {
             H::Max => "distance-max",
             H::Sum => "distance-sum",
             H::Hmax => "hmax",
+            H::Counting => "counting",
         }
     }
 
     fn admissible(self) -> bool {
-        matches!(self, H::Max | H::Hmax)
+        matches!(self, H::Max | H::Hmax | H::Counting)
     }
 }
 
@@ -75,6 +79,7 @@ fn forward(p: &Problem, which: H) -> Option<(u32, u64)> {
         H::Max => run(Box::new(NumericDistance::admissible(d, g, s))),
         H::Sum => run(Box::new(NumericDistance::informative(d, g, s))),
         H::Hmax => run(Box::new(NumericHmax::new(d, g, s))),
+        H::Counting => run(Box::new(OperatorCounting::new(d, g, s))),
     };
     match result.outcome {
         Outcome::Solved(solution) => Some((solution.cost, result.stats.expanded)),
@@ -82,14 +87,18 @@ fn forward(p: &Problem, which: H) -> Option<(u32, u64)> {
     }
 }
 
-/// Forward A* with `NumericHmax` and `ResourceDominance`: the cost and
-/// expansions, or `None` past the limit (or when the domain has no ordered
-/// variable).
-fn forward_dominance(p: &Problem) -> Option<(u32, u64)> {
+/// Forward A* with an admissible heuristic and `ResourceDominance`: the
+/// cost and expansions, or `None` past the limit (or when the domain has no
+/// ordered variable).
+fn forward_dominance(p: &Problem, which: H) -> Option<(u32, u64)> {
     let (d, g, s) = (&p.domain, &p.goal, &p.start);
     let space = d.forward(g);
+    let h: Box<dyn Heuristic<State, u32> + '_> = match which {
+        H::Counting => Box::new(OperatorCounting::new(d, g, s)),
+        _ => Box::new(NumericHmax::new(d, g, s)),
+    };
     let result = Search::new(&space, s.clone())
-        .heuristic(NumericHmax::new(d, g, s))
+        .heuristic(h)
         .dominance(ResourceDominance::new(d, g)?)
         .limits(limits())
         .run()
@@ -116,6 +125,7 @@ fn regression(p: &Problem, which: H) -> Option<(u32, u64)> {
         H::Max => run(Box::new(NumericDistance::admissible(d, g, s))),
         H::Sum => run(Box::new(NumericDistance::informative(d, g, s))),
         H::Hmax => run(Box::new(NumericHmax::new(d, g, s))),
+        H::Counting => run(Box::new(OperatorCounting::new(d, g, s))),
     };
     match result.outcome {
         Outcome::Solved(solution) => {
@@ -242,7 +252,7 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
     let mut g = c.benchmark_group(format!("factored/{name}"));
     g.warm_up_time(Duration::from_millis(500));
     g.measurement_time(Duration::from_secs(2));
-    for h in [H::Count, H::Max, H::Sum, H::Hmax] {
+    for h in [H::Count, H::Max, H::Sum, H::Hmax, H::Counting] {
         for (direction, run) in [
             ("forward", forward as fn(&Problem, H) -> Option<(u32, u64)>),
             ("regression", regression),
@@ -269,20 +279,24 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
             });
         }
     }
-    let (found, once) = time_once(|| forward_dominance(&p));
-    if let Some((cost, expanded)) = found {
-        assert_eq!(cost, best, "forward-hmax-dominance");
-        eprintln!("{name}: forward-hmax-dominance cost {cost}, {expanded} expansions");
-        g.sample_size(samples_for(once));
-        g.bench_function(BenchmarkId::new("forward-hmax-dominance", name), |b| {
-            b.iter(|| assert_eq!(forward_dominance(black_box(&p)), found));
-        });
+    for h in [H::Hmax, H::Counting] {
+        let id = format!("forward-{}-dominance", h.label());
+        let (found, once) = time_once(|| forward_dominance(&p, h));
+        if let Some((cost, expanded)) = found {
+            assert_eq!(cost, best, "{id}");
+            eprintln!("{name}: {id} cost {cost}, {expanded} expansions");
+            g.sample_size(samples_for(once));
+            g.bench_function(BenchmarkId::new(id, name), |b| {
+                b.iter(|| assert_eq!(forward_dominance(black_box(&p), h), found));
+            });
+        }
     }
     // Through one `Planner`, made once, as an agent that replans would: it
     // keeps its search buffers between plans.
     for (label, heuristic) in [
         ("distance-max", HeuristicName::NumericMax),
         ("hmax", HeuristicName::HMax),
+        ("counting", HeuristicName::Counting),
     ] {
         let planner = Planner::new(PlannerConfig {
             direction: Direction::Forward,

@@ -42,7 +42,8 @@ pub fn default_limits() -> RunLimits {
 }
 
 /// The default configurations: forward and regression, each with
-/// `astar-hmax` (atomic and factored), `astar-numeric` (factored), `gbfs-ff` (atomic),
+/// `astar-hmax` (atomic and factored), `astar-numeric` and
+/// `astar-counting` (factored), `gbfs-ff` (atomic),
 /// `gbfs-mismatch`, `wastar2-ff` (atomic), `wastar2-numeric-sum`
 /// (factored) and `dijkstra-blind`.
 pub fn default_configs() -> Vec<Configuration> {
@@ -51,6 +52,7 @@ pub fn default_configs() -> Vec<Configuration> {
         for (algorithm, heuristic) in [
             (Algorithm::AStar, HeuristicName::HMax),
             (Algorithm::AStar, HeuristicName::NumericMax),
+            (Algorithm::AStar, HeuristicName::Counting),
             (Algorithm::GreedyBestFirst, HeuristicName::Ff),
             (Algorithm::GreedyBestFirst, HeuristicName::Mismatch),
             (Algorithm::WeightedAStar { weight: 2.0 }, HeuristicName::Ff),

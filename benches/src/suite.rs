@@ -297,7 +297,9 @@ pub fn builtin_supports(name: HeuristicName, kind: Kind) -> bool {
         HeuristicName::AdmissibleMismatch | HeuristicName::HAdd | HeuristicName::Ff => {
             kind != Kind::Factored
         }
-        HeuristicName::NumericMax | HeuristicName::NumericSum => kind == Kind::Factored,
+        HeuristicName::NumericMax | HeuristicName::NumericSum | HeuristicName::Counting => {
+            kind == Kind::Factored
+        }
     }
 }
 

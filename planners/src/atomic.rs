@@ -51,7 +51,7 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
             HeuristicName::HMax => Box::new(RelaxedForward::h_max(self, goal)),
             HeuristicName::HAdd => Box::new(RelaxedForward::h_add(self, goal)),
             HeuristicName::Ff => Box::new(RelaxedForward::h_ff(self, goal)),
-            HeuristicName::NumericMax | HeuristicName::NumericSum => {
+            HeuristicName::NumericMax | HeuristicName::NumericSum | HeuristicName::Counting => {
                 return Err(unsupported(name));
             }
         })
@@ -73,7 +73,7 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
             HeuristicName::HMax => Box::new(RelaxedRegression::h_max(self, start)),
             HeuristicName::HAdd => Box::new(RelaxedRegression::h_add(self, start)),
             HeuristicName::Ff => Box::new(RelaxedRegression::h_ff(self, start)),
-            HeuristicName::NumericMax | HeuristicName::NumericSum => {
+            HeuristicName::NumericMax | HeuristicName::NumericSum | HeuristicName::Counting => {
                 return Err(unsupported(name));
             }
         })

@@ -93,11 +93,15 @@ pub enum HeuristicName {
     NumericMax,
     /// Numeric distance to the goal, summed over variables (factored).
     NumericSum,
+    /// Operator counting: an integer program over how often each action
+    /// occurs, counting resource flows (factored;
+    /// `state_factored::OperatorCounting`). Admissible.
+    Counting,
 }
 
 impl HeuristicName {
     /// Every built-in heuristic.
-    pub const ALL: [HeuristicName; 8] = [
+    pub const ALL: [HeuristicName; 9] = [
         HeuristicName::Blind,
         HeuristicName::Mismatch,
         HeuristicName::AdmissibleMismatch,
@@ -106,6 +110,7 @@ impl HeuristicName {
         HeuristicName::Ff,
         HeuristicName::NumericMax,
         HeuristicName::NumericSum,
+        HeuristicName::Counting,
     ];
 
     /// The name used on the command line and in configuration names.
@@ -119,6 +124,7 @@ impl HeuristicName {
             HeuristicName::Ff => "ff",
             HeuristicName::NumericMax => "numeric",
             HeuristicName::NumericSum => "numeric-sum",
+            HeuristicName::Counting => "counting",
         }
     }
 }
@@ -140,6 +146,7 @@ impl FromStr for HeuristicName {
             "h_add" | "h-add" => "hadd",
             "hff" | "h_ff" | "h-ff" => "ff",
             "numeric-max" => "numeric",
+            "operator-counting" | "oc" | "lp" => "counting",
             "zero" => "blind",
             other => other,
         };
@@ -149,7 +156,7 @@ impl FromStr for HeuristicName {
             .ok_or_else(|| PlanError::UnknownName {
                 kind: "heuristic",
                 name: s.to_owned(),
-                known: "blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric, numeric-sum",
+                known: "blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric, numeric-sum, counting",
             })
     }
 }

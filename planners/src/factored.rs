@@ -2,7 +2,7 @@
 
 use state_factored::{
     ActionId, Combine, Domain, ForwardSpace, Goal, GoalCount, NumericDistance, NumericHmax,
-    RegressionSpace, State, Subgoal,
+    OperatorCounting, RegressionSpace, State, Subgoal,
 };
 
 use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
@@ -67,6 +67,7 @@ where
     GoalCount<'a>: search_core::Heuristic<N, u32>,
     NumericDistance<'a>: search_core::Heuristic<N, u32>,
     NumericHmax<'a>: search_core::Heuristic<N, u32>,
+    OperatorCounting<'a>: search_core::Heuristic<N, u32>,
 {
     Ok(match name {
         HeuristicName::Blind => Box::new(search_core::Blind),
@@ -78,6 +79,7 @@ where
             Box::new(NumericDistance::new(domain, goal, start, Combine::Sum))
         }
         HeuristicName::HMax => Box::new(NumericHmax::new(domain, goal, start)),
+        HeuristicName::Counting => Box::new(OperatorCounting::new(domain, goal, start)),
         HeuristicName::AdmissibleMismatch | HeuristicName::HAdd | HeuristicName::Ff => {
             return Err(PlanError::UnsupportedHeuristic {
                 heuristic: name.name(),

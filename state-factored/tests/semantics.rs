@@ -550,8 +550,8 @@ fn operator_counting_counts_resources_in_both_directions() {
         Heuristic::<State, u32>::estimate(&mut hmax, &p.start),
         Estimate::Value(16)
     );
-    let forward = search_core::astar(&p.domain.forward(&p.goal), p.start.clone(), h.clone())
-        .unwrap();
+    let forward =
+        search_core::astar(&p.domain.forward(&p.goal), p.start.clone(), h.clone()).unwrap();
     assert_eq!(forward.outcome.solution().map(|s| s.cost), Some(29));
     let backward = search_core::astar(&space, space.start_node(), h).unwrap();
     let plan = space.plan(backward.outcome.solution().unwrap());
@@ -566,7 +566,8 @@ fn operator_counting_proves_dead_ends_and_forbids_unsupported_actions() {
     schema.bool("key").unwrap();
     schema.bool("open").unwrap();
     let mut d = Domain::new(schema);
-    d.add_action(Action::builder("mine").add("gold", 1)).unwrap();
+    d.add_action(Action::builder("mine").add("gold", 1))
+        .unwrap();
     // Nothing sets the key, so `unlock` can never occur.
     d.add_action(
         Action::builder("unlock")
