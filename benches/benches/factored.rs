@@ -93,12 +93,12 @@ fn forward(p: &Problem, which: H) -> Option<(u32, u64)> {
 fn forward_dominance(p: &Problem, which: H) -> Option<(u32, u64)> {
     let (d, g, s) = (&p.domain, &p.goal, &p.start);
     let space = d.forward(g);
-    let h: Box<dyn Heuristic<State, u32> + '_> = match which {
+    let heuristic: Box<dyn Heuristic<State, u32> + '_> = match which {
         H::Counting => Box::new(OperatorCounting::new(d, g, s)),
         _ => Box::new(NumericHmax::new(d, g, s)),
     };
     let result = Search::new(&space, s.clone())
-        .heuristic(h)
+        .heuristic(heuristic)
         .dominance(ResourceDominance::new(d, g)?)
         .limits(limits())
         .run()
