@@ -22,9 +22,6 @@ const LARGEST_STEP: f64 = 1_099_511_627_776.0; // 2^40
 /// How many linear programs one estimate may solve.
 const DEFAULT_NODE_BUDGET: usize = 64;
 
-/// The most branching rows on one path; deeper nodes stay unclosed.
-const MAX_DEPTH: usize = 16;
-
 /// Terms `(action, coefficient)` of a row.
 type Terms = Vec<(u32, f64)>;
 
@@ -152,13 +149,16 @@ struct Pending {
 ///   by branching; a precondition nothing else can bring about forbids its
 ///   action outright.
 ///
-/// Branch and bound solves the program with the linear relaxation (a dual
-/// simplex), branching on violated implications first and then on
-/// fractional counts. It stops after a budget of linear programs (64 by
-/// default, [`node_budget`](Self::node_budget)) and returns the least
-/// bound among the parts it has not closed: still a lower bound, so the
-/// estimate stays admissible whatever the budget; a larger budget only
-/// tightens it. A program with no solution proves a dead end.
+/// Branch and bound solves the program best first with the linear
+/// relaxation (a dual simplex, warm-started from the parent's tableau),
+/// branching on violated implications first and then on the fractional
+/// count with the largest cost-weighted fraction; a relaxation whose counts
+/// rounded up form a solution as cheap as its bound closes the search. It
+/// stops after a budget of linear programs (64 by default,
+/// [`node_budget`](Self::node_budget)) and returns the least bound among
+/// the parts it has not closed: still a lower bound, so the estimate stays
+/// admissible whatever the budget; a larger budget never lowers it. A
+/// program with no solution proves a dead end.
 ///
 /// **Admissible**, since every constraint holds for every plan from the
 /// state (floats, strings and bools only through the achiever rows; custom
@@ -220,6 +220,8 @@ pub struct OperatorCounting<'a> {
     /// `kept` belong to the current estimate.
     tableaux: Vec<Simplex>,
     kept: usize,
+    /// Scratch for a rounded solution.
+    rounded: Vec<f64>,
 }
 
 impl<'a> OperatorCounting<'a> {
@@ -300,6 +302,7 @@ impl<'a> OperatorCounting<'a> {
             pending: Vec::new(),
             tableaux: Vec::new(),
             kept: 0,
+            rounded: Vec::new(),
         }
     }
 
@@ -441,8 +444,7 @@ impl<'a> OperatorCounting<'a> {
         if !self.model(state, goal) {
             return None;
         }
-        let depth = self.node_budget.min(MAX_DEPTH);
-        self.lp.reset(&self.costs, self.rows.len() + depth);
+        self.lp.reset(&self.costs);
         for r in 0..self.rows.len() {
             self.push_model_row(r);
         }
@@ -464,6 +466,12 @@ impl<'a> OperatorCounting<'a> {
             let dive = match z.map(|z| (z, self.branch())) {
                 None => None,
                 Some((z, None)) => {
+                    best = z;
+                    None
+                }
+                Some((z, Some(_))) if self.rounded_cost().is_some_and(|c| c <= z) => {
+                    // Rounded up, the relaxation's counts make a whole
+                    // solution as cheap as its bound: nothing below it.
                     best = z;
                     None
                 }
@@ -503,14 +511,51 @@ impl<'a> OperatorCounting<'a> {
                 self.lp.clone_from(&self.tableaux[next.tableau]);
             }
             (bound, depth) = (next.bound, next.depth);
-            if !self.lp.has_room() {
-                unclosed = unclosed.min(bound);
-                break;
-            }
             self.push_branch(next.branch);
         }
         let bound = best.min(unclosed);
         (bound != u64::MAX).then_some(bound)
+    }
+
+    /// The cost of the last relaxation's counts rounded up, if they satisfy
+    /// every row of the model and every implication (whatever the
+    /// branches): then the program has a solution that cheap.
+    fn rounded_cost(&mut self) -> Option<u64> {
+        let x = self.lp.solution();
+        self.rounded.clear();
+        self.rounded
+            .extend(x.iter().map(|&v| (v - TOLERANCE).ceil().max(0.0)));
+        let x = &self.rounded;
+        let sum =
+            |terms: &[(u32, f64)]| -> f64 { terms.iter().map(|&(j, a)| a * x[j as usize]).sum() };
+        for row in &self.rows {
+            let holds = match *row {
+                Row::Flow(v, sign, rhs) => {
+                    let deltas = self.variables[v]
+                        .flow
+                        .as_ref()
+                        .map_or(&[][..], |f| &f.deltas);
+                    sign * sum(deltas) >= rhs - TOLERANCE
+                }
+                Row::Goal(start, end) => sum(&self.goal_terms[start..end]) >= 1.0 - TOLERANCE,
+                Row::Forbid(a) => x[a as usize] <= TOLERANCE,
+            };
+            if !holds {
+                return None;
+            }
+        }
+        for implication in &self.implications[..self.live] {
+            let occurs = implication
+                .actions
+                .iter()
+                .any(|&a| x[a as usize] > TOLERANCE);
+            let terms = self.preconditions[implication.pre].terms(implication.need);
+            if occurs && sum(terms) < implication.rhs - TOLERANCE {
+                return None;
+            }
+        }
+        let cost: f64 = x.iter().zip(&self.costs).map(|(v, c)| v * c).sum();
+        Some(round_up(cost))
     }
 
     /// Keeps a copy of the solved tableau for the branches of its node.
@@ -574,14 +619,16 @@ impl<'a> OperatorCounting<'a> {
                 return Some((Branch::Implied(i), Branch::Excluded(i)));
             }
         }
-        let (j, fraction) = x
+        let (j, _) = x
             .iter()
             .enumerate()
-            .map(|(j, v)| (j, (v - v.round()).abs()))
+            .filter_map(|(j, &v)| {
+                let above = fraction(v);
+                let distance = above.min(1.0 - above);
+                // The most fractional count, weighted by its cost.
+                (distance > TOLERANCE).then_some((j, distance * (1.0 + self.costs[j])))
+            })
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
-        if fraction <= TOLERANCE {
-            return None;
-        }
         let j32 = u32::try_from(j).unwrap_or(u32::MAX);
         Some((
             Branch::AtLeast(j32, x[j].ceil()),
@@ -607,6 +654,18 @@ fn round_up(z: f64) -> u64 {
     )]
     let bound = (z - TOLERANCE).ceil().max(0.0) as u64;
     bound
+}
+
+/// The fractional part of a count (counts are non-negative and small; a
+/// cast is much cheaper than `floor`, a libm call on baseline x86-64).
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "counts are in 0..2^52"
+)]
+fn fraction(count: f64) -> f64 {
+    count - (count as u64) as f64
 }
 
 /// An int variable's value in `state`, as a float.

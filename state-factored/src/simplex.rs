@@ -6,7 +6,9 @@
 //! stopped at any pivot it is still a lower bound of the optimum, which is
 //! what an admissible heuristic needs. The operator-counting heuristic
 //! solves a few dozen of these per state, with a handful of rows and one
-//! column per action, so a dense tableau in one flat buffer is fastest.
+//! column per action, and copies solved ones for branch and bound, so the
+//! tableau is condensed: one column per non-basic variable (as many as
+//! there are structural columns, whatever the rows), in one flat buffer.
 
 /// Entries smaller than this are zero.
 const EPS: f64 = 1e-9;
@@ -22,22 +24,35 @@ pub(crate) enum Solved {
     Stopped(f64),
 }
 
+/// Where a variable (structural `0..n`, then one slack per row) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Basic in this row.
+    Row(usize),
+    /// Non-basic in this column.
+    Column(usize),
+}
+
 /// A dual simplex tableau, reusable between problems; clone it to keep a
 /// solved problem, then add rows to either copy and solve on (a warm start:
 /// the old basis stays dual feasible).
 #[derive(Debug, Default)]
 pub(crate) struct Simplex {
-    /// Row-major, `width` entries a row: row `i` reads
-    /// `x_basis[i] + Σ t[i][j] x_j = rhs[i]` over the non-basic `j`.
+    /// Row-major, `n` entries a row: row `i` reads
+    /// `v_basic[i] + Σ_k t[i][k] v_column[k] = rhs[i]`.
     t: Vec<f64>,
     rhs: Vec<f64>,
-    /// Reduced costs of every column (structural, then one slack per row).
+    /// The reduced cost of each column's variable.
     reduced: Vec<f64>,
-    basis: Vec<usize>,
+    /// The variable basic in each row, and the one in each column.
+    basic: Vec<usize>,
+    column: Vec<usize>,
+    /// Each variable's place.
+    place: Vec<Place>,
     x: Vec<f64>,
     objective: f64,
-    width: usize,
-    columns: usize,
+    /// Structural columns.
+    n: usize,
 }
 
 impl Clone for Simplex {
@@ -47,88 +62,78 @@ impl Clone for Simplex {
         copy
     }
 
-    /// Copies into the buffers already here, with room for every row.
+    /// Copies into the buffers already here.
     fn clone_from(&mut self, source: &Self) {
-        let rows = source.width - source.columns;
-        self.t
-            .reserve((rows * source.width).saturating_sub(self.t.len()));
         self.t.clone_from(&source.t);
         self.rhs.clone_from(&source.rhs);
         self.reduced.clone_from(&source.reduced);
-        self.basis.clone_from(&source.basis);
-        self.x.clone_from(&source.x);
+        self.basic.clone_from(&source.basic);
+        self.column.clone_from(&source.column);
+        self.place.clone_from(&source.place);
         self.objective = source.objective;
-        self.width = source.width;
-        self.columns = source.columns;
+        self.n = source.n;
     }
 }
 
 impl Simplex {
     /// Starts a problem with these (non-negative) costs, one per column,
-    /// and room for `rows` rows.
-    pub(crate) fn reset(&mut self, cost: &[f64], rows: usize) {
-        self.width = cost.len() + rows;
-        self.columns = cost.len();
+    /// and no rows.
+    pub(crate) fn reset(&mut self, cost: &[f64]) {
+        self.n = cost.len();
         self.t.clear();
-        self.t.reserve(rows * self.width);
         self.rhs.clear();
-        self.basis.clear();
+        self.basic.clear();
         self.reduced.clear();
         self.reduced.extend_from_slice(cost);
-        self.reduced.resize(self.width, 0.0);
+        self.column.clear();
+        self.column.extend(0..self.n);
+        self.place.clear();
+        self.place.extend((0..self.n).map(Place::Column));
         self.objective = 0.0;
     }
 
-    /// Whether another row fits.
-    pub(crate) fn has_room(&self) -> bool {
-        self.columns + self.rhs.len() < self.width
-    }
-
     /// Adds the row `Σ a_j x_j >= rhs` from its `(j, a_j)` terms, written
-    /// in the current basis. The caller checks [`has_room`](Self::has_room).
+    /// in the current basis (a new slack, basic).
     pub(crate) fn push_row(&mut self, terms: impl IntoIterator<Item = (u32, f64)>, rhs: f64) {
-        let (i, width, n) = (self.rhs.len(), self.width, self.columns);
-        self.t.resize((i + 1) * width, 0.0);
-        let (done, line) = self.t.split_at_mut(i * width);
+        let (i, n) = (self.rhs.len(), self.n);
+        self.t.resize((i + 1) * n, 0.0);
+        let (done, line) = self.t.split_at_mut(i * n);
+        // slack - Σ a_j x_j = -rhs, with each basic x_j replaced by its row.
         let mut b = -rhs;
         for (j, a) in terms {
-            line[j as usize] -= a;
-        }
-        for (k, &basic) in self.basis.iter().enumerate() {
-            let f = line[basic];
-            if f != 0.0 {
-                let row = &done[k * width..(k + 1) * width];
-                for (a, &r) in line.iter_mut().zip(row) {
-                    *a -= f * r;
+            match self.place[j as usize] {
+                Place::Column(k) => line[k] -= a,
+                Place::Row(r) => {
+                    for (entry, &value) in line.iter_mut().zip(&done[r * n..(r + 1) * n]) {
+                        *entry += a * value;
+                    }
+                    b += a * self.rhs[r];
                 }
-                line[basic] = 0.0;
-                b -= f * self.rhs[k];
             }
         }
-        line[n + i] = 1.0;
         self.rhs.push(b);
-        self.basis.push(n + i);
+        self.place.push(Place::Row(i));
+        self.basic.push(n + i);
     }
 
     /// Minimises the costs over `x >= 0` subject to the rows pushed since
     /// [`reset`](Self::reset), going on from the current basis.
     pub(crate) fn solve(&mut self) -> Solved {
-        let (width, n) = (self.width, self.columns);
-        for _ in 0..20 * (width + 1) {
-            let Some(r) = self.leaving_row() else {
+        for _ in 0..20 * (self.n + self.rhs.len() + 1) {
+            let Some(row) = self.leaving_row() else {
                 self.x.clear();
-                self.x.resize(n, 0.0);
-                for (i, &b) in self.basis.iter().enumerate() {
-                    if b < n {
-                        self.x[b] = self.rhs[i].max(0.0);
+                self.x.resize(self.n, 0.0);
+                for (i, &v) in self.basic.iter().enumerate() {
+                    if v < self.n {
+                        self.x[v] = self.rhs[i].max(0.0);
                     }
                 }
                 return Solved::Optimal(self.objective);
             };
-            let Some(q) = self.entering_column(r) else {
+            let Some(col) = self.entering_column(row) else {
                 return Solved::Infeasible;
             };
-            self.objective += self.pivot(r, q);
+            self.objective += self.pivot(row, col);
         }
         Solved::Stopped(self.objective)
     }
@@ -152,62 +157,60 @@ impl Simplex {
     }
 
     /// The column that keeps every reduced cost non-negative when it enters
-    /// in row `r` (the least ratio; the first of equals, against cycling).
-    fn entering_column(&self, r: usize) -> Option<usize> {
-        let width = self.width;
-        let line = &self.t[r * width..r * width + self.columns + self.rhs.len()];
+    /// in row `row` (the least ratio; the first of equals, against
+    /// cycling).
+    fn entering_column(&self, row: usize) -> Option<usize> {
+        let line = &self.t[row * self.n..(row + 1) * self.n];
         let mut best = None;
         let mut least = f64::INFINITY;
-        for (j, &a) in line.iter().enumerate() {
+        for (k, &a) in line.iter().enumerate() {
             if a < -EPS {
-                let ratio = self.reduced[j] / -a;
+                let ratio = self.reduced[k] / -a;
                 if ratio < least {
-                    (best, least) = (Some(j), ratio);
+                    (best, least) = (Some(k), ratio);
                 }
             }
         }
         best
     }
 
-    /// Pivots column `col` into row `row`; returns the objective's rise.
+    /// Swaps column `col`'s variable into row `row`'s place in the basis;
+    /// returns the objective's rise.
     fn pivot(&mut self, row: usize, col: usize) -> f64 {
-        let (width, active) = (self.width, self.columns + self.rhs.len());
-        let element = self.t[row * width + col];
-        for a in &mut self.t[row * width..row * width + active] {
+        let n = self.n;
+        let element = self.t[row * n + col];
+        let (head, rest) = self.t.split_at_mut(row * n);
+        let (pivot_line, tail) = rest.split_at_mut(n);
+        for a in pivot_line.iter_mut() {
             *a /= element;
         }
+        pivot_line[col] = 1.0 / element;
         self.rhs[row] /= element;
-        let (pivot_rhs, m) = (self.rhs[row], self.rhs.len());
-        for i in (0..m).filter(|&i| i != row) {
-            let f = self.t[i * width + col];
+        let pivot_rhs = self.rhs[row];
+        let others = head.chunks_exact_mut(n).chain(tail.chunks_exact_mut(n));
+        let rhs = self.rhs.iter_mut().enumerate().filter(|&(i, _)| i != row);
+        for (line, (_, b)) in others.zip(rhs) {
+            let f = line[col];
             if f.abs() <= EPS {
                 continue;
             }
-            let (line, pivot_line) = if i < row {
-                let (head, tail) = self.t.split_at_mut(row * width);
-                (&mut head[i * width..i * width + active], &tail[..active])
-            } else {
-                let (head, tail) = self.t.split_at_mut(i * width);
-                (
-                    &mut tail[..active],
-                    &head[row * width..row * width + active],
-                )
-            };
-            for (a, &b) in line.iter_mut().zip(pivot_line) {
-                *a -= f * b;
+            for (a, &p) in line.iter_mut().zip(pivot_line.iter()) {
+                *a -= f * p;
             }
-            line[col] = 0.0;
-            self.rhs[i] -= f * pivot_rhs;
+            line[col] = -f / element;
+            *b -= f * pivot_rhs;
         }
         let f = self.reduced[col];
         if f != 0.0 {
-            let pivot_line = &self.t[row * width..row * width + active];
-            for (d, &b) in self.reduced.iter_mut().zip(pivot_line) {
-                *d = (*d - f * b).max(0.0);
+            for (d, &p) in self.reduced.iter_mut().zip(pivot_line.iter()) {
+                *d = (*d - f * p).max(0.0);
             }
         }
-        self.reduced[col] = 0.0;
-        self.basis[row] = col;
+        self.reduced[col] = (-f / element).max(0.0);
+        let (entering, leaving) = (self.column[col], self.basic[row]);
+        (self.column[col], self.basic[row]) = (leaving, entering);
+        self.place[entering] = Place::Row(row);
+        self.place[leaving] = Place::Column(col);
         f * pivot_rhs
     }
 }
@@ -217,7 +220,7 @@ mod tests {
     use super::*;
 
     fn solve(lp: &mut Simplex, cost: &[f64], rows: &[(&[(u32, f64)], f64)]) -> Solved {
-        lp.reset(cost, rows.len());
+        lp.reset(cost);
         for (terms, rhs) in rows {
             lp.push_row(terms.iter().copied(), *rhs);
         }
@@ -265,7 +268,7 @@ mod tests {
     fn a_row_added_after_a_solve_warm_starts() {
         // min 2x + 3y, x + y >= 4 (optimum x = 4, cost 8); then y >= 1.5.
         let mut lp = Simplex::default();
-        lp.reset(&[2.0, 3.0], 2);
+        lp.reset(&[2.0, 3.0]);
         lp.push_row([(0, 1.0), (1, 1.0)], 4.0);
         assert_eq!(lp.solve(), Solved::Optimal(8.0));
         let kept = lp.clone();
@@ -275,11 +278,14 @@ mod tests {
         };
         assert!((z - 9.5).abs() < 1e-9, "{z}");
         assert!((lp.solution()[0] - 2.5).abs() < 1e-9);
-        // The copy is untouched: x <= 1 there gives x = 1, y = 3, cost 11.
+        // The copy is untouched: x <= 1 there gives x = 1, y = 3, cost 11,
+        // and y <= 2 on top makes it infeasible.
         let mut other = kept;
         other.push_row([(0, -1.0)], -1.0);
         assert_eq!(other.solve(), Solved::Optimal(11.0));
-        assert!(!other.has_room());
+        assert_eq!(other.solution(), &[1.0, 3.0][..]);
+        other.push_row([(1, -1.0)], -2.0);
+        assert_eq!(other.solve(), Solved::Infeasible);
     }
 
     #[test]
