@@ -2,6 +2,9 @@
 //! how often each action occurs, which sees resource flows that `h_max`
 //! cannot.
 
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
 use search_core::{Estimate, Heuristic};
 
 use crate::constraint::Constraint;
@@ -106,13 +109,39 @@ enum Need {
     Any,
 }
 
+impl Row {
+    /// The right-hand side.
+    fn rhs(self) -> f64 {
+        match self {
+            Row::Flow(_, _, rhs) | Row::Goal(_, _, rhs) => rhs,
+            Row::Forbid(_) => 0.0,
+        }
+    }
+
+    /// Whether `self` and `other` have the same terms (their right-hand
+    /// sides may differ).
+    fn same_terms(self, other: Row) -> bool {
+        match (self, other) {
+            (Row::Flow(v, sign, _), Row::Flow(w, other_sign, _)) => {
+                v == w && (sign > 0.0) == (other_sign > 0.0)
+            }
+            (Row::Goal(start, end, _), Row::Goal(other_start, other_end, _)) => {
+                (start, end) == (other_start, other_end)
+            }
+            (Row::Forbid(a), Row::Forbid(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// A row of the model, `terms >= rhs`.
 #[derive(Clone, Copy, Debug)]
 enum Row {
     /// Variable `v`'s deltas times a sign.
     Flow(usize, f64, f64),
-    /// An achiever of a goal condition, from the goal terms in this range.
-    Goal(usize, usize),
+    /// An achiever of a goal condition, from the goal terms in this range
+    /// (`rhs` 1), or nothing when the state meets it (`rhs` 0).
+    Goal(usize, usize, f64),
     /// The action never occurs.
     Forbid(u32),
 }
@@ -125,6 +154,34 @@ struct Pending {
     depth: usize,
     tableau: usize,
     branch: Branch,
+}
+
+impl Pending {
+    /// Best first: the least bound, then the deepest, then the newest
+    /// (the tableau of the latest branching).
+    fn priority(&self) -> (Reverse<u64>, usize, usize) {
+        (Reverse(self.bound), self.depth, self.tableau)
+    }
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        self.priority() == other.priority()
+    }
+}
+
+impl Eq for Pending {}
+
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Pending {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.priority().cmp(&other.priority())
+    }
 }
 
 /// Operator counting: the cost of the cheapest multiset of actions that a
@@ -215,13 +272,17 @@ pub struct OperatorCounting<'a> {
     /// The implications of the current state are the first `live`.
     implications: Vec<Implication>,
     live: usize,
-    pending: Vec<Pending>,
+    pending: BinaryHeap<Pending>,
     /// Solved tableaux of the nodes with pending branches; the first
     /// `kept` belong to the current estimate.
     tableaux: Vec<Simplex>,
     kept: usize,
     /// Scratch for a rounded solution.
     rounded: Vec<f64>,
+    /// The last forward relaxation of the flow and goal rows, solved, and
+    /// those rows (empty when there is none to reuse).
+    root: Simplex,
+    root_rows: Vec<Row>,
 }
 
 impl<'a> OperatorCounting<'a> {
@@ -299,10 +360,12 @@ impl<'a> OperatorCounting<'a> {
             goal_terms: Vec::new(),
             implications: Vec::new(),
             live: 0,
-            pending: Vec::new(),
+            pending: BinaryHeap::new(),
             tableaux: Vec::new(),
             kept: 0,
             rounded: Vec::new(),
+            root: Simplex::default(),
+            root_rows: Vec::new(),
         }
     }
 
@@ -362,9 +425,16 @@ impl<'a> OperatorCounting<'a> {
         }
         for (v, constraint) in goal {
             let variable = &self.variables[*v as usize];
-            if variable.flow.is_some() || constraint.allows(state.slot(*v as usize)) {
+            if variable.flow.is_some() {
                 continue;
             }
+            // A met goal keeps its row, with nothing asked, so that every
+            // state of one goal has rows of the same shape.
+            let rhs = if constraint.allows(state.slot(*v as usize)) {
+                0.0
+            } else {
+                1.0
+            };
             let start = self.goal_terms.len();
             achievers(
                 variable,
@@ -373,10 +443,10 @@ impl<'a> OperatorCounting<'a> {
                 None,
                 &mut self.goal_terms,
             );
-            if self.goal_terms.len() == start {
+            if self.goal_terms.len() == start && rhs > 0.0 {
                 return false;
             }
-            self.rows.push(Row::Goal(start, self.goal_terms.len()));
+            self.rows.push(Row::Goal(start, self.goal_terms.len(), rhs));
         }
         for (p, pre) in self.preconditions.iter().enumerate() {
             let slot = state.slot(pre.var as usize);
@@ -430,9 +500,9 @@ impl<'a> OperatorCounting<'a> {
                 self.lp
                     .push_row(deltas.iter().map(|&(a, d)| (a, sign * d)), rhs);
             }
-            Row::Goal(start, end) => {
+            Row::Goal(start, end, rhs) => {
                 self.lp
-                    .push_row(self.goal_terms[start..end].iter().copied(), 1.0);
+                    .push_row(self.goal_terms[start..end].iter().copied(), rhs);
             }
             Row::Forbid(a) => self.lp.push_row([(a, -1.0)], 0.0),
         }
@@ -440,14 +510,16 @@ impl<'a> OperatorCounting<'a> {
 
     /// The program's bound by branch and bound, `None` if it has no
     /// solution.
-    fn bound(&mut self, state: &State, goal: &[(u32, Constraint)]) -> Option<u64> {
+    ///
+    /// With `warm` (the goal is the same as at the last call), the
+    /// relaxation of the model's flow and goal rows starts from the last
+    /// one's optimal basis, with the new right-hand sides: the basis stays
+    /// dual feasible, and a sibling state is a few pivots away.
+    fn bound(&mut self, state: &State, goal: &[(u32, Constraint)], warm: bool) -> Option<u64> {
         if !self.model(state, goal) {
             return None;
         }
-        self.lp.reset(&self.costs);
-        for r in 0..self.rows.len() {
-            self.push_model_row(r);
-        }
+        self.load_model(warm);
         self.pending.clear();
         self.kept = 0;
         let mut best = u64::MAX;
@@ -477,7 +549,7 @@ impl<'a> OperatorCounting<'a> {
                 }
                 Some((z, Some((first, second)))) => {
                     let tableau = self.keep_tableau();
-                    let least = self.pending.iter().map(|n| n.bound).min();
+                    let least = self.pending.peek().map(|n| n.bound);
                     let mut child = Pending {
                         bound: z,
                         depth: depth + 1,
@@ -521,10 +593,17 @@ impl<'a> OperatorCounting<'a> {
     /// every row of the model and every implication (whatever the
     /// branches): then the program has a solution that cheap.
     fn rounded_cost(&mut self) -> Option<u64> {
-        let x = self.lp.solution();
         self.rounded.clear();
-        self.rounded
-            .extend(x.iter().map(|&v| (v - TOLERANCE).ceil().max(0.0)));
+        self.rounded.extend_from_slice(self.lp.solution());
+        for &j in self.lp.support() {
+            let v = &mut self.rounded[j as usize];
+            let above = fraction(*v);
+            if above > TOLERANCE {
+                *v += 1.0 - above;
+            } else {
+                *v -= above;
+            }
+        }
         let x = &self.rounded;
         let sum =
             |terms: &[(u32, f64)]| -> f64 { terms.iter().map(|&(j, a)| a * x[j as usize]).sum() };
@@ -537,7 +616,7 @@ impl<'a> OperatorCounting<'a> {
                         .map_or(&[][..], |f| &f.deltas);
                     sign * sum(deltas) >= rhs - TOLERANCE
                 }
-                Row::Goal(start, end) => sum(&self.goal_terms[start..end]) >= 1.0 - TOLERANCE,
+                Row::Goal(start, end, rhs) => sum(&self.goal_terms[start..end]) >= rhs - TOLERANCE,
                 Row::Forbid(a) => x[a as usize] <= TOLERANCE,
             };
             if !holds {
@@ -558,6 +637,57 @@ impl<'a> OperatorCounting<'a> {
         Some(round_up(cost))
     }
 
+    /// Puts the model's rows in the tableau: from scratch, or (`warm`) from
+    /// the last relaxation of the same flow and goal rows with the new
+    /// right-hand sides, solved on from its basis and kept for the next.
+    fn load_model(&mut self, warm: bool) {
+        let base = self
+            .rows
+            .iter()
+            .position(|r| matches!(r, Row::Forbid(_)))
+            .unwrap_or(self.rows.len());
+        let reuse = warm
+            && self.root_rows.len() == base
+            && self
+                .root_rows
+                .iter()
+                .zip(&self.rows)
+                .all(|(a, b)| a.same_terms(*b));
+        if reuse {
+            self.lp.clone_from(&self.root);
+            for (r, (old, new)) in self.root_rows.iter().zip(&self.rows).enumerate() {
+                let shift = old.rhs() - new.rhs();
+                if shift != 0.0 {
+                    self.lp.shift_row(r, shift);
+                }
+            }
+        } else {
+            self.fresh_rows(base);
+        }
+        if warm {
+            if matches!(self.lp.solve(), Solved::Optimal(_)) {
+                self.root.clone_from(&self.lp);
+                self.root_rows.clear();
+                self.root_rows.extend_from_slice(&self.rows[..base]);
+            } else {
+                // A dead end or a stalled solve: keep nothing from it.
+                self.root_rows.clear();
+                self.fresh_rows(base);
+            }
+        }
+        for r in base..self.rows.len() {
+            self.push_model_row(r);
+        }
+    }
+
+    /// A new tableau with the model's first `rows` rows.
+    fn fresh_rows(&mut self, rows: usize) {
+        self.lp.reset(&self.costs);
+        for r in 0..rows {
+            self.push_model_row(r);
+        }
+    }
+
     /// Keeps a copy of the solved tableau for the branches of its node.
     fn keep_tableau(&mut self) -> usize {
         if self.kept == self.tableaux.len() {
@@ -573,15 +703,7 @@ impl<'a> OperatorCounting<'a> {
     /// any is below `best`: best first, so the bound of what is left only
     /// rises.
     fn next_pending(&mut self, best: u64) -> Option<Pending> {
-        let at = (0..self.pending.len()).min_by_key(|&i| {
-            let node = &self.pending[i];
-            (
-                node.bound,
-                std::cmp::Reverse(node.depth),
-                std::cmp::Reverse(i),
-            )
-        })?;
-        Some(self.pending.swap_remove(at)).filter(|node| node.bound < best)
+        self.pending.pop().filter(|node| node.bound < best)
     }
 
     /// Adds a branch's row to the tableau.
@@ -619,21 +741,19 @@ impl<'a> OperatorCounting<'a> {
                 return Some((Branch::Implied(i), Branch::Excluded(i)));
             }
         }
-        let (j, _) = x
+        let (j, _) = self
+            .lp
+            .support()
             .iter()
-            .enumerate()
-            .filter_map(|(j, &v)| {
-                let above = fraction(v);
+            .filter_map(|&j| {
+                let above = fraction(x[j as usize]);
                 let distance = above.min(1.0 - above);
                 // The most fractional count, weighted by its cost.
-                (distance > TOLERANCE).then_some((j, distance * (1.0 + self.costs[j])))
+                (distance > TOLERANCE).then_some((j, distance * (1.0 + self.costs[j as usize])))
             })
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
-        let j32 = u32::try_from(j).unwrap_or(u32::MAX);
-        Some((
-            Branch::AtLeast(j32, x[j].ceil()),
-            Branch::AtMost(j32, x[j].floor()),
-        ))
+        let below = x[j as usize] - fraction(x[j as usize]);
+        Some((Branch::AtLeast(j, below + 1.0), Branch::AtMost(j, below)))
     }
 
     fn estimate_of(bound: Option<u64>) -> Estimate<Cost> {
@@ -660,12 +780,12 @@ fn round_up(z: f64) -> u64 {
 /// cast is much cheaper than `floor`, a libm call on baseline x86-64).
 #[expect(
     clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
     clippy::cast_precision_loss,
     reason = "counts are in 0..2^52"
 )]
 fn fraction(count: f64) -> f64 {
-    count - (count as u64) as f64
+    // `i64`, not `u64`: one instruction each way on x86-64.
+    count - (count as i64) as f64
 }
 
 /// An int variable's value in `state`, as a float.
@@ -765,7 +885,7 @@ fn achievers(
 impl Heuristic<State, Cost> for OperatorCounting<'_> {
     fn estimate(&mut self, node: &State) -> Estimate<Cost> {
         let goal = self.goal;
-        let bound = self.bound(node, &goal.constraints);
+        let bound = self.bound(node, &goal.constraints, true);
         Self::estimate_of(bound)
     }
 
@@ -777,7 +897,7 @@ impl Heuristic<State, Cost> for OperatorCounting<'_> {
 impl Heuristic<Subgoal, Cost> for OperatorCounting<'_> {
     fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
         let start = self.start;
-        let bound = self.bound(start, node.constraints());
+        let bound = self.bound(start, node.constraints(), false);
         Self::estimate_of(bound)
     }
 

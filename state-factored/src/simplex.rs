@@ -50,6 +50,9 @@ pub(crate) struct Simplex {
     /// Each variable's place.
     place: Vec<Place>,
     x: Vec<f64>,
+    /// The structural variables that are basic (the only ones that can be
+    /// non-zero) after the last optimal solve.
+    support: Vec<u32>,
     objective: f64,
     /// Structural columns.
     n: usize,
@@ -116,6 +119,22 @@ impl Simplex {
         self.basic.push(n + i);
     }
 
+    /// Lowers row `row`'s right-hand side by `shift` (`a·x >= b - shift`),
+    /// keeping the basis: it stays dual feasible, so [`solve`](Self::solve)
+    /// goes on from it.
+    pub(crate) fn shift_row(&mut self, row: usize, shift: f64) {
+        // The row's slack `s` becomes `s + shift` in the old equations.
+        match self.place[self.n + row] {
+            Place::Row(i) => self.rhs[i] += shift,
+            Place::Column(k) => {
+                for (b, line) in self.rhs.iter_mut().zip(self.t.chunks_exact(self.n)) {
+                    *b += line[k] * shift;
+                }
+                self.objective -= self.reduced[k] * shift;
+            }
+        }
+    }
+
     /// Minimises the costs over `x >= 0` subject to the rows pushed since
     /// [`reset`](Self::reset), going on from the current basis.
     pub(crate) fn solve(&mut self) -> Solved {
@@ -123,9 +142,11 @@ impl Simplex {
             let Some(row) = self.leaving_row() else {
                 self.x.clear();
                 self.x.resize(self.n, 0.0);
+                self.support.clear();
                 for (i, &v) in self.basic.iter().enumerate() {
                     if v < self.n {
                         self.x[v] = self.rhs[i].max(0.0);
+                        self.support.push(u32::try_from(v).unwrap_or(u32::MAX));
                     }
                 }
                 return Solved::Optimal(self.objective);
@@ -142,6 +163,11 @@ impl Simplex {
     /// [`Solved::Optimal`].
     pub(crate) fn solution(&self) -> &[f64] {
         &self.x
+    }
+
+    /// The columns of [`solution`](Self::solution) that may be non-zero.
+    pub(crate) fn support(&self) -> &[u32] {
+        &self.support
     }
 
     /// The row whose basic variable is most negative, if any is.
@@ -286,6 +312,30 @@ mod tests {
         assert_eq!(other.solution(), &[1.0, 3.0][..]);
         other.push_row([(1, -1.0)], -2.0);
         assert_eq!(other.solve(), Solved::Infeasible);
+    }
+
+    #[test]
+    fn a_shifted_row_reuses_the_basis() {
+        // min 2x + 3y, x + y >= 4, x + 3y >= 6: (3, 1), cost 9. Then the
+        // second row asks 9 (b lowered by -3): (1.5, 2.5), cost 10.5.
+        let mut lp = Simplex::default();
+        let rows: [(&[(u32, f64)], f64); 2] =
+            [(&[(0, 1.0), (1, 1.0)], 4.0), (&[(0, 1.0), (1, 3.0)], 6.0)];
+        assert_eq!(solve(&mut lp, &[2.0, 3.0], &rows), Solved::Optimal(9.0));
+        lp.shift_row(1, -3.0);
+        let Solved::Optimal(z) = lp.solve() else {
+            panic!("feasible");
+        };
+        assert!((z - 10.5).abs() < 1e-9, "{z}");
+        // And back down to 2 and 1: x + y >= 2 alone binds, x = 2, cost 4.
+        lp.shift_row(0, 2.0);
+        lp.shift_row(1, 8.0);
+        let Solved::Optimal(z) = lp.solve() else {
+            panic!("feasible");
+        };
+        assert!((z - 4.0).abs() < 1e-9, "{z}");
+        let x = lp.solution();
+        assert!((x[0] - 2.0).abs() < 1e-9 && x[1].abs() < 1e-9, "{x:?}");
     }
 
     #[test]
