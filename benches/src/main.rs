@@ -136,7 +136,8 @@ struct PlanArgs {
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
     /// blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric,
-    /// numeric-sum (default: hmax for atomic, numeric for factored).
+    /// numeric-sum, counting (default: hmax for atomic, numeric for
+    /// factored).
     #[arg(long = "heuristic")]
     heuristic: Option<HeuristicName>,
     /// Expansion limit per search.
