@@ -22,6 +22,11 @@ const TOLERANCE: f64 = 1e-6;
 const LARGEST_VALUE: f64 = 1_125_899_906_842_624.0; // 2^50
 const LARGEST_STEP: f64 = 1_099_511_627_776.0; // 2^40
 
+/// A variable whose largest step is more than this many times its smallest
+/// gets no flow rows: such rows make the simplex pivot on entries too small
+/// to trust (a relaxation, so still admissible).
+const LARGEST_STEP_RATIO: f64 = 1_048_576.0; // 2^20
+
 /// How many linear programs one estimate may solve.
 const DEFAULT_NODE_BUDGET: usize = 64;
 
@@ -765,14 +770,16 @@ impl<'a> OperatorCounting<'a> {
 }
 
 /// The smallest integer at least `z`, forgiving float error (costs are
-/// integers, so an integral plan's cost is too).
+/// integers, so an integral plan's cost is too); the slack grows with `z`,
+/// since rounding error does. Rounding down is always safe: a lower bound.
 fn round_up(z: f64) -> u64 {
+    let slack = TOLERANCE + z.abs() * 1e-9;
     #[expect(
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss,
         reason = "a non-negative objective, saturating"
     )]
-    let bound = (z - TOLERANCE).ceil().max(0.0) as u64;
+    let bound = (z - slack).ceil().max(0.0) as u64;
     bound
 }
 
@@ -846,6 +853,13 @@ fn flow(domain: &Domain, v: u32, changes: &[(u32, Change)]) -> Option<Flow> {
             flow.ceiling = flow.ceiling.max(pre.1 + d);
         }
         flow.deltas.push((a, d));
+    }
+    let steps = flow.deltas.iter().map(|&(_, d)| d.abs());
+    let (least, largest) = steps.fold((f64::INFINITY, 0.0_f64), |(lo, hi), d| {
+        (lo.min(d), hi.max(d))
+    });
+    if largest > least * LARGEST_STEP_RATIO {
+        return None;
     }
     Some(flow)
 }

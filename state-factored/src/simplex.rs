@@ -50,6 +50,10 @@ pub(crate) struct Simplex {
     /// Each variable's place.
     place: Vec<Place>,
     x: Vec<f64>,
+    /// Scratch for a row being pushed.
+    terms: Vec<(u32, f64)>,
+    /// What each row was divided by when pushed.
+    scales: Vec<f64>,
     /// The structural variables that are basic (the only ones that can be
     /// non-zero) after the last optimal solve.
     support: Vec<u32>,
@@ -69,6 +73,7 @@ impl Clone for Simplex {
     fn clone_from(&mut self, source: &Self) {
         self.t.clone_from(&source.t);
         self.rhs.clone_from(&source.rhs);
+        self.scales.clone_from(&source.scales);
         self.reduced.clone_from(&source.reduced);
         self.basic.clone_from(&source.basic);
         self.column.clone_from(&source.column);
@@ -85,6 +90,7 @@ impl Simplex {
         self.n = cost.len();
         self.t.clear();
         self.rhs.clear();
+        self.scales.clear();
         self.basic.clear();
         self.reduced.clear();
         self.reduced.extend_from_slice(cost);
@@ -99,11 +105,18 @@ impl Simplex {
     /// in the current basis (a new slack, basic).
     pub(crate) fn push_row(&mut self, terms: impl IntoIterator<Item = (u32, f64)>, rhs: f64) {
         let (i, n) = (self.rhs.len(), self.n);
+        self.terms.clear();
+        self.terms.extend(terms);
+        // Scaled so its largest coefficient is 1, which keeps pivots on
+        // rows of very different magnitudes well away from the tolerance.
+        let scale = self.terms.iter().fold(0.0_f64, |m, &(_, a)| m.max(a.abs()));
+        let scale = if scale > 0.0 { scale } else { 1.0 };
         self.t.resize((i + 1) * n, 0.0);
         let (done, line) = self.t.split_at_mut(i * n);
         // slack - Σ a_j x_j = -rhs, with each basic x_j replaced by its row.
-        let mut b = -rhs;
-        for (j, a) in terms {
+        let mut b = -rhs / scale;
+        for &(j, a) in &self.terms {
+            let a = a / scale;
             match self.place[j as usize] {
                 Place::Column(k) => line[k] -= a,
                 Place::Row(r) => {
@@ -115,6 +128,7 @@ impl Simplex {
             }
         }
         self.rhs.push(b);
+        self.scales.push(scale);
         self.place.push(Place::Row(i));
         self.basic.push(n + i);
     }
@@ -123,7 +137,9 @@ impl Simplex {
     /// keeping the basis: it stays dual feasible, so [`solve`](Self::solve)
     /// goes on from it.
     pub(crate) fn shift_row(&mut self, row: usize, shift: f64) {
-        // The row's slack `s` becomes `s + shift` in the old equations.
+        // The row's slack `s` becomes `s + shift` in the old equations
+        // (in the row's scaled units).
+        let shift = shift / self.scales[row];
         match self.place[self.n + row] {
             Place::Row(i) => self.rhs[i] += shift,
             Place::Column(k) => {
@@ -152,9 +168,21 @@ impl Simplex {
                 return Solved::Optimal(self.objective);
             };
             let Some(col) = self.entering_column(row) else {
-                return Solved::Infeasible;
+                // Entries too small to pivot on are not a proof.
+                let line = &self.t[row * self.n..(row + 1) * self.n];
+                return if line.iter().any(|&a| a < 0.0) {
+                    Solved::Stopped(self.objective)
+                } else {
+                    Solved::Infeasible
+                };
             };
-            self.objective += self.pivot(row, col);
+            let before = self.objective;
+            match self.pivot(row, col) {
+                Some(rise) => self.objective += rise,
+                // Rounding broke dual feasibility: the objective before
+                // this pivot is the last one known to be a lower bound.
+                None => return Solved::Stopped(before),
+            }
         }
         Solved::Stopped(self.objective)
     }
@@ -201,8 +229,9 @@ impl Simplex {
     }
 
     /// Swaps column `col`'s variable into row `row`'s place in the basis;
-    /// returns the objective's rise.
-    fn pivot(&mut self, row: usize, col: usize) -> f64 {
+    /// returns the objective's rise, or `None` if rounding left a reduced
+    /// cost clearly negative (the tableau is then unusable).
+    fn pivot(&mut self, row: usize, col: usize) -> Option<f64> {
         let n = self.n;
         let element = self.t[row * n + col];
         let (head, rest) = self.t.split_at_mut(row * n);
@@ -217,7 +246,7 @@ impl Simplex {
         let rhs = self.rhs.iter_mut().enumerate().filter(|&(i, _)| i != row);
         for (line, (_, b)) in others.zip(rhs) {
             let f = line[col];
-            if f.abs() <= EPS {
+            if f == 0.0 {
                 continue;
             }
             for (a, &p) in line.iter_mut().zip(pivot_line.iter()) {
@@ -227,9 +256,13 @@ impl Simplex {
             *b -= f * pivot_rhs;
         }
         let f = self.reduced[col];
+        let mut feasible = true;
         if f != 0.0 {
             for (d, &p) in self.reduced.iter_mut().zip(pivot_line.iter()) {
-                *d = (*d - f * p).max(0.0);
+                let updated = *d - f * p;
+                feasible &= updated >= -EPS;
+                // Within the tolerance, a negative is rounding: zero.
+                *d = updated.max(0.0);
             }
         }
         self.reduced[col] = (-f / element).max(0.0);
@@ -237,7 +270,7 @@ impl Simplex {
         (self.column[col], self.basic[row]) = (leaving, entering);
         self.place[entering] = Place::Row(row);
         self.place[leaving] = Place::Column(col);
-        f * pivot_rhs
+        feasible.then_some(f * pivot_rhs)
     }
 }
 

@@ -384,3 +384,51 @@ proptest! {
         assert_admissible(relaxed, &d, &s, &g)?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// `OperatorCounting` stays admissible when one int moves by steps of
+    /// very different sizes (1 to 2^40), where the simplex pivots on
+    /// entries near its tolerance: estimates at the start never exceed
+    /// Dijkstra's optimum, and "dead end" only where no plan exists.
+    #[test]
+    fn operator_counting_is_admissible_with_mixed_step_sizes(
+        steps in proptest::collection::vec((0_usize..6, 1_u32..6, any::<bool>(), any::<bool>()), 1..5),
+        target in 1_i64..4096,
+    ) {
+        use search_core::{Estimate, Heuristic};
+        const SIZES: [i64; 6] = [1, 7, 1024, 1 << 20, 1 << 30, 1 << 40];
+        let mut schema = Schema::new();
+        schema.int("r").unwrap();
+        schema.bool("key").unwrap();
+        let mut d = Domain::new(schema);
+        d.add_action(Action::builder("find_key").cost(4).set("key", true)).unwrap();
+        for (k, &(size, cost, locked, down)) in steps.iter().enumerate() {
+            let mut a = Action::builder(&format!("a{k}")).cost(cost);
+            if locked {
+                a = a.pre(Predicate::eq("key", true));
+            }
+            a = if down {
+                a.pre(Predicate::ge("r", SIZES[size])).sub("r", SIZES[size])
+            } else {
+                a.add("r", SIZES[size])
+            };
+            d.add_action(a).unwrap();
+        }
+        let start = d.schema().default_state();
+        let goal = d.goal([Predicate::ge("r", target)]).unwrap();
+        let result = Search::new(&d.forward(&goal), start.clone())
+            .algorithm(Algorithm::Dijkstra)
+            .limits(limits())
+            .run()
+            .unwrap();
+        let mut h = OperatorCounting::new(&d, &goal, &start);
+        let estimate = Heuristic::<State, u32>::estimate(&mut h, &start);
+        match (estimate, result.outcome) {
+            (Estimate::Value(v), Outcome::Solved(s)) => prop_assert!(v <= s.cost, "h {} > h* {}", v, s.cost),
+            (Estimate::DeadEnd, Outcome::Solved(s)) => prop_assert!(false, "dead end, h* {}", s.cost),
+            _ => {}
+        }
+    }
+}

@@ -598,3 +598,39 @@ fn operator_counting_proves_dead_ends_and_forbids_unsupported_actions() {
         Estimate::Value(0)
     );
 }
+
+#[test]
+fn operator_counting_stays_admissible_with_steps_of_very_different_sizes() {
+    use search_core::{Estimate, Heuristic};
+    // A step of 2^40 beside one of 1024 leaves pivots on entries near the
+    // simplex's tolerance; the estimate must stay a lower bound (found by a
+    // review: it once said "dead end", and 3 where the optimum is 2).
+    let mut schema = Schema::new();
+    schema.int("r").unwrap();
+    schema.bool("licensed").unwrap(); // nothing sets it
+    let mut d = Domain::new(schema);
+    d.add_action(
+        Action::builder("big")
+            .pre(Predicate::eq("licensed", true))
+            .add("r", 1_i64 << 40),
+    )
+    .unwrap();
+    d.add_action(Action::builder("small").add("r", 1024))
+        .unwrap();
+    let start = d.schema().default_state();
+    let goal = d.goal([Predicate::ge("r", 2048)]).unwrap();
+    for extra in [false, true] {
+        let mut d = d.clone();
+        if extra {
+            d.add_action(Action::builder("t").cost(3).add("r", 2048))
+                .unwrap();
+        }
+        let mut h = OperatorCounting::new(&d, &goal, &start);
+        match Heuristic::<State, u32>::estimate(&mut h, &start) {
+            Estimate::Value(v) => assert!(v <= 2, "{v} > 2 (extra: {extra})"),
+            Estimate::DeadEnd => panic!("dead end (extra: {extra})"),
+        }
+        let plan = search_core::astar(&d.forward(&goal), start.clone(), h).unwrap();
+        assert_eq!(plan.outcome.solution().map(|s| s.cost), Some(2));
+    }
+}
