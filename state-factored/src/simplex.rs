@@ -104,33 +104,36 @@ impl Simplex {
     /// Adds the row `Σ a_j x_j >= rhs` from its `(j, a_j)` terms, written
     /// in the current basis (a new slack, basic).
     pub(crate) fn push_row(&mut self, terms: impl IntoIterator<Item = (u32, f64)>, rhs: f64) {
-        let (i, n) = (self.rhs.len(), self.n);
+        let (row, n) = (self.rhs.len(), self.n);
         self.terms.clear();
         self.terms.extend(terms);
         // Scaled so its largest coefficient is 1, which keeps pivots on
         // rows of very different magnitudes well away from the tolerance.
-        let scale = self.terms.iter().fold(0.0_f64, |m, &(_, a)| m.max(a.abs()));
-        let scale = if scale > 0.0 { scale } else { 1.0 };
-        self.t.resize((i + 1) * n, 0.0);
-        let (done, line) = self.t.split_at_mut(i * n);
+        let largest = self
+            .terms
+            .iter()
+            .fold(0.0_f64, |m, &(_, coefficient)| m.max(coefficient.abs()));
+        let scale = if largest > 0.0 { largest } else { 1.0 };
+        self.t.resize((row + 1) * n, 0.0);
+        let (done, line) = self.t.split_at_mut(row * n);
         // slack - Σ a_j x_j = -rhs, with each basic x_j replaced by its row.
-        let mut b = -rhs / scale;
-        for &(j, a) in &self.terms {
-            let a = a / scale;
+        let mut constant = -rhs / scale;
+        for &(j, coefficient) in &self.terms {
+            let coefficient = coefficient / scale;
             match self.place[j as usize] {
-                Place::Column(k) => line[k] -= a,
+                Place::Column(k) => line[k] -= coefficient,
                 Place::Row(r) => {
                     for (entry, &value) in line.iter_mut().zip(&done[r * n..(r + 1) * n]) {
-                        *entry += a * value;
+                        *entry += coefficient * value;
                     }
-                    b += a * self.rhs[r];
+                    constant += coefficient * self.rhs[r];
                 }
             }
         }
-        self.rhs.push(b);
+        self.rhs.push(constant);
         self.scales.push(scale);
-        self.place.push(Place::Row(i));
-        self.basic.push(n + i);
+        self.place.push(Place::Row(row));
+        self.basic.push(n + row);
     }
 
     /// Lowers row `row`'s right-hand side by `shift` (`a·x >= b - shift`),
