@@ -106,7 +106,12 @@ proptest! {
         let Some(expected) = cost(&d, &s, &g, reference.outcome) else {
             return Ok(());
         };
-        let dominance = || ResourceDominance::new(&d, &g).expect("ints are ordered");
+        // No ordered variable (every int only compared for equality or in
+        // ranges): there is nothing to prune, and `new` says so.
+        if ResourceDominance::new(&d, &g).is_none() {
+            return Ok(());
+        }
+        let dominance = || ResourceDominance::new(&d, &g).expect("checked above");
         for algorithm in [Algorithm::Dijkstra, Algorithm::AStar] {
             let pruned = Search::new(&space, s.clone())
                 .algorithm(algorithm)
