@@ -5,7 +5,7 @@
 //! - [`GraphSpace`]: an explicit adjacency list with edge costs and a goal set.
 //! - [`Recording`]: wraps a space and logs which nodes were expanded.
 //! - [`replay`] and [`path_is_valid`]: check a returned solution edge by edge.
-//! - [`reference`]: plain textbook searches, written without search-core, that
+//! - [`reference`](mod@reference): plain textbook searches, written without search-core, that
 //!   give the expected answers.
 //!
 //! ```
