@@ -34,7 +34,7 @@ const DEFAULT_NODE_BUDGET: usize = 64;
 type Terms = Vec<(u32, f64)>;
 
 /// An int variable changed only by additions and subtractions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Flow {
     /// Each action's net change, for the actions that change it.
     deltas: Terms,
@@ -114,6 +114,18 @@ enum Need {
     Any,
 }
 
+/// A row of the model, `terms >= rhs`.
+#[derive(Clone, Copy, Debug)]
+enum Row {
+    /// Variable `v`'s deltas times a sign.
+    Flow(usize, f64, f64),
+    /// An achiever of a goal condition, from the goal terms in this range
+    /// (`rhs` 1), or nothing when the state meets it (`rhs` 0).
+    Goal(usize, usize, f64),
+    /// The action never occurs.
+    Forbid(u32),
+}
+
 impl Row {
     /// The right-hand side.
     fn rhs(self) -> f64 {
@@ -137,18 +149,6 @@ impl Row {
             _ => false,
         }
     }
-}
-
-/// A row of the model, `terms >= rhs`.
-#[derive(Clone, Copy, Debug)]
-enum Row {
-    /// Variable `v`'s deltas times a sign.
-    Flow(usize, f64, f64),
-    /// An achiever of a goal condition, from the goal terms in this range
-    /// (`rhs` 1), or nothing when the state meets it (`rhs` 0).
-    Goal(usize, usize, f64),
-    /// The action never occurs.
-    Forbid(u32),
 }
 
 /// A branch-and-bound node still to solve: its parent's bound, depth and
@@ -458,6 +458,12 @@ impl<'a> OperatorCounting<'a> {
             if pre.constraint.allows(slot) {
                 continue;
             }
+            // Contradictory preconditions (`x >= 5` and `x <= 3`): the
+            // action never applies.
+            if pre.constraint.is_empty() {
+                self.rows.push(Row::Forbid(pre.action));
+                continue;
+            }
             let now = value(state, pre.var as usize);
             let (need, rhs) = match self.variables[pre.var as usize].flow {
                 Some(_) if now.abs() <= LARGEST_VALUE => {
@@ -729,10 +735,10 @@ impl<'a> OperatorCounting<'a> {
     }
 
     /// How to split the last relaxation's solution, the likelier part
-    /// first: a violated implication (its action does not occur, or its
-    /// consequent holds), else the most fractional count (rounded up, or
-    /// down); `None` if the solution is integral and satisfies every
-    /// implication.
+    /// first: a violated implication (its consequent holds, or none of its
+    /// actions occurs), else the count with the largest cost-weighted
+    /// fraction (rounded up, or down); `None` if the solution is integral
+    /// and satisfies every implication.
     fn branch(&self) -> Option<(Branch, Branch)> {
         let x = self.lp.solution();
         for (i, implication) in self.implications[..self.live].iter().enumerate() {

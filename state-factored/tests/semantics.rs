@@ -634,3 +634,39 @@ fn operator_counting_stays_admissible_with_steps_of_very_different_sizes() {
         assert_eq!(plan.outcome.solution().map(|s| s.cost), Some(2));
     }
 }
+
+#[test]
+fn operator_counting_forbids_an_action_with_contradictory_preconditions() {
+    use search_core::{Estimate, Heuristic};
+    let mut schema = Schema::new();
+    schema.int("gold").unwrap();
+    schema.bool("rich").unwrap();
+    let mut d = Domain::new(schema);
+    d.add_action(Action::builder("mine").cost(2).add("gold", 1))
+        .unwrap();
+    // Never applicable: gold >= 5 and gold <= 3 at once.
+    d.add_action(
+        Action::builder("impossible")
+            .pre(Predicate::ge("gold", 5))
+            .pre(Predicate::le("gold", 3))
+            .set("rich", true),
+    )
+    .unwrap();
+    d.add_action(
+        Action::builder("cash_in")
+            .cost(1)
+            .pre(Predicate::ge("gold", 2))
+            .set("rich", true),
+    )
+    .unwrap();
+    let start = d.schema().default_state();
+    let goal = d.goal([Predicate::eq("rich", true)]).unwrap();
+    let mut h = OperatorCounting::new(&d, &goal, &start);
+    // Two mines and the cash-in; the impossible action is no shortcut.
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &start),
+        Estimate::Value(5)
+    );
+    let plan = search_core::astar(&d.forward(&goal), start.clone(), h).unwrap();
+    assert_eq!(plan.outcome.solution().map(|s| s.cost), Some(5));
+}
