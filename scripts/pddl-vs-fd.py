@@ -6,7 +6,7 @@ Fast Downward on the same PDDL tasks: cost, expansions, search time.
     scripts/install-peers.sh /tmp/peers
     scripts/pddl-vs-fd.py --peers /tmp/peers [--timeout 60] blocks/task01.pddl ...
 
-Task paths are relative to ../shared/benchmarks/pddl (or --bench); the
+Task paths are relative to benchmarks/pddl (or --bench); the
 searchlab binary is target/release/examples/pddl, or $PDDL_BIN (to time a
 saved build against the current one). Prints
 one line per task and configuration, then medians and geometric means of
@@ -49,7 +49,7 @@ def ours(binary, domain, problem, heuristic, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--peers", default="/tmp/peers")
-    ap.add_argument("--bench", default=os.path.join(ROOT, "..", "shared", "benchmarks", "pddl"))
+    ap.add_argument("--bench", default=os.path.join(ROOT, "benchmarks", "pddl"))
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("tasks", nargs="+")
     args = ap.parse_args()

@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let floors: usize = args[1].parse()?;
             let passengers: usize = args[2].parse()?;
             let domain_path = args.get(3).map_or_else(
-                || PathBuf::from("../shared/benchmarks/pddl/miconic/domain.pddl"),
+                || PathBuf::from("benchmarks/pddl/miconic/domain.pddl"),
                 PathBuf::from,
             );
             synth_miconic(&domain_path, floors, passengers)?;

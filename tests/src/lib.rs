@@ -69,6 +69,24 @@ impl Move {
 /// fixtures are the same on every machine.
 pub use benches::grid::SplitMix64;
 
+/// The repository's root (the workspace directory).
+pub fn repository_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate sits one level below the repository root")
+        .to_path_buf()
+}
+
+/// The STRIPS benchmarks vendored in the repository, `benchmarks/pddl`.
+pub fn pddl_benchmarks() -> std::path::PathBuf {
+    repository_root().join("benchmarks/pddl")
+}
+
+/// The IPC benchmarks with action costs and ADL, `benchmarks/pddl-ipc`.
+pub fn pddl_ipc_benchmarks() -> std::path::PathBuf {
+    repository_root().join("benchmarks/pddl-ipc")
+}
+
 /// A 4-connected grid with blocked cells and unit move costs.
 ///
 /// Moves are emitted in the order of [`Move::ALL`]; a move onto a blocked cell

@@ -9,19 +9,6 @@ use planners::pddl::{
 };
 use planners::{Direction, HeuristicName, PlanOutcome, PlannerConfig};
 
-/// `<workspace>/../shared/benchmarks/pddl`, found from this crate's
-/// directory upwards (or `SEARCHLAB_PDDL_DIR`).
-fn benchmarks() -> PathBuf {
-    if let Ok(dir) = std::env::var("SEARCHLAB_PDDL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors()
-        .map(|a| a.join("shared/benchmarks/pddl"))
-        .find(|p| p.join("MANIFEST.txt").is_file())
-        .unwrap_or_else(|| panic!("no shared/benchmarks/pddl above {}", here.display()))
-}
-
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -39,7 +26,7 @@ const DOMAINS: [&str; 8] = [
 
 #[test]
 fn every_benchmark_file_parses_and_grounds() {
-    let root = benchmarks();
+    let root = tests::pddl_benchmarks();
     let mut tasks = 0;
     for name in DOMAINS {
         let dir = root.join(name);
@@ -75,7 +62,7 @@ fn every_benchmark_file_parses_and_grounds() {
 
 #[test]
 fn grounding_counts_on_known_tasks() {
-    let root = benchmarks();
+    let root = tests::pddl_benchmarks();
     let count = |domain: &str, task: &str| {
         let d = root.join(domain);
         let dom = parse_domain("d", &read(&d.join("domain.pddl"))).unwrap();
@@ -398,7 +385,7 @@ fn malformed_problems_give_located_errors() {
 }
 
 fn small_task(domain: &str, task: &str) -> (String, String) {
-    let dir = benchmarks().join(domain);
+    let dir = tests::pddl_benchmarks().join(domain);
     (read(&dir.join("domain.pddl")), read(&dir.join(task)))
 }
 

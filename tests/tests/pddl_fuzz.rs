@@ -1,22 +1,9 @@
 //! Truncated and mutated PDDL files never panic: they parse (and ground,
 //! and build a task) or fail with an error.
 
-use std::path::{Path, PathBuf};
-
 use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, GroundedTask, GroundingLimits, IpcPlan,
 };
-
-fn benchmarks() -> PathBuf {
-    if let Ok(dir) = std::env::var("SEARCHLAB_PDDL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors()
-        .map(|a| a.join("shared/benchmarks/pddl"))
-        .find(|p| p.join("MANIFEST.txt").is_file())
-        .unwrap_or_else(|| panic!("no shared/benchmarks/pddl above {}", here.display()))
-}
 
 /// A small seeded generator (`SplitMix64`).
 struct Rng(u64);
@@ -132,7 +119,7 @@ fn exercise(domain: &str, problem: &str) -> &'static str {
 
 #[test]
 fn truncated_and_mutated_files_never_panic() {
-    let root = benchmarks();
+    let root = tests::pddl_benchmarks();
     let mut corpus = Vec::new();
     for (domain, task) in [
         ("blocks", "task01.pddl"),

@@ -2,25 +2,12 @@
 //! directions (Dijkstra computes the reference), every configuration's plan
 //! validates, mutex pruning prunes.
 
-use std::path::{Path, PathBuf};
-
 use planners::pddl::{solve_text, IpcPlan, PddlOptions, PddlSolution};
 use planners::{Direction, HeuristicName, PlannerConfig};
 use search_core::{Algorithm, SearchLimits};
 
-fn benchmarks() -> PathBuf {
-    if let Ok(dir) = std::env::var("SEARCHLAB_PDDL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors()
-        .map(|a| a.join("shared/benchmarks/pddl"))
-        .find(|p| p.join("MANIFEST.txt").is_file())
-        .unwrap_or_else(|| panic!("no shared/benchmarks/pddl above {}", here.display()))
-}
-
 fn read(domain: &str, file: &str) -> String {
-    let path = benchmarks().join(domain).join(file);
+    let path = tests::pddl_benchmarks().join(domain).join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -115,7 +115,7 @@ fn exit_codes() {
 }
 
 fn pddl(domain: &str, task: &str) -> (PathBuf, PathBuf) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/benchmarks/pddl");
+    let dir = tests::pddl_benchmarks();
     (
         dir.join(domain).join("domain.pddl"),
         dir.join(domain).join(task),
