@@ -435,7 +435,9 @@ where
             }
         }
         if let Some(max) = limits.max_time {
-            if self.stats.expanded % 64 == 0 && self.stats.elapsed + step_started.elapsed() >= max {
+            if self.stats.expanded.is_multiple_of(64)
+                && self.stats.elapsed + step_started.elapsed() >= max
+            {
                 return Some(End::Limit(Limit::Time));
             }
         }

@@ -71,10 +71,7 @@ pub use benches::grid::SplitMix64;
 
 /// The repository's root (the workspace directory).
 pub fn repository_root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate sits one level below the repository root")
-        .to_path_buf()
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// The STRIPS benchmarks vendored in the repository, `benchmarks/pddl`.
