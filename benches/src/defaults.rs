@@ -5,6 +5,7 @@
 //! Its runs are cut off by expansions, not time, so that every machine and
 //! every number of jobs gives the same table of outcomes.
 
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use planners::{Direction, HeuristicName};
@@ -38,6 +39,17 @@ pub fn default_limits() -> RunLimits {
         max_expansions: Some(DEFAULT_MAX_EXPANSIONS),
         max_time: Some(DEFAULT_MAX_TIME),
         max_memory_bytes: Some(DEFAULT_MAX_MEMORY_BYTES),
+    }
+}
+
+/// The limits that stop a runaway search before it takes the machine down:
+/// [`DEFAULT_MAX_TIME`] and [`DEFAULT_MAX_MEMORY_BYTES`], with no expansion
+/// limit (one changes what a suite measures, so it is asked for). They are
+/// `searchlab plan`'s defaults and fill in what a suite file leaves out.
+pub fn safety_limits() -> RunLimits {
+    RunLimits {
+        max_expansions: None,
+        ..default_limits()
     }
 }
 
@@ -112,21 +124,51 @@ pub fn reference_problems() -> Result<Vec<SuiteProblem>, SuiteError> {
     Ok(problems)
 }
 
+/// The sizes generator `family` takes, or `None` for an unknown name. The
+/// atomic families' problems are 64-bit (size 64 has 64 atoms); the
+/// factored families' sizes are `u32`s.
+///
+/// ```
+/// use benches::defaults::generator_sizes;
+/// assert_eq!(generator_sizes("atomic-chains"), Some(1..=64));
+/// assert_eq!(generator_sizes("factored-economy"), Some(1..=u64::from(u32::MAX)));
+/// assert_eq!(generator_sizes("reference"), None);
+/// ```
+pub fn generator_sizes(family: &str) -> Option<RangeInclusive<u64>> {
+    match family {
+        "atomic-chains" | "atomic-shortcuts" | "atomic-toggles" => Some(1..=64),
+        "factored-economy" | "factored-chains" => Some(1..=u64::from(u32::MAX)),
+        _ => None,
+    }
+}
+
 /// A built-in generator by name, at `size` with `seed` (the factored
 /// families ignore the seed). Names: `atomic-chains`, `atomic-shortcuts`,
-/// `atomic-toggles`, `factored-economy`, `factored-chains`.
+/// `atomic-toggles`, `factored-economy`, `factored-chains`; sizes as
+/// [`generator_sizes`] says.
 ///
 /// # Errors
-/// [`SuiteError::Problem`] for an unknown name or a size the generator
-/// refuses.
+/// [`SuiteError::Problem`] for an unknown name or a size out of the
+/// generator's range (the message gives the range).
 pub fn generate(family: &str, size: u64, seed: u64) -> Result<SuiteProblem, SuiteError> {
     use state_atomic::problems as atomic;
     let err = |e: &dyn std::fmt::Display| SuiteError::Problem {
         name: format!("{family}-{size}"),
         message: e.to_string(),
     };
-    let atomic_size = usize::try_from(size).map_err(|e| err(&e))?;
-    let factored_size = u32::try_from(size).map_err(|e| err(&e))?;
+    if let Some(range) = generator_sizes(family).filter(|r| !r.contains(&size)) {
+        return Err(SuiteError::Problem {
+            name: family.to_owned(),
+            message: format!(
+                "`{family}` takes sizes {} to {}, not {size}",
+                range.start(),
+                range.end()
+            ),
+        });
+    }
+    // In range, so both conversions hold.
+    let atomic_size = usize::try_from(size).unwrap_or(usize::MAX);
+    let factored_size = u32::try_from(size).unwrap_or(u32::MAX);
     let name = format!("{}-{size}-s{seed}", family.trim_start_matches("atomic-"));
     let problem = match family {
         "atomic-chains" => SuiteProblem::atomic(

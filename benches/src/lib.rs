@@ -98,6 +98,19 @@ pub enum SuiteError {
         /// What is wrong.
         message: String,
     },
+    /// Two records of one run differ and nothing said which to keep.
+    #[error(
+        "run {run} differs between {first} and {second}: \
+         say which to keep (searchlab merge --prefer first|last)"
+    )]
+    Conflict {
+        /// The run: configuration, domain and problem.
+        run: String,
+        /// Where the first record came from.
+        first: String,
+        /// Where the second came from.
+        second: String,
+    },
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
     Invalid(String),

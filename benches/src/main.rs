@@ -4,24 +4,31 @@
 //!   forward-against-regression tables.
 //! - `searchlab bench [suite.toml] [--jobs N] [--shard K/N] [--out DIR]
 //!   [--compare A B]` runs a suite and writes results and reports.
-//! - `searchlab merge parts... --out merged.jsonl` joins shard results.
+//! - `searchlab merge parts... --out merged.jsonl [--prefer first|last]`
+//!   joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
 //!   report, the Lab properties and the SVG plots.
 //! - `searchlab plan problem.toml` solves one problem file;
 //!   `searchlab plan domain.pddl problem.pddl [--plan-file F]` one PDDL
 //!   task, writing the plan in the IPC format.
+//!
+//! `plan` and `bench` share the limit flags (`--max-time`,
+//! `--max-expansions`, `--max-memory-mb`); `plan` defaults to 60 s and
+//! 512 MiB per search, so that a search that never ends cannot take the
+//! machine down.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use benches::defaults::safety_limits;
 use benches::external::Peers;
 use benches::output::{write_outputs, OutputOptions};
 use benches::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
-use benches::record::{merge, read_jsonl, write_jsonl};
+use benches::record::{merge, read_jsonl, write_jsonl, Prefer};
 use benches::report::{Report, ScoreBounds};
 use benches::runner::{run_suite, RunOptions, Shard};
-use benches::suite::{RunLimits, Suite};
+use benches::suite::{mebibytes, time_limit, RunLimits, Suite};
 use benches::SuiteError;
 use clap::{Parser, Subcommand};
 use planners::{Direction, HeuristicName};
@@ -43,6 +50,9 @@ enum Command {
     /// Run a suite (the built-in default suite if no file is given).
     Bench(BenchArgs),
     /// Join result files (JSON lines, e.g. the shards of one suite).
+    ///
+    /// A run found twice is kept once; if its records differ, --prefer says
+    /// which to keep (without it, that is an error).
     Merge {
         /// The result files.
         #[arg(required = true)]
@@ -50,6 +60,10 @@ enum Command {
         /// The merged file to write.
         #[arg(long, short)]
         out: PathBuf,
+        /// Which of two different records of one run to keep: the one from
+        /// the file given first or last.
+        #[arg(long, value_enum)]
+        prefer: Option<Prefer>,
     },
     /// Write the Markdown report, Lab properties, CSV and SVG plots of a
     /// result file.
@@ -89,17 +103,46 @@ struct BenchArgs {
     /// fwd-astar-hmax, reg-gbfs-ff, fd-astar-lmcut, pp-astar-blind ...).
     #[arg(long, value_delimiter = ',', requires = "pddl")]
     configs: Vec<String>,
-    /// Time limit per run in seconds (default 60 for `--pddl` suites;
-    /// replaces a suite's).
-    #[arg(long)]
-    max_time: Option<f64>,
-    /// Expansion limit per run (replaces a suite's).
-    #[arg(long)]
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The limits of each search, shared by `plan` and `bench` so that they
+/// cannot drift apart. With `bench` a limit given here replaces the
+/// suite's and its configurations' own.
+#[derive(Debug, Default, clap::Args)]
+#[expect(clippy::struct_field_names, reason = "the names are the flags")]
+struct LimitArgs {
+    /// Time limit per search in seconds, at most a year (default 60; with
+    /// `bench`, the suite's, which defaults to 60).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_time_limit)]
+    max_time: Option<Duration>,
+    /// Expansion limit per search (default none; with `bench`, the
+    /// suite's: 100,000 in the built-in suite).
+    #[arg(long, value_name = "N")]
     max_expansions: Option<u64>,
-    /// Memory limit per run in MiB (default 2048 for `--pddl` suites;
-    /// replaces a suite's).
-    #[arg(long)]
+    /// Memory limit per search in MiB, on the search's estimate of its nodes
+    /// and open list (default 512; with `bench`, the suite's: 512, or 2048
+    /// for `--pddl`).
+    #[arg(long, value_name = "MIB")]
     max_memory_mb: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits given, each of `base`'s where none is.
+    fn over(&self, base: RunLimits) -> RunLimits {
+        RunLimits {
+            max_expansions: self.max_expansions,
+            max_time: self.max_time,
+            max_memory_bytes: self.max_memory_mb.map(mebibytes),
+        }
+        .or(base)
+    }
+}
+
+fn parse_time_limit(s: &str) -> Result<Duration, String> {
+    let seconds: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    time_limit(seconds)
 }
 
 #[derive(Debug, clap::Args)]
@@ -112,11 +155,11 @@ struct ReportArgs {
     /// Compare configuration B with A instance by instance (repeatable).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     compare: Vec<String>,
-    /// The runs' time limit in seconds, for the time score.
-    #[arg(long)]
-    time_limit: Option<f64>,
-    /// The runs' memory limit in MiB, for the memory score.
-    #[arg(long)]
+    /// The runs' time limit in seconds, for the time score (default 60).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_time_limit)]
+    time_limit: Option<Duration>,
+    /// The runs' memory limit in MiB, for the memory score (default 512).
+    #[arg(long, value_name = "MIB")]
     memory_limit: Option<u64>,
 }
 
@@ -132,7 +175,7 @@ struct PlanArgs {
     /// forward, regression or portfolio.
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
-    /// astar, wastar:W, gbfs, dijkstra or bfs.
+    /// astar, wastar:W (W >= 1), gbfs, dijkstra or bfs.
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
     /// blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric,
@@ -140,19 +183,15 @@ struct PlanArgs {
     /// factored).
     #[arg(long = "heuristic")]
     heuristic: Option<HeuristicName>,
-    /// Expansion limit per search.
-    #[arg(long)]
-    max_expansions: Option<u64>,
-    /// Time limit per search, in seconds.
-    #[arg(long)]
-    max_time: Option<f64>,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    planners::parse_algorithm(s).map_err(|e| e.to_string())
+    benches::suite::parse_algorithm(s).map_err(|e| e.to_string())
 }
 
 fn pairs(flat: &[String]) -> Vec<(String, String)> {
@@ -173,12 +212,10 @@ fn main() -> ExitCode {
             no_progress: false,
             pddl: Vec::new(),
             configs: Vec::new(),
-            max_time: None,
-            max_expansions: None,
-            max_memory_mb: None,
+            limits: LimitArgs::default(),
         }),
         Some(Command::Bench(args)) => bench(&args),
-        Some(Command::Merge { parts, out }) => merge_files(&parts, &out),
+        Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
         Some(Command::Report(args)) => report(&args),
         Some(Command::Plan(args)) => return plan(&args),
     };
@@ -204,7 +241,7 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
     } else {
         benches::defaults::default_suite()?
     };
-    override_limits(&mut suite, args)?;
+    override_limits(&mut suite, &args.limits);
     let peers = Peers::locate();
     if let Some(note) = benches::external::retain_available(&mut suite, &peers) {
         eprintln!("{note}");
@@ -282,31 +319,13 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
 
 /// The command line's limits replace the suite's and every
 /// configuration's own.
-fn override_limits(suite: &mut Suite, args: &BenchArgs) -> Result<(), SuiteError> {
-    let max_time = match args.max_time {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(SuiteError::Invalid(format!(
-                "--max-time must be a positive number of seconds, not {t}"
-            )))
-        }
-    };
-    let max_memory_bytes = args
-        .max_memory_mb
-        .map(|mb| usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX));
-    let apply = |limits: &mut RunLimits| {
-        limits.max_time = max_time.or(limits.max_time);
-        limits.max_expansions = args.max_expansions.or(limits.max_expansions);
-        limits.max_memory_bytes = max_memory_bytes.or(limits.max_memory_bytes);
-    };
-    apply(&mut suite.limits);
+fn override_limits(suite: &mut Suite, limits: &LimitArgs) {
+    suite.limits = limits.over(suite.limits);
     for config in &mut suite.configs {
-        if let Some(limits) = &mut config.limits {
-            apply(limits);
+        if let Some(own) = &mut config.limits {
+            *own = limits.over(*own);
         }
     }
-    Ok(())
 }
 
 fn bounds_of(suite: &Suite) -> ScoreBounds {
@@ -323,22 +342,37 @@ fn bounds_of(suite: &Suite) -> ScoreBounds {
     }
 }
 
-fn merge_files(parts: &[PathBuf], out: &Path) -> Result<(), SuiteError> {
+fn merge_files(parts: &[PathBuf], out: &Path, prefer: Option<Prefer>) -> Result<(), SuiteError> {
     let mut sets = Vec::new();
     for part in parts {
-        sets.push(read_jsonl(part)?);
+        sets.push((part.display().to_string(), read_jsonl(part)?));
     }
-    let (merged, dropped) = merge(sets);
-    write_jsonl(out, &merged)?;
+    let merged = merge(sets, prefer)?;
+    write_jsonl(out, &merged.records)?;
+    let mut dropped = Vec::new();
+    if merged.identical > 0 {
+        dropped.push(format!("{} identical duplicates dropped", merged.identical));
+    }
+    if merged.conflicts > 0 {
+        dropped.push(format!(
+            "{} conflicting records dropped, keeping the {} file's",
+            merged.conflicts,
+            if prefer == Some(Prefer::Last) {
+                "last"
+            } else {
+                "first"
+            }
+        ));
+    }
     println!(
         "merged {} files: {} runs into {}{}",
         parts.len(),
-        merged.len(),
+        merged.records.len(),
         out.display(),
-        if dropped > 0 {
-            format!(" ({dropped} duplicate runs dropped)")
-        } else {
+        if dropped.is_empty() {
             String::new()
+        } else {
+            format!(" ({})", dropped.join(", "))
         }
     );
     Ok(())
@@ -348,10 +382,12 @@ fn report(args: &ReportArgs) -> Result<(), SuiteError> {
     let records = read_jsonl(&args.results)?;
     let default = ScoreBounds::default();
     let bounds = ScoreBounds {
-        time_limit: args.time_limit.unwrap_or(default.time_limit),
-        memory_limit: args
-            .memory_limit
-            .map_or(default.memory_limit, |mb| benches::report::as_f64(mb << 20)),
+        time_limit: args
+            .time_limit
+            .map_or(default.time_limit, |t| t.as_secs_f64()),
+        memory_limit: args.memory_limit.map_or(default.memory_limit, |mb| {
+            benches::report::as_f64(mebibytes(mb) as u64)
+        }),
     };
     let report = Report::new(&records);
     let compare = pairs(&args.compare);
@@ -379,20 +415,14 @@ fn report(args: &ReportArgs) -> Result<(), SuiteError> {
 }
 
 fn plan(args: &PlanArgs) -> ExitCode {
-    let max_time = match args.max_time {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            eprintln!("error: --max-time must be a positive number of seconds, not {t}");
-            return ExitCode::from(EXIT_INPUT_ERROR);
-        }
-    };
+    let limits = args.limits.over(safety_limits());
     let request = PlanRequest {
         direction: args.direction,
         algorithm: args.algorithm,
         heuristic: args.heuristic,
-        max_expansions: args.max_expansions,
-        max_time,
+        max_expansions: limits.max_expansions,
+        max_time: limits.max_time,
+        max_memory_bytes: limits.max_memory_bytes,
         json: args.json,
     };
     let (text, code) = match args.files.as_slice() {

@@ -10,8 +10,11 @@ use planners::problem::LoadedProblem;
 use planners::{
     Direction, HeuristicName, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain,
 };
-use search_core::{Algorithm, SearchLimits, Statistics};
+use search_core::{Algorithm, Statistics};
 use serde_json::json;
+
+use crate::report::as_f64;
+use crate::suite::RunLimits;
 
 /// Exit code: a plan was found (and replays).
 pub const EXIT_SOLVED: u8 = 0;
@@ -39,8 +42,60 @@ pub struct PlanRequest {
     pub max_expansions: Option<u64>,
     /// Time limit per search.
     pub max_time: Option<Duration>,
+    /// Memory limit per search, on the engine's estimate of its nodes and
+    /// open list.
+    pub max_memory_bytes: Option<usize>,
     /// Print JSON instead of tables.
     pub json: bool,
+}
+
+impl PlanRequest {
+    /// The limits asked for.
+    pub fn limits(&self) -> RunLimits {
+        RunLimits {
+            max_expansions: self.max_expansions,
+            max_time: self.max_time,
+            max_memory_bytes: self.max_memory_bytes,
+        }
+    }
+}
+
+/// What the output says first: which problem, its kind, the configuration
+/// and its limits.
+struct Heading<'h> {
+    problem: &'h str,
+    kind: &'h str,
+    config: &'h str,
+    limits: RunLimits,
+}
+
+impl Heading<'_> {
+    /// The limits in words: `60 s, 512 MiB of memory, 1000 expansions`.
+    fn limits_text(&self) -> String {
+        let l = &self.limits;
+        let parts: Vec<String> = [
+            l.max_time.map(|t| format!("{} s", t.as_secs_f64())),
+            l.max_memory_bytes
+                .map(|b| format!("{} MiB of memory", as_f64(b as u64) / f64::from(1 << 20))),
+            l.max_expansions.map(|n| format!("{n} expansions")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            "none".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn limits_json(&self) -> serde_json::Value {
+        json!({
+            "max_time": self.limits.max_time.map(|t| t.as_secs_f64()),
+            "max_memory_bytes": self.limits.max_memory_bytes,
+            "max_expansions": self.limits.max_expansions,
+        })
+    }
 }
 
 /// Loads `path`, plans as `request` says and returns the text to print and
@@ -63,16 +118,18 @@ pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8
         direction: request.direction,
         algorithm: request.algorithm,
         heuristic: request.heuristic.unwrap_or(default),
-        limits: SearchLimits {
-            max_expansions: request.max_expansions,
-            max_time: request.max_time,
-            ..SearchLimits::default()
-        },
+        limits: request.limits().to_search_limits(),
+    };
+    let config_name = config.name();
+    let heading = |problem, kind| Heading {
+        problem,
+        kind,
+        config: &config_name,
+        limits: request.limits(),
     };
     match loaded {
         LoadedProblem::Atomic(p) => solve(
-            &p.name,
-            "atomic",
+            &heading(&p.name, "atomic"),
             config,
             &p.actions,
             &p.start,
@@ -80,8 +137,7 @@ pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8
             request.json,
         ),
         LoadedProblem::Factored(p) => solve(
-            &p.name,
-            "factored",
+            &heading(&p.name, "factored"),
             config,
             &p.domain,
             &p.start,
@@ -92,19 +148,22 @@ pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8
 }
 
 fn solve<D: PlanningDomain>(
-    name: &str,
-    kind: &str,
+    heading: &Heading<'_>,
     config: PlannerConfig,
     domain: &D,
     start: &D::State,
     goal: &D::Goal,
     as_json: bool,
 ) -> (String, u8) {
-    let config_name = config.name();
     let planner = Planner::new(config);
     let report = match planner.plan(domain, start, goal) {
         Ok(report) => report,
-        Err(e) => return (format!("error: {name}: {e}\n"), EXIT_INPUT_ERROR),
+        Err(e) => {
+            return (
+                format!("error: {}: {e}\n", heading.problem),
+                EXIT_INPUT_ERROR,
+            )
+        }
     };
     let validation = report.plan().map(|plan| {
         planners::validate(domain, start, goal, &plan.actions).map_err(|e| e.to_string())
@@ -117,27 +176,37 @@ fn solve<D: PlanningDomain>(
     };
     let names: Vec<&str> = report.plan().map(|p| p.names(domain)).unwrap_or_default();
     let text = if as_json {
-        let value = to_json(
-            name,
-            kind,
-            &config_name,
-            &report,
-            &names,
-            validation.as_ref(),
-        );
+        let value = to_json(heading, &report, &names, validation.as_ref());
         format!("{value}\n")
     } else {
-        to_text(
-            name,
-            kind,
-            &config_name,
-            &report,
-            &names,
-            validation.as_ref(),
-            true,
-        )
+        to_text(heading, &report, &names, validation.as_ref(), true)
     };
     (text, code)
+}
+
+/// Makes way for this run's plan file: refuses one that is an input file
+/// (it would be overwritten) and removes an old one, so that after the run
+/// the file holds this run's plan or does not exist.
+fn clear_plan_file(plan_file: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if let Ok(plan) = plan_file.canonicalize() {
+        if let Some(input) = inputs
+            .iter()
+            .find(|i| i.canonicalize().is_ok_and(|i| i == plan))
+        {
+            return Err(format!(
+                "the plan file {} is an input file ({}); give another",
+                plan_file.display(),
+                input.display()
+            ));
+        }
+    }
+    match std::fs::remove_file(plan_file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!(
+            "cannot remove the old plan file {}: {e}",
+            plan_file.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Solves a PDDL task (STRIPS, see [`planners::pddl`]) as `request` says.
@@ -146,21 +215,26 @@ fn solve<D: PlanningDomain>(
 /// followed by the statistics as `;` comments, so that it is itself a valid
 /// IPC plan file. Returns the text and the exit code (see the `EXIT_*`
 /// constants).
+///
+/// A plan file is removed before planning starts: afterwards it holds this
+/// task's plan or does not exist. One that is the domain or problem file
+/// (by another name too) is an input error.
 pub fn plan_pddl(
     domain: &Path,
     problem: &Path,
     request: &PlanRequest,
     plan_file: Option<&Path>,
 ) -> (String, u8) {
+    if let Some(path) = plan_file {
+        if let Err(message) = clear_plan_file(path, &[domain, problem]) {
+            return (format!("error: {message}\n"), EXIT_INPUT_ERROR);
+        }
+    }
     let config = PlannerConfig {
         direction: request.direction,
         algorithm: request.algorithm,
         heuristic: request.heuristic.unwrap_or(HeuristicName::HMax),
-        limits: SearchLimits {
-            max_expansions: request.max_expansions,
-            max_time: request.max_time,
-            ..SearchLimits::default()
-        },
+        limits: request.limits().to_search_limits(),
     };
     let solution = match solve_files_with(domain, problem, &config, &PddlOptions::default()) {
         Ok(solution) => solution,
@@ -180,10 +254,18 @@ pub fn plan_pddl(
         elapsed: solution.search_time,
     };
     let name = problem.display().to_string();
-    if request.json {
-        return (pddl_json(&name, &config.name(), &solution, &report), code);
-    }
-    let mut text = pddl_text(&name, &config.name(), &solution, &report);
+    let config_name = config.name();
+    let heading = Heading {
+        problem: &name,
+        kind: "pddl",
+        config: &config_name,
+        limits: request.limits(),
+    };
+    let mut text = if request.json {
+        pddl_json(&heading, &solution, &report)
+    } else {
+        pddl_text(&heading, &solution, &report)
+    };
     let plan_text = solution.plan_text().unwrap_or_default();
     match plan_file {
         Some(path) if solution.plan.is_some() => {
@@ -193,10 +275,13 @@ pub fn plan_pddl(
                     EXIT_INPUT_ERROR,
                 );
             }
-            let _ = writeln!(text, "\nplan written to {}", path.display());
+            if !request.json {
+                let _ = writeln!(text, "\nplan written to {}", path.display());
+            }
             (text, code)
         }
         Some(_) => (text, code),
+        None if request.json => (text, code),
         None => {
             let mut out = plan_text;
             for line in text.lines() {
@@ -220,21 +305,9 @@ fn replayed_plan(solution: &PddlSolution) -> (Vec<&str>, Option<Result<u64, Stri
 
 /// `searchlab plan --json` for a PDDL task: the common fields plus the
 /// grounding's counts and the peak memory.
-fn pddl_json(
-    name: &str,
-    config_name: &str,
-    solution: &PddlSolution,
-    report: &PlanReport<usize>,
-) -> String {
+fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport<usize>) -> String {
     let (names, validation) = replayed_plan(solution);
-    let mut value = to_json(
-        name,
-        "pddl",
-        config_name,
-        report,
-        &names,
-        validation.as_ref(),
-    );
+    let mut value = to_json(heading, report, &names, validation.as_ref());
     value["grounding"] = json!({
         "facts": solution.grounding.facts,
         "operators": solution.grounding.operators,
@@ -251,22 +324,9 @@ fn pddl_json(
 }
 
 /// The statistics table of a PDDL task, with the grounding's counts.
-fn pddl_text(
-    name: &str,
-    config_name: &str,
-    solution: &PddlSolution,
-    report: &PlanReport<usize>,
-) -> String {
+fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport<usize>) -> String {
     let (names, validation) = replayed_plan(solution);
-    let mut text = to_text(
-        name,
-        "pddl",
-        config_name,
-        report,
-        &names,
-        validation.as_ref(),
-        false,
-    );
+    let mut text = to_text(heading, report, &names, validation.as_ref(), false);
     let g = &solution.grounding;
     let _ = writeln!(
         text,
@@ -339,17 +399,16 @@ fn stats_json(stats: Option<&Statistics>) -> serde_json::Value {
 }
 
 fn to_json<Id>(
-    name: &str,
-    kind: &str,
-    config: &str,
+    heading: &Heading<'_>,
     report: &PlanReport<Id>,
     names: &[&str],
     validation: Option<&Result<u64, String>>,
 ) -> serde_json::Value {
     json!({
-        "problem": name,
-        "kind": kind,
-        "config": config,
+        "problem": heading.problem,
+        "kind": heading.kind,
+        "config": heading.config,
+        "limits": heading.limits_json(),
         "outcome": report.outcome.name(),
         "limit": match &report.outcome { PlanOutcome::LimitReached(l) => Some(l.to_string()), _ => None },
         "cost": report.plan().map(|p| p.cost),
@@ -368,17 +427,16 @@ fn to_json<Id>(
 type Row = (&'static str, fn(&Statistics) -> String);
 
 fn to_text<Id>(
-    name: &str,
-    kind: &str,
-    config: &str,
+    heading: &Heading<'_>,
     report: &PlanReport<Id>,
     names: &[&str],
     validation: Option<&Result<u64, String>>,
     list_plan: bool,
 ) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "problem   {name} ({kind})");
-    let _ = writeln!(out, "config    {config}");
+    let _ = writeln!(out, "problem   {} ({})", heading.problem, heading.kind);
+    let _ = writeln!(out, "config    {}", heading.config);
+    let _ = writeln!(out, "limits    {}", heading.limits_text());
     let _ = writeln!(out, "outcome   {}", outcome_text(&report.outcome));
     if let Some(plan) = report.plan() {
         let _ = writeln!(out, "cost      {}", plan.cost);

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use crate::record::{domains, RunRecord};
+use crate::record::{check_records, domains, RunRecord};
 use crate::report::{Attribute, Report};
 use crate::SuiteError;
 
@@ -102,13 +102,17 @@ fn lowest(attribute: Attribute) -> f64 {
 /// right border.
 ///
 /// # Errors
-/// [`SuiteError::Invalid`] if plotters fails.
+/// [`SuiteError::Invalid`] for a record that fails [`RunRecord::check`] or
+/// if plotters fails.
 pub fn scatter_svg(
     records: &[RunRecord],
     a: &str,
     b: &str,
     attribute: Attribute,
 ) -> Result<String, SuiteError> {
+    // Out of range, a time would stretch the axis past what plotters can
+    // draw (it never returns).
+    check_records(records)?;
     let points = scatter_points(records, a, b, attribute);
     let values = points
         .iter()
@@ -200,8 +204,10 @@ pub fn solve_times(records: &[RunRecord], configs: &[String]) -> Vec<(String, Ve
 /// problems it solved within a given time (log scale).
 ///
 /// # Errors
-/// [`SuiteError::Invalid`] if plotters fails.
+/// [`SuiteError::Invalid`] for a record that fails [`RunRecord::check`] or
+/// if plotters fails.
 pub fn coverage_svg(records: &[RunRecord], configs: &[String]) -> Result<String, SuiteError> {
+    check_records(records)?;
     let series = solve_times(records, configs);
     let max_time = series
         .iter()

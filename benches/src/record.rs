@@ -1,7 +1,7 @@
 //! One record per run, and the files they are written to: JSON lines, CSV
 //! and a Downward Lab properties file.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::suite::MAX_TIME;
 use crate::SuiteError;
 
 /// How a run ended.
@@ -160,6 +161,50 @@ impl RunRecord {
     pub fn key(&self) -> (&str, &str, &str) {
         (&self.domain, &self.problem, &self.config)
     }
+
+    /// Checks what no run can produce and what reports cannot draw: a time
+    /// (or CPU time) that is negative or beyond [`MAX_TIME`].
+    ///
+    /// # Errors
+    /// What is wrong, naming the field.
+    ///
+    /// ```
+    /// use benches::record::RunRecord;
+    /// let mut r = RunRecord::new(0, "d", "p", "c");
+    /// assert!(r.check().is_ok());
+    /// r.time = 1e305;
+    /// assert!(r.check().unwrap_err().starts_with("time 1e305"));
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let seconds = |field: &str, t: f64| {
+            if (0.0..=MAX_TIME.as_secs_f64()).contains(&t) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{field} {t:?} is not a number of seconds from 0 to {} (a year)",
+                    MAX_TIME.as_secs()
+                ))
+            }
+        };
+        seconds("time", self.time)?;
+        self.cpu_time.map_or(Ok(()), |t| seconds("cpu_time", t))
+    }
+
+    fn describe(&self) -> String {
+        format!("{} on {}/{}", self.config, self.domain, self.problem)
+    }
+}
+
+/// Checks every record ([`RunRecord::check`]).
+///
+/// # Errors
+/// [`SuiteError::Invalid`] naming the first bad run.
+pub fn check_records(records: &[RunRecord]) -> Result<(), SuiteError> {
+    for r in records {
+        r.check()
+            .map_err(|e| SuiteError::Invalid(format!("run {}: {e}", r.describe())))?;
+    }
+    Ok(())
 }
 
 /// Writes `records` as JSON lines, one record a line.
@@ -184,7 +229,8 @@ pub fn write_jsonl(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError>
 ///
 /// # Errors
 /// [`SuiteError::Io`] when the file cannot be read, [`SuiteError::Json`]
-/// naming the line of a malformed record.
+/// naming the line of a malformed record or of one that fails
+/// [`RunRecord::check`].
 pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
     let file = fs::File::open(path).map_err(|e| SuiteError::io(path, &e))?;
     let mut records = Vec::new();
@@ -193,11 +239,14 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
         if line.trim().is_empty() {
             continue;
         }
-        let record = serde_json::from_str(&line).map_err(|e| SuiteError::Json {
+        let malformed = |message: String| SuiteError::Json {
             path: path.display().to_string(),
             line: number + 1,
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let record: RunRecord =
+            serde_json::from_str(&line).map_err(|e| malformed(e.to_string()))?;
+        record.check().map_err(malformed)?;
         records.push(record);
     }
     Ok(records)
@@ -298,19 +347,91 @@ pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
     serde_json::Value::Object(runs)
 }
 
-/// Joins result sets (the shards of one suite): sorted by run index, then
-/// domain, problem and configuration. A run that appears twice (the same
-/// domain, problem and configuration) is kept once, the first time.
+/// Which of two different records of one run [`merge`] keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Prefer {
+    /// The one from the earlier part.
+    First,
+    /// The one from the later part.
+    Last,
+}
+
+/// What [`merge`] made.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Merged {
+    /// The records, one per run.
+    pub records: Vec<RunRecord>,
+    /// Duplicates equal to the record kept, dropped.
+    pub identical: usize,
+    /// Duplicates that differed from another record of their run, settled
+    /// by the preference.
+    pub conflicts: usize,
+}
+
+/// Joins result sets (the shards of one suite), each named (by its file)
+/// for errors: sorted by run index, then domain, problem and configuration.
+/// A run that appears twice (the same domain, problem and configuration)
+/// is kept once: quietly when both records are equal, by `prefer` when
+/// they differ.
 ///
-/// Returns the merged records and the number of duplicates dropped.
-pub fn merge(parts: impl IntoIterator<Item = Vec<RunRecord>>) -> (Vec<RunRecord>, usize) {
-    let mut all: Vec<RunRecord> = parts.into_iter().flatten().collect();
-    let mut seen = HashSet::new();
-    let before = all.len();
-    all.retain(|r| seen.insert((r.domain.clone(), r.problem.clone(), r.config.clone())));
-    let dropped = before - all.len();
-    all.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
-    (all, dropped)
+/// # Errors
+/// [`SuiteError::Conflict`] naming the run and both parts when two of its
+/// records differ and `prefer` is `None`.
+///
+/// ```
+/// use benches::record::{merge, Prefer, RunRecord};
+/// let a = RunRecord::new(0, "d", "p", "c");
+/// let mut b = a.clone();
+/// b.time = 2.0;
+/// let parts = || vec![("a".to_owned(), vec![a.clone()]), ("b".to_owned(), vec![b.clone()])];
+/// assert!(merge(parts(), None).is_err());
+/// assert_eq!(merge(parts(), Some(Prefer::Last)).unwrap().records, [b.clone()]);
+/// ```
+pub fn merge(
+    parts: impl IntoIterator<Item = (String, Vec<RunRecord>)>,
+    prefer: Option<Prefer>,
+) -> Result<Merged, SuiteError> {
+    let mut merged = Merged::default();
+    // Each run's place in `merged.records` and the part it came from.
+    let mut seen: HashMap<(String, String, String), (usize, String)> = HashMap::new();
+    for (part, records) in parts {
+        for record in records {
+            let key = (
+                record.domain.clone(),
+                record.problem.clone(),
+                record.config.clone(),
+            );
+            let Some((index, from)) = seen.get_mut(&key) else {
+                seen.insert(key, (merged.records.len(), part.clone()));
+                merged.records.push(record);
+                continue;
+            };
+            let kept = &mut merged.records[*index];
+            if *kept == record {
+                merged.identical += 1;
+                continue;
+            }
+            match prefer {
+                None => {
+                    return Err(SuiteError::Conflict {
+                        run: record.describe(),
+                        first: from.clone(),
+                        second: part,
+                    })
+                }
+                Some(Prefer::First) => {}
+                Some(Prefer::Last) => {
+                    *kept = record;
+                    from.clone_from(&part);
+                }
+            }
+            merged.conflicts += 1;
+        }
+    }
+    merged
+        .records
+        .sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
+    Ok(merged)
 }
 
 /// The configurations named in `records`, in order of first appearance.

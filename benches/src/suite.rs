@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use planners::{BoxedHeuristic, Direction, HeuristicName, PlannerConfig};
-use search_core::{Algorithm, SearchLimits};
+use search_core::{Algorithm, SearchError, SearchLimits};
 use serde::{Deserialize, Serialize};
 use state_atomic::{PartialState, WorldState};
 use state_factored::{State, Subgoal};
@@ -126,7 +126,74 @@ pub struct RunLimits {
     pub max_memory_bytes: Option<usize>,
 }
 
+/// The longest time limit accepted: a year. Longer ones are typing
+/// mistakes, and far longer ones do not fit a [`Duration`].
+pub const MAX_TIME: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+
+/// `seconds` as a time limit: a positive number of seconds, at most
+/// [`MAX_TIME`]. The command line and suite files both convert with it.
+///
+/// # Errors
+/// A message (to follow the flag or key) for NaN, infinities, zero,
+/// negative numbers and numbers beyond [`MAX_TIME`].
+///
+/// ```
+/// use std::time::Duration;
+/// use benches::suite::time_limit;
+/// assert_eq!(time_limit(1.5), Ok(Duration::from_millis(1500)));
+/// assert!(time_limit(1e20).is_err());
+/// assert!(time_limit(f64::NAN).is_err());
+/// ```
+pub fn time_limit(seconds: f64) -> Result<Duration, String> {
+    if seconds > 0.0 && seconds <= MAX_TIME.as_secs_f64() {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "must be a positive number of seconds, at most {} (a year), not {seconds:?}",
+            MAX_TIME.as_secs()
+        ))
+    }
+}
+
+/// `mib` mebibytes in bytes, saturating: a limit beyond memory is no limit.
+pub fn mebibytes(mib: u64) -> usize {
+    usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
+
+/// [`planners::parse_algorithm`], with a weighted A*'s weight checked as the
+/// search checks it (finite and at least 1), so that a configuration that
+/// could only fail is refused before anything runs.
+///
+/// # Errors
+/// [`SuiteError::Invalid`] naming the algorithm and what is wrong.
+///
+/// ```
+/// use benches::suite::parse_algorithm;
+/// assert!(parse_algorithm("wastar:2").is_ok());
+/// assert!(parse_algorithm("wastar:0.5").unwrap_err().to_string().contains(">= 1"));
+/// ```
+pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
+    let bad = |why: String| SuiteError::Invalid(format!("algorithm `{name}`: {why}"));
+    let algorithm = planners::parse_algorithm(name).map_err(|e| bad(e.to_string()))?;
+    match algorithm {
+        Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
+            Err(bad(SearchError::InvalidWeight { weight }.to_string()))
+        }
+        _ => Ok(algorithm),
+    }
+}
+
 impl RunLimits {
+    /// Each limit of `self`, or `default`'s where `self` has none.
+    #[must_use]
+    pub fn or(self, default: RunLimits) -> RunLimits {
+        RunLimits {
+            max_expansions: self.max_expansions.or(default.max_expansions),
+            max_time: self.max_time.or(default.max_time),
+            max_memory_bytes: self.max_memory_bytes.or(default.max_memory_bytes),
+        }
+    }
+
     /// The engine's limits.
     pub fn to_search_limits(self) -> SearchLimits<u32> {
         SearchLimits {
@@ -427,7 +494,7 @@ impl Configuration {
                 .parse()
                 .map_err(|e: planners::PlanError| bad(e.to_string()))?,
         };
-        let algorithm = planners::parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
+        let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
         let heuristic: HeuristicName = h
             .parse()
             .map_err(|e: planners::PlanError| bad(e.to_string()))?;

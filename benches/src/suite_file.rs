@@ -4,9 +4,9 @@
 //! name = "my-suite"
 //!
 //! [limits]                 # per search; all optional
-//! max_expansions = 100000
-//! max_time = 30.0          # seconds
-//! max_memory_mb = 512
+//! max_expansions = 100000  # default: none
+//! max_time = 30.0          # seconds, at most a year; default 60
+//! max_memory_mb = 512      # default 512
 //!
 //! [[problems]]             # a built-in generator
 //! generator = "atomic-chains"
@@ -43,16 +43,30 @@
 //!
 //! Heuristics that do not exist for a problem's kind (`hmax` on a factored
 //! problem) are skipped for it.
+//!
+//! A limit left out, or no `[limits]` at all, takes the default of
+//! [`safety_limits`]: 60 s and 512 MiB per search, which stop a runaway
+//! search, and no expansion limit (the built-in suite's 100,000 makes its
+//! table the same on every machine; ask for it with `max_expansions`). A
+//! configuration's own limits start from the suite's.
+//!
+//! Everything is checked before anything runs, each error with its line: a
+//! configuration that could only fail (`wastar:0.5`), a generator size out
+//! of the generator's range, a problem listed twice (the same domain and
+//! name, or the same file through two globs).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use planners::problem::LoadedProblem;
-use planners::{parse_algorithm, Direction, HeuristicName};
+use planners::{Direction, HeuristicName};
 use serde::Deserialize;
+use toml::Spanned;
 
-use crate::defaults::{generate, reference_problems, GENERATORS};
-use crate::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
+use crate::defaults::{generate, generator_sizes, reference_problems, safety_limits, GENERATORS};
+use crate::suite::{
+    mebibytes, parse_algorithm, time_limit, Configuration, PddlTask, RunLimits, Suite, SuiteProblem,
+};
 use crate::SuiteError;
 
 #[derive(Debug, Default, Deserialize)]
@@ -62,17 +76,17 @@ struct RawSuite {
     #[serde(default)]
     limits: RawLimits,
     #[serde(default)]
-    problems: Vec<RawProblems>,
+    problems: Vec<Spanned<RawProblems>>,
     #[serde(default)]
-    configs: Vec<RawConfigs>,
+    configs: Vec<Spanned<RawConfigs>>,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[expect(clippy::struct_field_names, reason = "the names are the file's keys")]
 struct RawLimits {
     max_expansions: Option<u64>,
-    max_time: Option<f64>,
+    max_time: Option<Spanned<f64>>,
     max_memory_mb: Option<u64>,
 }
 
@@ -100,31 +114,88 @@ struct RawConfigs {
     heuristic: Option<String>,
     heuristics: Option<Vec<String>>,
     max_expansions: Option<u64>,
-    max_time: Option<f64>,
+    max_time: Option<Spanned<f64>>,
     max_memory_mb: Option<u64>,
 }
 
 impl RawLimits {
-    fn to_limits(self, base: RunLimits, path: &str) -> Result<RunLimits, SuiteError> {
-        let max_time = match self.max_time {
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
-                return Err(SuiteError::SuiteFile {
-                    path: path.to_owned(),
-                    message: format!("max_time must be a positive number of seconds, not {t}"),
-                })
-            }
-            None => base.max_time,
-        };
-        let max_memory_bytes = match self.max_memory_mb {
-            Some(mb) => Some(usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)),
-            None => base.max_memory_bytes,
+    /// These limits, `base`'s where none is given.
+    fn to_limits(&self, base: RunLimits, file: &SuiteText<'_>) -> Result<RunLimits, SuiteError> {
+        let max_time = match &self.max_time {
+            Some(t) => Some(
+                time_limit(*t.get_ref())
+                    .map_err(|e| file.error_at(t.span().start, &format!("max_time {e}")))?,
+            ),
+            None => None,
         };
         Ok(RunLimits {
-            max_expansions: self.max_expansions.or(base.max_expansions),
+            max_expansions: self.max_expansions,
             max_time,
-            max_memory_bytes,
-        })
+            max_memory_bytes: self.max_memory_mb.map(mebibytes),
+        }
+        .or(base))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.max_expansions.is_none() && self.max_time.is_none() && self.max_memory_mb.is_none()
+    }
+}
+
+/// A suite file's text and name, for errors that give the line.
+struct SuiteText<'t> {
+    text: &'t str,
+    path: &'t str,
+}
+
+impl SuiteText<'_> {
+    /// The line (from 1) of byte `offset`.
+    fn line(&self, offset: usize) -> usize {
+        let end = offset.min(self.text.len());
+        self.text.as_bytes()[..end].split(|&b| b == b'\n').count()
+    }
+
+    fn error(&self, message: String) -> SuiteError {
+        SuiteError::SuiteFile {
+            path: self.path.to_owned(),
+            message,
+        }
+    }
+
+    fn error_at(&self, offset: usize, message: &str) -> SuiteError {
+        self.error(format!("line {}: {message}", self.line(offset)))
+    }
+}
+
+/// The problems added so far and where each came from, to refuse one
+/// listed twice: two problems with the same domain and name would share a
+/// row of every table, and one file reached twice would run twice.
+#[derive(Default)]
+struct Listed {
+    places: HashMap<String, String>,
+}
+
+impl Listed {
+    /// Adds `problem`, found at `place` (and read from `file`), to `suite`.
+    fn add(
+        &mut self,
+        suite: &mut Suite,
+        problem: SuiteProblem,
+        place: &str,
+        file: Option<&Path>,
+    ) -> Result<(), String> {
+        let mut keys = vec![format!("problem `{}/{}`", problem.domain, problem.name)];
+        if let Some(file) = file {
+            let canonical = file.canonicalize().unwrap_or_else(|_| file.to_owned());
+            keys.push(format!("file {}", canonical.display()));
+        }
+        for key in keys {
+            if let Some(first) = self.places.get(&key) {
+                return Err(format!("{key} is listed twice: {first} and {place}"));
+            }
+            self.places.insert(key, place.to_owned());
+        }
+        suite.problems.push(problem);
+        Ok(())
     }
 }
 
@@ -132,9 +203,10 @@ impl RawLimits {
 ///
 /// # Errors
 /// [`SuiteError::Io`] when it cannot be read; [`SuiteError::SuiteFile`]
-/// with the line for malformed TOML, an unknown generator, direction,
-/// algorithm or heuristic, a glob that matches nothing; the problem files'
-/// own errors as [`SuiteError::Problem`].
+/// with the line for malformed TOML, an out-of-range limit, an unknown
+/// generator, direction, algorithm or heuristic, a weighted A* weight below
+/// 1, a generator size out of range, a glob that matches nothing, a problem
+/// listed twice, and the problem files' own errors.
 pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
     let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
     let base = path.parent().unwrap_or(Path::new("."));
@@ -164,88 +236,91 @@ pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
 /// assert_eq!(suite.runs().len(), 2); // numeric does not apply to atomic problems
 /// ```
 pub fn parse_suite(text: &str, path: &str, base: &Path) -> Result<Suite, SuiteError> {
-    let bad = |message: String| SuiteError::SuiteFile {
-        path: path.to_owned(),
-        message,
-    };
-    let raw: RawSuite = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-        bad(match line {
-            Some(line) => format!("line {line}: {}", e.message().trim_end()),
-            None => e.message().trim_end().to_owned(),
-        })
+    let file = SuiteText { text, path };
+    let raw: RawSuite = toml::from_str(text).map_err(|e| match e.span() {
+        Some(span) => file.error_at(span.start, e.message().trim_end()),
+        None => file.error(e.message().trim_end().to_owned()),
     })?;
     let mut suite = Suite::new(raw.name.as_deref().unwrap_or("suite"));
-    suite.limits = raw.limits.to_limits(RunLimits::default(), path)?;
+    suite.limits = raw.limits.to_limits(safety_limits(), &file)?;
+    let mut listed = Listed::default();
     for entry in &raw.problems {
-        add_problems(&mut suite, entry, base, path)?;
+        let at = entry.span().start;
+        add_problems(
+            &mut suite,
+            &mut listed,
+            entry.get_ref(),
+            base,
+            file.line(at),
+        )
+        .map_err(|e| file.error_at(at, &e))?;
     }
     if suite.problems.is_empty() {
-        return Err(bad("the suite has no problems ([[problems]])".to_owned()));
+        return Err(file.error("the suite has no problems ([[problems]])".to_owned()));
     }
     for entry in &raw.configs {
-        add_configs(&mut suite, entry, path)?;
+        add_configs(&mut suite, entry.get_ref(), entry.span().start, &file)?;
     }
     if suite.configs.is_empty() {
-        return Err(bad(
-            "the suite has no configurations ([[configs]])".to_owned()
-        ));
+        return Err(file.error("the suite has no configurations ([[configs]])".to_owned()));
     }
     Ok(suite)
 }
 
+/// Adds the problems of one `[[problems]]` entry, which starts on `line`.
 fn add_problems(
     suite: &mut Suite,
+    listed: &mut Listed,
     entry: &RawProblems,
     base: &Path,
-    path: &str,
-) -> Result<(), SuiteError> {
-    let bad = |message: String| SuiteError::SuiteFile {
-        path: path.to_owned(),
-        message,
-    };
+    line: usize,
+) -> Result<(), String> {
+    let at = |file: &Path| format!("line {line} ({})", file.display());
     if let Some(domain_file) = &entry.pddl_domain {
         if entry.generator.is_some() || entry.files.is_some() {
-            return Err(bad(
+            return Err(
                 "a [[problems]] entry with `pddl_domain` takes no `generator` or `files`"
                     .to_owned(),
-            ));
+            );
         }
         let patterns = entry
             .pddl_problems
             .as_ref()
             .filter(|p| !p.is_empty())
-            .ok_or_else(|| {
-                bad(format!(
-                    "`pddl_domain = \"{domain_file}\"` needs `pddl_problems`"
-                ))
-            })?;
+            .ok_or_else(|| format!("`pddl_domain = \"{domain_file}\"` needs `pddl_problems`"))?;
         let domain_path = base.join(domain_file);
-        for file in expand(base, patterns, path)? {
-            suite
-                .problems
-                .push(load_pddl(&domain_path, &file, entry.domain.as_deref())?);
+        for file in expand(base, patterns)? {
+            let problem = load_pddl(&domain_path, &file, entry.domain.as_deref())
+                .map_err(|e| e.to_string())?;
+            listed.add(suite, problem, &at(&file), Some(&file))?;
         }
         return Ok(());
     }
     match (&entry.generator, &entry.files) {
         (Some(generator), None) if generator == "reference" => {
-            suite.problems.extend(reference_problems()?);
+            for problem in reference_problems().map_err(|e| e.to_string())? {
+                listed.add(suite, problem, &format!("line {line}"), None)?;
+            }
         }
         (Some(generator), None) => {
-            if !GENERATORS.contains(&generator.as_str()) {
-                return Err(bad(format!(
+            let Some(range) = generator_sizes(generator) else {
+                return Err(format!(
                     "unknown generator `{generator}` (known: {})",
                     GENERATORS.join(", ")
-                )));
-            }
+                ));
+            };
             let sizes = entry
                 .sizes
                 .as_ref()
                 .filter(|s| !s.is_empty())
-                .ok_or_else(|| bad(format!("generator `{generator}` needs `sizes`")))?;
+                .ok_or_else(|| format!("generator `{generator}` needs `sizes`"))?;
+            if let Some(size) = sizes.iter().find(|s| !range.contains(s)) {
+                return Err(format!(
+                    "generator `{generator}` takes sizes {} to {}, not {size}",
+                    range.start(),
+                    range.end()
+                ));
+            }
             let factored = generator.starts_with("factored-");
             let seeds = if factored {
                 vec![0]
@@ -254,25 +329,25 @@ fn add_problems(
             };
             for &size in sizes {
                 for &seed in &seeds {
-                    let mut problem = generate(generator, size, seed)?;
+                    let mut problem = generate(generator, size, seed).map_err(|e| e.to_string())?;
                     if let Some(domain) = &entry.domain {
                         problem.domain.clone_from(domain);
                     }
-                    suite.problems.push(problem);
+                    listed.add(suite, problem, &format!("line {line}"), None)?;
                 }
             }
         }
         (None, Some(patterns)) => {
-            for file in expand(base, patterns, path)? {
-                suite
-                    .problems
-                    .push(load_problem(&file, entry.domain.as_deref())?);
+            for file in expand(base, patterns)? {
+                let problem =
+                    load_problem(&file, entry.domain.as_deref()).map_err(|e| e.to_string())?;
+                listed.add(suite, problem, &at(&file), Some(&file))?;
             }
         }
         _ => {
-            return Err(bad(
+            return Err(
                 "each [[problems]] entry needs `generator`, `files` or `pddl_domain`".to_owned(),
-            ))
+            )
         }
     }
     Ok(())
@@ -280,20 +355,16 @@ fn add_problems(
 
 /// The files that `patterns` (globs relative to `base`) match, each
 /// pattern's sorted.
-fn expand(base: &Path, patterns: &[String], path: &str) -> Result<Vec<PathBuf>, SuiteError> {
-    let bad = |message: String| SuiteError::SuiteFile {
-        path: path.to_owned(),
-        message,
-    };
+fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, String> {
     let mut all = Vec::new();
     for pattern in patterns {
         let full = base.join(pattern);
         let mut paths: Vec<PathBuf> = glob::glob(&full.to_string_lossy())
-            .map_err(|e| bad(format!("bad glob `{pattern}`: {e}")))?
+            .map_err(|e| format!("bad glob `{pattern}`: {e}"))?
             .filter_map(Result::ok)
             .collect();
         if paths.is_empty() {
-            return Err(bad(format!("`{pattern}` matches no file")));
+            return Err(format!("`{pattern}` matches no file"));
         }
         paths.sort();
         all.extend(paths);
@@ -354,8 +425,8 @@ pub const DEFAULT_PDDL_CONFIGS: [&str; 12] = [
 ///
 /// # Errors
 /// [`SuiteError::Io`] for a file that cannot be read, [`SuiteError::Invalid`]
-/// for a directory without `domain.pddl` or tasks, or an unknown
-/// configuration.
+/// for a directory without `domain.pddl` or tasks, a task given twice, or an
+/// unknown configuration.
 pub fn pddl_suite(
     paths: &[PathBuf],
     configs: &[String],
@@ -363,6 +434,7 @@ pub fn pddl_suite(
 ) -> Result<Suite, SuiteError> {
     let mut suite = Suite::new("pddl");
     suite.limits = limits;
+    let mut listed = Listed::default();
     for path in paths {
         if !path.exists() {
             return Err(SuiteError::Invalid(format!(
@@ -399,7 +471,11 @@ pub fn pddl_suite(
             )));
         }
         for problem in &problems {
-            suite.add_problem(load_pddl(&domain_file, problem, None)?);
+            let task = load_pddl(&domain_file, problem, None)?;
+            let place = format!("--pddl {}", path.display());
+            listed
+                .add(&mut suite, task, &place, Some(problem))
+                .map_err(SuiteError::Invalid)?;
         }
     }
     let names: Vec<String> = if configs.is_empty() {
@@ -448,11 +524,15 @@ fn one_or_many(one: Option<&String>, many: Option<&Vec<String>>, default: &str) 
     }
 }
 
-fn add_configs(suite: &mut Suite, entry: &RawConfigs, path: &str) -> Result<(), SuiteError> {
-    let bad = |message: String| SuiteError::SuiteFile {
-        path: path.to_owned(),
-        message,
-    };
+/// Adds the configurations of one `[[configs]]` entry, which starts at byte
+/// `at` of `file`.
+fn add_configs(
+    suite: &mut Suite,
+    entry: &RawConfigs,
+    at: usize,
+    file: &SuiteText<'_>,
+) -> Result<(), SuiteError> {
+    let bad = |message: String| file.error_at(at, &message);
     if entry.names.is_some()
         && (entry.name.is_some()
             || entry.direction.is_some()
@@ -468,18 +548,15 @@ fn add_configs(suite: &mut Suite, entry: &RawConfigs, path: &str) -> Result<(), 
     }
     let own = RawLimits {
         max_expansions: entry.max_expansions,
-        max_time: entry.max_time,
+        max_time: entry.max_time.clone(),
         max_memory_mb: entry.max_memory_mb,
     };
-    let has_own =
-        own.max_expansions.is_some() || own.max_time.is_some() || own.max_memory_mb.is_some();
-    let limits = own.to_limits(suite.limits, path)?;
+    let limits = own.to_limits(suite.limits, file)?;
+    let limits = (!own.is_empty()).then_some(limits);
     if let Some(names) = &entry.names {
         for name in names {
             let mut config = Configuration::by_name(name).map_err(|e| bad(e.to_string()))?;
-            if has_own {
-                config.limits = Some(limits);
-            }
+            config.limits = limits;
             suite.add_config(config);
         }
         return Ok(());
@@ -512,9 +589,7 @@ fn add_configs(suite: &mut Suite, entry: &RawConfigs, path: &str) -> Result<(), 
                 if let Some(name) = &entry.name {
                     config.name.clone_from(name);
                 }
-                if has_own {
-                    config.limits = Some(limits);
-                }
+                config.limits = limits;
                 suite.add_config(config);
             }
         }

@@ -173,12 +173,15 @@ fn shards_are_disjoint_and_merge_into_the_whole() {
     }
     assert_eq!(sizes.iter().sum::<usize>(), whole.len());
     // Read back from the files, in a scrambled order, plus one duplicate.
-    let mut parts: Vec<Vec<RunRecord>> =
-        files.iter().rev().map(|f| read_jsonl(f).unwrap()).collect();
-    parts.push(vec![parts[0][0].clone()]);
-    let (merged, dropped) = merge(parts);
-    assert_eq!(dropped, 1);
-    assert_eq!(deterministic(&merged), deterministic(&whole));
+    let mut parts: Vec<(String, Vec<RunRecord>)> = files
+        .iter()
+        .rev()
+        .map(|f| (f.display().to_string(), read_jsonl(f).unwrap()))
+        .collect();
+    parts.push(("again".to_owned(), vec![parts[0].1[0].clone()]));
+    let merged = merge(parts, None).unwrap();
+    assert_eq!((merged.identical, merged.conflicts), (1, 0));
+    assert_eq!(deterministic(&merged.records), deterministic(&whole));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -541,15 +544,18 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
     for n in [2, 4] {
         std::fs::write(dir.join(format!("chain/p{n}.pddl")), chain_problem(n)).unwrap();
     }
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    std::fs::write(dir.join("other/domain.pddl"), CHAIN_DOMAIN).unwrap();
+    std::fs::write(dir.join("other/p3.pddl"), chain_problem(3)).unwrap();
     let configs = ["fwd-astar-hmax", "reg-gbfs-ff", "fd-astar-blind"].map(str::to_owned);
     let suite = benches::suite_file::pddl_suite(
-        &[dir.join("chain"), dir.join("chain/p2.pddl")],
+        &[dir.join("chain"), dir.join("other/p3.pddl")],
         &configs,
         RunLimits::default(),
     )
     .unwrap();
     let names: Vec<&str> = suite.problems.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names, ["p2", "p4", "p2"]);
+    assert_eq!(names, ["p2", "p4", "p3"]);
     assert_eq!(suite.config_names(), configs);
     let default = benches::suite_file::pddl_suite(&[dir.join("chain")], &[], RunLimits::default());
     assert_eq!(
@@ -565,6 +571,9 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
     assert!(error(std::slice::from_ref(&dir), &[]).contains("no domain file"));
     assert!(error(&[dir.join("nothing")], &[]).contains("no such directory or file"));
     assert!(error(&[dir.join("chain")], &["fwd-astar-hmx".to_owned()]).contains("hmx"));
+    // A task given twice, in its directory and on its own.
+    let twice = error(&[dir.join("chain"), dir.join("chain/p2.pddl")], &[]);
+    assert!(twice.contains("`chain/p2` is listed twice"), "{twice}");
 
     // A suite file names configurations, a peer's among them, with limits.
     let text =

@@ -207,3 +207,104 @@ fn hmax_on_a_factored_problem_is_the_numeric_hmax() {
         assert!(text.contains("-astar-hmax"), "{text}");
     }
 }
+
+/// A fresh directory with a copy of a vendored task, so that a test that
+/// writes plan files never touches the repository's.
+fn copied_task(name: &str, domain: &str, task: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("searchlab-plan-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (d, p) = pddl(domain, task);
+    std::fs::copy(d, dir.join("domain.pddl")).unwrap();
+    std::fs::copy(p, dir.join("task.pddl")).unwrap();
+    (dir.clone(), dir.join("domain.pddl"), dir.join("task.pddl"))
+}
+
+#[test]
+fn no_plan_leaves_no_plan_file_behind() {
+    let (dir, domain, problem) = copied_task("stale", "blocks", "task10.pddl");
+    let out = dir.join("plan.txt");
+    let limited = PlanRequest {
+        heuristic: Some(HeuristicName::Blind),
+        max_expansions: Some(10),
+        ..PlanRequest::default()
+    };
+    for request in [
+        limited.clone(),
+        PlanRequest {
+            json: true,
+            ..limited
+        },
+    ] {
+        std::fs::write(&out, "(stale-step)\n").unwrap();
+        let (text, code) = plan_pddl(&domain, &problem, &request, Some(&out));
+        assert_eq!(code, EXIT_LIMIT, "{text}");
+        assert!(!out.exists(), "{text}");
+    }
+    // Nor does an input error.
+    std::fs::write(&out, "(stale-step)\n").unwrap();
+    let (text, code) = plan_pddl(
+        &domain,
+        &dir.join("none.pddl"),
+        &PlanRequest::default(),
+        Some(&out),
+    );
+    assert_eq!(code, EXIT_INPUT_ERROR, "{text}");
+    assert!(!out.exists(), "{text}");
+    // A plan found with --json still goes to the plan file.
+    let (domain, problem) = pddl("gripper", "task01.pddl");
+    let json = PlanRequest {
+        json: true,
+        ..PlanRequest::default()
+    };
+    let (text, code) = plan_pddl(&domain, &problem, &json, Some(&out));
+    assert_eq!(code, EXIT_SOLVED, "{text}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(IpcPlan::parse("plan", &written).unwrap().cost(), 11);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_plan_file_that_is_an_input_file_is_refused() {
+    let (dir, domain, problem) = copied_task("same", "gripper", "task01.pddl");
+    let before = (
+        std::fs::read_to_string(&domain).unwrap(),
+        std::fs::read_to_string(&problem).unwrap(),
+    );
+    // The same files under other names.
+    let alias = dir.join("sub");
+    std::fs::create_dir_all(&alias).unwrap();
+    for out in [
+        problem.clone(),
+        domain.clone(),
+        alias.join("../task.pddl"),
+        dir.join("./domain.pddl"),
+    ] {
+        let (text, code) = plan_pddl(&domain, &problem, &PlanRequest::default(), Some(&out));
+        assert_eq!(code, EXIT_INPUT_ERROR, "{text}");
+        assert!(text.contains("is an input file"), "{text}");
+    }
+    let after = (
+        std::fs::read_to_string(&domain).unwrap(),
+        std::fs::read_to_string(&problem).unwrap(),
+    );
+    assert_eq!(before, after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `x += 1` towards `x < 0`: every state is new, so only a limit stops it.
+const RUNAWAY: &str = "kind = \"factored\"\nname = \"runaway\"\ngoal = [\"x < 0\"]\n\
+                       [variables]\nx = 0\n[[action]]\nname = \"inc\"\neff = [\"x += 1\"]\n";
+
+#[test]
+fn a_memory_limit_stops_a_runaway_plan() {
+    let loaded = parse(RUNAWAY, "runaway.toml").unwrap();
+    let request = PlanRequest {
+        heuristic: Some(HeuristicName::Blind),
+        max_memory_bytes: Some(1 << 20),
+        ..PlanRequest::default()
+    };
+    let (text, code) = plan_loaded(&loaded, &request);
+    assert_eq!(code, EXIT_LIMIT, "{text}");
+    assert!(text.contains("limit reached (memory)"), "{text}");
+    assert!(text.contains("limits    1 MiB of memory"), "{text}");
+}
