@@ -120,6 +120,13 @@ pub enum PddlError {
         /// The widest state's capacity.
         capacity: usize,
     },
+    /// A ground task, built by hand, whose goal wants a fact both true and
+    /// false.
+    #[error("the goal wants fact `{fact}` both true and false")]
+    ContradictoryGoal {
+        /// The fact.
+        fact: String,
+    },
     /// A task whose grounding would take too long.
     #[error("grounding needs more than {steps} matching steps; refused")]
     TooLarge {
@@ -160,6 +167,7 @@ impl PddlError {
             | PddlError::Plan { at, .. } => Some(*at),
             PddlError::Io { .. }
             | PddlError::TooManyFacts { .. }
+            | PddlError::ContradictoryGoal { .. }
             | PddlError::TooLarge { .. }
             | PddlError::Planner(_) => None,
         }

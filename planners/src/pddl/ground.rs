@@ -618,6 +618,13 @@ fn finalize(
             }
         }
     }
+    // A goal that wants a fact both true and false cannot hold (the
+    // impossible fact below stands for it).
+    goal.sort_unstable();
+    goal.dedup();
+    let wanted_false = goal_false.len();
+    goal_false.retain(|f| goal.binary_search(f).is_err());
+    unsolvable |= goal_false.len() < wanted_false;
     // Facts no operator changes keep their initial value (the first
     // `init_count` facts are the initial state's).
     let constant = |f: u32| (!changed[f as usize]).then_some((f as usize) < init_count);
