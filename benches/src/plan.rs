@@ -162,9 +162,32 @@ pub fn plan_pddl(
             ..SearchLimits::default()
         },
     };
+    // The time limit counts grounding too; see `solve_files_with`.
     let solution = match solve_files_with(domain, problem, &config, &PddlOptions::default()) {
         Ok(solution) => solution,
-        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+        Err(e) => {
+            let Some(limit) = e.limit() else {
+                return (format!("error: {e}\n"), EXIT_INPUT_ERROR);
+            };
+            let name = problem.display().to_string();
+            let text = if request.json {
+                let value = json!({
+                    "problem": name,
+                    "kind": "pddl",
+                    "config": config.name(),
+                    "outcome": "limit",
+                    "limit": limit.to_string(),
+                    "error": e.to_string(),
+                });
+                format!("{value}\n")
+            } else {
+                format!(
+                    "problem   {name} (pddl)\nconfig    {}\noutcome   limit reached ({limit}): {e}\n",
+                    config.name()
+                )
+            };
+            return (text, EXIT_LIMIT);
+        }
     };
     let code = match &solution.outcome {
         // `solve_files_with` replays every plan it returns.

@@ -187,7 +187,11 @@ fn a_contradictory_goal_is_unsolvable_in_every_direction() {
                 ..PlannerConfig::default()
             };
             let s = solve_text(ROAD, &problem, &config, &PddlOptions::default()).unwrap();
-            assert_eq!(s.outcome, PlanOutcome::Unsolvable, "{direction:?} {heuristic:?}");
+            assert_eq!(
+                s.outcome,
+                PlanOutcome::Unsolvable,
+                "{direction:?} {heuristic:?}"
+            );
             assert!(s.grounding.unsolvable);
             assert!(s.plan.is_none());
         }
@@ -212,7 +216,13 @@ fn a_contradictory_goal_is_unsolvable_in_every_direction() {
     );
     // The same goal without the contradiction is solved.
     let config = PlannerConfig::default();
-    let s = solve_text(ROAD, &road_problem("(at c)"), &config, &PddlOptions::default()).unwrap();
+    let s = solve_text(
+        ROAD,
+        &road_problem("(at c)"),
+        &config,
+        &PddlOptions::default(),
+    )
+    .unwrap();
     assert_eq!(s.plan.map(|p| p.cost()), Some(2));
 }
 
@@ -227,7 +237,11 @@ fn an_action_with_contradictory_preconditions_never_applies() {
                 ..PlannerConfig::default()
             };
             let s = solve_text(ROAD, &problem, &config, &PddlOptions::default()).unwrap();
-            assert_eq!(s.outcome, PlanOutcome::Unsolvable, "{direction:?} {heuristic:?}");
+            assert_eq!(
+                s.outcome,
+                PlanOutcome::Unsolvable,
+                "{direction:?} {heuristic:?}"
+            );
         }
     }
     // Grounding drops every `cheat`; a plan that names one is refused.
@@ -235,9 +249,16 @@ fn an_action_with_contradictory_preconditions_never_applies() {
     let prob = parse_problem(&dom, "p.pddl", &problem).unwrap();
     let task = ground(&dom, &prob, GroundingLimits::default()).unwrap();
     assert!(!task.operators.iter().any(|o| o.name.starts_with("cheat")));
-    let error = planners::pddl::validate_text(("road.pddl", ROAD), ("p.pddl", &problem), ("plan", "(cheat a)\n"))
-        .unwrap_err();
-    assert!(error.to_string().contains("`(cheat a)` is not an action"), "{error}");
+    let error = planners::pddl::validate_text(
+        ("road.pddl", ROAD),
+        ("p.pddl", &problem),
+        ("plan", "(cheat a)\n"),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("`(cheat a)` is not an action"),
+        "{error}"
+    );
     // A task built by hand with such an operator gets no such action.
     let mut by_hand = task.clone();
     by_hand.facts = vec!["(at a)".into(), "(won)".into()];

@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use search_core::Limit;
+
+use super::GroundingExceeded;
 use crate::PlanError;
 
 /// A position in a file: line and column, both counted from 1.
@@ -127,12 +130,11 @@ pub enum PddlError {
         /// The fact.
         fact: String,
     },
-    /// A task whose grounding would take too long.
-    #[error("grounding needs more than {steps} matching steps; refused")]
-    TooLarge {
-        /// The step limit.
-        steps: u64,
-    },
+    /// Grounding stopped at one of its
+    /// [`GroundingLimits`](super::GroundingLimits): a limit
+    /// reached rather than bad input (see [`PddlError::limit`]).
+    #[error("grounding exceeded {0}")]
+    GroundingExceeded(GroundingExceeded),
     /// A plan file step that does not name a ground action of the task.
     #[error("{file}:{at}: {message}")]
     Plan {
@@ -148,7 +150,31 @@ pub enum PddlError {
     Planner(#[from] PlanError),
 }
 
+impl From<GroundingExceeded> for PddlError {
+    fn from(exceeded: GroundingExceeded) -> Self {
+        PddlError::GroundingExceeded(exceeded)
+    }
+}
+
 impl PddlError {
+    /// The limit an error stands for: grounding that stopped at a time,
+    /// memory or step limit is a limit reached, not bad input. `None` for
+    /// every other error.
+    ///
+    /// ```
+    /// use planners::pddl::{GroundingExceeded, PddlError};
+    /// use search_core::Limit;
+    /// let error = PddlError::from(GroundingExceeded::Time { limit: std::time::Duration::from_secs(2) });
+    /// assert_eq!(error.to_string(), "grounding exceeded the time limit of 2 s");
+    /// assert_eq!(error.limit(), Some(Limit::Time));
+    /// ```
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            PddlError::GroundingExceeded(exceeded) => Some(exceeded.as_limit()),
+            _ => None,
+        }
+    }
+
     /// The location of an error about a file's content.
     ///
     /// ```
@@ -168,7 +194,7 @@ impl PddlError {
             PddlError::Io { .. }
             | PddlError::TooManyFacts { .. }
             | PddlError::ContradictoryGoal { .. }
-            | PddlError::TooLarge { .. }
+            | PddlError::GroundingExceeded(_)
             | PddlError::Planner(_) => None,
         }
     }

@@ -14,28 +14,116 @@
 //! depend on (backward relevance, as in Fast Downward's translator) are
 //! dropped.
 
+use std::fmt;
+use std::mem::size_of;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use search_core::Limit;
 
 use super::parser::{fits, AtomTerm, Condition, Domain, Problem, Term};
 use super::PddlError;
 
 const UNBOUND: u32 = u32::MAX;
 
-/// Grounding limits: a task whose grounding would take more steps than this
-/// is refused instead of running for hours.
+/// Grounding limits: a grounding that would take more steps, time or
+/// memory stops with [`PddlError::GroundingExceeded`] instead of running for
+/// hours or exhausting the machine's memory. They are checked every 1,024
+/// steps, so a grounding stops within a millisecond or so of its limit.
+///
+/// The default allows 2·10⁹ steps and an estimated 2 GiB, without a time
+/// limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GroundingLimits {
     /// Matching and enumeration steps (a step is one candidate binding).
     pub max_steps: u64,
+    /// Wall time from the start of [`ground`].
+    pub max_time: Option<Duration>,
+    /// The grounding's estimated memory in bytes: the facts, the ground
+    /// operators and the tables built to find them, counted at their
+    /// allocated capacity with 16 bytes of the allocator's per allocation.
+    pub max_memory_bytes: Option<usize>,
 }
 
 impl Default for GroundingLimits {
     fn default() -> Self {
         Self {
             max_steps: 2_000_000_000,
+            max_time: None,
+            max_memory_bytes: Some(2 << 30),
         }
+    }
+}
+
+/// The grounding limit that stopped [`ground`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GroundingExceeded {
+    /// [`GroundingLimits::max_steps`].
+    Steps {
+        /// The limit.
+        limit: u64,
+    },
+    /// [`GroundingLimits::max_time`].
+    Time {
+        /// The limit.
+        limit: Duration,
+    },
+    /// [`GroundingLimits::max_memory_bytes`].
+    Memory {
+        /// The limit.
+        limit_bytes: usize,
+        /// The estimate when grounding stopped.
+        estimated_bytes: usize,
+    },
+}
+
+impl GroundingExceeded {
+    /// The search limit it corresponds to (steps count as expansions).
+    pub fn as_limit(self) -> Limit {
+        match self {
+            GroundingExceeded::Steps { .. } => Limit::Expansions,
+            GroundingExceeded::Time { .. } => Limit::Time,
+            GroundingExceeded::Memory { .. } => Limit::Memory,
+        }
+    }
+}
+
+impl fmt::Display for GroundingExceeded {
+    /// ```
+    /// use planners::pddl::GroundingExceeded;
+    /// let memory = GroundingExceeded::Memory { limit_bytes: 64 << 20, estimated_bytes: 65 << 20 };
+    /// assert_eq!(memory.to_string(), "the memory limit of 64 MiB (estimated 65 MiB when it stopped)");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GroundingExceeded::Steps { limit } => {
+                write!(f, "the limit of {limit} matching steps")
+            }
+            GroundingExceeded::Time { limit } => {
+                write!(f, "the time limit of {} s", limit.as_secs_f64())
+            }
+            GroundingExceeded::Memory {
+                limit_bytes,
+                estimated_bytes,
+            } => write!(
+                f,
+                "the memory limit of {} MiB (estimated {} MiB when it stopped)",
+                mebibytes(limit_bytes),
+                mebibytes(estimated_bytes)
+            ),
+        }
+    }
+}
+
+/// Bytes in MiB: whole, or with one decimal.
+#[expect(clippy::cast_precision_loss, reason = "a figure for a message")]
+fn mebibytes(bytes: usize) -> String {
+    let mib = bytes as f64 / f64::from(1 << 20);
+    if mib.fract() == 0.0 {
+        format!("{mib}")
+    } else {
+        format!("{mib:.1}")
     }
 }
 
@@ -95,6 +183,8 @@ pub struct GroundTask {
 struct Facts {
     map: FxHashMap<Vec<u32>, u32>,
     keys: Vec<Vec<u32>>,
+    /// The keys' allocations (each key is held twice), in bytes.
+    heap: usize,
 }
 
 impl Facts {
@@ -105,12 +195,26 @@ impl Facts {
         let f = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
         self.map.insert(key.to_vec(), f);
         self.keys.push(key.to_vec());
+        self.heap += 2 * allocated(size_of::<u32>() * key.len());
         f
     }
 
     fn get(&self, key: &[u32]) -> Option<u32> {
         self.map.get(key).copied()
     }
+
+    /// Estimated bytes: the map, the list and the keys.
+    fn bytes(&self) -> usize {
+        self.map.capacity() * (size_of::<(Vec<u32>, u32)>() + 1)
+            + self.keys.capacity() * size_of::<Vec<u32>>()
+            + self.heap
+    }
+}
+
+/// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
+/// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
+fn allocated(bytes: usize) -> usize {
+    bytes.next_multiple_of(16) + 16
 }
 
 /// Processed facts of one predicate, with an index by argument.
@@ -139,6 +243,15 @@ impl PredicateIndex {
         let k = k as usize;
         &self.args[k * self.arity..(k + 1) * self.arity]
     }
+
+    /// Estimated bytes: the arguments, the index and its lists (without
+    /// their spare capacity).
+    fn bytes(&self) -> usize {
+        self.args.capacity() * size_of::<u32>()
+            + self.by_arg.capacity() * (size_of::<((u32, u32), Vec<u32>)>() + 1)
+            + self.count as usize * self.arity * size_of::<u32>()
+            + self.by_arg.len() * 16
+    }
 }
 
 /// A schema prepared for matching.
@@ -155,21 +268,65 @@ struct Prepared {
     add: Vec<AtomTerm>,
 }
 
-/// What matching produces.
+/// What matching produces, and the limits it runs under.
 struct Out {
     facts: Facts,
     seen_ops: FxHashSet<Box<[u32]>>,
     ops: Vec<Box<[u32]>>,
+    /// The operators' allocations (each is held twice), in bytes.
+    op_heap: usize,
+    /// The predicate indices' estimated bytes.
+    index_bytes: usize,
     steps: u64,
-    limit: u64,
+    limits: GroundingLimits,
+    began: Instant,
     key: Vec<u32>,
 }
+
+/// Steps between two checks of the time and memory limits.
+const CHECK_EVERY: u64 = 1 << 10;
 
 impl Out {
     fn step(&mut self) -> Result<(), PddlError> {
         self.steps += 1;
-        if self.steps > self.limit {
-            return Err(PddlError::TooLarge { steps: self.limit });
+        if self.steps > self.limits.max_steps {
+            return Err(GroundingExceeded::Steps {
+                limit: self.limits.max_steps,
+            }
+            .into());
+        }
+        if self.steps % CHECK_EVERY == 0 {
+            self.limits.check(self.began, self.bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Estimated bytes of everything grounding holds so far.
+    fn bytes(&self) -> usize {
+        self.facts.bytes()
+            + self.seen_ops.capacity() * (size_of::<Box<[u32]>>() + 1)
+            + self.ops.capacity() * size_of::<Box<[u32]>>()
+            + self.op_heap
+            + self.index_bytes
+    }
+}
+
+impl GroundingLimits {
+    /// Whether grounding that `began` and holds `bytes` is within the time
+    /// and memory limits.
+    fn check(&self, began: Instant, bytes: usize) -> Result<(), GroundingExceeded> {
+        if let Some(limit) = self.max_time {
+            if began.elapsed() > limit {
+                return Err(GroundingExceeded::Time { limit });
+            }
+        }
+        if let Some(limit_bytes) = self.max_memory_bytes {
+            if bytes > limit_bytes {
+                return Err(GroundingExceeded::Memory {
+                    limit_bytes,
+                    estimated_bytes: bytes,
+                });
+            }
         }
         Ok(())
     }
@@ -338,6 +495,7 @@ fn enumerate(
     if out.seen_ops.contains(&op) {
         return Ok(());
     }
+    out.op_heap += 2 * allocated(size_of::<u32>() * op.len());
     out.seen_ops.insert(op.clone());
     out.ops.push(op);
     for atom in &prep.add {
@@ -356,8 +514,8 @@ fn enumerate(
 /// folded away, facts no operator changes dropped.
 ///
 /// # Errors
-/// [`PddlError::TooLarge`] if grounding would take more than
-/// `limits.max_steps` steps.
+/// [`PddlError::GroundingExceeded`] if grounding takes more steps, time or
+/// (estimated) memory than `limits` allow.
 ///
 /// ```
 /// use planners::pddl::{ground, parse_domain, parse_problem, GroundingLimits};
@@ -454,8 +612,11 @@ pub fn ground(
         facts: Facts::default(),
         seen_ops: FxHashSet::default(),
         ops: Vec::new(),
+        op_heap: 0,
+        index_bytes: 0,
         steps: 0,
-        limit: limits.max_steps,
+        limits,
+        began,
         key: Vec::new(),
     };
     let mut key = Vec::new();
@@ -478,7 +639,9 @@ pub fn ground(
     while next < out.facts.keys.len() {
         let fact = std::mem::take(&mut out.facts.keys[next]);
         let predicate = fact[0] as usize;
+        let before = index[predicate].bytes();
         index[predicate].push(&fact[1..]);
+        out.index_bytes += index[predicate].bytes() - before;
         for &(s, j) in &triggers[predicate] {
             let prep = &prepared[s as usize];
             let mut binding = vec![UNBOUND; prep.allowed.len()];
@@ -507,9 +670,9 @@ pub fn ground(
         out.facts.keys[next] = fact;
         next += 1;
     }
-    Ok(finalize(
-        domain, problem, &is_static, out, init_count, began,
-    ))
+    drop(index);
+    out.index_bytes = 0;
+    finalize(domain, problem, &is_static, out, init_count)
 }
 
 /// Instantiates the operators, drops facts no operator changes, renumbers.
@@ -520,8 +683,9 @@ fn finalize(
     is_static: &[bool],
     out: Out,
     init_count: usize,
-    began: Instant,
-) -> GroundTask {
+) -> Result<GroundTask, PddlError> {
+    let (limits, began) = (out.limits, out.began);
+    let mut bytes = out.bytes();
     let facts = out.facts;
     let n = facts.keys.len();
     let mut key = Vec::new();
@@ -533,7 +697,10 @@ fn finalize(
     };
     let mut operators = Vec::with_capacity(out.ops.len());
     let mut changed = vec![false; n];
-    'ops: for op in &out.ops {
+    'ops: for (i, op) in out.ops.iter().enumerate() {
+        if i as u64 % CHECK_EVERY == 0 {
+            limits.check(began, bytes)?;
+        }
         let schema = &domain.actions[op[0] as usize];
         let binding = &op[1..];
         let mut o = GroundOperator {
@@ -592,6 +759,13 @@ fn finalize(
             name.push_str(&problem.objects[obj as usize].0);
         }
         o.name = name;
+        bytes += size_of::<GroundOperator>()
+            + allocated(o.name.capacity())
+            + [&o.pre, &o.neg_pre, &o.add, &o.del]
+                .iter()
+                .filter(|list| !list.is_empty())
+                .map(|list| allocated(size_of::<u32>() * list.capacity()))
+                .sum::<usize>();
         operators.push(o);
     }
     let reachable_operators = operators.len();
@@ -718,12 +892,12 @@ fn finalize(
         unsolvable,
         elapsed: began.elapsed(),
     };
-    GroundTask {
+    Ok(GroundTask {
         facts: names,
         operators,
         init,
         goal,
         goal_false,
         stats,
-    }
+    })
 }
