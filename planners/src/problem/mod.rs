@@ -257,10 +257,7 @@ pub fn load(path: &Path) -> Result<LoadedProblem, ProblemError> {
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes());
-            let source = Source {
-                text: &text,
-                file: &file,
-            };
+            let source = Source::new(&text, &file);
             Err(ProblemError::Syntax {
                 at: source.location(offset),
                 message: "the file is not UTF-8 text".into(),
@@ -290,10 +287,7 @@ pub fn load(path: &Path) -> Result<LoadedProblem, ProblemError> {
 /// );
 /// ```
 pub fn parse(text: &str, file_name: &str) -> Result<LoadedProblem, ProblemError> {
-    let source = Source {
-        text,
-        file: file_name,
-    };
+    let source = Source::new(text, file_name);
     let raw: RawProblem = toml::from_str(text).map_err(|e| ProblemError::Syntax {
         at: source.location(e.span().map_or(0, |span| span.start)),
         message: e.message().trim_end().to_owned(),
