@@ -136,7 +136,7 @@ impl RawLimits {
 /// algorithm or heuristic, a glob that matches nothing; the problem files'
 /// own errors as [`SuiteError::Problem`].
 pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
+    let text = planners::input::read_text(path).map_err(|e| SuiteError::io(path, &e))?;
     let base = path.parent().unwrap_or(Path::new("."));
     parse_suite(&text, &path.display().to_string(), base)
 }
@@ -313,7 +313,7 @@ pub fn load_pddl(
     problem_file: &Path,
     domain: Option<&str>,
 ) -> Result<SuiteProblem, SuiteError> {
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| SuiteError::io(p, &e));
+    let read = |p: &Path| planners::input::read_text(p).map_err(|e| SuiteError::io(p, &e));
     let task = PddlTask {
         domain_file: domain_file.display().to_string(),
         domain: read(domain_file)?,

@@ -37,6 +37,15 @@ pub enum PddlError {
         /// What the operating system said.
         message: String,
     },
+    /// A file larger than the input limit
+    /// ([`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES)).
+    #[error("{path}: {}", crate::input::too_large_message(*.limit_bytes))]
+    FileTooLarge {
+        /// The file.
+        path: String,
+        /// The limit.
+        limit_bytes: u64,
+    },
     /// Text that is not PDDL: unbalanced parentheses, a missing or unexpected
     /// token, a malformed section.
     #[error("{file}:{at}: {message}")]
@@ -192,6 +201,7 @@ impl PddlError {
             | PddlError::WrongType { at, .. }
             | PddlError::Plan { at, .. } => Some(*at),
             PddlError::Io { .. }
+            | PddlError::FileTooLarge { .. }
             | PddlError::TooManyFacts { .. }
             | PddlError::ContradictoryGoal { .. }
             | PddlError::GroundingExceeded(_)

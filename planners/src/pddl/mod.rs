@@ -133,9 +133,19 @@ impl PddlSolution {
 }
 
 fn read_file(path: &Path) -> Result<String, PddlError> {
-    std::fs::read_to_string(path).map_err(|e| PddlError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
+    let path_name = || path.display().to_string();
+    crate::input::read_text(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            PddlError::FileTooLarge {
+                path: path_name(),
+                limit_bytes: crate::input::MAX_INPUT_BYTES,
+            }
+        } else {
+            PddlError::Io {
+                path: path_name(),
+                message: e.to_string(),
+            }
+        }
     })
 }
 
@@ -149,7 +159,8 @@ fn read_file(path: &Path) -> Result<String, PddlError> {
 /// grounding.
 ///
 /// # Errors
-/// [`PddlError`] for a file that cannot be read, a parse error (located), a
+/// [`PddlError`] for a file that cannot be read or is larger than
+/// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES), a parse error (located), a
 /// task too large to fit the widest state, grounding that exceeds a limit
 /// ([`PddlError::limit`] tells it apart from bad input), or a planner
 /// configuration the task refuses. No plan is an outcome, not an error.

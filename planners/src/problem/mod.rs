@@ -238,8 +238,11 @@ impl LoadedProblem {
 /// `path` displays.
 ///
 /// # Errors
-/// [`ProblemError::Io`] if the file cannot be read or is not UTF-8, and
-/// every error of [`parse`].
+/// [`ProblemError::Io`] if the file cannot be read,
+/// [`ProblemError::TooLarge`] if it holds more than
+/// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES) (64 MiB), a
+/// [`ProblemError::Syntax`] if it is not UTF-8, and every error of
+/// [`parse`].
 ///
 /// ```
 /// use std::path::Path;
@@ -248,9 +251,19 @@ impl LoadedProblem {
 /// ```
 pub fn load(path: &Path) -> Result<LoadedProblem, ProblemError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ProblemError::Io {
-        file: file.clone(),
-        source,
+    let limit_bytes = crate::input::MAX_INPUT_BYTES;
+    let bytes = crate::input::read_capped(path, limit_bytes).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::FileTooLarge {
+            ProblemError::TooLarge {
+                file: file.clone(),
+                limit_bytes,
+            }
+        } else {
+            ProblemError::Io {
+                file: file.clone(),
+                source,
+            }
+        }
     })?;
     match String::from_utf8(bytes) {
         Ok(text) => parse(&text, &file),
