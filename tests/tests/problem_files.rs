@@ -368,6 +368,9 @@ fn errors_give_file_line_column_and_what_is_wrong() {
         (edit(ATOMIC, r#"pre = ["has_food"]"#, r#"pre = ["has_food > false"]"#), "bad.toml:9:18: malformed condition `has_food > false`: atoms are compared with `==` and `!=` only"),
         (edit(ATOMIC, r#"eff = ["fed", "!has_food"]"#, r#"eff = ["fed = !fed"]"#), "bad.toml:10:13: malformed effect `fed = !fed`: an atomic effect cannot toggle"),
         (edit(FACTORED, "goal = [\"done\"]", "goal = [\"done\"]\nstart = [\"gold += 1\"]"), "bad.toml:3:11: malformed start value `gold += 1`: a start value is written `gold = value`"),
+        (edit(FACTORED, "goal = [\"done\"]", "goal = [\"done\"]\nstart = [\"gold = 1\", \"done = false\",\n  \"gold = 2\"]"), "bad.toml:4:4: variable `gold` is set twice in `start` (first on line 3)"),
+        (edit(FACTORED, "gold >= 60", "gold in [5, 1]"), "bad.toml:17:18: malformed condition `gold in [5, 1]`: the range is empty: its low end 5 is above its high end 1"),
+        (edit(&edit(FACTORED, "done = false", "done = false\nnoise = 0.0"), "gold >= 60", "noise in [1, 0.25]"), "bad.toml:18:19: malformed condition `noise in [1, 0.25]`: the range is empty: its low end 1 is above its high end 0.25"),
         // Duplicates.
         (edit(ATOMIC, "\n[[action]]", "\n[[action]]\nname = \"eat\"\n\n[[action]]"), "bad.toml:10:8: action `eat` is declared twice (first on line 7)"),
         (edit(ATOMIC, r#"["has_food", "fed"]"#, r#"["has_food", "fed", "has_food"]"#), "bad.toml:2:29: atom `has_food` is declared twice (first on line 2)"),

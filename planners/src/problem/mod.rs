@@ -78,9 +78,9 @@
 //!
 //! | where | forms |
 //! |---|---|
-//! | `pre`, `goal` | `x == c`, `x != c`, `x < c`, `x <= c`, `x > c`, `x >= c`, `x in [low, high]` (inclusive), `x in {a, b, c}`; for bools also `x` and `!x` |
+//! | `pre`, `goal` | `x == c`, `x != c`, `x < c`, `x <= c`, `x > c`, `x >= c`, `x in [low, high]` (inclusive, `low <= high`), `x in {a, b, c}`; for bools also `x` and `!x` |
 //! | `eff` | `x = c`, `x += c`, `x -= c` (ints and floats), `x = !x` (toggle a bool); for bools also `x` and `!x` |
-//! | `start` | `x = c`, overriding the start value in `[variables]` |
+//! | `start` | `x = c`, overriding the start value in `[variables]` (each variable at most once) |
 //!
 //! Bools and strings take `==`, `!=` and `in {...}` only. An int constant
 //! may stand for a float (`noise <= 1`), not the other way round.
@@ -154,6 +154,10 @@
 //! ```
 //!
 //! # Errors
+//!
+//! Files are read whole, up to 64 MiB
+//! ([`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES)); a larger one is
+//! refused ([`ProblemError::TooLarge`]).
 //!
 //! Each error names the file, the line and the column (counted in
 //! characters from 1) and what is wrong, pointing inside a condition or
