@@ -195,7 +195,7 @@ impl Facts {
         let f = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
         self.map.insert(key.to_vec(), f);
         self.keys.push(key.to_vec());
-        self.heap += 2 * allocated(size_of::<u32>() * key.len());
+        self.heap += 2 * allocated(std::mem::size_of_val(key));
         f
     }
 
@@ -283,8 +283,9 @@ struct Out {
     key: Vec<u32>,
 }
 
-/// Steps between two checks of the time and memory limits.
-const CHECK_EVERY: u64 = 1 << 10;
+/// The time and memory limits are checked when the step count (or the
+/// operator count, when finalizing) has these bits clear: every 1,024.
+const CHECK_MASK: u64 = (1 << 10) - 1;
 
 impl Out {
     fn step(&mut self) -> Result<(), PddlError> {
@@ -295,7 +296,7 @@ impl Out {
             }
             .into());
         }
-        if self.steps % CHECK_EVERY == 0 {
+        if self.steps & CHECK_MASK == 0 {
             self.limits.check(self.began, self.bytes())?;
         }
         Ok(())
@@ -495,7 +496,7 @@ fn enumerate(
     if out.seen_ops.contains(&op) {
         return Ok(());
     }
-    out.op_heap += 2 * allocated(size_of::<u32>() * op.len());
+    out.op_heap += 2 * allocated(std::mem::size_of_val(&*op));
     out.seen_ops.insert(op.clone());
     out.ops.push(op);
     for atom in &prep.add {
@@ -698,7 +699,7 @@ fn finalize(
     let mut operators = Vec::with_capacity(out.ops.len());
     let mut changed = vec![false; n];
     'ops: for (i, op) in out.ops.iter().enumerate() {
-        if i as u64 % CHECK_EVERY == 0 {
+        if i as u64 & CHECK_MASK == 0 {
             limits.check(began, bytes)?;
         }
         let schema = &domain.actions[op[0] as usize];
