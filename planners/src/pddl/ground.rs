@@ -15,10 +15,12 @@
 //! dropped.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
 use search_core::Limit;
 
 use super::parser::{fits, AtomTerm, Condition, Domain, Problem, Term};
@@ -178,43 +180,94 @@ pub struct GroundTask {
     pub stats: GroundingStats,
 }
 
-/// Facts by key `[predicate, args...]`.
-#[derive(Default)]
-struct Facts {
-    map: FxHashMap<Vec<u32>, u32>,
-    keys: Vec<Vec<u32>>,
-    /// The keys' allocations (each key is held twice), in bytes.
-    heap: usize,
+/// Keys `[u32]` (facts `[predicate, args...]`, operators `[schema,
+/// binding...]`) stored end to end and numbered in the order they first
+/// came: a few large allocations rather than one per key, so that millions
+/// of them cost little memory and free at once.
+struct Interned {
+    words: Vec<u32>,
+    /// Where each key starts in `words`, and where the last one ends.
+    starts: Vec<usize>,
+    /// Key numbers with the high half of the key's hash, in [`SHARDS`]
+    /// tables by its low byte: each table grows (and rehashes, from the
+    /// stored hash) a small part at a time, so no insertion pauses long
+    /// between two limit checks.
+    shards: Vec<HashTable<(u32, u32)>>,
 }
 
-impl Facts {
-    fn intern(&mut self, key: &[u32]) -> u32 {
-        if let Some(&f) = self.map.get(key) {
-            return f;
+/// Hash tables per [`Interned`].
+const SHARDS: usize = 256;
+
+/// The shard and the stored half of `key`'s hash.
+fn hash_of(key: &[u32]) -> (usize, u32) {
+    let mut hasher = FxHasher::default();
+    key.hash(&mut hasher);
+    let hash = hasher.finish();
+    ((hash & 0xff) as usize, (hash >> 32) as u32)
+}
+
+/// The tables' hash of a stored half: spread over 64 bits.
+fn spread(high: u32) -> u64 {
+    u64::from(high).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+impl Interned {
+    fn new() -> Self {
+        Self {
+            words: Vec::new(),
+            starts: vec![0],
+            shards: (0..SHARDS).map(|_| HashTable::new()).collect(),
         }
-        let f = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
-        self.map.insert(key.to_vec(), f);
-        self.keys.push(key.to_vec());
-        self.heap += 2 * allocated(std::mem::size_of_val(key));
-        f
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn key(&self, id: usize) -> &[u32] {
+        &self.words[self.starts[id]..self.starts[id + 1]]
+    }
+
+    /// The key's number, and whether it is new.
+    fn intern(&mut self, key: &[u32]) -> (u32, bool) {
+        let (shard, high) = hash_of(key);
+        let Self {
+            words,
+            starts,
+            shards,
+        } = self;
+        let table = &mut shards[shard];
+        let same = |&(id, h): &(u32, u32)| {
+            h == high && &words[starts[id as usize]..starts[id as usize + 1]] == key
+        };
+        if let Some(&(id, _)) = table.find(spread(high), same) {
+            return (id, false);
+        }
+        let id = u32::try_from(starts.len() - 1).unwrap_or(u32::MAX);
+        table.insert_unique(spread(high), (id, high), |&(_, h)| spread(h));
+        words.extend_from_slice(key);
+        starts.push(words.len());
+        (id, true)
     }
 
     fn get(&self, key: &[u32]) -> Option<u32> {
-        self.map.get(key).copied()
+        let (shard, high) = hash_of(key);
+        self.shards[shard]
+            .find(spread(high), |&(id, h)| {
+                h == high && self.key(id as usize) == key
+            })
+            .map(|&(id, _)| id)
     }
 
-    /// Estimated bytes: the map, the list and the keys.
+    /// Estimated bytes: the keys and their starts as stored (the lists'
+    /// spare capacity is not touched, so not resident), and the tables at
+    /// their capacity (8 buckets for 7 entries, each with a control byte).
     fn bytes(&self) -> usize {
-        self.map.capacity() * (size_of::<(Vec<u32>, u32)>() + 1)
-            + self.keys.capacity() * size_of::<Vec<u32>>()
-            + self.heap
+        let entries: usize = self.shards.iter().map(HashTable::capacity).sum();
+        self.words.len() * size_of::<u32>()
+            + self.starts.len() * size_of::<usize>()
+            + entries * (size_of::<(u32, u32)>() + 1) * 8 / 7
     }
-}
-
-/// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
-/// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
-fn allocated(bytes: usize) -> usize {
-    bytes.next_multiple_of(16) + 16
 }
 
 /// Processed facts of one predicate, with an index by argument.
@@ -270,17 +323,16 @@ struct Prepared {
 
 /// What matching produces, and the limits it runs under.
 struct Out {
-    facts: Facts,
-    seen_ops: FxHashSet<Box<[u32]>>,
-    ops: Vec<Box<[u32]>>,
-    /// The operators' allocations (each is held twice), in bytes.
-    op_heap: usize,
+    facts: Interned,
+    /// Operators as `[schema, binding...]`.
+    ops: Interned,
     /// The predicate indices' estimated bytes.
     index_bytes: usize,
     steps: u64,
     limits: GroundingLimits,
     began: Instant,
     key: Vec<u32>,
+    op_key: Vec<u32>,
 }
 
 /// The time and memory limits are checked when the step count (or the
@@ -304,11 +356,7 @@ impl Out {
 
     /// Estimated bytes of everything grounding holds so far.
     fn bytes(&self) -> usize {
-        self.facts.bytes()
-            + self.seen_ops.capacity() * (size_of::<Box<[u32]>>() + 1)
-            + self.ops.capacity() * size_of::<Box<[u32]>>()
-            + self.op_heap
-            + self.index_bytes
+        self.facts.bytes() + self.ops.bytes() + self.index_bytes
     }
 }
 
@@ -489,16 +537,15 @@ fn enumerate(
             return Ok(());
         }
     }
-    let mut op = Vec::with_capacity(binding.len() + 1);
-    op.push(schema);
-    op.extend_from_slice(binding);
-    let op: Box<[u32]> = op.into_boxed_slice();
-    if out.seen_ops.contains(&op) {
+    out.op_key.clear();
+    out.op_key.push(schema);
+    out.op_key.extend_from_slice(binding);
+    let op = std::mem::take(&mut out.op_key);
+    let (_, new) = out.ops.intern(&op);
+    out.op_key = op;
+    if !new {
         return Ok(());
     }
-    out.op_heap += 2 * allocated(std::mem::size_of_val(&*op));
-    out.seen_ops.insert(op.clone());
-    out.ops.push(op);
     for atom in &prep.add {
         out.key.clear();
         out.key.push(atom.predicate);
@@ -610,15 +657,14 @@ pub fn ground(
         })
         .collect();
     let mut out = Out {
-        facts: Facts::default(),
-        seen_ops: FxHashSet::default(),
-        ops: Vec::new(),
-        op_heap: 0,
+        facts: Interned::new(),
+        ops: Interned::new(),
         index_bytes: 0,
         steps: 0,
         limits,
         began,
         key: Vec::new(),
+        op_key: Vec::new(),
     };
     let mut key = Vec::new();
     for (predicate, args) in &problem.init {
@@ -627,7 +673,7 @@ pub fn ground(
         key.extend_from_slice(args);
         out.facts.intern(&key);
     }
-    let init_count = out.facts.keys.len();
+    let init_count = out.facts.len();
     let mut bound = Vec::new();
     for (s, prep) in prepared.iter().enumerate() {
         if prep.positive.is_empty() {
@@ -637,8 +683,10 @@ pub fn ground(
         }
     }
     let mut next = 0;
-    while next < out.facts.keys.len() {
-        let fact = std::mem::take(&mut out.facts.keys[next]);
+    let mut fact = Vec::new();
+    while next < out.facts.len() {
+        fact.clear();
+        fact.extend_from_slice(out.facts.key(next));
         let predicate = fact[0] as usize;
         let before = index[predicate].bytes();
         index[predicate].push(&fact[1..]);
@@ -668,12 +716,17 @@ pub fn ground(
                 )?;
             }
         }
-        out.facts.keys[next] = fact;
         next += 1;
     }
     drop(index);
     out.index_bytes = 0;
     finalize(domain, problem, &is_static, out, init_count)
+}
+
+/// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
+/// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
+fn allocated(bytes: usize) -> usize {
+    bytes.next_multiple_of(16) + 16
 }
 
 /// Instantiates the operators, drops facts no operator changes, renumbers.
@@ -688,7 +741,7 @@ fn finalize(
     let (limits, began) = (out.limits, out.began);
     let mut bytes = out.bytes();
     let facts = out.facts;
-    let n = facts.keys.len();
+    let n = facts.len();
     let mut key = Vec::new();
     let mut lookup = |atom: &AtomTerm, binding: &[u32]| -> Option<u32> {
         key.clear();
@@ -698,7 +751,8 @@ fn finalize(
     };
     let mut operators = Vec::with_capacity(out.ops.len());
     let mut changed = vec![false; n];
-    'ops: for (i, op) in out.ops.iter().enumerate() {
+    'ops: for i in 0..out.ops.len() {
+        let op = out.ops.key(i);
         if i as u64 & CHECK_MASK == 0 {
             limits.check(began, bytes)?;
         }
@@ -852,7 +906,7 @@ fn finalize(
     for f in 0..n {
         if changed[f] {
             renumber[f] = u32::try_from(names.len()).unwrap_or(u32::MAX);
-            let k = &facts.keys[f];
+            let k = facts.key(f);
             let mut name = format!("({}", domain.predicates[k[0] as usize].name);
             for &obj in &k[1..] {
                 name.push(' ');
