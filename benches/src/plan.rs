@@ -37,7 +37,8 @@ pub struct PlanRequest {
     pub heuristic: Option<HeuristicName>,
     /// Expansion limit per search.
     pub max_expansions: Option<u64>,
-    /// Time limit per search.
+    /// Time limit per search (for a PDDL task, parsing and grounding count
+    /// toward it and the search gets what remains).
     pub max_time: Option<Duration>,
     /// Print JSON instead of tables.
     pub json: bool,
