@@ -30,8 +30,10 @@ const UNBOUND: u32 = u32::MAX;
 
 /// Grounding limits: a grounding that would take more steps, time or
 /// memory stops with [`PddlError::GroundingExceeded`] instead of running for
-/// hours or exhausting the machine's memory. They are checked every 1,024
-/// steps, so a grounding stops within a millisecond or so of its limit.
+/// hours or exhausting the machine's memory. Time and memory are checked
+/// every 1,024 steps, and no step between two checks takes long (the hash
+/// tables grow a small part at a time), so a grounding stops within
+/// milliseconds of its limit.
 ///
 /// The default allows 2·10⁹ steps and an estimated 2 GiB, without a time
 /// limit.
@@ -41,9 +43,9 @@ pub struct GroundingLimits {
     pub max_steps: u64,
     /// Wall time from the start of [`ground`].
     pub max_time: Option<Duration>,
-    /// The grounding's estimated memory in bytes: the facts, the ground
-    /// operators and the tables built to find them, counted at their
-    /// allocated capacity with 16 bytes of the allocator's per allocation.
+    /// The grounding's estimated memory in bytes: the facts and operators
+    /// found, the hash tables and indices built to find them, and the
+    /// operators of the result.
     pub max_memory_bytes: Option<usize>,
 }
 
@@ -540,9 +542,7 @@ fn enumerate(
     out.op_key.clear();
     out.op_key.push(schema);
     out.op_key.extend_from_slice(binding);
-    let op = std::mem::take(&mut out.op_key);
-    let (_, new) = out.ops.intern(&op);
-    out.op_key = op;
+    let (_, new) = out.ops.intern(&out.op_key);
     if !new {
         return Ok(());
     }
@@ -551,9 +551,7 @@ fn enumerate(
         out.key.push(atom.predicate);
         out.key
             .extend(atom.args.iter().map(|t| term_value(*t, binding)));
-        let key = std::mem::take(&mut out.key);
-        out.facts.intern(&key);
-        out.key = key;
+        out.facts.intern(&out.key);
     }
     Ok(())
 }

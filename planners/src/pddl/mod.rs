@@ -286,11 +286,14 @@ fn solve_named(
         mutex_pairs = Some(mutexes.pairs());
         task.set_mutexes(&mutexes);
     }
-    let mut config = config.clone();
-    config.limits.max_time = remaining();
-    let config = &config;
+    let mut search_config = config.clone();
+    search_config.limits.max_time = remaining();
     let began = Instant::now();
-    let (run, cpu) = crate::cpu::measure(|| task.visit(Solve { config }));
+    let (run, cpu) = crate::cpu::measure(|| {
+        task.visit(Solve {
+            config: &search_config,
+        })
+    });
     let run = run?;
     let search_time = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
