@@ -40,7 +40,8 @@ pub struct PlanRequest {
     pub heuristic: Option<HeuristicName>,
     /// Expansion limit per search.
     pub max_expansions: Option<u64>,
-    /// Time limit per search.
+    /// Time limit per search (for a PDDL task, parsing and grounding count
+    /// toward it and the search gets what remains).
     pub max_time: Option<Duration>,
     /// Memory limit per search, on the engine's estimate of its nodes and
     /// open list.
@@ -236,9 +237,32 @@ pub fn plan_pddl(
         heuristic: request.heuristic.unwrap_or(HeuristicName::HMax),
         limits: request.limits().to_search_limits(),
     };
+    // The time limit counts grounding too; see `solve_files_with`.
     let solution = match solve_files_with(domain, problem, &config, &PddlOptions::default()) {
         Ok(solution) => solution,
-        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+        Err(e) => {
+            let Some(limit) = e.limit() else {
+                return (format!("error: {e}\n"), EXIT_INPUT_ERROR);
+            };
+            let name = problem.display().to_string();
+            let text = if request.json {
+                let value = json!({
+                    "problem": name,
+                    "kind": "pddl",
+                    "config": config.name(),
+                    "outcome": "limit",
+                    "limit": limit.to_string(),
+                    "error": e.to_string(),
+                });
+                format!("{value}\n")
+            } else {
+                format!(
+                    "problem   {name} (pddl)\nconfig    {}\noutcome   limit reached ({limit}): {e}\n",
+                    config.name()
+                )
+            };
+            return (text, EXIT_LIMIT);
+        }
     };
     let code = match &solution.outcome {
         // `solve_files_with` replays every plan it returns.

@@ -4,7 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use planners::pddl::PddlOptions;
@@ -325,13 +325,14 @@ fn plan_instance(
 }
 
 /// Parses, grounds and solves a PDDL task; the time is the planner call's
-/// (search and heuristic set-up), without parsing and grounding.
+/// (search and heuristic set-up), without parsing and grounding. The run's
+/// limits bound grounding too (its time counts toward the time limit), and
+/// grounding stopped by one is a limit reached.
 fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, String> {
-    let solve = || {
-        planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default())
-            .map_err(|e| format!("{} / {}: {e}", task.domain_file, task.problem_file))
-    };
-    let solution = if config.direction == Direction::Portfolio {
+    let began = Instant::now();
+    let solve =
+        || planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default());
+    let solved = if config.direction == Direction::Portfolio {
         rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -339,7 +340,26 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
             .install(solve)
     } else {
         solve()
-    }?;
+    };
+    let solution = match solved {
+        Ok(solution) => solution,
+        Err(e) => {
+            let message = format!("{} / {}: {e}", task.domain_file, task.problem_file);
+            let Some(limit) = e.limit() else {
+                return Err(message);
+            };
+            let report = PlanReport::<usize> {
+                outcome: PlanOutcome::LimitReached(limit),
+                direction: config.direction,
+                forward: None,
+                regression: None,
+                elapsed: began.elapsed(),
+            };
+            let mut measured = summarize(&report, |_, _| Ok(()));
+            measured.error = Some(message);
+            return Ok(measured);
+        }
+    };
     let valid = solution.plan.is_some();
     let cpu_time = solution.search_cpu_time;
     let report = PlanReport {

@@ -208,7 +208,7 @@ impl Listed {
 /// 1, a generator size out of range, a glob that matches nothing, a problem
 /// listed twice, and the problem files' own errors.
 pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
+    let text = planners::input::read_text(path).map_err(|e| SuiteError::io(path, &e))?;
     let base = path.parent().unwrap_or(Path::new("."));
     parse_suite(&text, &path.display().to_string(), base)
 }
@@ -384,7 +384,7 @@ pub fn load_pddl(
     problem_file: &Path,
     domain: Option<&str>,
 ) -> Result<SuiteProblem, SuiteError> {
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| SuiteError::io(p, &e));
+    let read = |p: &Path| planners::input::read_text(p).map_err(|e| SuiteError::io(p, &e));
     let task = PddlTask {
         domain_file: domain_file.display().to_string(),
         domain: read(domain_file)?,

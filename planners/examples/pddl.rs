@@ -79,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// and `passengers` passengers, grounded and timed.
 fn synth_miconic(domain_path: &Path, floors: usize, passengers: usize) -> Result<(), PddlError> {
     use std::fmt::Write as _;
-    let domain_text = std::fs::read_to_string(domain_path).map_err(|e| PddlError::Io {
+    let domain_text = planners::input::read_text(domain_path).map_err(|e| PddlError::Io {
         path: domain_path.display().to_string(),
         message: e.to_string(),
     })?;
@@ -138,7 +138,7 @@ fn synth_miconic(domain_path: &Path, floors: usize, passengers: usize) -> Result
 
 fn ground_dir(dir: &Path) -> Result<(), PddlError> {
     let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|e| PddlError::Io {
+        planners::input::read_text(p).map_err(|e| PddlError::Io {
             path: p.display().to_string(),
             message: e.to_string(),
         })

@@ -8,6 +8,7 @@
 //!   your own), limits. It returns a [`PlanReport`]: the [`PlanOutcome`] and
 //!   the statistics of each search.
 //! - [`validate`] replays any plan forward.
+//! - [`input`] reads files with a size cap (64 MiB), for every loader.
 //!
 //! ```
 //! use planners::{Direction, HeuristicName, Planner, PlannerConfig};
@@ -37,6 +38,7 @@ pub mod cpu;
 mod domain;
 mod error;
 mod factored;
+pub mod input;
 pub mod pddl;
 mod plan;
 mod planner;

@@ -154,6 +154,150 @@ fn an_unreachable_goal_is_an_outcome() {
     }
 }
 
+/// A road from `a` to `b` to `c`, and a `cheat` action whose preconditions
+/// contradict each other: it needs `(at ?x)` both true and false.
+const ROAD: &str = "(define (domain road) (:requirements :strips :negative-preconditions)
+  (:predicates (at ?x) (road ?x ?y) (won))
+  (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))
+    :effect (and (at ?y) (not (at ?x))))
+  (:action cheat :parameters (?x) :precondition (and (at ?x) (not (at ?x)))
+    :effect (won)))";
+
+fn road_problem(goal: &str) -> String {
+    format!(
+        "(define (problem p) (:domain road) (:objects a b c)
+  (:init (at a) (road a b) (road b c)) (:goal {goal}))"
+    )
+}
+
+const EVERY_DIRECTION: [Direction; 3] = [
+    Direction::Forward,
+    Direction::Regression,
+    Direction::Portfolio,
+];
+
+#[test]
+fn a_contradictory_goal_is_unsolvable_in_every_direction() {
+    let problem = road_problem("(and (at c) (not (at c)))");
+    for direction in EVERY_DIRECTION {
+        for heuristic in [HeuristicName::Blind, HeuristicName::HMax, HeuristicName::Ff] {
+            let config = PlannerConfig {
+                direction,
+                heuristic,
+                ..PlannerConfig::default()
+            };
+            let s = solve_text(ROAD, &problem, &config, &PddlOptions::default()).unwrap();
+            assert_eq!(
+                s.outcome,
+                PlanOutcome::Unsolvable,
+                "{direction:?} {heuristic:?}"
+            );
+            assert!(s.grounding.unsolvable);
+            assert!(s.plan.is_none());
+        }
+    }
+    // The validator refuses the plan that reaches `(at c)`, and the empty
+    // plan, whose final state has `(not (at c))`.
+    let domain = ("road.pddl", ROAD);
+    let task = ("p.pddl", problem.as_str());
+    for plan in ["(go a b)\n(go b c)\n", ""] {
+        let error = planners::pddl::validate_text(domain, task, ("plan", plan)).unwrap_err();
+        assert!(error.to_string().contains("invalid plan"), "{error}");
+    }
+    // A ground task built by hand with that goal is refused.
+    let dom = parse_domain("road.pddl", ROAD).unwrap();
+    let prob = parse_problem(&dom, "p.pddl", &road_problem("(at c)")).unwrap();
+    let mut by_hand = ground(&dom, &prob, GroundingLimits::default()).unwrap();
+    by_hand.goal_false = by_hand.goal.clone();
+    let error = GroundedTask::new(&by_hand).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the goal wants fact `(at c)` both true and false"
+    );
+    // The same goal without the contradiction is solved.
+    let config = PlannerConfig::default();
+    let s = solve_text(
+        ROAD,
+        &road_problem("(at c)"),
+        &config,
+        &PddlOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(s.plan.map(|p| p.cost()), Some(2));
+}
+
+#[test]
+fn an_action_with_contradictory_preconditions_never_applies() {
+    let problem = road_problem("(won)");
+    for direction in EVERY_DIRECTION {
+        for heuristic in [HeuristicName::Blind, HeuristicName::HMax] {
+            let config = PlannerConfig {
+                direction,
+                heuristic,
+                ..PlannerConfig::default()
+            };
+            let s = solve_text(ROAD, &problem, &config, &PddlOptions::default()).unwrap();
+            assert_eq!(
+                s.outcome,
+                PlanOutcome::Unsolvable,
+                "{direction:?} {heuristic:?}"
+            );
+        }
+    }
+    // Grounding drops every `cheat`; a plan that names one is refused.
+    let dom = parse_domain("road.pddl", ROAD).unwrap();
+    let prob = parse_problem(&dom, "p.pddl", &problem).unwrap();
+    let task = ground(&dom, &prob, GroundingLimits::default()).unwrap();
+    assert!(!task.operators.iter().any(|o| o.name.starts_with("cheat")));
+    let error = planners::pddl::validate_text(
+        ("road.pddl", ROAD),
+        ("p.pddl", &problem),
+        ("plan", "(cheat a)\n"),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("`(cheat a)` is not an action"),
+        "{error}"
+    );
+    // A task built by hand with such an operator gets no such action.
+    let mut by_hand = task.clone();
+    by_hand.facts = vec!["(at a)".into(), "(won)".into()];
+    by_hand.init = vec![0];
+    by_hand.goal = vec![1];
+    by_hand.goal_false = vec![];
+    by_hand.operators = vec![planners::pddl::GroundOperator {
+        name: "cheat a".into(),
+        pre: vec![0],
+        neg_pre: vec![0],
+        add: vec![1],
+        del: vec![],
+    }];
+    let grounded = GroundedTask::new(&by_hand).unwrap();
+    let plan = IpcPlan::parse("plan", "(cheat a)\n").unwrap();
+    assert!(grounded.validate(&plan).is_err());
+    for direction in EVERY_DIRECTION {
+        let config = PlannerConfig {
+            direction,
+            ..PlannerConfig::default()
+        };
+        let outcome = grounded.visit(Outcome(&config));
+        assert_eq!(outcome, "unsolvable", "{direction:?}");
+    }
+}
+
+/// Plans on a grounded task of any width and names the outcome.
+struct Outcome<'c>(&'c PlannerConfig);
+
+impl planners::pddl::TaskVisitor for Outcome<'_> {
+    type Output = &'static str;
+    fn visit<B: state_atomic::Bits>(self, task: &planners::pddl::Task<B>) -> &'static str {
+        let report = planners::Planner::new(self.0.clone())
+            .plan(task, &task.start(), &task.goal())
+            .unwrap();
+        report.outcome.name()
+    }
+}
+
 /// Where `needle` first occurs in `text`.
 fn locate(text: &str, needle: &str) -> Location {
     let at = text

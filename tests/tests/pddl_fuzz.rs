@@ -98,7 +98,14 @@ fn exercise(domain: &str, problem: &str) -> &'static str {
     let Ok(p) = parse_problem(&d, "p.pddl", problem) else {
         return "problem error";
     };
-    let Ok(task) = ground(&d, &p, GroundingLimits { max_steps: 200_000 }) else {
+    let Ok(task) = ground(
+        &d,
+        &p,
+        GroundingLimits {
+            max_steps: 200_000,
+            ..GroundingLimits::default()
+        },
+    ) else {
         return "too large";
     };
     let Ok(grounded) = GroundedTask::new(&task) else {

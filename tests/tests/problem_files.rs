@@ -368,6 +368,9 @@ fn errors_give_file_line_column_and_what_is_wrong() {
         (edit(ATOMIC, r#"pre = ["has_food"]"#, r#"pre = ["has_food > false"]"#), "bad.toml:9:18: malformed condition `has_food > false`: atoms are compared with `==` and `!=` only"),
         (edit(ATOMIC, r#"eff = ["fed", "!has_food"]"#, r#"eff = ["fed = !fed"]"#), "bad.toml:10:13: malformed effect `fed = !fed`: an atomic effect cannot toggle"),
         (edit(FACTORED, "goal = [\"done\"]", "goal = [\"done\"]\nstart = [\"gold += 1\"]"), "bad.toml:3:11: malformed start value `gold += 1`: a start value is written `gold = value`"),
+        (edit(FACTORED, "goal = [\"done\"]", "goal = [\"done\"]\nstart = [\"gold = 1\", \"done = false\",\n  \"gold = 2\"]"), "bad.toml:4:4: variable `gold` is set twice in `start` (first on line 3)"),
+        (edit(FACTORED, "gold >= 60", "gold in [5, 1]"), "bad.toml:17:18: malformed condition `gold in [5, 1]`: the range is empty: its low end 5 is above its high end 1"),
+        (edit(&edit(FACTORED, "done = false", "done = false\nnoise = 0.0"), "gold >= 60", "noise in [1, 0.25]"), "bad.toml:18:19: malformed condition `noise in [1, 0.25]`: the range is empty: its low end 1 is above its high end 0.25"),
         // Duplicates.
         (edit(ATOMIC, "\n[[action]]", "\n[[action]]\nname = \"eat\"\n\n[[action]]"), "bad.toml:10:8: action `eat` is declared twice (first on line 7)"),
         (edit(ATOMIC, r#"["has_food", "fed"]"#, r#"["has_food", "fed", "has_food"]"#), "bad.toml:2:29: atom `has_food` is declared twice (first on line 2)"),
@@ -464,6 +467,77 @@ fn io_errors_name_the_file() {
         error.to_string().ends_with("the file is not UTF-8 text"),
         "{error}"
     );
+}
+
+/// An atomic file of `actions` actions over 64 atoms.
+fn large_atomic(actions: usize) -> String {
+    let atoms: Vec<String> = (0..64).map(|i| format!("\"a{i}\"")).collect();
+    let mut text = format!(
+        "kind = \"atomic\"\natoms = [{}]\nstart = [\"a0\"]\ngoal = [\"a63\"]\n",
+        atoms.join(", ")
+    );
+    for i in 0..actions {
+        let _ = write!(
+            text,
+            "\n[[action]]\nname = \"step{i}\"\ncost = {}\npre = [\"a{}\", \"!a{}\"]\neff = [\"a{}\", \"!a{}\"]\n",
+            i % 7 + 1,
+            i % 64,
+            (i + 1) % 64,
+            (i + 1) % 64,
+            i % 64
+        );
+    }
+    text
+}
+
+/// A factored file of `actions` actions over three variables.
+fn large_factored(actions: usize) -> String {
+    let mut text = String::from(
+        "kind = \"factored\"\ngoal = [\"gold >= 100\", 'at == \"home\"']\n\n\
+         [variables]\ngold = 0\nat = \"home\"\nnoise = 0.0\n",
+    );
+    for i in 0..actions {
+        let _ = write!(
+            text,
+            "\n[[action]]\nname = \"step{i}\"\ncost = {}\npre = [\"gold in [{}, {}]\", 'at != \"p{i}\"']\n\
+             eff = [\"gold += {}\", 'at = \"p{}\"', \"noise += 0.5\"]\n",
+            i % 7 + 1,
+            i % 100,
+            i % 100 + 50,
+            i % 5 + 1,
+            i % 3
+        );
+    }
+    text
+}
+
+#[test]
+fn large_files_load_in_linear_time() {
+    // Locating names rescanned the file from its start, so 20,000 actions
+    // took minutes in a debug build; a line index makes it linear.
+    const ACTIONS: usize = 20_000;
+    for (text, kind) in [
+        (large_atomic(ACTIONS), "atomic"),
+        (large_factored(ACTIONS), "factored"),
+    ] {
+        let loaded = parse(&text, "large.toml").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(loaded.kind(), kind);
+        let count = match &loaded {
+            LoadedProblem::Atomic(p) => p.actions.len(),
+            LoadedProblem::Factored(p) => p.domain.actions().len(),
+        };
+        assert_eq!(count, ACTIONS);
+        // An error at the end is located on the file's last line.
+        let broken = format!("{text}\n[[action]]\nname = \"step7\"\n");
+        let last_line = broken.lines().count();
+        let first_line = text.lines().position(|l| l == "name = \"step7\"").unwrap() + 1;
+        assert_eq!(
+            error_of(&broken).to_string(),
+            format!(
+                "bad.toml:{last_line}:8: action `step7` is declared twice (first on line {first_line})"
+            )
+        );
+    }
 }
 
 use tests::SplitMix64 as Rng;

@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use search_core::Limit;
+
+use super::GroundingExceeded;
 use crate::PlanError;
 
 /// A position in a file: line and column, both counted from 1.
@@ -33,6 +36,15 @@ pub enum PddlError {
         path: String,
         /// What the operating system said.
         message: String,
+    },
+    /// A file larger than the input limit
+    /// ([`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES)).
+    #[error("{path}: {}", crate::input::too_large_message(*.limit_bytes))]
+    FileTooLarge {
+        /// The file.
+        path: String,
+        /// The limit.
+        limit_bytes: u64,
     },
     /// Text that is not PDDL: unbalanced parentheses, a missing or unexpected
     /// token, a malformed section.
@@ -120,12 +132,18 @@ pub enum PddlError {
         /// The widest state's capacity.
         capacity: usize,
     },
-    /// A task whose grounding would take too long.
-    #[error("grounding needs more than {steps} matching steps; refused")]
-    TooLarge {
-        /// The step limit.
-        steps: u64,
+    /// A ground task, built by hand, whose goal wants a fact both true and
+    /// false.
+    #[error("the goal wants fact `{fact}` both true and false")]
+    ContradictoryGoal {
+        /// The fact.
+        fact: String,
     },
+    /// Grounding stopped at one of its
+    /// [`GroundingLimits`](super::GroundingLimits): a limit
+    /// reached rather than bad input (see [`PddlError::limit`]).
+    #[error("grounding exceeded {0}")]
+    GroundingExceeded(GroundingExceeded),
     /// A plan file step that does not name a ground action of the task.
     #[error("{file}:{at}: {message}")]
     Plan {
@@ -141,7 +159,31 @@ pub enum PddlError {
     Planner(#[from] PlanError),
 }
 
+impl From<GroundingExceeded> for PddlError {
+    fn from(exceeded: GroundingExceeded) -> Self {
+        PddlError::GroundingExceeded(exceeded)
+    }
+}
+
 impl PddlError {
+    /// The limit an error stands for: grounding that stopped at a time,
+    /// memory or step limit is a limit reached, not bad input. `None` for
+    /// every other error.
+    ///
+    /// ```
+    /// use planners::pddl::{GroundingExceeded, PddlError};
+    /// use search_core::Limit;
+    /// let error = PddlError::from(GroundingExceeded::Time { limit: std::time::Duration::from_secs(2) });
+    /// assert_eq!(error.to_string(), "grounding exceeded the time limit of 2 s");
+    /// assert_eq!(error.limit(), Some(Limit::Time));
+    /// ```
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            PddlError::GroundingExceeded(exceeded) => Some(exceeded.as_limit()),
+            _ => None,
+        }
+    }
+
     /// The location of an error about a file's content.
     ///
     /// ```
@@ -159,8 +201,10 @@ impl PddlError {
             | PddlError::WrongType { at, .. }
             | PddlError::Plan { at, .. } => Some(*at),
             PddlError::Io { .. }
+            | PddlError::FileTooLarge { .. }
             | PddlError::TooManyFacts { .. }
-            | PddlError::TooLarge { .. }
+            | PddlError::ContradictoryGoal { .. }
+            | PddlError::GroundingExceeded(_)
             | PddlError::Planner(_) => None,
         }
     }

@@ -14,28 +14,120 @@
 //! depend on (backward relevance, as in Fast Downward's translator) are
 //! dropped.
 
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::mem::size_of;
 use std::time::{Duration, Instant};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
+use search_core::Limit;
 
 use super::parser::{fits, AtomTerm, Condition, Domain, Problem, Term};
 use super::PddlError;
 
 const UNBOUND: u32 = u32::MAX;
 
-/// Grounding limits: a task whose grounding would take more steps than this
-/// is refused instead of running for hours.
+/// Grounding limits: a grounding that would take more steps, time or
+/// memory stops with [`PddlError::GroundingExceeded`] instead of running for
+/// hours or exhausting the machine's memory. Time and memory are checked
+/// every 1,024 steps, and no step between two checks takes long (the hash
+/// tables grow a small part at a time), so a grounding stops within
+/// milliseconds of its limit.
+///
+/// The default allows 2·10⁹ steps and an estimated 2 GiB, without a time
+/// limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GroundingLimits {
     /// Matching and enumeration steps (a step is one candidate binding).
     pub max_steps: u64,
+    /// Wall time from the start of [`ground`].
+    pub max_time: Option<Duration>,
+    /// The grounding's estimated memory in bytes: the facts and operators
+    /// found, the hash tables and indices built to find them, and the
+    /// operators of the result.
+    pub max_memory_bytes: Option<usize>,
 }
 
 impl Default for GroundingLimits {
     fn default() -> Self {
         Self {
             max_steps: 2_000_000_000,
+            max_time: None,
+            max_memory_bytes: Some(2 << 30),
         }
+    }
+}
+
+/// The grounding limit that stopped [`ground`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GroundingExceeded {
+    /// [`GroundingLimits::max_steps`].
+    Steps {
+        /// The limit.
+        limit: u64,
+    },
+    /// [`GroundingLimits::max_time`].
+    Time {
+        /// The limit.
+        limit: Duration,
+    },
+    /// [`GroundingLimits::max_memory_bytes`].
+    Memory {
+        /// The limit.
+        limit_bytes: usize,
+        /// The estimate when grounding stopped.
+        estimated_bytes: usize,
+    },
+}
+
+impl GroundingExceeded {
+    /// The search limit it corresponds to (steps count as expansions).
+    pub fn as_limit(self) -> Limit {
+        match self {
+            GroundingExceeded::Steps { .. } => Limit::Expansions,
+            GroundingExceeded::Time { .. } => Limit::Time,
+            GroundingExceeded::Memory { .. } => Limit::Memory,
+        }
+    }
+}
+
+impl fmt::Display for GroundingExceeded {
+    /// ```
+    /// use planners::pddl::GroundingExceeded;
+    /// let memory = GroundingExceeded::Memory { limit_bytes: 64 << 20, estimated_bytes: 65 << 20 };
+    /// assert_eq!(memory.to_string(), "the memory limit of 64 MiB (estimated 65 MiB when it stopped)");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GroundingExceeded::Steps { limit } => {
+                write!(f, "the limit of {limit} matching steps")
+            }
+            GroundingExceeded::Time { limit } => {
+                write!(f, "the time limit of {} s", limit.as_secs_f64())
+            }
+            GroundingExceeded::Memory {
+                limit_bytes,
+                estimated_bytes,
+            } => write!(
+                f,
+                "the memory limit of {} MiB (estimated {} MiB when it stopped)",
+                mebibytes(limit_bytes),
+                mebibytes(estimated_bytes)
+            ),
+        }
+    }
+}
+
+/// Bytes in MiB: whole, or with one decimal.
+#[expect(clippy::cast_precision_loss, reason = "a figure for a message")]
+fn mebibytes(bytes: usize) -> String {
+    let mib = bytes as f64 / f64::from(1 << 20);
+    if mib.fract() == 0.0 {
+        format!("{mib}")
+    } else {
+        format!("{mib:.1}")
     }
 }
 
@@ -90,26 +182,93 @@ pub struct GroundTask {
     pub stats: GroundingStats,
 }
 
-/// Facts by key `[predicate, args...]`.
-#[derive(Default)]
-struct Facts {
-    map: FxHashMap<Vec<u32>, u32>,
-    keys: Vec<Vec<u32>>,
+/// Keys `[u32]` (facts `[predicate, args...]`, operators `[schema,
+/// binding...]`) stored end to end and numbered in the order they first
+/// came: a few large allocations rather than one per key, so that millions
+/// of them cost little memory and free at once.
+struct Interned {
+    words: Vec<u32>,
+    /// Where each key starts in `words`, and where the last one ends.
+    starts: Vec<usize>,
+    /// Key numbers with the high half of the key's hash, in [`SHARDS`]
+    /// tables by its low byte: each table grows (and rehashes, from the
+    /// stored hash) a small part at a time, so no insertion pauses long
+    /// between two limit checks.
+    shards: Vec<HashTable<(u32, u32)>>,
 }
 
-impl Facts {
-    fn intern(&mut self, key: &[u32]) -> u32 {
-        if let Some(&f) = self.map.get(key) {
-            return f;
+/// Hash tables per [`Interned`].
+const SHARDS: usize = 256;
+
+/// The shard and the stored half of `key`'s hash.
+fn hash_of(key: &[u32]) -> (usize, u32) {
+    let mut hasher = FxHasher::default();
+    key.hash(&mut hasher);
+    let hash = hasher.finish();
+    ((hash & 0xff) as usize, (hash >> 32) as u32)
+}
+
+/// The tables' hash of a stored half: spread over 64 bits.
+fn spread(high: u32) -> u64 {
+    u64::from(high).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+impl Interned {
+    fn new() -> Self {
+        Self {
+            words: Vec::new(),
+            starts: vec![0],
+            shards: (0..SHARDS).map(|_| HashTable::new()).collect(),
         }
-        let f = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
-        self.map.insert(key.to_vec(), f);
-        self.keys.push(key.to_vec());
-        f
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn key(&self, id: usize) -> &[u32] {
+        &self.words[self.starts[id]..self.starts[id + 1]]
+    }
+
+    /// The key's number, and whether it is new.
+    fn intern(&mut self, key: &[u32]) -> (u32, bool) {
+        let (shard, high) = hash_of(key);
+        let Self {
+            words,
+            starts,
+            shards,
+        } = self;
+        let table = &mut shards[shard];
+        let same = |&(id, h): &(u32, u32)| {
+            h == high && &words[starts[id as usize]..starts[id as usize + 1]] == key
+        };
+        if let Some(&(id, _)) = table.find(spread(high), same) {
+            return (id, false);
+        }
+        let id = u32::try_from(starts.len() - 1).unwrap_or(u32::MAX);
+        table.insert_unique(spread(high), (id, high), |&(_, h)| spread(h));
+        words.extend_from_slice(key);
+        starts.push(words.len());
+        (id, true)
     }
 
     fn get(&self, key: &[u32]) -> Option<u32> {
-        self.map.get(key).copied()
+        let (shard, high) = hash_of(key);
+        self.shards[shard]
+            .find(spread(high), |&(id, h)| {
+                h == high && self.key(id as usize) == key
+            })
+            .map(|&(id, _)| id)
+    }
+
+    /// Estimated bytes: the keys and their starts as stored (the lists'
+    /// spare capacity is not touched, so not resident), and the tables at
+    /// their capacity (8 buckets for 7 entries, each with a control byte).
+    fn bytes(&self) -> usize {
+        let entries: usize = self.shards.iter().map(HashTable::capacity).sum();
+        self.words.len() * size_of::<u32>()
+            + self.starts.len() * size_of::<usize>()
+            + entries * (size_of::<(u32, u32)>() + 1) * 8 / 7
     }
 }
 
@@ -139,6 +298,15 @@ impl PredicateIndex {
         let k = k as usize;
         &self.args[k * self.arity..(k + 1) * self.arity]
     }
+
+    /// Estimated bytes: the arguments, the index and its lists (without
+    /// their spare capacity).
+    fn bytes(&self) -> usize {
+        self.args.capacity() * size_of::<u32>()
+            + self.by_arg.capacity() * (size_of::<((u32, u32), Vec<u32>)>() + 1)
+            + self.count as usize * self.arity * size_of::<u32>()
+            + self.by_arg.len() * 16
+    }
 }
 
 /// A schema prepared for matching.
@@ -155,21 +323,61 @@ struct Prepared {
     add: Vec<AtomTerm>,
 }
 
-/// What matching produces.
+/// What matching produces, and the limits it runs under.
 struct Out {
-    facts: Facts,
-    seen_ops: FxHashSet<Box<[u32]>>,
-    ops: Vec<Box<[u32]>>,
+    facts: Interned,
+    /// Operators as `[schema, binding...]`.
+    ops: Interned,
+    /// The predicate indices' estimated bytes.
+    index_bytes: usize,
     steps: u64,
-    limit: u64,
+    limits: GroundingLimits,
+    began: Instant,
     key: Vec<u32>,
+    op_key: Vec<u32>,
 }
+
+/// The time and memory limits are checked when the step count (or the
+/// operator count, when finalizing) has these bits clear: every 1,024.
+const CHECK_MASK: u64 = (1 << 10) - 1;
 
 impl Out {
     fn step(&mut self) -> Result<(), PddlError> {
         self.steps += 1;
-        if self.steps > self.limit {
-            return Err(PddlError::TooLarge { steps: self.limit });
+        if self.steps > self.limits.max_steps {
+            return Err(GroundingExceeded::Steps {
+                limit: self.limits.max_steps,
+            }
+            .into());
+        }
+        if self.steps & CHECK_MASK == 0 {
+            self.limits.check(self.began, self.bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Estimated bytes of everything grounding holds so far.
+    fn bytes(&self) -> usize {
+        self.facts.bytes() + self.ops.bytes() + self.index_bytes
+    }
+}
+
+impl GroundingLimits {
+    /// Whether grounding that `began` and holds `bytes` is within the time
+    /// and memory limits.
+    fn check(&self, began: Instant, bytes: usize) -> Result<(), GroundingExceeded> {
+        if let Some(limit) = self.max_time {
+            if began.elapsed() > limit {
+                return Err(GroundingExceeded::Time { limit });
+            }
+        }
+        if let Some(limit_bytes) = self.max_memory_bytes {
+            if bytes > limit_bytes {
+                return Err(GroundingExceeded::Memory {
+                    limit_bytes,
+                    estimated_bytes: bytes,
+                });
+            }
         }
         Ok(())
     }
@@ -331,23 +539,19 @@ fn enumerate(
             return Ok(());
         }
     }
-    let mut op = Vec::with_capacity(binding.len() + 1);
-    op.push(schema);
-    op.extend_from_slice(binding);
-    let op: Box<[u32]> = op.into_boxed_slice();
-    if out.seen_ops.contains(&op) {
+    out.op_key.clear();
+    out.op_key.push(schema);
+    out.op_key.extend_from_slice(binding);
+    let (_, new) = out.ops.intern(&out.op_key);
+    if !new {
         return Ok(());
     }
-    out.seen_ops.insert(op.clone());
-    out.ops.push(op);
     for atom in &prep.add {
         out.key.clear();
         out.key.push(atom.predicate);
         out.key
             .extend(atom.args.iter().map(|t| term_value(*t, binding)));
-        let key = std::mem::take(&mut out.key);
-        out.facts.intern(&key);
-        out.key = key;
+        out.facts.intern(&out.key);
     }
     Ok(())
 }
@@ -356,8 +560,8 @@ fn enumerate(
 /// folded away, facts no operator changes dropped.
 ///
 /// # Errors
-/// [`PddlError::TooLarge`] if grounding would take more than
-/// `limits.max_steps` steps.
+/// [`PddlError::GroundingExceeded`] if grounding takes more steps, time or
+/// (estimated) memory than `limits` allow.
 ///
 /// ```
 /// use planners::pddl::{ground, parse_domain, parse_problem, GroundingLimits};
@@ -451,12 +655,14 @@ pub fn ground(
         })
         .collect();
     let mut out = Out {
-        facts: Facts::default(),
-        seen_ops: FxHashSet::default(),
-        ops: Vec::new(),
+        facts: Interned::new(),
+        ops: Interned::new(),
+        index_bytes: 0,
         steps: 0,
-        limit: limits.max_steps,
+        limits,
+        began,
         key: Vec::new(),
+        op_key: Vec::new(),
     };
     let mut key = Vec::new();
     for (predicate, args) in &problem.init {
@@ -465,7 +671,7 @@ pub fn ground(
         key.extend_from_slice(args);
         out.facts.intern(&key);
     }
-    let init_count = out.facts.keys.len();
+    let init_count = out.facts.len();
     let mut bound = Vec::new();
     for (s, prep) in prepared.iter().enumerate() {
         if prep.positive.is_empty() {
@@ -475,10 +681,14 @@ pub fn ground(
         }
     }
     let mut next = 0;
-    while next < out.facts.keys.len() {
-        let fact = std::mem::take(&mut out.facts.keys[next]);
+    let mut fact = Vec::new();
+    while next < out.facts.len() {
+        fact.clear();
+        fact.extend_from_slice(out.facts.key(next));
         let predicate = fact[0] as usize;
+        let before = index[predicate].bytes();
         index[predicate].push(&fact[1..]);
+        out.index_bytes += index[predicate].bytes() - before;
         for &(s, j) in &triggers[predicate] {
             let prep = &prepared[s as usize];
             let mut binding = vec![UNBOUND; prep.allowed.len()];
@@ -504,12 +714,17 @@ pub fn ground(
                 )?;
             }
         }
-        out.facts.keys[next] = fact;
         next += 1;
     }
-    Ok(finalize(
-        domain, problem, &is_static, out, init_count, began,
-    ))
+    drop(index);
+    out.index_bytes = 0;
+    finalize(domain, problem, &is_static, out, init_count)
+}
+
+/// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
+/// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
+fn allocated(bytes: usize) -> usize {
+    bytes.next_multiple_of(16) + 16
 }
 
 /// Instantiates the operators, drops facts no operator changes, renumbers.
@@ -520,10 +735,11 @@ fn finalize(
     is_static: &[bool],
     out: Out,
     init_count: usize,
-    began: Instant,
-) -> GroundTask {
+) -> Result<GroundTask, PddlError> {
+    let (limits, began) = (out.limits, out.began);
+    let mut bytes = out.bytes();
     let facts = out.facts;
-    let n = facts.keys.len();
+    let n = facts.len();
     let mut key = Vec::new();
     let mut lookup = |atom: &AtomTerm, binding: &[u32]| -> Option<u32> {
         key.clear();
@@ -533,7 +749,11 @@ fn finalize(
     };
     let mut operators = Vec::with_capacity(out.ops.len());
     let mut changed = vec![false; n];
-    'ops: for op in &out.ops {
+    'ops: for i in 0..out.ops.len() {
+        let op = out.ops.key(i);
+        if i as u64 & CHECK_MASK == 0 {
+            limits.check(began, bytes)?;
+        }
         let schema = &domain.actions[op[0] as usize];
         let binding = &op[1..];
         let mut o = GroundOperator {
@@ -592,6 +812,13 @@ fn finalize(
             name.push_str(&problem.objects[obj as usize].0);
         }
         o.name = name;
+        bytes += size_of::<GroundOperator>()
+            + allocated(o.name.capacity())
+            + [&o.pre, &o.neg_pre, &o.add, &o.del]
+                .iter()
+                .filter(|list| !list.is_empty())
+                .map(|list| allocated(size_of::<u32>() * list.capacity()))
+                .sum::<usize>();
         operators.push(o);
     }
     let reachable_operators = operators.len();
@@ -618,6 +845,13 @@ fn finalize(
             }
         }
     }
+    // A goal that wants a fact both true and false cannot hold (the
+    // impossible fact below stands for it).
+    goal.sort_unstable();
+    goal.dedup();
+    let wanted_false = goal_false.len();
+    goal_false.retain(|f| goal.binary_search(f).is_err());
+    unsolvable |= goal_false.len() < wanted_false;
     // Facts no operator changes keep their initial value (the first
     // `init_count` facts are the initial state's).
     let constant = |f: u32| (!changed[f as usize]).then_some((f as usize) < init_count);
@@ -670,7 +904,7 @@ fn finalize(
     for f in 0..n {
         if changed[f] {
             renumber[f] = u32::try_from(names.len()).unwrap_or(u32::MAX);
-            let k = &facts.keys[f];
+            let k = facts.key(f);
             let mut name = format!("({}", domain.predicates[k[0] as usize].name);
             for &obj in &k[1..] {
                 name.push(' ');
@@ -711,12 +945,12 @@ fn finalize(
         unsolvable,
         elapsed: began.elapsed(),
     };
-    GroundTask {
+    Ok(GroundTask {
         facts: names,
         operators,
         init,
         goal,
         goal_false,
         stats,
-    }
+    })
 }

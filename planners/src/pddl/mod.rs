@@ -47,7 +47,9 @@ use search_core::Statistics;
 use state_atomic::{Bits, Subsumption};
 
 pub use error::{Location, PddlError};
-pub use ground::{ground, GroundOperator, GroundTask, GroundingLimits, GroundingStats};
+pub use ground::{
+    ground, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
+};
 pub use ipc::{IpcPlan, PlanStep};
 pub use mutex::{h2_mutexes, Mutexes};
 pub use parser::{parse_domain, parse_problem, Domain, Problem};
@@ -131,18 +133,36 @@ impl PddlSolution {
 }
 
 fn read_file(path: &Path) -> Result<String, PddlError> {
-    std::fs::read_to_string(path).map_err(|e| PddlError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
+    let path_name = || path.display().to_string();
+    crate::input::read_text(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            PddlError::FileTooLarge {
+                path: path_name(),
+                limit_bytes: crate::input::MAX_INPUT_BYTES,
+            }
+        } else {
+            PddlError::Io {
+                path: path_name(),
+                message: e.to_string(),
+            }
+        }
     })
 }
 
 /// Reads, grounds and solves a PDDL task from two files; the plan comes
 /// back in the IPC format, replayed and checked.
 ///
+/// The configuration's time limit bounds the whole call: parsing,
+/// grounding and mutexes count toward it and the search gets what remains.
+/// Its memory limit bounds grounding's estimated memory as well as the
+/// search's. [`PddlOptions::grounding`] may set tighter limits for
+/// grounding.
+///
 /// # Errors
-/// [`PddlError`] for a file that cannot be read, a parse error (located), a
-/// task too large to ground or to fit the widest state, or a planner
+/// [`PddlError`] for a file that cannot be read or is larger than
+/// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES), a parse error (located), a
+/// task too large to fit the widest state, grounding that exceeds a limit
+/// ([`PddlError::limit`] tells it apart from bad input), or a planner
 /// configuration the task refuses. No plan is an outcome, not an error.
 pub fn solve_files(
     domain: &Path,
@@ -227,7 +247,34 @@ fn solve_named(
     let domain = parse_domain(domain_file, domain_text)?;
     let problem = parse_problem(&domain, problem_file, problem_text)?;
     let parse_time = began.elapsed();
-    let ground_task = ground(&domain, &problem, options.grounding)?;
+    // The planner's time limit is the whole call's: grounding gets what
+    // parsing left, and the search what grounding left.
+    let remaining = || {
+        config
+            .limits
+            .max_time
+            .map(|limit| limit.saturating_sub(began.elapsed()))
+    };
+    let grounding = GroundingLimits {
+        max_time: tighter(options.grounding.max_time, remaining()),
+        max_memory_bytes: tighter(
+            options.grounding.max_memory_bytes,
+            config.limits.max_memory_bytes,
+        ),
+        ..options.grounding
+    };
+    let ground_task = ground(&domain, &problem, grounding).map_err(|e| match e {
+        // Name the run's limit, not what parsing left of it.
+        PddlError::GroundingExceeded(GroundingExceeded::Time { limit })
+            if Some(limit) != options.grounding.max_time =>
+        {
+            GroundingExceeded::Time {
+                limit: config.limits.max_time.unwrap_or(limit),
+            }
+            .into()
+        }
+        e => e,
+    })?;
     let mut task = GroundedTask::new(&ground_task)?;
     task.set_subsumption(options.subsumption);
     let mut mutex_pairs = None;
@@ -239,8 +286,14 @@ fn solve_named(
         mutex_pairs = Some(mutexes.pairs());
         task.set_mutexes(&mutexes);
     }
+    let mut search_config = config.clone();
+    search_config.limits.max_time = remaining();
     let began = Instant::now();
-    let (run, cpu) = crate::cpu::measure(|| task.visit(Solve { config }));
+    let (run, cpu) = crate::cpu::measure(|| {
+        task.visit(Solve {
+            config: &search_config,
+        })
+    });
     let run = run?;
     let search_time = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
@@ -260,6 +313,14 @@ fn solve_named(
         search_time,
         search_cpu_time,
     })
+}
+
+/// The tighter of two optional limits.
+fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// One planner run on a task of any width.

@@ -34,11 +34,15 @@ fn bits_of<B: Bits>(facts: &[u32]) -> B {
 }
 
 impl<B: Bits> Task<B> {
-    /// The task `ground` as atomic actions over `B`.
+    /// The task `ground` as atomic actions over `B`. An operator whose
+    /// precondition wants a fact both true and false never applies, and
+    /// gets no action.
     ///
     /// # Errors
     /// [`PddlError::TooManyFacts`] if `B` holds fewer atoms than the task
-    /// has facts.
+    /// has facts; [`PddlError::ContradictoryGoal`] if the goal wants a fact
+    /// both true and false ([`ground`](super::ground) makes such a goal
+    /// unsolvable instead).
     pub fn new(ground: &GroundTask) -> Result<Self, PddlError> {
         let too_many = || PddlError::TooManyFacts {
             facts: ground.facts.len(),
@@ -52,6 +56,9 @@ impl<B: Bits> Task<B> {
             actions.declare(name).map_err(|_| too_many())?;
         }
         for op in &ground.operators {
+            if op.pre.iter().any(|f| op.neg_pre.contains(f)) {
+                continue;
+            }
             let pre_true: B = bits_of(&op.pre);
             let pre = PartialState::new(pre_true, pre_true | bits_of(&op.neg_pre));
             let add: B = bits_of(&op.add);
@@ -59,6 +66,11 @@ impl<B: Bits> Task<B> {
             actions
                 .add_partial(&op.name, 1, pre, eff)
                 .map_err(PlanError::from)?;
+        }
+        if let Some(&f) = ground.goal.iter().find(|f| ground.goal_false.contains(f)) {
+            return Err(PddlError::ContradictoryGoal {
+                fact: ground.facts.get(f as usize).cloned().unwrap_or_default(),
+            });
         }
         let goal_true: B = bits_of(&ground.goal);
         Ok(Self {

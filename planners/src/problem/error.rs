@@ -31,8 +31,9 @@ impl fmt::Display for Location {
 
 /// What is wrong with a problem file, and where.
 ///
-/// Every variant but [`Io`](ProblemError::Io) carries a [`Location`], and
-/// displays as `file:line:column: what is wrong`.
+/// Every variant but [`Io`](ProblemError::Io) and
+/// [`TooLarge`](ProblemError::TooLarge) carries a [`Location`], and displays
+/// as `file:line:column: what is wrong`.
 ///
 /// ```
 /// use planners::problem::{parse, ProblemError};
@@ -54,6 +55,15 @@ pub enum ProblemError {
         /// What the operating system said.
         #[source]
         source: std::io::Error,
+    },
+    /// A file larger than the input limit
+    /// ([`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES)).
+    #[error("{file}: {}", crate::input::too_large_message(*.limit_bytes))]
+    TooLarge {
+        /// The file's name.
+        file: String,
+        /// The limit.
+        limit_bytes: u64,
     },
     /// Not valid TOML, or a value of the wrong TOML type, or a key the
     /// format does not know.
@@ -130,7 +140,7 @@ pub enum ProblemError {
 
 impl ProblemError {
     /// Where the error is, if it is in the file's text (every variant but
-    /// [`Io`](ProblemError::Io)).
+    /// [`Io`](ProblemError::Io) and [`TooLarge`](ProblemError::TooLarge)).
     ///
     /// ```
     /// use planners::problem::parse;
@@ -139,7 +149,7 @@ impl ProblemError {
     /// ```
     pub fn location(&self) -> Option<&Location> {
         match self {
-            ProblemError::Io { .. } => None,
+            ProblemError::Io { .. } | ProblemError::TooLarge { .. } => None,
             ProblemError::Syntax { at, .. }
             | ProblemError::Missing { at, .. }
             | ProblemError::Unknown { at, .. }

@@ -12,7 +12,7 @@ use toml::Spanned;
 
 use super::atomic::article;
 use super::expr::{At, Expr, Literal, Operator, Rhs};
-use super::{Declared, Expression, ProblemError, RawProblem, Source};
+use super::{Declared, Expression, Location, ProblemError, RawProblem, Source};
 
 /// Builds the problem; `raw.kind` is `factored`.
 pub(super) fn build(
@@ -64,8 +64,18 @@ pub(super) fn build(
             .map_err(|e| located(source, &action.name.span(), e))?;
     }
 
+    // `start` overrides `[variables]`, each variable once.
+    let mut overridden = HashMap::new();
     for text in raw.start.iter().flat_map(Spanned::get_ref) {
-        let (var, value) = start_value(source, domain.schema(), text)?;
+        let (var, value, at) = start_value(source, domain.schema(), text)?;
+        if let Some(first_line) = overridden.insert(var.clone(), at.line) {
+            return Err(ProblemError::Invalid {
+                at,
+                message: format!(
+                    "variable `{var}` is set twice in `start` (first on line {first_line})"
+                ),
+            });
+        }
         starts.push((var, value, text.span()));
     }
     let mut state = domain.schema().state();
@@ -313,9 +323,18 @@ fn condition(
                             if !matches!(ty, VarType::Int | VarType::Float) {
                                 return Err(unsupported(&at, &op, var, ty));
                             }
-                            let low = fits(&at, var, ty, &low)?;
-                            let high = fits(&at, var, ty, &high)?;
-                            Ok(Predicate::in_range(var, low, high))
+                            let low_value = fits(&at, var, ty, &low)?;
+                            let high_value = fits(&at, var, ty, &high)?;
+                            if is_above(&low_value, &high_value) {
+                                return Err(at.malformed(
+                                    &low.span,
+                                    format!(
+                                        "the range is empty: its low end {} is above its high end {}",
+                                        low.value, high.value
+                                    ),
+                                ));
+                            }
+                            Ok(Predicate::in_range(var, low_value, high_value))
                         }
                         Rhs::Set(values) => {
                             let values = values
@@ -354,6 +373,21 @@ fn condition(
             }
             Ok(Predicate::compare(var, compare, value))
         }
+    }
+}
+
+/// Whether number `a` is above number `b` (ints compare exactly; an int
+/// stands for a float beside a float).
+#[expect(clippy::cast_precision_loss, reason = "as the float variable holds it")]
+fn is_above(a: &Value, b: &Value) -> bool {
+    let float = |v: &Value| match *v {
+        Value::Int(i) => Some(i as f64),
+        Value::Float(x) => Some(x),
+        _ => None,
+    };
+    match (a, b) {
+        (Value::Int(a), Value::Int(b)) => a > b,
+        _ => matches!((float(a), float(b)), (Some(a), Some(b)) if a > b),
     }
 }
 
@@ -425,12 +459,12 @@ fn effect(
     }
 }
 
-/// A start override: `x = c`.
+/// A start override: `x = c`, with where `x` is.
 fn start_value(
     source: &Source<'_>,
     schema: &Schema,
     text: &Spanned<String>,
-) -> Result<(String, Value), ProblemError> {
+) -> Result<(String, Value, Location), ProblemError> {
     let (expr, at) = source.expression(text, "start value")?;
     let ty = variable(schema, &at, expr.name())?;
     if let Expr::Binary {
@@ -441,7 +475,7 @@ fn start_value(
     {
         if op.value == Operator::Assign {
             let value = fits(&at, &name.value, ty, literal)?;
-            return Ok((name.value.clone(), value));
+            return Ok((name.value.clone(), value, at.at(&name.span)));
         }
     }
     let name = &expr.name().value;

@@ -78,9 +78,9 @@
 //!
 //! | where | forms |
 //! |---|---|
-//! | `pre`, `goal` | `x == c`, `x != c`, `x < c`, `x <= c`, `x > c`, `x >= c`, `x in [low, high]` (inclusive), `x in {a, b, c}`; for bools also `x` and `!x` |
+//! | `pre`, `goal` | `x == c`, `x != c`, `x < c`, `x <= c`, `x > c`, `x >= c`, `x in [low, high]` (inclusive, `low <= high`), `x in {a, b, c}`; for bools also `x` and `!x` |
 //! | `eff` | `x = c`, `x += c`, `x -= c` (ints and floats), `x = !x` (toggle a bool); for bools also `x` and `!x` |
-//! | `start` | `x = c`, overriding the start value in `[variables]` |
+//! | `start` | `x = c`, overriding the start value in `[variables]` (each variable at most once) |
 //!
 //! Bools and strings take `==`, `!=` and `in {...}` only. An int constant
 //! may stand for a float (`noise <= 1`), not the other way round.
@@ -154,6 +154,10 @@
 //! ```
 //!
 //! # Errors
+//!
+//! Files are read whole, up to 64 MiB
+//! ([`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES)); a larger one is
+//! refused ([`ProblemError::TooLarge`]).
 //!
 //! Each error names the file, the line and the column (counted in
 //! characters from 1) and what is wrong, pointing inside a condition or
@@ -238,8 +242,11 @@ impl LoadedProblem {
 /// `path` displays.
 ///
 /// # Errors
-/// [`ProblemError::Io`] if the file cannot be read or is not UTF-8, and
-/// every error of [`parse`].
+/// [`ProblemError::Io`] if the file cannot be read,
+/// [`ProblemError::TooLarge`] if it holds more than
+/// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES) (64 MiB), a
+/// [`ProblemError::Syntax`] if it is not UTF-8, and every error of
+/// [`parse`].
 ///
 /// ```
 /// use std::path::Path;
@@ -248,19 +255,26 @@ impl LoadedProblem {
 /// ```
 pub fn load(path: &Path) -> Result<LoadedProblem, ProblemError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ProblemError::Io {
-        file: file.clone(),
-        source,
+    let limit_bytes = crate::input::MAX_INPUT_BYTES;
+    let bytes = crate::input::read_capped(path, limit_bytes).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::FileTooLarge {
+            ProblemError::TooLarge {
+                file: file.clone(),
+                limit_bytes,
+            }
+        } else {
+            ProblemError::Io {
+                file: file.clone(),
+                source,
+            }
+        }
     })?;
     match String::from_utf8(bytes) {
         Ok(text) => parse(&text, &file),
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes());
-            let source = Source {
-                text: &text,
-                file: &file,
-            };
+            let source = Source::new(&text, &file);
             Err(ProblemError::Syntax {
                 at: source.location(offset),
                 message: "the file is not UTF-8 text".into(),
@@ -290,10 +304,7 @@ pub fn load(path: &Path) -> Result<LoadedProblem, ProblemError> {
 /// );
 /// ```
 pub fn parse(text: &str, file_name: &str) -> Result<LoadedProblem, ProblemError> {
-    let source = Source {
-        text,
-        file: file_name,
-    };
+    let source = Source::new(text, file_name);
     let raw: RawProblem = toml::from_str(text).map_err(|e| ProblemError::Syntax {
         at: source.location(e.span().map_or(0, |span| span.start)),
         message: e.message().trim_end().to_owned(),

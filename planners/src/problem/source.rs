@@ -7,25 +7,42 @@ use toml::Spanned;
 
 use super::{Location, ProblemError};
 
-/// The text being loaded and the name errors give it.
+/// The text being loaded, the name errors give it, and where its lines
+/// start.
 pub(crate) struct Source<'a> {
     pub(crate) text: &'a str,
     pub(crate) file: &'a str,
+    /// The byte offset of each line's start, in order; built once, so that
+    /// locating is a binary search, not a scan from the file's start.
+    line_starts: Vec<usize>,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    /// `text`, named `file` in errors.
+    pub(crate) fn new(text: &'a str, file: &'a str) -> Self {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Self {
+            text,
+            file,
+            line_starts,
+        }
+    }
+
     /// The line and column of byte `offset` (clamped to the text).
     pub(crate) fn location(&self, offset: usize) -> Location {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let before = &self.text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        // The last line starting at or before `offset`; line 0 starts at 0.
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let line_start = self.line_starts[line];
         Location {
             file: self.file.to_owned(),
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
+            line: line + 1,
+            column: self.text[line_start..offset].chars().count() + 1,
         }
     }
 
@@ -140,10 +157,7 @@ mod tests {
 
     #[test]
     fn lines_and_columns_count_from_one_in_characters() {
-        let source = Source {
-            text: "ab\ncé d\n",
-            file: "f",
-        };
+        let source = Source::new("ab\ncé d\n", "f");
         assert_eq!((source.location(0).line, source.location(0).column), (1, 1));
         assert_eq!((source.location(3).line, source.location(3).column), (2, 1));
         // `d` is byte 7 but character 4 of line 2.
