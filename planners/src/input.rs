@@ -64,7 +64,7 @@ pub fn read_text(path: &Path) -> io::Result<String> {
 
 /// "file is larger than the N MiB input limit" (in bytes below 1 MiB).
 pub(crate) fn too_large_message(limit: u64) -> String {
-    if limit >= 1 << 20 && limit % (1 << 20) == 0 {
+    if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
         format!("file is larger than the {} MiB input limit", limit >> 20)
     } else {
         format!("file is larger than the {limit}-byte input limit")
