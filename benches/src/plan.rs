@@ -237,6 +237,14 @@ pub fn plan_pddl(
         heuristic: request.heuristic.unwrap_or(HeuristicName::HMax),
         limits: request.limits().to_search_limits(),
     };
+    let name = problem.display().to_string();
+    let config_name = config.name();
+    let heading = Heading {
+        problem: &name,
+        kind: "pddl",
+        config: &config_name,
+        limits: request.limits(),
+    };
     // The time limit counts grounding too; see `solve_files_with`.
     let solution = match solve_files_with(domain, problem, &config, &PddlOptions::default()) {
         Ok(solution) => solution,
@@ -244,12 +252,12 @@ pub fn plan_pddl(
             let Some(limit) = e.limit() else {
                 return (format!("error: {e}\n"), EXIT_INPUT_ERROR);
             };
-            let name = problem.display().to_string();
             let text = if request.json {
                 let value = json!({
                     "problem": name,
                     "kind": "pddl",
-                    "config": config.name(),
+                    "config": config_name,
+                    "limits": heading.limits_json(),
                     "outcome": "limit",
                     "limit": limit.to_string(),
                     "error": e.to_string(),
@@ -257,8 +265,8 @@ pub fn plan_pddl(
                 format!("{value}\n")
             } else {
                 format!(
-                    "problem   {name} (pddl)\nconfig    {}\noutcome   limit reached ({limit}): {e}\n",
-                    config.name()
+                    "problem   {name} (pddl)\nconfig    {config_name}\nlimits    {}\noutcome   limit reached ({limit}): {e}\n",
+                    heading.limits_text()
                 )
             };
             return (text, EXIT_LIMIT);
@@ -276,14 +284,6 @@ pub fn plan_pddl(
         forward: solution.forward.clone(),
         regression: solution.regression.clone(),
         elapsed: solution.search_time,
-    };
-    let name = problem.display().to_string();
-    let config_name = config.name();
-    let heading = Heading {
-        problem: &name,
-        kind: "pddl",
-        config: &config_name,
-        limits: request.limits(),
     };
     let mut text = if request.json {
         pddl_json(&heading, &solution, &report)
