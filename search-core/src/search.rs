@@ -291,7 +291,9 @@ where
     ///
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost,
-    /// [`SearchError::CostOverflow`] when a path cost overflows,
+    /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
+    /// largest value, [`SearchError::PriorityOverflow`] when a path cost plus
+    /// its heuristic estimate does,
     /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1, and
     /// [`SearchError::NodeNumberOutOfRange`] or
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
@@ -565,7 +567,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     max_memory: Option<usize>,
 ) -> Result<(), End> {
     let Some(key) = algorithm.priority(g, h) else {
-        return Err(overflow(ws, index));
+        return Err(priority_overflow(ws, algorithm, index, h));
     };
     let slot = if ws.open.use_buckets {
         key.to_bucket()
@@ -585,9 +587,23 @@ fn push_open<N: crate::Node, A, C: Cost>(
 }
 
 #[cold]
-fn overflow<N: crate::Node, A, C: Copy>(ws: &Workspace<N, A, C>, index: u32) -> End {
-    let node = format!("{:?}", ws.store.node(index));
-    End::Failed(SearchError::CostOverflow { node })
+fn priority_overflow<N: crate::Node, A, C: Cost>(
+    ws: &Workspace<N, A, C>,
+    algorithm: Algorithm,
+    index: u32,
+    h: C,
+) -> End {
+    let estimate = match algorithm {
+        Algorithm::WeightedAStar { weight } => h.scale(weight),
+        _ => h,
+    };
+    End::Failed(SearchError::PriorityOverflow {
+        node: format!("{:?}", ws.store.node(index)),
+        path_cost: ws.store.g(index).to_string(),
+        estimate: estimate.to_string(),
+        cost_type: std::any::type_name::<C>(),
+        max: C::largest().to_string(),
+    })
 }
 
 /// [`push_open`] into the heap, or under a memory limit.
@@ -714,7 +730,13 @@ where
     fn reject_edge(&mut self, cost: S::Cost) {
         let node = format!("{:?}", self.parent);
         *self.end = Some(End::Failed(if cost.is_valid_edge() {
-            SearchError::CostOverflow { node }
+            SearchError::CostOverflow {
+                node,
+                path_cost: self.g.to_string(),
+                action_cost: cost.to_string(),
+                cost_type: std::any::type_name::<S::Cost>(),
+                max: S::Cost::largest().to_string(),
+            }
         } else {
             SearchError::InvalidCost {
                 node,
