@@ -578,8 +578,11 @@ fn push_open<N: crate::Node, A, C: Cost>(
     };
     // The common case, a bucket push without a memory limit, stays inline.
     if let Some((key, depth)) = slot {
-        if max_memory.is_none() && key < MAX_BUCKETS && depth < MAX_BUCKETS {
-            ws.open.buckets.push_deferred(key, depth, index);
+        if max_memory.is_none()
+            && key < MAX_BUCKETS
+            && depth < MAX_BUCKETS
+            && ws.open.buckets.push_deferred(key, depth, index)
+        {
             return Ok(());
         }
     }
