@@ -17,8 +17,10 @@ use std::time::Duration;
 ///   expansion the search checks whether the next growth of any structure
 ///   could cross the limit and stops instead, so the estimate never exceeds
 ///   it. Memory the nodes own on the heap (a `Vec` inside a node) is not seen.
-/// - `max_time`: time spent inside the search's steps, checked every 64
-///   expansions.
+/// - `max_time`: time spent inside the search's steps. The clock is read
+///   about every millisecond of search (every expansion when they take
+///   longer), so the search passes the limit by at most about a
+///   millisecond, or one expansion when expansions are slower.
 /// - `cost_bound`: nodes whose `g` (or `g + h` with an admissible heuristic)
 ///   exceeds the bound are pruned; if pruning emptied the open list the
 ///   outcome is the cost-bound limit, not "exhausted".

@@ -613,11 +613,8 @@ mod tests {
             entries.push((key, g));
             let entry_of = |i: u32| entries[i as usize];
             let slot = Some((key, depth));
-            let pushed = deferred
-                && buckets.use_buckets
-                && buckets
-                    .buckets
-                    .push_deferred(key, depth, index);
+            let pushed =
+                deferred && buckets.use_buckets && buckets.buckets.push_deferred(key, depth, index);
             if !pushed {
                 buckets.push(key, g, index, slot, entry_of);
             }

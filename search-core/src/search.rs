@@ -1,6 +1,6 @@
 //! The engine: one best-first loop that every algorithm configures.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use num_traits::{CheckedAdd, Zero};
 
@@ -181,6 +181,10 @@ pub struct Search<'s, S: SearchSpace, H = Blind> {
     bfs_next: u32,
     /// The most successors one expansion produced, for memory projections.
     max_branching: usize,
+    /// When to read the clock next, for `max_time`: the expansion count.
+    next_clock: u64,
+    /// The search time and expansions at the last reading.
+    last_clock: (Duration, u64),
     end: Option<End>,
 }
 
@@ -202,6 +206,8 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
             last_key: None,
             bfs_next: 0,
             max_branching: 1,
+            next_clock: 0,
+            last_clock: (Duration::ZERO, 0),
             end: None,
         }
     }
@@ -243,6 +249,8 @@ where
             last_key: self.last_key,
             bfs_next: self.bfs_next,
             max_branching: self.max_branching,
+            next_clock: self.next_clock,
+            last_clock: self.last_clock,
             end: self.end,
         }
     }
@@ -357,6 +365,8 @@ where
         self.last_key = None;
         self.pruned = false;
         self.max_branching = 1;
+        self.next_clock = 0;
+        self.last_clock = (Duration::ZERO, 0);
         self.stats = Statistics::default();
         self.stats.generated = 1;
         self.stats.evaluated = 1;
@@ -413,7 +423,7 @@ where
         (store + open, store_growth + open_growth)
     }
 
-    fn check_limits(&self, step_started: Instant) -> Option<End> {
+    fn check_limits(&mut self, step_started: Instant) -> Option<End> {
         let limits = &self.limits;
         if limits.is_cancelled() {
             return Some(End::Cancelled);
@@ -437,11 +447,35 @@ where
             }
         }
         if let Some(max) = limits.max_time {
-            if self.stats.expanded % 64 == 0 && self.stats.elapsed + step_started.elapsed() >= max {
-                return Some(End::Limit(Limit::Time));
+            if self.stats.expanded >= self.next_clock {
+                let now = self.stats.elapsed + step_started.elapsed();
+                if now >= max {
+                    return Some(End::Limit(Limit::Time));
+                }
+                self.plan_clock(now, max);
             }
         }
         None
+    }
+
+    /// Chooses when to read the clock next: after as many expansions as
+    /// take about a millisecond at the pace since the last reading (less
+    /// near the limit), at most 64 (a reading costs about as much as a fast
+    /// grid expansion) and at least one. So a search passes `max_time` by
+    /// at most a millisecond or so, or one expansion when they are slower.
+    fn plan_clock(&mut self, now: Duration, max: Duration) {
+        let (then, at) = self.last_clock;
+        let done = u128::from(self.stats.expanded - at);
+        let stride = match now.saturating_sub(then).as_nanos().checked_div(done) {
+            Some(pace) => {
+                let interval = max.saturating_sub(now).min(Duration::from_millis(1));
+                let stride = interval.as_nanos() / pace.max(1);
+                u64::try_from(stride).unwrap_or(64).clamp(1, 64)
+            }
+            None => 1, // no pace yet
+        };
+        self.last_clock = (now, self.stats.expanded);
+        self.next_clock = self.stats.expanded + stride;
     }
 
     /// What ends a search whose open list ran dry.
