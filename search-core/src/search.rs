@@ -392,6 +392,7 @@ where
             self.end = Some(End::Failed(error));
             return;
         }
+        self.ws.store.node_heap = space.node_heap_bytes(self.ws.store.node(0));
         if self.algorithm.uses_heuristic() {
             self.ws.store.h.push(h);
         }
@@ -709,7 +710,7 @@ where
             _ => return self.reject_edge(cost),
         };
         // One test for the two limits a successor can meet, usually neither.
-        if self.guarded && !self.within_limits(child_g) {
+        if self.guarded && !self.within_limits(child_g, &child) {
             return;
         }
         if self
@@ -720,13 +721,18 @@ where
             return;
         }
         let space = self.space;
-        let found = match self.ws.store.find_or_insert(
+        let slot = self.ws.store.find_or_insert(
             child,
             |n| space.node_number(n),
             self.index,
             action,
             child_g,
-        ) {
+        );
+        if let Ok(Slot::New(child)) = slot {
+            let store = &mut self.ws.store;
+            store.node_heap += space.node_heap_bytes(store.node(child));
+        }
+        let found = match slot {
             Ok(Slot::New(child)) if self.skips(child, child_g) => {
                 if self.algorithm.uses_heuristic() {
                     self.ws.store.h.push(S::Cost::zero()); // a place, not a value
@@ -782,10 +788,10 @@ where
         }));
     }
 
-    /// Checks the cost bound and the memory limit for a successor at
-    /// `child_g`; false (and the search marked) if it must not be stored.
+    /// Checks the cost bound and the memory limit for a successor `child`
+    /// at `child_g`; false (and the search marked) if it must not be stored.
     #[inline(never)]
-    fn within_limits(&mut self, child_g: S::Cost) -> bool {
+    fn within_limits(&mut self, child_g: S::Cost, child: &S::Node) -> bool {
         if self.bound.is_some_and(|b| child_g > b) {
             *self.pruned = true;
             return false;
@@ -795,7 +801,8 @@ where
         if let Some(max) = self.max_memory {
             let (store_now, store_growth) = self.ws.store.bytes(1);
             let (open_now, open_growth) = self.ws.open.bytes(1);
-            if store_now + store_growth + open_now + open_growth > max {
+            let heap = self.space.node_heap_bytes(child);
+            if store_now + store_growth + open_now + open_growth + heap > max {
                 *self.end = Some(End::Limit(Limit::Memory));
                 return false;
             }
