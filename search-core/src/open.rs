@@ -97,9 +97,11 @@ impl<C: Ord> Eq for Entry<C> {}
 /// Memory follows the entries, not the priorities and depths seen: a level
 /// that empties gives its buckets back, and a push that would make the
 /// buckets of all levels together more than [`BucketQueue::slot_budget`]
-/// is refused, so that the caller moves to the heap for good. (A heuristic that
-/// grows along the path put each entry at its own priority with its own
-/// depth: one bucket per depth at every priority was 16 B x n^2.)
+/// is refused, so that the caller moves to the heap for good. (A heuristic
+/// that grows along the path puts each entry at its own priority with its
+/// own depth: one bucket per depth at every priority was 16 B x n^2.) The
+/// header of each priority up to the highest seen stays, 64 B each: at most
+/// [`MAX_BUCKETS`] of them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BucketQueue {
     levels: Vec<Level>,
@@ -150,8 +152,8 @@ impl BucketQueue {
     }
 
     /// The most buckets all levels may hold after a push at `depth`: four
-    /// per entry, and room for one level as deep as the push (twice, for
-    /// the vector's growth).
+    /// per entry, room for one level as deep as the push (twice, for the
+    /// vector's growth), and 1,024 to spare.
     #[inline]
     fn slot_budget(&self, depth: usize) -> usize {
         4 * self.len + 2 * (depth + 1) + 1024
