@@ -64,11 +64,11 @@ fn time_limit_is_exceeded_by_at_most_one_expansion() {
             "{algorithm:?}: {:?}",
             result.stats
         );
-        // Past the limit by at most one expansion (and a few milliseconds of
-        // the engine's own work on a loaded machine).
+        // Past the limit by at most one expansion (and some milliseconds of
+        // the engine's own work, preempted on a loaded machine).
         let allowed = limit + space.longest.get().max(Duration::from_millis(10));
         assert!(
-            result.stats.elapsed <= allowed + Duration::from_millis(5),
+            result.stats.elapsed <= allowed + Duration::from_millis(10),
             "{algorithm:?}: {:?} of search for a limit of {limit:?}",
             result.stats.elapsed
         );
