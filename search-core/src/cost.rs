@@ -13,7 +13,9 @@ use num_traits::{CheckedAdd, Zero};
 /// costs must be valid ([`Cost::is_valid_edge`]): the engine reports a
 /// negative or NaN edge as [`SearchError::InvalidCost`](crate::SearchError)
 /// naming the node, and an overflowing path sum as
-/// [`SearchError::CostOverflow`](crate::SearchError).
+/// [`SearchError::CostOverflow`](crate::SearchError) (or
+/// [`SearchError::PriorityOverflow`](crate::SearchError) for a path cost plus
+/// its heuristic estimate), naming the node and [`Cost::largest`].
 pub trait Cost:
     Copy + Ord + Debug + Display + Zero + CheckedAdd + Add<Output = Self> + Send + Sync + 'static
 {
@@ -32,6 +34,16 @@ pub trait Cost:
     /// The cost as a bucket number for bucket-based open lists, if it is a
     /// non-negative integer that fits `usize`; `None` keeps the heap.
     fn to_bucket(self) -> Option<usize>;
+
+    /// The largest value a path cost may take, which errors name when a
+    /// path passes it.
+    ///
+    /// ```
+    /// use search_core::{Cost, FloatCost};
+    /// assert_eq!(<u32 as Cost>::largest(), 4_294_967_295);
+    /// assert_eq!(FloatCost::largest(), FloatCost::new(f64::MAX));
+    /// ```
+    fn largest() -> Self;
 }
 
 macro_rules! integer_cost {
@@ -74,6 +86,10 @@ macro_rules! integer_cost {
             #[inline]
             fn to_bucket(self) -> Option<usize> {
                 usize::try_from(self).ok()
+            }
+
+            fn largest() -> Self {
+                <$t>::MAX
             }
         }
     )*};
@@ -189,6 +205,10 @@ impl Cost for FloatCost {
 
     fn to_bucket(self) -> Option<usize> {
         None
+    }
+
+    fn largest() -> Self {
+        Self(f64::MAX)
     }
 }
 

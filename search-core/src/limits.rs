@@ -13,12 +13,16 @@ use std::time::Duration;
 /// - `max_stored_nodes`: stored nodes; checked before each expansion, so the
 ///   store may exceed it by at most one expansion's successors.
 /// - `max_memory_bytes`: the engine's estimate of its own memory (allocated
-///   capacity of its node store, hash index and open list). Before each
-///   expansion the search checks whether the next growth of any structure
-///   could cross the limit and stops instead, so the estimate never exceeds
-///   it. Memory the nodes own on the heap (a `Vec` inside a node) is not seen.
-/// - `max_time`: time spent inside the search's steps, checked every 64
-///   expansions.
+///   capacity of its node store, hash index and open list, and the heap
+///   memory of the stored nodes as the space reports it through
+///   [`SearchSpace::node_heap_bytes`](crate::SearchSpace::node_heap_bytes)).
+///   Before each expansion and each stored successor the search checks
+///   whether the next growth of any structure could cross the limit and
+///   stops instead, so the estimate never exceeds it.
+/// - `max_time`: time spent inside the search's steps. The clock is read
+///   about every millisecond of search (every expansion when they take
+///   longer), so the search passes the limit by at most about a
+///   millisecond, or one expansion when expansions are slower.
 /// - `cost_bound`: nodes whose `g` (or `g + h` with an admissible heuristic)
 ///   exceeds the bound are pruned; if pruning emptied the open list the
 ///   outcome is the cost-bound limit, not "exhausted".

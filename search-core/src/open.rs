@@ -8,7 +8,9 @@
 //!   Priorities are small integers there, so a vector of FIFO buckets indexed
 //!   by (priority, priority - g) makes push and pop `O(1)`. On the 1000x1000
 //!   grids it made Dijkstra and A* markedly faster than the heap (BENCHMARKS.md).
-//!   A priority beyond [`MAX_BUCKETS`] moves the entries into the heap.
+//!   A priority beyond [`MAX_BUCKETS`] moves the entries into the heap, and
+//!   so does a push that would make the buckets outgrow the entries (sparse
+//!   priorities each at a large depth): memory stays linear in the entries.
 //!   Without a memory limit, entries above the lowest priority wait in one
 //!   list per priority and are bucketed when the search gets there (A*'s
 //!   detours then cost an append, and none at all if the goal comes first).
@@ -91,16 +93,35 @@ impl<C: Ord> PartialEq for Entry<C> {
 impl<C: Ord> Eq for Entry<C> {}
 
 /// FIFO buckets indexed by priority, then by priority - g.
+///
+/// Memory follows the entries, not the priorities and depths seen: a level
+/// that empties gives its buckets back, and a push that would make the
+/// buckets of all levels together more than [`BucketQueue::slot_budget`]
+/// is refused, so that the caller moves to the heap for good. (A heuristic
+/// that grows along the path puts each entry at its own priority with its
+/// own depth: one bucket per depth at every priority was 16 B x n^2.) The
+/// header of each priority up to the highest seen stays, 64 B each: at most
+/// [`MAX_BUCKETS`] of them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BucketQueue {
     levels: Vec<Level>,
     /// No level below this holds an entry.
     lowest: usize,
     len: usize,
+    /// Bytes of the levels' buckets, deferred lists and spares (not of
+    /// `levels` itself).
     bytes: usize,
+    /// Buckets (`VecDeque` headers) allocated in every level's `slots` and
+    /// in `spare_slots`.
+    slots: usize,
     /// Emptied buckets, kept to be reused so memory follows the open list's
     /// size, not the number of priorities seen.
     spare: Vec<VecDeque<u32>>,
+    /// The largest bucket vector an emptied level gave back (every bucket
+    /// in it without a buffer), for the next level that needs one.
+    spare_slots: Vec<VecDeque<u32>>,
+    /// The largest deferred list placed so far, emptied, for reuse.
+    spare_deferred: Vec<(u32, u32)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -116,28 +137,44 @@ struct Level {
 
 impl BucketQueue {
     fn clear(&mut self) {
-        for level in &mut self.levels {
+        for key in 0..self.levels.len() {
+            let level = &mut self.levels[key];
             if level.len > 0 {
                 level.slots.iter_mut().for_each(VecDeque::clear);
                 level.deferred.clear();
                 level.len = 0;
+                self.retire(key);
             }
-            level.lowest = 0;
+            self.levels[key].lowest = 0;
         }
         self.lowest = 0;
         self.len = 0;
     }
 
-    /// Pushes `index` at `(key, key - g)`; both must be below [`MAX_BUCKETS`].
+    /// The most buckets all levels may hold after a push at `depth`: four
+    /// per entry, room for one level as deep as the push (twice, for the
+    /// vector's growth), and 1,024 to spare.
     #[inline]
-    pub(crate) fn push(&mut self, key: usize, depth: usize, index: u32) {
+    fn slot_budget(&self, depth: usize) -> usize {
+        4 * self.len + 2 * (depth + 1) + 1024
+    }
+
+    /// Pushes `index` at `(key, key - g)`; both must be below [`MAX_BUCKETS`].
+    /// Returns false, and pushes nothing, if the buckets would pass
+    /// [`slot_budget`](BucketQueue::slot_budget).
+    #[inline]
+    #[must_use]
+    pub(crate) fn push(&mut self, key: usize, depth: usize, index: u32) -> bool {
         if key >= self.levels.len() {
             self.add_levels(key);
         }
-        let level = &mut self.levels[key];
-        if depth >= level.slots.len() {
-            self.bytes += Self::add_slots(level, depth);
+        if depth >= self.levels[key].slots.len() {
+            let budget = self.slot_budget(depth);
+            if !self.add_slots(key, depth, Some(budget)) {
+                return false;
+            }
         }
+        let level = &mut self.levels[key];
         let slot = &mut level.slots[depth];
         if slot.len() == slot.capacity() {
             self.bytes += Self::make_room(slot, &mut self.spare);
@@ -147,6 +184,7 @@ impl BucketQueue {
         level.lowest = level.lowest.min(depth);
         self.lowest = self.lowest.min(key);
         self.len += 1;
+        true
     }
 
     /// Like [`push`](BucketQueue::push), but an entry above the lowest level
@@ -160,29 +198,34 @@ impl BucketQueue {
     /// Not used under a memory limit, whose projection
     /// ([`OpenList::bytes`]) does not foresee that later move.
     #[inline]
-    pub(crate) fn push_deferred(&mut self, key: usize, depth: usize, index: u32) {
+    #[must_use]
+    pub(crate) fn push_deferred(&mut self, key: usize, depth: usize, index: u32) -> bool {
         if key <= self.lowest || depth == 0 {
-            self.push(key, depth, index);
-            return;
+            return self.push(key, depth, index);
         }
         if key >= self.levels.len() {
             self.add_levels(key);
         }
         let level = &mut self.levels[key];
         if level.deferred.len() == level.deferred.capacity() {
-            let before = level.deferred.capacity();
-            level.deferred.reserve(1);
-            self.bytes += (level.deferred.capacity() - before) * size_of::<(u32, u32)>();
+            self.bytes += Self::grow_deferred(&mut level.deferred, &mut self.spare_deferred);
         }
         #[expect(clippy::cast_possible_truncation, reason = "depth < MAX_BUCKETS")]
         level.deferred.push((depth as u32, index));
         level.len += 1;
         self.len += 1;
+        true
     }
 
     /// Moves a level's deferred entries into its buckets, in push order.
+    /// Not refused: it adds at most one level's depths past the budget.
     #[cold]
     fn place_deferred(&mut self, key: usize) {
+        let mut deferred = std::mem::take(&mut self.levels[key].deferred);
+        let deepest = deferred.iter().map(|&(depth, _)| depth).max().unwrap_or(0);
+        if deepest as usize >= self.levels[key].slots.len() {
+            self.add_slots(key, deepest as usize, None);
+        }
         let Self {
             levels,
             bytes,
@@ -190,12 +233,8 @@ impl BucketQueue {
             ..
         } = self;
         let level = &mut levels[key];
-        let mut deferred = std::mem::take(&mut level.deferred);
         for &(depth, index) in &deferred {
             let depth = depth as usize;
-            if depth >= level.slots.len() {
-                *bytes += Self::add_slots(level, depth);
-            }
             let slot = &mut level.slots[depth];
             if slot.len() == slot.capacity() {
                 *bytes += Self::make_room(slot, spare);
@@ -204,7 +243,11 @@ impl BucketQueue {
             level.lowest = level.lowest.min(depth);
         }
         deferred.clear();
-        level.deferred = deferred;
+        // Keep the larger of this list and the spare; free the other.
+        if deferred.capacity() > self.spare_deferred.capacity() {
+            std::mem::swap(&mut deferred, &mut self.spare_deferred);
+        }
+        self.bytes -= deferred.capacity() * size_of::<(u32, u32)>();
     }
 
     // The growth paths below are rare (a new priority, a full bucket) and kept
@@ -215,12 +258,30 @@ impl BucketQueue {
         self.levels.resize_with(key + 1, Level::default);
     }
 
-    /// Adds slots up to `depth`; returns the bytes allocated.
+    /// Gives level `key` buckets up to `depth`, from the spare if it has
+    /// none; false (and nothing done) if that would pass `budget` buckets.
     #[cold]
-    fn add_slots(level: &mut Level, depth: usize) -> usize {
-        let before = level.slots.capacity();
+    fn add_slots(&mut self, key: usize, depth: usize, budget: Option<usize>) -> bool {
+        let level = &mut self.levels[key];
+        let spare = level.slots.capacity() == 0 && self.spare_slots.capacity() > 0;
+        let before = if spare {
+            self.spare_slots.capacity()
+        } else {
+            level.slots.capacity()
+        };
+        let added = vec_growth(before, depth + 1);
+        if budget.is_some_and(|budget| added > 0 && self.slots + added > budget) {
+            return false;
+        }
+        if spare {
+            level.slots = std::mem::take(&mut self.spare_slots);
+            level.slots.clear();
+        }
         level.slots.resize_with(depth + 1, VecDeque::new);
-        (level.slots.capacity() - before) * size_of::<VecDeque<u32>>()
+        let added = level.slots.capacity() - before;
+        self.slots += added;
+        self.bytes += added * size_of::<VecDeque<u32>>();
+        true
     }
 
     /// Makes room for one more entry in a full bucket, from a spare one if it
@@ -237,13 +298,43 @@ impl BucketQueue {
         (slot.capacity() - before) * size_of::<u32>()
     }
 
+    /// Makes room in a full deferred list, from the spare if it has none;
+    /// returns the bytes allocated.
+    #[cold]
+    fn grow_deferred(deferred: &mut Vec<(u32, u32)>, spare: &mut Vec<(u32, u32)>) -> usize {
+        if deferred.capacity() == 0 && spare.capacity() > 0 {
+            std::mem::swap(deferred, spare);
+            return 0;
+        }
+        let before = deferred.capacity();
+        deferred.reserve(1);
+        (deferred.capacity() - before) * size_of::<(u32, u32)>()
+    }
+
+    /// Whether [`push`](BucketQueue::push) would take an entry at
+    /// `(key, depth)` (both below [`MAX_BUCKETS`]).
+    fn accepts(&self, key: usize, depth: usize) -> bool {
+        let (capacity, len) = match self.levels.get(key) {
+            Some(level) if level.slots.capacity() > 0 => {
+                (level.slots.capacity(), level.slots.len())
+            }
+            _ => (self.spare_slots.capacity(), 0),
+        };
+        let added = if depth < len {
+            0
+        } else {
+            vec_growth(capacity, depth + 1)
+        };
+        added == 0 || self.slots + added <= self.slot_budget(depth)
+    }
+
     /// Bytes a push at `(key, depth)` would allocate.
     fn push_growth(&self, key: usize, depth: usize) -> usize {
         let mut bytes = vec_growth(self.levels.capacity(), key + 1) * size_of::<Level>();
-        let slots = self
-            .levels
-            .get(key)
-            .map_or(0, |level| level.slots.capacity());
+        let slots = match self.levels.get(key) {
+            Some(level) if level.slots.capacity() > 0 => level.slots.capacity(),
+            _ => self.spare_slots.capacity(),
+        };
         bytes += vec_growth(slots, depth + 1) * size_of::<VecDeque<u32>>();
         let slot = self
             .levels
@@ -278,26 +369,26 @@ impl BucketQueue {
         level.len -= 1;
         self.len -= 1;
         if level.len == 0 {
-            Self::retire(level, &mut self.spare);
+            self.retire(key);
         }
         Some((key, index))
     }
 
-    /// Keeps the buckets of an emptied level as spares for other levels.
+    /// Gives back the buckets of an emptied level: their buffers to the
+    /// spares, and the bucket vector too if it is the largest yet (else it
+    /// is freed).
     #[cold]
-    fn retire(level: &mut Level, spare: &mut Vec<VecDeque<u32>>) {
+    fn retire(&mut self, key: usize) {
+        let level = &mut self.levels[key];
         level.lowest = usize::MAX;
         let emptied = level.slots.iter_mut().filter(|slot| slot.capacity() > 0);
-        spare.extend(emptied.map(std::mem::take));
-    }
-
-    /// Takes every entry out in pop order.
-    fn drain(&mut self) -> Vec<(usize, u32)> {
-        let mut entries = Vec::with_capacity(self.len);
-        while let Some(entry) = self.pop() {
-            entries.push(entry);
+        self.spare.extend(emptied.map(std::mem::take));
+        let mut slots = std::mem::take(&mut level.slots);
+        if slots.capacity() > self.spare_slots.capacity() {
+            std::mem::swap(&mut slots, &mut self.spare_slots);
         }
-        entries
+        self.slots -= slots.capacity();
+        self.bytes -= slots.capacity() * size_of::<VecDeque<u32>>();
     }
 }
 
@@ -370,8 +461,11 @@ impl<C: Ord + Copy> OpenList<C> {
     ) {
         if self.use_buckets {
             match slot {
-                Some((key, depth)) if key < MAX_BUCKETS && depth < MAX_BUCKETS => {
-                    self.buckets.push(key, depth, index);
+                Some((key, depth))
+                    if key < MAX_BUCKETS
+                        && depth < MAX_BUCKETS
+                        && self.buckets.push(key, depth, index) =>
+                {
                     return;
                 }
                 _ => self.leave_buckets(entry_of),
@@ -380,24 +474,36 @@ impl<C: Ord + Copy> OpenList<C> {
         self.push_heap(entry_key, g, index);
     }
 
-    /// Moves every bucketed entry to the heap, for good.
+    /// Moves every bucketed entry to the heap, for good, and frees the
+    /// buckets.
     #[cold]
     fn leave_buckets(&mut self, entry_of: impl Fn(u32) -> (C, C)) {
         self.use_buckets = false;
-        for (_, moved) in self.buckets.drain() {
+        self.heap.reserve(self.buckets.len);
+        while let Some((_, moved)) = self.buckets.pop() {
             let (key, g) = entry_of(moved);
             self.push_heap(key, g, moved);
         }
+        self.buckets = BucketQueue::default();
     }
 
     /// Bytes a push into `slot` would allocate beyond what
-    /// [`bytes`](OpenList::bytes) projects (a bucket push can add many levels).
+    /// [`bytes`](OpenList::bytes) projects (a bucket push can add many
+    /// levels, and leaving the buckets moves every entry to the heap).
     pub(crate) fn push_growth(&self, slot: Option<(usize, usize)>) -> usize {
+        if !self.use_buckets {
+            return 0;
+        }
         match slot {
-            Some((key, depth)) if self.use_buckets && key < MAX_BUCKETS && depth < MAX_BUCKETS => {
+            Some((key, depth))
+                if key < MAX_BUCKETS && depth < MAX_BUCKETS && self.buckets.accepts(key, depth) =>
+            {
                 self.buckets.push_growth(key, depth)
             }
-            _ => 0,
+            _ => {
+                let entries = self.heap.len() + self.buckets.len + 1;
+                vec_growth(self.heap.capacity(), entries) * size_of::<Entry<C>>()
+            }
         }
     }
 
@@ -461,4 +567,104 @@ impl<C: Ord + Copy> OpenList<C> {
 pub(crate) enum Priority<C> {
     Bucket(usize),
     Cost(C),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `xorshift64*`: deterministic test data without a dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            usize::try_from(self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n).unwrap()
+        }
+    }
+
+    /// Pushes and pops the same entries through the buckets (deferred as the
+    /// engine does without a memory limit, or not) and through the heap;
+    /// both must pop in the same order, and the buckets must stay within
+    /// their budget or have moved to the heap.
+    fn same_order_as_the_heap(seed: u64, deferred: bool, max_depth: u64) -> bool {
+        let mut rng = Rng(seed);
+        let mut buckets = OpenList::<usize>::default();
+        buckets.clear(OpenListKind::Buckets, true);
+        let mut heap = OpenList::<usize>::default();
+        heap.clear(OpenListKind::BinaryHeap, false);
+        let mut entries: Vec<(usize, usize)> = Vec::new();
+        // High enough for any depth (depth <= priority).
+        let mut floor = 30_000;
+        for _ in 0..3_000 {
+            if rng.below(3) == 0 {
+                let popped = buckets.pop().map(|(_, i)| i);
+                assert_eq!(popped, heap.pop().map(|(_, i)| i));
+                if let Some(i) = popped {
+                    floor = entries[i as usize].0;
+                }
+                continue;
+            }
+            // Mostly at or just above the last priority popped, some below.
+            let key = (floor + rng.below(6)).saturating_sub(1);
+            let depth = rng.below(max_depth).min(key);
+            let g = key - depth;
+            let index = u32::try_from(entries.len()).unwrap();
+            entries.push((key, g));
+            let entry_of = |i: u32| entries[i as usize];
+            let slot = Some((key, depth));
+            let pushed =
+                deferred && buckets.use_buckets && buckets.buckets.push_deferred(key, depth, index);
+            if !pushed {
+                buckets.push(key, g, index, slot, entry_of);
+            }
+            heap.push(key, g, index, None, entry_of);
+            if entries.len().is_multiple_of(100) {
+                check_counts(&buckets.buckets);
+            }
+        }
+        loop {
+            let popped = buckets.pop().map(|(_, i)| i);
+            assert_eq!(popped, heap.pop().map(|(_, i)| i));
+            if popped.is_none() {
+                return buckets.use_buckets;
+            }
+        }
+    }
+
+    /// `slots` and `bytes` agree with what the levels and spares hold.
+    fn check_counts(queue: &BucketQueue) {
+        let deque = |d: &VecDeque<u32>| d.capacity() * size_of::<u32>();
+        let slots = |v: &Vec<VecDeque<u32>>| {
+            (
+                v.capacity(),
+                v.capacity() * size_of::<VecDeque<u32>>() + v.iter().map(deque).sum::<usize>(),
+            )
+        };
+        let deferred = |v: &Vec<(u32, u32)>| v.capacity() * size_of::<(u32, u32)>();
+        let (mut count, mut bytes) = slots(&queue.spare_slots);
+        bytes += deferred(&queue.spare_deferred) + queue.spare.iter().map(deque).sum::<usize>();
+        for level in &queue.levels {
+            let (c, b) = slots(&level.slots);
+            count += c;
+            bytes += b + deferred(&level.deferred);
+        }
+        assert_eq!((queue.slots, queue.bytes), (count, bytes));
+        assert!(queue.slots <= 4 * queue.len + 2 * MAX_BUCKETS);
+    }
+
+    #[test]
+    fn buckets_pop_in_heap_order() {
+        let mut kept = 0;
+        for seed in 1..=20 {
+            for deferred in [false, true] {
+                // Shallow: the buckets hold; deep and sparse: they give up.
+                kept += usize::from(same_order_as_the_heap(seed, deferred, 8));
+                assert!(!same_order_as_the_heap(seed, deferred, 20_000) || deferred);
+            }
+        }
+        assert_eq!(kept, 40, "shallow depths never leave the buckets");
+    }
 }

@@ -76,11 +76,43 @@ pub enum SearchError {
         /// The cost (its `Debug` form).
         cost: String,
     },
-    /// A path cost overflowed the cost type.
-    #[error("path cost overflows the cost type at a successor of node {node}")]
+    /// A path cost passed the largest value of the cost type: the costs
+    /// along a path add up to more than the type holds.
+    #[error(
+        "path cost above {max}, the largest value of the cost type {cost_type}: the path to \
+         node {node} costs {path_cost} and its next action costs {action_cost}; use smaller \
+         action costs or a wider cost type"
+    )]
     CostOverflow {
         /// The node being expanded (its `Debug` form).
         node: String,
+        /// The cost of the path to `node` (its `Display` form).
+        path_cost: String,
+        /// The cost of the action that would pass the limit.
+        action_cost: String,
+        /// The cost type's name, e.g. `u32`.
+        cost_type: &'static str,
+        /// The cost type's largest value, e.g. `4294967295`.
+        max: String,
+    },
+    /// A path cost plus its heuristic estimate (the open list's priority)
+    /// passed the largest value of the cost type.
+    #[error(
+        "path cost plus heuristic estimate above {max}, the largest value of the cost type \
+         {cost_type}: the path to node {node} costs {path_cost} and its heuristic estimate is \
+         {estimate}; use smaller estimates or costs, or a wider cost type"
+    )]
+    PriorityOverflow {
+        /// The node whose priority overflowed (its `Debug` form).
+        node: String,
+        /// The cost of the path to `node`.
+        path_cost: String,
+        /// The estimate added to it (weighted, for weighted A*).
+        estimate: String,
+        /// The cost type's name, e.g. `u32`.
+        cost_type: &'static str,
+        /// The cost type's largest value, e.g. `4294967295`.
+        max: String,
     },
     /// A node's number in the space's dense numbering was out of range.
     #[error("node {node} has number {number}, not below the space's {numbers} node numbers")]

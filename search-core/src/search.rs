@@ -1,6 +1,6 @@
 //! The engine: one best-first loop that every algorithm configures.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use num_traits::{CheckedAdd, Zero};
 
@@ -181,6 +181,10 @@ pub struct Search<'s, S: SearchSpace, H = Blind> {
     bfs_next: u32,
     /// The most successors one expansion produced, for memory projections.
     max_branching: usize,
+    /// When to read the clock next, for `max_time`: the expansion count.
+    next_clock: u64,
+    /// The search time and expansions at the last reading.
+    last_clock: (Duration, u64),
     end: Option<End>,
 }
 
@@ -202,6 +206,8 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
             last_key: None,
             bfs_next: 0,
             max_branching: 1,
+            next_clock: 0,
+            last_clock: (Duration::ZERO, 0),
             end: None,
         }
     }
@@ -243,6 +249,8 @@ where
             last_key: self.last_key,
             bfs_next: self.bfs_next,
             max_branching: self.max_branching,
+            next_clock: self.next_clock,
+            last_clock: self.last_clock,
             end: self.end,
         }
     }
@@ -291,7 +299,9 @@ where
     ///
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost,
-    /// [`SearchError::CostOverflow`] when a path cost overflows,
+    /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
+    /// largest value, [`SearchError::PriorityOverflow`] when a path cost plus
+    /// its heuristic estimate does,
     /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1, and
     /// [`SearchError::NodeNumberOutOfRange`] or
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
@@ -355,6 +365,8 @@ where
         self.last_key = None;
         self.pruned = false;
         self.max_branching = 1;
+        self.next_clock = 0;
+        self.last_clock = (Duration::ZERO, 0);
         self.stats = Statistics::default();
         self.stats.generated = 1;
         self.stats.evaluated = 1;
@@ -380,6 +392,7 @@ where
             self.end = Some(End::Failed(error));
             return;
         }
+        self.ws.store.node_heap = space.node_heap_bytes(self.ws.store.node(0));
         if self.algorithm.uses_heuristic() {
             self.ws.store.h.push(h);
         }
@@ -411,7 +424,7 @@ where
         (store + open, store_growth + open_growth)
     }
 
-    fn check_limits(&self, step_started: Instant) -> Option<End> {
+    fn check_limits(&mut self, step_started: Instant) -> Option<End> {
         let limits = &self.limits;
         if limits.is_cancelled() {
             return Some(End::Cancelled);
@@ -435,13 +448,35 @@ where
             }
         }
         if let Some(max) = limits.max_time {
-            if self.stats.expanded.is_multiple_of(64)
-                && self.stats.elapsed + step_started.elapsed() >= max
-            {
-                return Some(End::Limit(Limit::Time));
+            if self.stats.expanded >= self.next_clock {
+                let now = self.stats.elapsed + step_started.elapsed();
+                if now >= max {
+                    return Some(End::Limit(Limit::Time));
+                }
+                self.plan_clock(now, max);
             }
         }
         None
+    }
+
+    /// Chooses when to read the clock next: after as many expansions as
+    /// take about a millisecond at the pace since the last reading (less
+    /// near the limit), at most 64 (a reading costs about as much as a fast
+    /// grid expansion) and at least one. So a search passes `max_time` by
+    /// at most a millisecond or so, or one expansion when they are slower.
+    fn plan_clock(&mut self, now: Duration, max: Duration) {
+        let (then, at) = self.last_clock;
+        let done = u128::from(self.stats.expanded - at);
+        let stride = match now.saturating_sub(then).as_nanos().checked_div(done) {
+            Some(pace) => {
+                let interval = max.saturating_sub(now).min(Duration::from_millis(1));
+                let stride = interval.as_nanos() / pace.max(1);
+                u64::try_from(stride).unwrap_or(64).clamp(1, 64)
+            }
+            None => 1, // no pace yet
+        };
+        self.last_clock = (now, self.stats.expanded);
+        self.next_clock = self.stats.expanded + stride;
     }
 
     /// What ends a search whose open list ran dry.
@@ -567,7 +602,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     max_memory: Option<usize>,
 ) -> Result<(), End> {
     let Some(key) = algorithm.priority(g, h) else {
-        return Err(overflow(ws, index));
+        return Err(priority_overflow(ws, algorithm, index, h));
     };
     let slot = if ws.open.use_buckets {
         key.to_bucket()
@@ -578,8 +613,11 @@ fn push_open<N: crate::Node, A, C: Cost>(
     };
     // The common case, a bucket push without a memory limit, stays inline.
     if let Some((key, depth)) = slot {
-        if max_memory.is_none() && key < MAX_BUCKETS && depth < MAX_BUCKETS {
-            ws.open.buckets.push_deferred(key, depth, index);
+        if max_memory.is_none()
+            && key < MAX_BUCKETS
+            && depth < MAX_BUCKETS
+            && ws.open.buckets.push_deferred(key, depth, index)
+        {
             return Ok(());
         }
     }
@@ -587,9 +625,23 @@ fn push_open<N: crate::Node, A, C: Cost>(
 }
 
 #[cold]
-fn overflow<N: crate::Node, A, C: Copy>(ws: &Workspace<N, A, C>, index: u32) -> End {
-    let node = format!("{:?}", ws.store.node(index));
-    End::Failed(SearchError::CostOverflow { node })
+fn priority_overflow<N: crate::Node, A, C: Cost>(
+    ws: &Workspace<N, A, C>,
+    algorithm: Algorithm,
+    index: u32,
+    h: C,
+) -> End {
+    let estimate = match algorithm {
+        Algorithm::WeightedAStar { weight } => h.scale(weight),
+        _ => h,
+    };
+    End::Failed(SearchError::PriorityOverflow {
+        node: format!("{:?}", ws.store.node(index)),
+        path_cost: ws.store.g(index).to_string(),
+        estimate: estimate.to_string(),
+        cost_type: std::any::type_name::<C>(),
+        max: C::largest().to_string(),
+    })
 }
 
 /// [`push_open`] into the heap, or under a memory limit.
@@ -658,7 +710,7 @@ where
             _ => return self.reject_edge(cost),
         };
         // One test for the two limits a successor can meet, usually neither.
-        if self.guarded && !self.within_limits(child_g) {
+        if self.guarded && !self.within_limits(child_g, &child) {
             return;
         }
         if self
@@ -669,13 +721,18 @@ where
             return;
         }
         let space = self.space;
-        let found = match self.ws.store.find_or_insert(
+        let slot = self.ws.store.find_or_insert(
             child,
             |n| space.node_number(n),
             self.index,
             action,
             child_g,
-        ) {
+        );
+        if let Ok(Slot::New(child)) = slot {
+            let store = &mut self.ws.store;
+            store.node_heap += space.node_heap_bytes(store.node(child));
+        }
+        let found = match slot {
             Ok(Slot::New(child)) if self.skips(child, child_g) => {
                 if self.algorithm.uses_heuristic() {
                     self.ws.store.h.push(S::Cost::zero()); // a place, not a value
@@ -716,7 +773,13 @@ where
     fn reject_edge(&mut self, cost: S::Cost) {
         let node = format!("{:?}", self.parent);
         *self.end = Some(End::Failed(if cost.is_valid_edge() {
-            SearchError::CostOverflow { node }
+            SearchError::CostOverflow {
+                node,
+                path_cost: self.g.to_string(),
+                action_cost: cost.to_string(),
+                cost_type: std::any::type_name::<S::Cost>(),
+                max: S::Cost::largest().to_string(),
+            }
         } else {
             SearchError::InvalidCost {
                 node,
@@ -725,10 +788,10 @@ where
         }));
     }
 
-    /// Checks the cost bound and the memory limit for a successor at
-    /// `child_g`; false (and the search marked) if it must not be stored.
+    /// Checks the cost bound and the memory limit for a successor `child`
+    /// at `child_g`; false (and the search marked) if it must not be stored.
     #[inline(never)]
-    fn within_limits(&mut self, child_g: S::Cost) -> bool {
+    fn within_limits(&mut self, child_g: S::Cost, child: &S::Node) -> bool {
         if self.bound.is_some_and(|b| child_g > b) {
             *self.pruned = true;
             return false;
@@ -738,7 +801,8 @@ where
         if let Some(max) = self.max_memory {
             let (store_now, store_growth) = self.ws.store.bytes(1);
             let (open_now, open_growth) = self.ws.open.bytes(1);
-            if store_now + store_growth + open_now + open_growth > max {
+            let heap = self.space.node_heap_bytes(child);
+            if store_now + store_growth + open_now + open_growth + heap > max {
                 *self.end = Some(End::Limit(Limit::Memory));
                 return false;
             }

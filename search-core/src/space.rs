@@ -106,6 +106,41 @@ pub trait SearchSpace {
         let _ = node;
         0
     }
+
+    /// Bytes that `node` owns on the heap (the buffers of a `Vec` or `Box`
+    /// inside it), which the engine adds to its memory estimate for every
+    /// node it stores, so that
+    /// [`max_memory_bytes`](crate::SearchLimits::max_memory_bytes) holds
+    /// for nodes that allocate. Count the allocated capacity, and the
+    /// allocator's overhead on each block if it matters (many small
+    /// blocks), since the limit is meant for the process's memory. The
+    /// default is 0, right for nodes without heap memory.
+    ///
+    /// ```
+    /// use search_core::{bfs, SearchSpace};
+    ///
+    /// /// Strings of up to 8 letters `a` and `b`; the goal is "abba".
+    /// struct Words;
+    /// impl SearchSpace for Words {
+    ///     type Node = String;
+    ///     type Action = char;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &String) -> bool { n == "abba" }
+    ///     fn successors<F: FnMut(char, String, u32)>(&self, n: &String, mut emit: F) {
+    ///         if n.len() < 8 {
+    ///             for c in ['a', 'b'] { emit(c, format!("{n}{c}"), 1); }
+    ///         }
+    ///     }
+    ///     fn node_heap_bytes(&self, n: &String) -> usize { n.capacity() }
+    /// }
+    ///
+    /// let counted = bfs(&Words, String::new()).unwrap().stats.estimated_bytes;
+    /// assert!(counted > 0);
+    /// ```
+    fn node_heap_bytes(&self, node: &Self::Node) -> usize {
+        let _ = node;
+        0
+    }
 }
 
 impl<S: SearchSpace + ?Sized> SearchSpace for &S {
@@ -130,5 +165,9 @@ impl<S: SearchSpace + ?Sized> SearchSpace for &S {
 
     fn node_number(&self, node: &Self::Node) -> u64 {
         (**self).node_number(node)
+    }
+
+    fn node_heap_bytes(&self, node: &Self::Node) -> usize {
+        (**self).node_heap_bytes(node)
     }
 }

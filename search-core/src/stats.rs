@@ -28,7 +28,9 @@ use std::time::Duration;
 ///   "expansions until last jump"; it factors out tie-breaking.
 /// - `max_open`: the largest open list, stale entries included.
 /// - `stored`: nodes in the store at the end.
-/// - `estimated_bytes`: allocated capacity of the store, index and open list.
+/// - `estimated_bytes`: allocated capacity of the store, index and open list,
+///   and the heap memory the stored nodes own
+///   ([`SearchSpace::node_heap_bytes`](crate::SearchSpace::node_heap_bytes)).
 /// - `elapsed`: time spent inside the search's steps.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[allow(missing_docs)] // each field is documented above

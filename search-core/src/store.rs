@@ -214,6 +214,9 @@ pub(crate) struct NodeStore<N, A, C> {
     index: HashTable<u32>,
     /// The flat table that replaces `index` when the space numbers its nodes.
     numbered: Option<NumberTable>,
+    /// Heap bytes the stored nodes own
+    /// ([`SearchSpace::node_heap_bytes`](crate::SearchSpace::node_heap_bytes)).
+    pub(crate) node_heap: usize,
 }
 
 impl<N, A, C> Default for NodeStore<N, A, C> {
@@ -227,6 +230,7 @@ impl<N, A, C> Default for NodeStore<N, A, C> {
             dominated: BitSet::default(),
             index: HashTable::new(),
             numbered: None,
+            node_heap: 0,
         }
     }
 }
@@ -258,6 +262,7 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         self.dead.clear();
         self.dominated.clear();
         self.index.clear();
+        self.node_heap = 0;
         match numbers.filter(|&n| n <= MAX_NUMBERS) {
             Some(n) => self.numbered.get_or_insert_default().set_numbers(n),
             None => self.numbered = None,
@@ -404,14 +409,15 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         self.actions[i - 1] = action;
     }
 
-    /// Allocated bytes, and the bytes the next growth could add when `room`
-    /// more nodes arrive.
+    /// Allocated bytes (the nodes' own heap included), and the bytes the
+    /// next growth could add when `room` more nodes arrive (their own heap
+    /// not included).
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
         let vectors = self.records.bytes() + self.actions.bytes() + self.h.bytes();
         let table = table_bytes(self.index.capacity())
             + self.numbered.as_ref().map_or(0, NumberTable::bytes);
         let bits = self.closed.bytes() + self.dead.bytes() + self.dominated.bytes();
-        let now = vectors + table + bits;
+        let now = vectors + table + bits + self.node_heap;
         // Each vector on its own: the actions lag the records by one, so
         // they fill up one push later.
         let mut growth = self.records.growth(room) + self.actions.growth(room);

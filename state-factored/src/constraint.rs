@@ -6,6 +6,7 @@
 //! or the complement of one. Every constructor normalises, so equal sets are
 //! equal values and hash equally.
 
+use crate::state::heap_block;
 use crate::value::{finite_float_keys, key_float, key_int, NEG_ZERO_KEY};
 use crate::VarType;
 
@@ -216,6 +217,18 @@ impl Check {
 }
 
 impl Constraint {
+    /// Bytes the constraint owns on the heap (allocated capacity, with the
+    /// allocator's overhead).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        heap_block(match self {
+            Constraint::Bool(_) => 0,
+            Constraint::Int(Intervals(v)) | Constraint::Float(Intervals(v)) => {
+                v.capacity() * size_of::<(u64, u64)>()
+            }
+            Constraint::Str(StrSet::Only(v) | StrSet::Except(v)) => v.capacity() * size_of::<u32>(),
+        })
+    }
+
     /// The constraint on `var` as one [`Check`] on the values a state can
     /// hold, if it is that simple (every built-in comparison is);
     /// `Some(Err(()))` when it always holds.

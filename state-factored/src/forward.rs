@@ -92,4 +92,8 @@ impl SearchSpace for ForwardSpace<'_> {
             }
         }
     }
+
+    fn node_heap_bytes(&self, node: &State) -> usize {
+        node.heap_bytes()
+    }
 }

@@ -4,6 +4,7 @@ use search_core::{SearchSpace, Solution};
 
 use crate::constraint::{Constraint, Intervals};
 use crate::effect::Eff;
+use crate::state::heap_block;
 use crate::value::{finite_float_keys, float_key, int_key, key_float, key_int};
 use crate::{ActionId, Cost, Domain, FactoredError, Goal, State, VarType};
 
@@ -47,6 +48,31 @@ impl Subgoal {
     /// ```
     pub fn constraints(&self) -> &[(u32, Constraint)] {
         &self.constraints
+    }
+
+    /// Bytes the subgoal owns on the heap: its list of constraints and
+    /// their interval and symbol lists (allocated capacity, with the
+    /// allocator's overhead, as [`State::heap_bytes`] counts it). The search
+    /// engine counts them against its memory limit
+    /// ([`SearchSpace::node_heap_bytes`]).
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", 5)]).unwrap();
+    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// assert!(node.heap_bytes() >= std::mem::size_of_val(node.constraints()));
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        let constraints = heap_block(self.constraints.capacity() * size_of::<(u32, Constraint)>());
+        constraints
+            + self
+                .constraints
+                .iter()
+                .map(|(_, c)| c.heap_bytes())
+                .sum::<usize>()
     }
 
     /// Whether `state` satisfies every constraint.
@@ -310,6 +336,10 @@ impl SearchSpace for RegressionSpace<'_> {
                 emit(id, previous, action.cost());
             }
         }
+    }
+
+    fn node_heap_bytes(&self, node: &Subgoal) -> usize {
+        node.heap_bytes()
     }
 }
 

@@ -33,6 +33,20 @@ pub struct State {
 /// The most slots a state holds without allocating.
 pub(crate) const INLINE: usize = 12;
 
+/// Bytes a heap allocation of `bytes` takes, as glibc's `malloc` takes it:
+/// an 8-byte header, 16-byte granules, 32 bytes at least (other allocators
+/// take about as much or less). Nodes report their heap memory this way so
+/// that the search's memory limit holds for the process, not just for the
+/// bytes asked for: a regression subgoal is several small lists, where the
+/// overhead is a good part of the whole.
+pub(crate) fn heap_block(bytes: usize) -> usize {
+    if bytes == 0 {
+        0
+    } else {
+        ((bytes + 8 + 15) & !15).max(32)
+    }
+}
+
 /// A state's slots: inline when they fit (unused slots stay 0), boxed
 /// otherwise. The choice depends on the length only, so equal states always
 /// use the same variant.
@@ -113,6 +127,30 @@ impl State {
     /// ```
     pub fn len(&self) -> usize {
         self.as_slots().len()
+    }
+
+    /// Bytes the state owns on the heap, the allocator's overhead included
+    /// (as glibc's `malloc` takes a block: an 8-byte header, 16-byte
+    /// granules, 32 bytes at least): none for up to 12 variables (they are
+    /// stored inline), else one block of 8 bytes a variable. The search engine
+    /// counts them against its memory limit
+    /// ([`SearchSpace::node_heap_bytes`](search_core::SearchSpace::node_heap_bytes)).
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// for i in 0..12 {
+    ///     schema.int(&format!("v{i}")).unwrap();
+    /// }
+    /// assert_eq!(schema.default_state().heap_bytes(), 0);
+    /// schema.int("v12").unwrap();
+    /// assert!(schema.default_state().heap_bytes() >= 13 * 8);
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        match &self.slots {
+            Slots::Inline { .. } => 0,
+            Slots::Heap(slots) => heap_block(size_of_val::<[u64]>(slots)),
+        }
     }
 
     /// Whether the state has no variable.

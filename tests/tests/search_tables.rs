@@ -782,7 +782,7 @@ fn overflow_is_cost_overflow() {
     let space = named(200_u8, 100);
     for algorithm in ALGORITHMS {
         match expect_error(&space, "start", algorithm) {
-            SearchError::CostOverflow { node } => assert_eq!(node, "\"junction\""),
+            SearchError::CostOverflow { node, .. } => assert_eq!(node, "\"junction\""),
             other => panic!("{algorithm:?}: expected CostOverflow, got {other:?}"),
         }
     }
