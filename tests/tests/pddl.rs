@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, solve_text, GroundedTask, GroundingLimits,
-    IpcPlan, Location, PddlError, PddlOptions,
+    IpcPlan, Location, PddlError, PddlOptions, PddlSolution,
 };
 use planners::{Direction, HeuristicName, PlanOutcome, PlannerConfig};
 
@@ -176,25 +176,38 @@ const EVERY_DIRECTION: [Direction; 3] = [
     Direction::Portfolio,
 ];
 
-#[test]
-fn a_contradictory_goal_is_unsolvable_in_every_direction() {
-    let problem = road_problem("(and (at c) (not (at c)))");
+/// Solves the road task `problem` in every direction with each of
+/// `heuristics`, asserting that each finds it unsolvable.
+fn solve_everywhere(problem: &str, heuristics: &[HeuristicName]) -> Vec<PddlSolution> {
+    let mut solutions = Vec::new();
     for direction in EVERY_DIRECTION {
-        for heuristic in [HeuristicName::Blind, HeuristicName::HMax, HeuristicName::Ff] {
+        for &heuristic in heuristics {
             let config = PlannerConfig {
                 direction,
                 heuristic,
                 ..PlannerConfig::default()
             };
-            let s = solve_text(ROAD, &problem, &config, &PddlOptions::default()).unwrap();
+            let s = solve_text(ROAD, problem, &config, &PddlOptions::default()).unwrap();
             assert_eq!(
                 s.outcome,
                 PlanOutcome::Unsolvable,
                 "{direction:?} {heuristic:?}"
             );
-            assert!(s.grounding.unsolvable);
             assert!(s.plan.is_none());
+            solutions.push(s);
         }
+    }
+    solutions
+}
+
+#[test]
+fn a_contradictory_goal_is_unsolvable_in_every_direction() {
+    let problem = road_problem("(and (at c) (not (at c)))");
+    for s in solve_everywhere(
+        &problem,
+        &[HeuristicName::Blind, HeuristicName::HMax, HeuristicName::Ff],
+    ) {
+        assert!(s.grounding.unsolvable);
     }
     // The validator refuses the plan that reaches `(at c)`, and the empty
     // plan, whose final state has `(not (at c))`.
@@ -229,21 +242,7 @@ fn a_contradictory_goal_is_unsolvable_in_every_direction() {
 #[test]
 fn an_action_with_contradictory_preconditions_never_applies() {
     let problem = road_problem("(won)");
-    for direction in EVERY_DIRECTION {
-        for heuristic in [HeuristicName::Blind, HeuristicName::HMax] {
-            let config = PlannerConfig {
-                direction,
-                heuristic,
-                ..PlannerConfig::default()
-            };
-            let s = solve_text(ROAD, &problem, &config, &PddlOptions::default()).unwrap();
-            assert_eq!(
-                s.outcome,
-                PlanOutcome::Unsolvable,
-                "{direction:?} {heuristic:?}"
-            );
-        }
-    }
+    solve_everywhere(&problem, &[HeuristicName::Blind, HeuristicName::HMax]);
     // Grounding drops every `cheat`; a plan that names one is refused.
     let dom = parse_domain("road.pddl", ROAD).unwrap();
     let prob = parse_problem(&dom, "p.pddl", &problem).unwrap();
