@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use benches::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
 use planners::input::{read_capped, MAX_INPUT_BYTES};
 use planners::pddl::{solve_files, PddlError};
 use planners::problem::{load, ProblemError};
 use planners::PlannerConfig;
+use searchlab_lab::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
 
 const LIMIT: &str = "file is larger than the 64 MiB input limit";
 
@@ -40,9 +40,9 @@ fn every_loader_refuses(big: &Path) {
     assert_eq!(code, EXIT_INPUT_ERROR);
     assert_eq!(text, format!("error: {expected}\n"));
 
-    let error = benches::suite_file::load_pddl(&domain, big, None).unwrap_err();
+    let error = searchlab_lab::suite_file::load_pddl(&domain, big, None).unwrap_err();
     assert_eq!(error.to_string(), expected);
-    let error = benches::suite_file::load_suite(big).unwrap_err();
+    let error = searchlab_lab::suite_file::load_suite(big).unwrap_err();
     assert_eq!(error.to_string(), expected);
 }
 

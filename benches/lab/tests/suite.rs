@@ -4,15 +4,15 @@
 
 use std::path::PathBuf;
 
-use benches::record::{
-    merge, read_jsonl, to_csv, to_lab_properties, write_jsonl, RunOutcome, RunRecord,
-};
-use benches::report::{geometric_mean, log_score, Attribute, Report, Score, ScoreBounds};
-use benches::runner::{run_suite, RunOptions, Shard};
-use benches::suite::{Configuration, CustomHeuristic, RunLimits, Suite, SuiteProblem};
-use benches::suite_file::parse_suite;
 use planners::{Direction, HeuristicName};
 use search_core::{Admissible, Algorithm};
+use searchlab_lab::record::{
+    merge, read_jsonl, to_csv, to_lab_properties, write_jsonl, RunOutcome, RunRecord,
+};
+use searchlab_lab::report::{geometric_mean, log_score, Attribute, Report, Score, ScoreBounds};
+use searchlab_lab::runner::{run_suite, RunOptions, Shard};
+use searchlab_lab::suite::{Configuration, CustomHeuristic, RunLimits, Suite, SuiteProblem};
+use searchlab_lab::suite_file::parse_suite;
 use state_atomic::WorldState;
 
 /// A suite small enough for debug builds: three atomic problems, one
@@ -548,7 +548,7 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
     std::fs::write(dir.join("other/domain.pddl"), CHAIN_DOMAIN).unwrap();
     std::fs::write(dir.join("other/p3.pddl"), chain_problem(3)).unwrap();
     let configs = ["fwd-astar-hmax", "reg-gbfs-ff", "fd-astar-blind"].map(str::to_owned);
-    let suite = benches::suite_file::pddl_suite(
+    let suite = searchlab_lab::suite_file::pddl_suite(
         &[dir.join("chain"), dir.join("other/p3.pddl")],
         &configs,
         RunLimits::default(),
@@ -557,14 +557,15 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
     let names: Vec<&str> = suite.problems.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["p2", "p4", "p3"]);
     assert_eq!(suite.config_names(), configs);
-    let default = benches::suite_file::pddl_suite(&[dir.join("chain")], &[], RunLimits::default());
+    let default =
+        searchlab_lab::suite_file::pddl_suite(&[dir.join("chain")], &[], RunLimits::default());
     assert_eq!(
         default.unwrap().configs.len(),
-        benches::suite_file::DEFAULT_PDDL_CONFIGS.len()
+        searchlab_lab::suite_file::DEFAULT_PDDL_CONFIGS.len()
     );
 
     let error = |paths: &[PathBuf], configs: &[String]| {
-        benches::suite_file::pddl_suite(paths, configs, RunLimits::default())
+        searchlab_lab::suite_file::pddl_suite(paths, configs, RunLimits::default())
             .unwrap_err()
             .to_string()
     };
@@ -596,7 +597,7 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
 #[test]
 fn the_shipped_peer_suite_loads() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benches/suites/pddl-peers.toml");
-    let suite = benches::suite_file::load_suite(&path).unwrap();
+    let suite = searchlab_lab::suite_file::load_suite(&path).unwrap();
     assert_eq!(suite.problems.len(), 15 + 6 + 6 + 8);
     assert_eq!(suite.configs.len(), 6);
     assert_eq!(suite.runs().len(), 35 * 6);

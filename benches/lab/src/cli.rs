@@ -1,4 +1,4 @@
-//! `searchlab`: the comparative benchmark suite and a one-problem planner.
+//! The `searchlab` command line, whole, as a library: [`Lab`].
 //!
 //! - `searchlab` runs the built-in default suite and prints the coverage and
 //!   forward-against-regression tables.
@@ -17,19 +17,20 @@
 //! 512 MiB per search, so that a search that never ends cannot take the
 //! machine down.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use benches::defaults::safety_limits;
-use benches::external::Peers;
-use benches::output::{write_outputs, OutputOptions};
-use benches::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
-use benches::record::{merge, read_jsonl, write_jsonl, Prefer};
-use benches::report::{Report, ScoreBounds};
-use benches::runner::{run_suite, RunOptions, Shard};
-use benches::suite::{mebibytes, time_limit, RunLimits, Suite};
-use benches::SuiteError;
+use crate::defaults::safety_limits;
+use crate::external::Peers;
+use crate::output::{write_outputs, OutputOptions};
+use crate::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
+use crate::record::{merge, read_jsonl, write_jsonl, Prefer};
+use crate::report::{Report, ScoreBounds};
+use crate::runner::{run_suite, RunOptions, Shard};
+use crate::suite::{mebibytes, time_limit, Configuration, CustomHeuristic, RunLimits, Suite};
+use crate::SuiteError;
 use clap::{Parser, Subcommand};
 use planners::{Direction, HeuristicName};
 use search_core::Algorithm;
@@ -75,7 +76,7 @@ enum Command {
     Plan(PlanArgs),
 }
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 struct BenchArgs {
     /// A suite file (TOML); the built-in default suite if left out.
     suite: Option<PathBuf>,
@@ -191,7 +192,7 @@ struct PlanArgs {
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    benches::suite::parse_algorithm(s).map_err(|e| e.to_string())
+    crate::suite::parse_algorithm(s).map_err(|e| e.to_string())
 }
 
 fn pairs(flat: &[String]) -> Vec<(String, String)> {
@@ -200,50 +201,126 @@ fn pairs(flat: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        None => bench(&BenchArgs {
-            suite: None,
-            jobs: None,
-            shard: None,
-            out: None,
-            compare: Vec::new(),
-            no_progress: false,
-            pddl: Vec::new(),
-            configs: Vec::new(),
-            limits: LimitArgs::default(),
-        }),
-        Some(Command::Bench(args)) => bench(&args),
-        Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
-        Some(Command::Report(args)) => report(&args),
-        Some(Command::Plan(args)) => return plan(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_INPUT_ERROR)
+/// The `searchlab` program as a value: the whole command line, plus the
+/// heuristics a researcher adds. A program of one's own is this small:
+///
+/// ```no_run
+/// use search_core::Admissible;
+/// use searchlab_lab::Lab;
+/// use state_atomic::WorldState;
+///
+/// fn main() -> std::process::ExitCode {
+///     Lab::new()
+///         // 1 while the goal does not hold yet: admissible with unit-or-more costs.
+///         .heuristic("open", |h| {
+///             h.atomic_forward(|problem| {
+///                 let goal = problem.goal;
+///                 Box::new(Admissible(move |s: &WorldState| u32::from(!s.satisfies(&goal))))
+///             })
+///         })
+///         .main()
+/// }
+/// ```
+///
+/// Its configurations (`fwd-astar-open`, `reg-gbfs-open` where it has a
+/// factory) join the default suite, and suite files and `--configs` can
+/// name them.
+#[derive(Debug, Default)]
+pub struct Lab {
+    heuristics: Vec<CustomHeuristic>,
+}
+
+impl Lab {
+    /// The command line with the built-in heuristics only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the heuristic `name`; `factories` gives it a factory for each
+    /// kind of problem and direction it supports (see [`CustomHeuristic`]).
+    #[must_use]
+    pub fn heuristic(
+        mut self,
+        name: &str,
+        factories: impl FnOnce(CustomHeuristic) -> CustomHeuristic,
+    ) -> Self {
+        self.heuristics.push(factories(CustomHeuristic::new(name)));
+        self
+    }
+
+    /// Runs the command line of this process and returns its exit code.
+    pub fn main(self) -> ExitCode {
+        self.run(std::env::args_os())
+    }
+
+    /// Runs the command line `args` (the program's name first) and returns
+    /// its exit code: 0 done (or solved), 2 bad input, and for `plan` the
+    /// codes [`crate::plan`] lists.
+    ///
+    /// ```
+    /// use searchlab_lab::Lab;
+    /// assert_eq!(Lab::new().run(["searchlab", "--no-such-flag"]), std::process::ExitCode::from(2));
+    /// ```
+    pub fn run<I, T>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let cli = match Cli::try_parse_from(args) {
+            Ok(cli) => cli,
+            Err(e) => {
+                let _ = e.print();
+                return if e.use_stderr() {
+                    ExitCode::from(EXIT_INPUT_ERROR)
+                } else {
+                    ExitCode::SUCCESS // --help, --version
+                };
+            }
+        };
+        let result = match cli.command {
+            None => bench(&BenchArgs::default(), &self.heuristics),
+            Some(Command::Bench(args)) => bench(&args, &self.heuristics),
+            Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
+            Some(Command::Report(args)) => report(&args),
+            Some(Command::Plan(args)) => return plan(&args),
+        };
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_INPUT_ERROR)
+            }
         }
     }
 }
 
-fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
+/// `searchlab bench`, with the user's `heuristics` among the
+/// configurations a suite can name (and in the default suite).
+fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
     let mut suite = if !args.pddl.is_empty() {
         let limits = RunLimits {
             max_time: Some(Duration::from_secs(60)),
             max_memory_bytes: Some(2048 << 20),
             max_expansions: None,
         };
-        benches::suite_file::pddl_suite(&args.pddl, &args.configs, limits)?
+        crate::suite_file::pddl_suite(&args.pddl, &args.configs, limits)?
     } else if let Some(path) = &args.suite {
-        benches::suite_file::load_suite(path)?
+        crate::suite_file::load_suite_with(path, heuristics)?
     } else {
-        benches::defaults::default_suite()?
+        let mut suite = crate::defaults::default_suite()?;
+        for heuristic in heuristics {
+            for direction in [Direction::Forward, Direction::Regression] {
+                let config = Configuration::custom(direction, Algorithm::AStar, heuristic.clone());
+                if heuristic.supports_any(direction) {
+                    suite.add_config(config);
+                }
+            }
+        }
+        suite
     };
     override_limits(&mut suite, &args.limits);
     let peers = Peers::locate();
-    if let Some(note) = benches::external::retain_available(&mut suite, &peers) {
+    if let Some(note) = suite.retain_available(&peers) {
         eprintln!("{note}");
     }
     let compare = pairs(&args.compare);
@@ -338,7 +415,7 @@ fn bounds_of(suite: &Suite) -> ScoreBounds {
         memory_limit: suite
             .limits
             .max_memory_bytes
-            .map_or(default.memory_limit, |m| benches::report::as_f64(m as u64)),
+            .map_or(default.memory_limit, |m| crate::report::as_f64(m as u64)),
     }
 }
 
@@ -386,7 +463,7 @@ fn report(args: &ReportArgs) -> Result<(), SuiteError> {
             .time_limit
             .map_or(default.time_limit, |t| t.as_secs_f64()),
         memory_limit: args.memory_limit.map_or(default.memory_limit, |mb| {
-            benches::report::as_f64(mebibytes(mb) as u64)
+            crate::report::as_f64(mebibytes(mb) as u64)
         }),
     };
     let report = Report::new(&records);

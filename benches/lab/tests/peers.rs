@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use benches::external::{retain_available, run_external, ExternalSearch, Peers};
-use benches::record::RunOutcome;
-use benches::runner::{run_suite, RunOptions};
-use benches::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
+use searchlab_lab::external::{run_external, ExternalSearch, Peers};
+use searchlab_lab::record::RunOutcome;
+use searchlab_lab::runner::{run_suite, RunOptions};
+use searchlab_lab::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
 
 const DOMAIN: &str = "(define (domain roads) (:requirements :strips)
   (:predicates (at ?x) (road ?x ?y))
@@ -192,7 +192,7 @@ fn missing_peers_are_skipped_with_a_note_and_the_rest_run() {
         suite.add_config(Configuration::by_name(name).unwrap());
     }
     let nowhere = Peers::in_dir(Path::new("/nonexistent/searchlab-peers"));
-    let note = retain_available(&mut suite, &nowhere).unwrap();
+    let note = suite.retain_available(&nowhere).unwrap();
     assert!(note.contains("fd-astar-lmcut, pp-astar-hmax"), "{note}");
     assert!(
         note.contains("Fast Downward and pyperplan not installed"),
@@ -201,7 +201,7 @@ fn missing_peers_are_skipped_with_a_note_and_the_rest_run() {
     assert_eq!(suite.config_names(), ["fwd-astar-hmax"]);
     let records = run_suite(&suite, &RunOptions::default()).unwrap();
     assert!(records[0].solved());
-    assert!(retain_available(&mut suite, &nowhere).is_none());
+    assert!(suite.retain_available(&nowhere).is_none());
 
     // Peer configurations apply to PDDL tasks only.
     let mut mixed = Suite::new("mixed");

@@ -19,15 +19,16 @@
 //! `scripts/install-peers.sh`: `$SEARCHLAB_PEERS` if set, else `.peers` in
 //! the working directory, else `/tmp/peers`. Configurations whose planner is
 //! not installed are dropped from a suite with a one-line note
-//! ([`retain_available`]).
+//! ([`crate::suite::Suite::retain_available`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::limits::RunLimits;
 use crate::record::RunOutcome;
-use crate::suite::{Method, PddlTask, RunLimits, Suite};
+use crate::task::PddlTask;
 
 /// A peer planner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,7 +92,7 @@ impl ExternalSearch {
     /// The peer configuration called `name`.
     ///
     /// ```
-    /// use benches::external::{ExternalPlanner, ExternalSearch};
+    /// use searchlab_lab::external::{ExternalPlanner, ExternalSearch};
     /// let c = ExternalSearch::by_name("fd-astar-lmcut").unwrap();
     /// assert_eq!((c.planner, c.search), (ExternalPlanner::FastDownward, "astar(lmcut())"));
     /// assert!(ExternalSearch::by_name("fd-astar-nothing").is_none());
@@ -150,32 +151,6 @@ impl Peers {
             ExternalPlanner::Pyperplan => self.pyperplan.is_some(),
         }
     }
-}
-
-/// Drops the suite's peer configurations whose planner `peers` does not
-/// have, and returns a one-line note naming them (`None` if none was
-/// dropped).
-pub fn retain_available(suite: &mut Suite, peers: &Peers) -> Option<String> {
-    let mut dropped = Vec::new();
-    let mut missing = Vec::new();
-    suite.configs.retain(|c| match &c.method {
-        Method::External(search) if !peers.has(search.planner) => {
-            dropped.push(c.name.clone());
-            if !missing.contains(&search.planner.name()) {
-                missing.push(search.planner.name());
-            }
-            false
-        }
-        _ => true,
-    });
-    (!dropped.is_empty()).then(|| {
-        format!(
-            "note: skipped {} ({} not installed in {}; run scripts/install-peers.sh or set SEARCHLAB_PEERS)",
-            dropped.join(", "),
-            missing.join(" and "),
-            peers.dir.display()
-        )
-    })
 }
 
 /// What a peer's run produced.

@@ -169,7 +169,7 @@ impl RunRecord {
     /// What is wrong, naming the field.
     ///
     /// ```
-    /// use benches::record::RunRecord;
+    /// use searchlab_lab::record::RunRecord;
     /// let mut r = RunRecord::new(0, "d", "p", "c");
     /// assert!(r.check().is_ok());
     /// r.time = 1e305;
@@ -379,7 +379,7 @@ pub struct Merged {
 /// records differ and `prefer` is `None`.
 ///
 /// ```
-/// use benches::record::{merge, Prefer, RunRecord};
+/// use searchlab_lab::record::{merge, Prefer, RunRecord};
 /// let a = RunRecord::new(0, "d", "p", "c");
 /// let mut b = a.clone();
 /// b.time = 2.0;

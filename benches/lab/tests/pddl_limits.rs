@@ -5,16 +5,16 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use benches::plan::{plan_pddl, PlanRequest, EXIT_LIMIT};
-use benches::record::RunOutcome;
-use benches::runner::{run_suite, RunOptions};
-use benches::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
 use planners::pddl::{
     ground, parse_domain, parse_problem, solve_text, GroundingExceeded, GroundingLimits, PddlError,
     PddlOptions,
 };
 use planners::{Direction, HeuristicName, PlannerConfig};
 use search_core::{Algorithm, Limit};
+use searchlab_lab::plan::{plan_pddl, PlanRequest, EXIT_LIMIT};
+use searchlab_lab::record::RunOutcome;
+use searchlab_lab::runner::{run_suite, RunOptions};
+use searchlab_lab::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
 
 /// A 6-ary predicate that any six objects satisfy: 30 objects give
 /// 729 million facts and as many operators, far beyond any memory.

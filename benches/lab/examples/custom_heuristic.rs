@@ -1,7 +1,7 @@
 //! A user heuristic as a new configuration of the benchmark suite, compared with
 //! `h_max` in the same tables and plots.
 //!
-//! `cargo run --release -p benches --example custom_heuristic [OUT_DIR]`
+//! `cargo run --release -p searchlab-lab --example custom_heuristic [OUT_DIR]`
 //!
 //! The heuristic, "cheapest achiever": for every goal atom the state gets
 //! wrong, the cheapest action that sets it right; the estimate is the
@@ -10,13 +10,13 @@
 
 use std::path::PathBuf;
 
-use benches::defaults::{generate, reference_problems};
-use benches::output::{write_outputs, OutputOptions};
-use benches::report::Report;
-use benches::runner::{run_suite, RunOptions};
-use benches::suite::{AtomicProblem, Configuration, CustomHeuristic, Suite};
 use planners::{Direction, HeuristicName};
 use search_core::{Algorithm, Estimate, Heuristic};
+use searchlab_lab::defaults::{generate, reference_problems};
+use searchlab_lab::output::{write_outputs, OutputOptions};
+use searchlab_lab::report::Report;
+use searchlab_lab::runner::{run_suite, RunOptions};
+use searchlab_lab::suite::{AtomicProblem, Configuration, CustomHeuristic, Suite};
 use state_atomic::{PartialState, WorldState};
 
 /// The cheapest achiever of each goal atom, by bit position.
@@ -69,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let mut suite = Suite::new("custom-heuristic");
-    suite.limits = benches::defaults::default_limits();
+    suite.limits = searchlab_lab::defaults::default_limits();
     suite.problems = reference_problems()?;
     for family in ["atomic-chains", "atomic-shortcuts", "atomic-toggles"] {
         for size in [16, 24, 32, 40] {

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use benches::defaults::{DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_TIME};
-use benches::plot::{coverage_svg, scatter_svg};
-use benches::record::{merge, read_jsonl, write_jsonl, Prefer, RunOutcome, RunRecord};
-use benches::report::Attribute;
-use benches::suite::{time_limit, Configuration, MAX_TIME};
-use benches::suite_file::parse_suite;
+use searchlab_lab::defaults::{DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_TIME};
+use searchlab_lab::plot::{coverage_svg, scatter_svg};
+use searchlab_lab::record::{merge, read_jsonl, write_jsonl, Prefer, RunOutcome, RunRecord};
+use searchlab_lab::report::Attribute;
+use searchlab_lab::suite::{time_limit, Configuration, MAX_TIME};
+use searchlab_lab::suite_file::parse_suite;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -194,7 +194,7 @@ fn generator_sizes_are_checked_against_the_generators_range() {
     // Every size in range generates.
     for generator in ["atomic-chains", "atomic-shortcuts", "atomic-toggles"] {
         for size in 1..=64 {
-            benches::defaults::generate(generator, size, 1).unwrap();
+            searchlab_lab::defaults::generate(generator, size, 1).unwrap();
         }
     }
 }

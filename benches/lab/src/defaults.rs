@@ -129,7 +129,7 @@ pub fn reference_problems() -> Result<Vec<SuiteProblem>, SuiteError> {
 /// factored families' sizes are `u32`s.
 ///
 /// ```
-/// use benches::defaults::generator_sizes;
+/// use searchlab_lab::defaults::generator_sizes;
 /// assert_eq!(generator_sizes("atomic-chains"), Some(1..=64));
 /// assert_eq!(generator_sizes("factored-economy"), Some(1..=u64::from(u32::MAX)));
 /// assert_eq!(generator_sizes("reference"), None);

@@ -9,7 +9,6 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
 use planners::{BoxedHeuristic, Direction, HeuristicName, PlannerConfig};
 use search_core::{Algorithm, SearchError, SearchLimits};
@@ -17,7 +16,9 @@ use serde::{Deserialize, Serialize};
 use state_atomic::{PartialState, WorldState};
 use state_factored::{State, Subgoal};
 
-use crate::external::ExternalSearch;
+use crate::external::{ExternalSearch, Peers};
+pub use crate::limits::{mebibytes, time_limit, RunLimits, MAX_TIME};
+pub use crate::task::PddlTask;
 use crate::SuiteError;
 
 /// An atomic (64-bit) problem: actions, start and goal.
@@ -35,19 +36,6 @@ pub enum Instance {
     /// A PDDL task, parsed and grounded by every run (into the narrowest
     /// atomic width that holds it).
     Pddl(PddlTask),
-}
-
-/// The text of a PDDL domain and problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PddlTask {
-    /// The domain file's path, for messages.
-    pub domain_file: String,
-    /// The domain's PDDL text.
-    pub domain: String,
-    /// The problem file's path, for messages.
-    pub problem_file: String,
-    /// The problem's PDDL text.
-    pub problem: String,
 }
 
 /// Which state representation a problem uses.
@@ -115,51 +103,6 @@ impl SuiteProblem {
     }
 }
 
-/// Per-run limits: each run of a suite gets its own.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunLimits {
-    /// Expansions, per search (a portfolio's two searches each get it).
-    pub max_expansions: Option<u64>,
-    /// Wall time, per search.
-    pub max_time: Option<Duration>,
-    /// Estimated memory of the search's nodes and open list, per search.
-    pub max_memory_bytes: Option<usize>,
-}
-
-/// The longest time limit accepted: a year. Longer ones are typing
-/// mistakes, and far longer ones do not fit a [`Duration`].
-pub const MAX_TIME: Duration = Duration::from_secs(365 * 24 * 60 * 60);
-
-/// `seconds` as a time limit: a positive number of seconds, at most
-/// [`MAX_TIME`]. The command line and suite files both convert with it.
-///
-/// # Errors
-/// A message (to follow the flag or key) for NaN, infinities, zero,
-/// negative numbers and numbers beyond [`MAX_TIME`].
-///
-/// ```
-/// use std::time::Duration;
-/// use benches::suite::time_limit;
-/// assert_eq!(time_limit(1.5), Ok(Duration::from_millis(1500)));
-/// assert!(time_limit(1e20).is_err());
-/// assert!(time_limit(f64::NAN).is_err());
-/// ```
-pub fn time_limit(seconds: f64) -> Result<Duration, String> {
-    if seconds > 0.0 && seconds <= MAX_TIME.as_secs_f64() {
-        Ok(Duration::from_secs_f64(seconds))
-    } else {
-        Err(format!(
-            "must be a positive number of seconds, at most {} (a year), not {seconds:?}",
-            MAX_TIME.as_secs()
-        ))
-    }
-}
-
-/// `mib` mebibytes in bytes, saturating: a limit beyond memory is no limit.
-pub fn mebibytes(mib: u64) -> usize {
-    usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
-}
-
 /// [`planners::parse_algorithm`], with a weighted A*'s weight checked as the
 /// search checks it (finite and at least 1), so that a configuration that
 /// could only fail is refused before anything runs.
@@ -168,7 +111,7 @@ pub fn mebibytes(mib: u64) -> usize {
 /// [`SuiteError::Invalid`] naming the algorithm and what is wrong.
 ///
 /// ```
-/// use benches::suite::parse_algorithm;
+/// use searchlab_lab::suite::parse_algorithm;
 /// assert!(parse_algorithm("wastar:2").is_ok());
 /// assert!(parse_algorithm("wastar:0.5").unwrap_err().to_string().contains(">= 1"));
 /// ```
@@ -180,28 +123,6 @@ pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
             Err(bad(SearchError::InvalidWeight { weight }.to_string()))
         }
         _ => Ok(algorithm),
-    }
-}
-
-impl RunLimits {
-    /// Each limit of `self`, or `default`'s where `self` has none.
-    #[must_use]
-    pub fn or(self, default: RunLimits) -> RunLimits {
-        RunLimits {
-            max_expansions: self.max_expansions.or(default.max_expansions),
-            max_time: self.max_time.or(default.max_time),
-            max_memory_bytes: self.max_memory_bytes.or(default.max_memory_bytes),
-        }
-    }
-
-    /// The engine's limits.
-    pub fn to_search_limits(self) -> SearchLimits<u32> {
-        SearchLimits {
-            max_expansions: self.max_expansions,
-            max_time: self.max_time,
-            max_memory_bytes: self.max_memory_bytes,
-            ..SearchLimits::default()
-        }
     }
 }
 
@@ -317,6 +238,13 @@ impl CustomHeuristic {
         self.factored_regression.as_ref()
     }
 
+    /// Whether it can search in `direction` on some kind of problem.
+    pub fn supports_any(&self, direction: Direction) -> bool {
+        [Kind::Atomic, Kind::Factored, Kind::Pddl]
+            .into_iter()
+            .any(|kind| self.supports(kind, direction))
+    }
+
     fn supports(&self, kind: Kind, direction: Direction) -> bool {
         let (forward, regression) = match kind {
             Kind::Atomic => (
@@ -403,7 +331,7 @@ impl Configuration {
     /// [`PlannerConfig::name`] (`fwd-astar-hmax`).
     ///
     /// ```
-    /// use benches::suite::Configuration;
+    /// use searchlab_lab::suite::Configuration;
     /// use planners::{Direction, HeuristicName};
     /// use search_core::Algorithm;
     /// let c = Configuration::builtin(Direction::Regression, Algorithm::GreedyBestFirst, HeuristicName::Ff);
@@ -465,12 +393,21 @@ impl Configuration {
     /// [`SuiteError::Invalid`] naming what is unknown.
     ///
     /// ```
-    /// use benches::suite::{Configuration, Method};
+    /// use searchlab_lab::suite::{Configuration, Method};
     /// assert_eq!(Configuration::by_name("reg-wastar2-hmax").unwrap().name, "reg-wastar2-hmax");
     /// assert!(matches!(Configuration::by_name("pp-gbfs-ff").unwrap().method, Method::External(_)));
     /// assert!(Configuration::by_name("fwd-astar").is_err());
     /// ```
     pub fn by_name(name: &str) -> Result<Self, SuiteError> {
+        Self::by_name_among(name, &[])
+    }
+
+    /// [`Configuration::by_name`], where the heuristic may also be one of
+    /// the user's `heuristics` (`fwd-astar-open` for a heuristic `open`).
+    ///
+    /// # Errors
+    /// [`SuiteError::Invalid`] naming what is unknown.
+    pub fn by_name_among(name: &str, heuristics: &[CustomHeuristic]) -> Result<Self, SuiteError> {
         if let Some(search) = ExternalSearch::by_name(name) {
             return Ok(Self::external(search));
         }
@@ -495,6 +432,9 @@ impl Configuration {
                 .map_err(|e: planners::PlanError| bad(e.to_string()))?,
         };
         let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
+        if let Some(custom) = heuristics.iter().find(|c| c.name == h) {
+            return Ok(Self::custom(direction, algorithm, custom.clone()));
+        }
         let heuristic: HeuristicName = h
             .parse()
             .map_err(|e: planners::PlanError| bad(e.to_string()))?;
@@ -566,6 +506,32 @@ pub struct RunSpec {
 }
 
 impl Suite {
+    /// Drops the suite's peer configurations whose planner `peers` does not
+    /// have, and returns a one-line note naming them (`None` if none was
+    /// dropped).
+    pub fn retain_available(&mut self, peers: &Peers) -> Option<String> {
+        let mut dropped = Vec::new();
+        let mut missing = Vec::new();
+        self.configs.retain(|c| match &c.method {
+            Method::External(search) if !peers.has(search.planner) => {
+                dropped.push(c.name.clone());
+                if !missing.contains(&search.planner.name()) {
+                    missing.push(search.planner.name());
+                }
+                false
+            }
+            _ => true,
+        });
+        (!dropped.is_empty()).then(|| {
+            format!(
+                "note: skipped {} ({} not installed in {}; run scripts/install-peers.sh or set SEARCHLAB_PEERS)",
+                dropped.join(", "),
+                missing.join(" and "),
+                peers.dir.display()
+            )
+        })
+    }
+
     /// An empty suite named `name`.
     pub fn new(name: &str) -> Self {
         Self {

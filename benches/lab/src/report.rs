@@ -146,7 +146,7 @@ impl Table {
 /// empty.
 ///
 /// ```
-/// use benches::report::geometric_mean;
+/// use searchlab_lab::report::geometric_mean;
 /// assert_eq!(geometric_mean(&[2.0, 8.0]), Some(4.0));
 /// assert_eq!(geometric_mean(&[]), None);
 /// ```
@@ -163,7 +163,7 @@ pub fn geometric_mean(values: &[f64]) -> Option<f64> {
 /// `[0, 1]`.
 ///
 /// ```
-/// use benches::report::log_score;
+/// use searchlab_lab::report::log_score;
 /// assert_eq!(log_score(100.0, 100.0, 1e6), 1.0);
 /// assert_eq!(log_score(1e6, 100.0, 1e6), 0.0);
 /// assert!((log_score(1e4, 100.0, 1e6) - 0.5).abs() < 1e-12);

@@ -4,14 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use benches::plan::{
-    plan_file, plan_loaded, plan_pddl, PlanRequest, EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_SOLVED,
-    EXIT_UNSOLVABLE,
-};
 use planners::pddl::IpcPlan;
 use planners::problem::parse;
 use planners::{Direction, HeuristicName};
 use search_core::Algorithm;
+use searchlab_lab::plan::{
+    plan_file, plan_loaded, plan_pddl, PlanRequest, EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_SOLVED,
+    EXIT_UNSOLVABLE,
+};
 
 fn problems() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../problems")

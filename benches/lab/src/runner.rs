@@ -42,7 +42,7 @@ impl FromStr for Shard {
     /// Parses `K/N`.
     ///
     /// ```
-    /// use benches::runner::Shard;
+    /// use searchlab_lab::runner::Shard;
     /// let s: Shard = "2/3".parse().unwrap();
     /// assert_eq!((s.index, s.count), (2, 3));
     /// assert!("0/3".parse::<Shard>().is_err());
@@ -89,8 +89,8 @@ pub struct RunOptions {
 /// [`SuiteError::Invalid`] when the thread pool cannot be built.
 ///
 /// ```
-/// use benches::runner::{run_suite, RunOptions};
-/// use benches::suite::{Configuration, Suite, SuiteProblem};
+/// use searchlab_lab::runner::{run_suite, RunOptions};
+/// use searchlab_lab::suite::{Configuration, Suite, SuiteProblem};
 /// use planners::{Direction, HeuristicName};
 /// use search_core::Algorithm;
 ///

@@ -65,7 +65,8 @@ use toml::Spanned;
 
 use crate::defaults::{generate, generator_sizes, reference_problems, safety_limits, GENERATORS};
 use crate::suite::{
-    mebibytes, parse_algorithm, time_limit, Configuration, PddlTask, RunLimits, Suite, SuiteProblem,
+    mebibytes, parse_algorithm, time_limit, Configuration, CustomHeuristic, PddlTask, RunLimits,
+    Suite, SuiteProblem,
 };
 use crate::SuiteError;
 
@@ -145,6 +146,8 @@ impl RawLimits {
 struct SuiteText<'t> {
     text: &'t str,
     path: &'t str,
+    /// User heuristics that configurations may name.
+    heuristics: &'t [CustomHeuristic],
 }
 
 impl SuiteText<'_> {
@@ -208,9 +211,23 @@ impl Listed {
 /// 1, a generator size out of range, a glob that matches nothing, a problem
 /// listed twice, and the problem files' own errors.
 pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
+    load_suite_with(path, &[])
+}
+
+/// [`load_suite`], where configurations may also name the user's
+/// `heuristics` (`heuristics = ["open"]`, `names = ["fwd-astar-open"]`).
+///
+/// # Errors
+/// As [`load_suite`].
+pub fn load_suite_with(path: &Path, heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteError> {
     let text = planners::input::read_text(path).map_err(|e| SuiteError::io(path, &e))?;
     let base = path.parent().unwrap_or(Path::new("."));
-    parse_suite(&text, &path.display().to_string(), base)
+    let file = SuiteText {
+        text: &text,
+        path: &path.display().to_string(),
+        heuristics,
+    };
+    parse(&file, base)
 }
 
 /// Reads a suite from `text`; `path` names it in errors and `base` is the
@@ -230,19 +247,28 @@ pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
 /// algorithm = "astar"
 /// heuristics = ["hmax", "numeric"]
 /// "#;
-/// let suite = benches::suite_file::parse_suite(text, "s.toml", Path::new(".")).unwrap();
+/// let suite = searchlab_lab::suite_file::parse_suite(text, "s.toml", Path::new(".")).unwrap();
 /// assert_eq!(suite.problems.len(), 1);
 /// assert_eq!(suite.config_names(), ["fwd-astar-hmax", "fwd-astar-numeric", "reg-astar-hmax", "reg-astar-numeric"]);
 /// assert_eq!(suite.runs().len(), 2); // numeric does not apply to atomic problems
 /// ```
 pub fn parse_suite(text: &str, path: &str, base: &Path) -> Result<Suite, SuiteError> {
-    let file = SuiteText { text, path };
+    let file = SuiteText {
+        text,
+        path,
+        heuristics: &[],
+    };
+    parse(&file, base)
+}
+
+fn parse(file: &SuiteText<'_>, base: &Path) -> Result<Suite, SuiteError> {
+    let text = file.text;
     let raw: RawSuite = toml::from_str(text).map_err(|e| match e.span() {
         Some(span) => file.error_at(span.start, e.message().trim_end()),
         None => file.error(e.message().trim_end().to_owned()),
     })?;
     let mut suite = Suite::new(raw.name.as_deref().unwrap_or("suite"));
-    suite.limits = raw.limits.to_limits(safety_limits(), &file)?;
+    suite.limits = raw.limits.to_limits(safety_limits(), file)?;
     let mut listed = Listed::default();
     for entry in &raw.problems {
         let at = entry.span().start;
@@ -259,7 +285,7 @@ pub fn parse_suite(text: &str, path: &str, base: &Path) -> Result<Suite, SuiteEr
         return Err(file.error("the suite has no problems ([[problems]])".to_owned()));
     }
     for entry in &raw.configs {
-        add_configs(&mut suite, entry.get_ref(), entry.span().start, &file)?;
+        add_configs(&mut suite, entry.get_ref(), entry.span().start, file)?;
     }
     if suite.configs.is_empty() {
         return Err(file.error("the suite has no configurations ([[configs]])".to_owned()));
@@ -555,7 +581,8 @@ fn add_configs(
     let limits = (!own.is_empty()).then_some(limits);
     if let Some(names) = &entry.names {
         for name in names {
-            let mut config = Configuration::by_name(name).map_err(|e| bad(e.to_string()))?;
+            let mut config = Configuration::by_name_among(name, file.heuristics)
+                .map_err(|e| bad(e.to_string()))?;
             config.limits = limits;
             suite.add_config(config);
         }
@@ -582,10 +609,15 @@ fn add_configs(
         for a in &algorithms {
             let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
             for h in &heuristics {
-                let heuristic: HeuristicName = h
-                    .parse()
-                    .map_err(|e: planners::PlanError| bad(e.to_string()))?;
-                let mut config = Configuration::builtin(direction, algorithm, heuristic);
+                let mut config = if let Some(custom) = file.heuristics.iter().find(|c| &c.name == h)
+                {
+                    Configuration::custom(direction, algorithm, custom.clone())
+                } else {
+                    let heuristic: HeuristicName = h
+                        .parse()
+                        .map_err(|e: planners::PlanError| bad(e.to_string()))?;
+                    Configuration::builtin(direction, algorithm, heuristic)
+                };
                 if let Some(name) = &entry.name {
                     config.name.clone_from(name);
                 }

@@ -1,0 +1,14 @@
+//! A PDDL task as a suite holds it: the two files' texts and names.
+
+/// The text of a PDDL domain and problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PddlTask {
+    /// The domain file's path, for messages.
+    pub domain_file: String,
+    /// The domain's PDDL text.
+    pub domain: String,
+    /// The problem file's path, for messages.
+    pub problem_file: String,
+    /// The problem's PDDL text.
+    pub problem: String,
+}
