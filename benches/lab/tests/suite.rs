@@ -461,7 +461,7 @@ max_expansions = 10
 
 #[test]
 fn problem_files_in_a_suite() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tests::repository_root();
     let text = "[[problems]]\nfiles = [\"problems/hungry_agent.toml\", \"problems/hitman.toml\"]\n\
                 [[configs]]\nheuristics = [\"hmax\", \"numeric\"]\n";
     let suite = parse_suite(text, "s.toml", &dir).unwrap();
@@ -596,7 +596,7 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
 
 #[test]
 fn the_shipped_peer_suite_loads() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benches/suites/pddl-peers.toml");
+    let path = tests::repository_root().join("benches/suites/pddl-peers.toml");
     let suite = searchlab_lab::suite_file::load_suite(&path).unwrap();
     assert_eq!(suite.problems.len(), 15 + 6 + 6 + 8);
     assert_eq!(suite.configs.len(), 6);
