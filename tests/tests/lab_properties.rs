@@ -94,3 +94,15 @@ fn runs_searchlab_warns_about_are_unexplained_errors_for_lab() {
         .count();
     assert_eq!(flagged, Report::new(&records).warnings().len());
 }
+
+/// The suite that `scripts/lab-check.sh` runs loads, with configurations
+/// that apply to some kinds of problem only (so Lab sees tasks without a
+/// run of every algorithm).
+#[test]
+fn the_shipped_lab_check_suite_loads() {
+    let path = tests::repository_root().join("benches/suites/lab-check.toml");
+    let suite = benches::suite_file::load_suite(&path).unwrap();
+    assert_eq!(suite.problems.len(), 27);
+    assert_eq!(suite.configs.len(), 8);
+    assert_eq!(suite.runs().len(), 162);
+}
