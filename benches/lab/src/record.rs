@@ -301,9 +301,13 @@ pub fn to_csv(records: &[RunRecord]) -> String {
 
 /// The records as a Downward Lab properties file: a JSON object with one
 /// entry per run, keyed `{algorithm}-{domain}-{problem}` like Lab's own
-/// run ids, with Lab's attribute names (`coverage`, `cost`, `expansions`,
-/// `expansions_until_last_jump`, `generated`, `evaluations`,
-/// `search_time`, `total_time`, `memory` in KiB, `error`, `plan_length`).
+/// run ids (with `-2`, `-3` ... added when two runs spell the same key, as
+/// `a`/`b-c` and `a-b`/`c` do), with Lab's attribute names (`coverage`,
+/// `cost`, `expansions`, `expansions_until_last_jump`, `generated`,
+/// `evaluations`, `search_time`, `total_time`, `memory` in KiB, `error`,
+/// `plan_length`). Runs with an invalid plan, a panic or an error carry
+/// Lab's `unexplained_errors`, so that Lab's reports list them as
+/// searchlab's warn of them.
 pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
     let mut runs = serde_json::Map::new();
     for r in records {
@@ -339,10 +343,22 @@ pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
             put("cost", r.cost.into());
             put("plan_length", r.plan_length.into());
         }
-        runs.insert(
-            format!("{}-{}-{}", r.config, r.domain, r.problem),
-            serde_json::Value::Object(p),
-        );
+        if r.invalid_plan() || matches!(r.outcome, RunOutcome::Panic | RunOutcome::Error) {
+            let message = r.error.as_deref().unwrap_or("no message");
+            put(
+                "unexplained_errors",
+                serde_json::json!([format!("{}: {message}", r.lab_error())]),
+            );
+        }
+        let id = format!("{}-{}-{}", r.config, r.domain, r.problem);
+        let mut key = id.clone();
+        for n in 2.. {
+            if !runs.contains_key(&key) {
+                break;
+            }
+            key = format!("{id}-{n}");
+        }
+        runs.insert(key, serde_json::Value::Object(p));
     }
     serde_json::Value::Object(runs)
 }
