@@ -50,6 +50,10 @@ struct Cli {
 enum Command {
     /// Run a suite (the built-in default suite if no file is given).
     Bench(BenchArgs),
+    /// Run one isolated run: read it as JSON on standard input, write its
+    /// record as JSON on standard output (what `bench` starts as a child).
+    #[command(hide = true)]
+    RunOne,
     /// Join result files (JSON lines, e.g. the shards of one suite).
     ///
     /// A run found twice is kept once; if its records differ, --prefer says
@@ -106,6 +110,11 @@ struct BenchArgs {
     configs: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
+    /// Run PDDL tasks in this process too. By default each searchlab run on
+    /// a PDDL task is a child process under operating-system memory and
+    /// time limits, so that one run cannot take the suite down.
+    #[arg(long)]
+    in_process: bool,
 }
 
 /// The limits of each search, shared by `plan` and `bench` so that they
@@ -282,6 +291,7 @@ impl Lab {
             Some(Command::Bench(args)) => bench(&args, &self.heuristics),
             Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
             Some(Command::Report(args)) => report(&args),
+            Some(Command::RunOne) => run_one_child(&self.heuristics),
             Some(Command::Plan(args)) => return plan(&args),
         };
         match result {
@@ -292,6 +302,66 @@ impl Lab {
             }
         }
     }
+}
+
+/// The built-in default suite, with A* on each of the user's `heuristics`
+/// in each direction it supports.
+fn default_suite_with(heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteError> {
+    let mut suite = crate::defaults::default_suite()?;
+    for heuristic in heuristics {
+        for direction in [Direction::Forward, Direction::Regression] {
+            if heuristic.supports_any(direction) {
+                let astar = Configuration::custom(direction, Algorithm::AStar, heuristic.clone());
+                suite.add_config(astar);
+            }
+        }
+    }
+    Ok(suite)
+}
+
+/// `searchlab run-one`: the child side of [`crate::isolated`].
+#[cfg(unix)]
+fn run_one_child(heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
+    use std::io::Read;
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| SuiteError::Invalid(format!("run-one: cannot read the run: {e}")))?;
+    let run: crate::isolated::ChildRun = serde_json::from_str(&input)
+        .map_err(|e| SuiteError::Invalid(format!("run-one: not a run: {e}")))?;
+    let mut config = Configuration::by_name_among(&run.method, heuristics)?;
+    config.name = run.config;
+    config.limits = Some(run.limits);
+    let mut suite = Suite::new("run-one");
+    suite.add_problem(crate::suite::SuiteProblem::pddl(
+        &run.domain,
+        &run.name,
+        run.task,
+    ));
+    suite.add_config(config);
+    let spec = crate::suite::RunSpec {
+        index: 0,
+        problem: 0,
+        config: 0,
+    };
+    // Only searchlab's own runs are isolated: no peer is needed.
+    let no_peers = Peers {
+        dir: PathBuf::new(),
+        fast_downward: None,
+        pyperplan: None,
+    };
+    let record = crate::runner::run_one(&suite, spec, &no_peers);
+    let line = serde_json::to_string(&record)
+        .map_err(|e| SuiteError::Invalid(format!("run-one: cannot write the record: {e}")))?;
+    println!("{line}");
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn run_one_child(_: &[CustomHeuristic]) -> Result<(), SuiteError> {
+    Err(SuiteError::Invalid(
+        "run-one: isolated runs need a Unix system".to_owned(),
+    ))
 }
 
 /// `searchlab bench`, with the user's `heuristics` among the
@@ -307,16 +377,7 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
     } else if let Some(path) = &args.suite {
         crate::suite_file::load_suite_with(path, heuristics)?
     } else {
-        let mut suite = crate::defaults::default_suite()?;
-        for heuristic in heuristics {
-            for direction in [Direction::Forward, Direction::Regression] {
-                let config = Configuration::custom(direction, Algorithm::AStar, heuristic.clone());
-                if heuristic.supports_any(direction) {
-                    suite.add_config(config);
-                }
-            }
-        }
-        suite
+        default_suite_with(heuristics)?
     };
     override_limits(&mut suite, &args.limits);
     let peers = Peers::locate();
@@ -355,6 +416,12 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
             shard: args.shard,
             progress: !args.no_progress,
             peers: Some(peers),
+            #[cfg(unix)]
+            isolation: if args.in_process {
+                None
+            } else {
+                crate::isolated::Isolation::this_program().ok()
+            },
         },
     )?;
     let wall = began.elapsed();

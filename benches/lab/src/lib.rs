@@ -45,6 +45,8 @@
 pub mod cli;
 pub mod defaults;
 pub mod external;
+#[cfg(unix)]
+pub mod isolated;
 pub mod limits;
 pub mod output;
 pub mod plan;

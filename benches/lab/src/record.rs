@@ -14,7 +14,7 @@ use crate::SuiteError;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum RunOutcome {
     /// A plan was found (see [`RunRecord::validated`]).
     Solved,
@@ -30,6 +30,13 @@ pub enum RunOutcome {
     Error,
     /// The run panicked; the suite went on.
     Panic,
+    /// An isolated run ran out of the memory the operating system allowed
+    /// it ([`crate::isolated`]).
+    OutOfMemory,
+    /// An isolated run outlived its time limit and was killed.
+    OutOfTime,
+    /// An isolated run died (abort, stack overflow, a signal).
+    Crashed,
 }
 
 impl RunOutcome {
@@ -42,6 +49,9 @@ impl RunOutcome {
             RunOutcome::Cancelled => "cancelled",
             RunOutcome::Error => "error",
             RunOutcome::Panic => "panic",
+            RunOutcome::OutOfMemory => "out_of_memory",
+            RunOutcome::OutOfTime => "out_of_time",
+            RunOutcome::Crashed => "crashed",
         }
     }
 }
@@ -147,12 +157,14 @@ impl RunRecord {
             (RunOutcome::Solved, _) if self.solved() => "success",
             (RunOutcome::Solved, _) => "invalid-plan",
             (RunOutcome::Unsolvable, _) => "search-unsolvable",
-            (RunOutcome::Limit, Some("time")) => "search-out-of-time",
-            (RunOutcome::Limit, Some("memory" | "stored nodes")) => "search-out-of-memory",
+            (RunOutcome::Limit, Some("time")) | (RunOutcome::OutOfTime, _) => "search-out-of-time",
+            (RunOutcome::Limit, Some("memory" | "stored nodes")) | (RunOutcome::OutOfMemory, _) => {
+                "search-out-of-memory"
+            }
             (RunOutcome::Limit, _) => "search-out-of-expansions",
             (RunOutcome::Cancelled, _) => "search-cancelled",
             (RunOutcome::Error, _) => "search-input-error",
-            (RunOutcome::Panic, _) => "search-critical-error",
+            (RunOutcome::Panic | RunOutcome::Crashed, _) => "search-critical-error",
         }
     }
 

@@ -73,6 +73,11 @@ pub struct RunOptions {
     /// Where the peer planners of `fd-*` and `pp-*` configurations are;
     /// `None` looks for them once ([`Peers::locate`]).
     pub peers: Option<Peers>,
+    /// Run searchlab's configurations on PDDL tasks each in a child process
+    /// under operating-system limits ([`crate::isolated`]); `None` runs
+    /// everything in this process. The `searchlab` program isolates.
+    #[cfg(unix)]
+    pub isolation: Option<crate::isolated::Isolation>,
 }
 
 /// Runs `suite` (or the shard of it that `options` names) and returns one
@@ -140,7 +145,7 @@ pub fn run_suite(suite: &Suite, options: &RunOptions) -> Result<Vec<RunRecord>, 
             let Some(spec) = order.get(i) else {
                 break;
             };
-            let record = run_one(suite, *spec, &peers);
+            let record = run_isolated_or_not(suite, *spec, &peers, options);
             if record.solved() {
                 let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
                 bar.set_message(format!("{n} solved"));
@@ -171,6 +176,48 @@ fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
         )
     });
     order
+}
+
+/// Runs one run: in a child process where `options` asks for isolation and
+/// the run is searchlab's on a PDDL task, else here.
+fn run_isolated_or_not(
+    suite: &Suite,
+    spec: RunSpec,
+    peers: &Peers,
+    options: &RunOptions,
+) -> RunRecord {
+    #[cfg(unix)]
+    if let Some(isolation) = &options.isolation {
+        let problem = &suite.problems[spec.problem];
+        let config = &suite.configs[spec.config];
+        if let (
+            Method::Searchlab {
+                direction,
+                algorithm,
+                heuristic,
+            },
+            Instance::Pddl(task),
+        ) = (&config.method, &*problem.instance)
+        {
+            let run = crate::isolated::ChildRun {
+                domain: problem.domain.clone(),
+                name: problem.name.clone(),
+                task: task.clone(),
+                config: config.name.clone(),
+                method: format!(
+                    "{}-{}-{}",
+                    direction.short_name(),
+                    planners::algorithm_name(*algorithm),
+                    heuristic.name()
+                ),
+                limits: config.limits.unwrap_or(suite.limits),
+            };
+            return crate::isolated::run_child(isolation, &run, spec.index);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = options;
+    run_one(suite, spec, peers)
 }
 
 /// Runs one problem with one configuration (a peer's from `peers`); never

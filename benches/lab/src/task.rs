@@ -1,7 +1,9 @@
 //! A PDDL task as a suite holds it: the two files' texts and names.
 
+use serde::{Deserialize, Serialize};
+
 /// The text of a PDDL domain and problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PddlTask {
     /// The domain file's path, for messages.
     pub domain_file: String,
