@@ -13,6 +13,8 @@
 //! - [`external`]: Fast Downward and pyperplan as configurations
 //!   (`fd-astar-hmax`, `pp-gbfs-ff` ...), run as subprocesses on PDDL tasks
 //!   under the same limits, their plans replayed by searchlab.
+//! - [`slurm`]: a suite as a Slurm array job, one task per shard, and the
+//!   merge after it.
 //!
 //! A custom heuristic becomes a configuration in a few lines:
 //!
@@ -49,6 +51,7 @@ pub mod plot;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod slurm;
 pub mod suite;
 pub mod suite_file;
 
@@ -111,6 +114,9 @@ pub enum SuiteError {
         /// Where the second came from.
         second: String,
     },
+    /// A Slurm job cannot be written or submitted.
+    #[error("slurm: {0}")]
+    Slurm(String),
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
     Invalid(String),

@@ -4,6 +4,8 @@
 //!   forward-against-regression tables.
 //! - `searchlab bench [suite.toml] [--jobs N] [--shard K/N] [--out DIR]
 //!   [--compare A B]` runs a suite and writes results and reports.
+//! - `searchlab bench SUITE --slurm DIR [--shards N] [--submit]` writes
+//!   the suite as a Slurm array job (one task per shard) and its merge.
 //! - `searchlab merge parts... --out merged.jsonl [--prefer first|last]`
 //!   joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
@@ -20,6 +22,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+mod slurm_cli;
 
 use benches::defaults::safety_limits;
 use benches::external::Peers;
@@ -105,6 +109,8 @@ struct BenchArgs {
     configs: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    slurm: slurm_cli::SlurmArgs,
 }
 
 /// The limits of each search, shared by `plan` and `bench` so that they
@@ -213,6 +219,7 @@ fn main() -> ExitCode {
             pddl: Vec::new(),
             configs: Vec::new(),
             limits: LimitArgs::default(),
+            slurm: slurm_cli::SlurmArgs::default(),
         }),
         Some(Command::Bench(args)) => bench(&args),
         Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
@@ -257,6 +264,9 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
             }
         }
     }
+    if let Some(dir) = &args.slurm.slurm {
+        return slurm_cli::write_job(args, &suite, dir);
+    }
     let runs = suite.runs().len();
     let shown = args
         .shard
@@ -295,10 +305,7 @@ fn bench(args: &BenchArgs) -> Result<(), SuiteError> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
     );
     if let Some(out) = &args.out {
-        let stem = args.shard.map_or_else(
-            || "results".to_owned(),
-            |s| format!("results-{}-of-{}", s.index, s.count),
-        );
+        let stem = args.shard.map_or_else(|| "results".to_owned(), Shard::stem);
         let options = OutputOptions {
             title: format!("searchlab suite `{}`", suite.name),
             bounds: bounds_of(&suite),
