@@ -80,6 +80,13 @@ pub struct Submitted {
 impl SlurmJob {
     /// Shard `index`'s results file, as `searchlab bench --shard
     /// index/shards --out DIR/shard-index` writes it.
+    ///
+    /// ```
+    /// use benches::slurm::SlurmJob;
+    /// let job = SlurmJob { dir: "/scratch/run".into(), shards: 4, ..SlurmJob::default() };
+    /// assert_eq!(job.shard_results(2).to_str(), Some("/scratch/run/shard-2/results-2-of-4.jsonl"));
+    /// assert_eq!(job.merged_results().to_str(), Some("/scratch/run/results.jsonl"));
+    /// ```
     pub fn shard_results(&self, index: usize) -> PathBuf {
         let shard = Shard {
             index,
@@ -235,6 +242,21 @@ impl SlurmJob {
     /// # Errors
     /// [`SuiteError::Io`] when a file cannot be written; otherwise as
     /// [`SlurmJob::array_script`].
+    ///
+    /// ```
+    /// use benches::slurm::SlurmJob;
+    /// let dir = std::env::temp_dir().join(format!("searchlab-slurm-doc-{}", std::process::id()));
+    /// let job = SlurmJob {
+    ///     dir: dir.clone(),
+    ///     shards: 2,
+    ///     searchlab: "/opt/searchlab".into(),
+    ///     ..SlurmJob::default()
+    /// };
+    /// let files = job.write().unwrap();
+    /// assert!(std::fs::read_to_string(&files.array).unwrap().contains("--array=1-2"));
+    /// assert!(dir.join("logs").is_dir());
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn write(&self) -> Result<SlurmFiles, SuiteError> {
         let (array, merge) = self.script_paths();
         let submit = self.dir.join("submit.sh");
@@ -263,6 +285,15 @@ impl SlurmJob {
     /// # Errors
     /// [`SuiteError::Slurm`] when `sbatch` cannot be run (not installed),
     /// fails (its message included) or prints no job id.
+    ///
+    /// ```no_run
+    /// use benches::slurm::SlurmJob;
+    /// # fn job() -> SlurmJob { SlurmJob::default() }
+    /// let job = job();
+    /// job.write().unwrap();
+    /// let ids = job.submit("sbatch".as_ref()).unwrap();
+    /// println!("array job {}, merge job {}", ids.array, ids.merge);
+    /// ```
     pub fn submit(&self, sbatch: &Path) -> Result<Submitted, SuiteError> {
         let (array_script, merge_script) = self.script_paths();
         let array = run_sbatch(sbatch, &["--parsable".as_ref(), array_script.as_os_str()])?;
