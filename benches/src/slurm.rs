@@ -588,6 +588,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn quoting_survives_the_shell() {
         for text in ["plain", "with space", "it's", "$HOME `x` \"q\"", "", "a\nb"] {
             let out = Command::new("sh")
