@@ -4,6 +4,8 @@
 //!   forward-against-regression tables.
 //! - `searchlab bench [suite.toml] [--jobs N] [--shard K/N] [--out DIR]
 //!   [--compare A B]` runs a suite and writes results and reports.
+//! - `searchlab bench SUITE --slurm DIR [--shards N] [--submit]` writes
+//!   the suite as a Slurm array job (one task per shard) and its merge.
 //! - `searchlab merge parts... --out merged.jsonl [--prefer first|last]`
 //!   joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
@@ -81,40 +83,42 @@ enum Command {
 }
 
 #[derive(Debug, Default, clap::Args)]
-struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// A suite file (TOML); the built-in default suite if left out.
-    suite: Option<PathBuf>,
+    pub(crate) suite: Option<PathBuf>,
     /// Worker threads (default: every core).
     #[arg(long, short)]
-    jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
     /// Run only the K-th of N disjoint slices of the runs (for job arrays).
     #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// Write results (JSON lines, CSV), Lab properties, the Markdown report
     /// and SVG plots into this directory.
     #[arg(long, short)]
-    out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Compare configuration B with A instance by instance (repeatable).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
-    compare: Vec<String>,
+    pub(crate) compare: Vec<String>,
     /// No progress bar.
     #[arg(long)]
-    no_progress: bool,
+    pub(crate) no_progress: bool,
     /// Build the suite from PDDL domain directories (`domain.pddl` and the
     /// tasks beside it) or task files, instead of a suite file.
     #[arg(long, num_args = 1.., value_name = "DIR|TASK", conflicts_with = "suite")]
-    pddl: Vec<PathBuf>,
+    pub(crate) pddl: Vec<PathBuf>,
     /// The configurations of a `--pddl` suite, by name (comma-separated:
     /// fwd-astar-hmax, reg-gbfs-ff, fd-astar-lmcut, pp-astar-blind ...).
     #[arg(long, value_delimiter = ',', requires = "pddl")]
-    configs: Vec<String>,
+    pub(crate) configs: Vec<String>,
     #[command(flatten)]
-    limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
     /// Run PDDL tasks in this process too. By default each searchlab run on
     /// a PDDL task is a child process under operating-system memory and
     /// time limits, so that one run cannot take the suite down.
     #[arg(long)]
-    in_process: bool,
+    pub(crate) in_process: bool,
+    #[command(flatten)]
+    pub(crate) slurm: crate::slurm_cli::SlurmArgs,
 }
 
 /// The limits of each search, shared by `plan` and `bench` so that they
@@ -122,20 +126,20 @@ struct BenchArgs {
 /// suite's and its configurations' own.
 #[derive(Debug, Default, clap::Args)]
 #[expect(clippy::struct_field_names, reason = "the names are the flags")]
-struct LimitArgs {
+pub(crate) struct LimitArgs {
     /// Time limit per search in seconds, at most a year (default 60; with
     /// `bench`, the suite's, which defaults to 60).
     #[arg(long, value_name = "SECONDS", value_parser = parse_time_limit)]
-    max_time: Option<Duration>,
+    pub(crate) max_time: Option<Duration>,
     /// Expansion limit per search (default none; with `bench`, the
     /// suite's: 100,000 in the built-in suite).
     #[arg(long, value_name = "N")]
-    max_expansions: Option<u64>,
+    pub(crate) max_expansions: Option<u64>,
     /// Memory limit per search in MiB, on the search's estimate of its nodes
     /// and open list (default 512; with `bench`, the suite's: 512, or 2048
     /// for `--pddl`).
     #[arg(long, value_name = "MIB")]
-    max_memory_mb: Option<u64>,
+    pub(crate) max_memory_mb: Option<u64>,
 }
 
 impl LimitArgs {
@@ -395,6 +399,9 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
             }
         }
     }
+    if let Some(dir) = &args.slurm.slurm {
+        return crate::slurm_cli::write_job(args, &suite, dir);
+    }
     let runs = suite.runs().len();
     let shown = args
         .shard
@@ -439,10 +446,7 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
     );
     if let Some(out) = &args.out {
-        let stem = args.shard.map_or_else(
-            || "results".to_owned(),
-            |s| format!("results-{}-of-{}", s.index, s.count),
-        );
+        let stem = args.shard.map_or_else(|| "results".to_owned(), Shard::stem);
         let options = OutputOptions {
             title: format!("searchlab suite `{}`", suite.name),
             bounds: bounds_of(&suite),

@@ -2,6 +2,8 @@
 //! `searchlab bench`, its records and reports, and the whole `searchlab`
 //! command line as [`Lab`], to which a researcher adds heuristics.
 //!
+//! - [`slurm`]: a suite as a Slurm array job, one task per shard, and the
+//!   merge after it.
 //! - [`Lab`] ([`cli`]): the program; `Lab::new().heuristic(..).main()` is a
 //!   researcher's own `searchlab` with their heuristic in every table.
 //! - [`suite`]: problems x configurations under limits; [`defaults`]: the
@@ -54,6 +56,8 @@ pub mod plot;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod slurm;
+mod slurm_cli;
 pub mod suite;
 pub mod suite_file;
 pub mod task;
@@ -119,6 +123,9 @@ pub enum SuiteError {
         /// Where the second came from.
         second: String,
     },
+    /// A Slurm job cannot be written or submitted.
+    #[error("slurm: {0}")]
+    Slurm(String),
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
     Invalid(String),

@@ -34,6 +34,11 @@ impl Shard {
     pub fn contains(self, run: usize) -> bool {
         run % self.count + 1 == self.index
     }
+
+    /// The file stem of this shard's results (`results-2-of-4`).
+    pub fn stem(self) -> String {
+        format!("results-{}-of-{}", self.index, self.count)
+    }
 }
 
 impl FromStr for Shard {
