@@ -116,7 +116,7 @@ fn a_problem_listed_twice_is_refused_with_both_places() {
     );
 
     // The same file through two globs counts as twice.
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = tests::repository_root();
     let text = "[[problems]]\nfiles = [\"problems/hungry_agent.toml\"]\n\
                 [[problems]]\nfiles = [\"problems/hungry_*.toml\"]\n\
                 domain = \"other\"\n[[configs]]\nheuristic = \"hmax\"\n";

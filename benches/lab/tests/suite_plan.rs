@@ -14,7 +14,7 @@ use searchlab_lab::plan::{
 };
 
 fn problems() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../problems")
+    tests::repository_root().join("problems")
 }
 
 #[test]

@@ -39,7 +39,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn repository() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn text(path: &Path) -> &str {
