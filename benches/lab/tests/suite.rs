@@ -402,7 +402,13 @@ fn lab_properties_and_csv() {
     let csv = to_csv(&[odd]);
     let line = csv.lines().nth(1).unwrap();
     assert!(line.starts_with("0,d,\"a,b\",A,solved,,10,3,100,300,"));
-    assert!(line.ends_with(",true,,\"say \"\"hi\"\"\""));
+    // Then the twelve columns of what produced the record: none here.
+    let end = format!(",true,,\"say \"\"hi\"\"\"{}", ",".repeat(12));
+    assert!(line.ends_with(&end), "{line}");
+    assert_eq!(
+        searchlab_lab::record::CSV_HEADER.split(',').count(),
+        20 + 12
+    );
 }
 
 #[test]
@@ -461,7 +467,7 @@ max_expansions = 10
 
 #[test]
 fn problem_files_in_a_suite() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tests::repository_root();
     let text = "[[problems]]\nfiles = [\"problems/hungry_agent.toml\", \"problems/hitman.toml\"]\n\
                 [[configs]]\nheuristics = [\"hmax\", \"numeric\"]\n";
     let suite = parse_suite(text, "s.toml", &dir).unwrap();
@@ -596,7 +602,7 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
 
 #[test]
 fn the_shipped_peer_suite_loads() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benches/suites/pddl-peers.toml");
+    let path = tests::repository_root().join("benches/suites/pddl-peers.toml");
     let suite = searchlab_lab::suite_file::load_suite(&path).unwrap();
     assert_eq!(suite.problems.len(), 15 + 6 + 6 + 8);
     assert_eq!(suite.configs.len(), 6);
