@@ -6,16 +6,23 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The crates built into the `searchlab` program, relative to the
-/// workspace root: an edit there makes the build dirty.
-const SOURCES: [&str; 8] = [
+/// What is built into the `searchlab` program, relative to the workspace
+/// root: an edit there makes the build dirty.
+const SOURCES: [&str; 15] = [
     "Cargo.toml",
     "Cargo.lock",
+    "search-core/Cargo.toml",
     "search-core/src",
+    "state-atomic/Cargo.toml",
     "state-atomic/src",
+    "state-factored/Cargo.toml",
     "state-factored/src",
+    "planners/Cargo.toml",
     "planners/src",
+    "benches/lab/Cargo.toml",
+    "benches/lab/build.rs",
     "benches/lab/src",
+    "benches/searchlab/Cargo.toml",
     "benches/searchlab/src",
 ];
 
@@ -39,7 +46,15 @@ fn main() {
         .then(|| git(&root, &["rev-parse", "HEAD"]))
         .flatten();
     let dirty = revision.as_ref().and_then(|_| {
-        let mut args = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+        // Without optional locks, status leaves the index alone: rewriting
+        // it would disturb the user's git and make every build look new.
+        let mut args = vec![
+            "--no-optional-locks",
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+        ];
         args.extend(SOURCES);
         git(&root, &args).map(|changes| !changes.is_empty())
     });
@@ -51,20 +66,18 @@ fn main() {
         "cargo:rustc-env=SEARCHLAB_DIRTY={}",
         dirty.map_or("unknown", |d| if d { "true" } else { "false" })
     );
-    println!("cargo:rerun-if-changed=build.rs");
     if revision.is_none() {
+        // Nothing to watch but this script.
+        println!("cargo:rerun-if-changed=build.rs");
         return;
     }
-    // Rerun when HEAD moves (a checkout, a commit) or a source changes.
+    // Rerun when HEAD moves (a checkout, a commit) or a source changes;
+    // staging (the index) changes neither the commit nor the sources.
     let mut watched: Vec<String> = SOURCES
         .iter()
         .map(|s| root.join(s).display().to_string())
         .collect();
-    let mut git_files = vec![
-        "HEAD".to_owned(),
-        "index".to_owned(),
-        "packed-refs".to_owned(),
-    ];
+    let mut git_files = vec!["HEAD".to_owned(), "packed-refs".to_owned()];
     if let Some(branch) = git(&root, &["symbolic-ref", "-q", "HEAD"]) {
         git_files.push(branch);
     }
