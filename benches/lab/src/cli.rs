@@ -559,8 +559,13 @@ fn report(args: &ReportArgs) -> Result<(), SuiteError> {
     // may hold them in any order.
     records.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
     let bounds = score_bounds(&records, args.time_limit, args.memory_limit);
+    let source = match (args.time_limit, args.memory_limit) {
+        (Some(_), Some(_)) => "as given",
+        _ if records.iter().any(|r| r.limits.is_some()) => "the records' limits",
+        _ => "the default suite's, the records carry none",
+    };
     println!(
-        "scores up to a time limit of {} s and a memory limit of {} MiB",
+        "scores up to a time limit of {} s and a memory limit of {} MiB ({source})",
         bounds.time_limit,
         bounds.memory_limit / f64::from(1 << 20)
     );

@@ -3,7 +3,7 @@
 //! Ctrl-C leaves a valid file with every finished run; `--resume` then
 //! completes the experiment. Reports are built from this file alone.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -183,11 +183,26 @@ fn resume(
         text.truncate(text.rfind('\n').map_or(0, |end| end + 1));
     }
     let recorded = parse_jsonl(path, text.lines().map(|l| Ok(l.to_owned())))?;
-    let mut wanted: HashSet<ResumeKey> = planned.iter().filter_map(RunRecord::resume_key).collect();
-    let (kept, superseded): (Vec<RunRecord>, Vec<RunRecord>) = recorded
-        .into_iter()
+    // Each planned run's index, by key.
+    let mut wanted: HashMap<ResumeKey, usize> = planned
+        .iter()
+        .filter_map(|r| Some((r.resume_key()?, r.run)))
+        .collect();
+    let mut renumbered = false;
+    let mut kept = Vec::new();
+    let mut superseded = Vec::new();
+    for mut record in recorded {
         // `remove`: a second record of one run is superseded by the first.
-        .partition(|r| r.resume_key().is_some_and(|key| wanted.remove(&key)));
+        match record.resume_key().and_then(|key| wanted.remove(&key)) {
+            Some(run) => {
+                // The run's place in a suite that has grown since.
+                renumbered |= record.run != run;
+                record.run = run;
+                kept.push(record);
+            }
+            None => superseded.push(record),
+        }
+    }
     if !superseded.is_empty() {
         let aside = dir.join(format!("{stem}.superseded.jsonl"));
         let mut file = OpenOptions::new()
@@ -204,7 +219,7 @@ fn resume(
             writeln!(file, "{line}").map_err(|e| SuiteError::io(&aside, &e))?;
         }
     }
-    if torn || !superseded.is_empty() {
+    if torn || renumbered || !superseded.is_empty() {
         replace(path, &kept)?;
     }
     Ok(Resumed {

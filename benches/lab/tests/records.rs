@@ -139,9 +139,11 @@ fn resume_keeps_this_experiments_records_and_sets_the_others_aside() {
     let dir = temp_dir("resume");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("results.jsonl");
-    // The first run's record; the same under other limits, of an older
-    // build and without any (an old file); and half a line, as a kill
-    // leaves it.
+    // The first run's record, numbered as in a smaller suite; the same
+    // under other limits, of an older build and without any (an old file);
+    // again; and half a line, as a kill leaves it.
+    let mut renumbered = records[0].clone();
+    renumbered.run = 7;
     let mut other_limits = records[0].clone();
     other_limits.limits = Some(Limits::default());
     let mut older = records[0].clone();
@@ -149,7 +151,7 @@ fn resume_keeps_this_experiments_records_and_sets_the_others_aside() {
     let mut unknown = records[0].clone();
     unknown.build = None;
     let mut text = String::new();
-    for r in [&records[0], &other_limits, &older, &unknown, &records[0]] {
+    for r in [&renumbered, &other_limits, &older, &unknown, &records[0]] {
         text.push_str(&serde_json::to_string(r).unwrap());
         text.push('\n');
     }
