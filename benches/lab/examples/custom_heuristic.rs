@@ -14,6 +14,7 @@ use planners::{Direction, HeuristicName};
 use search_core::{Algorithm, Estimate, Heuristic};
 use searchlab_lab::defaults::{generate, reference_problems};
 use searchlab_lab::output::{write_outputs, OutputOptions};
+use searchlab_lab::record::write_jsonl;
 use searchlab_lab::report::Report;
 use searchlab_lab::runner::{run_suite, RunOptions};
 use searchlab_lab::suite::{AtomicProblem, Configuration, CustomHeuristic, Suite};
@@ -114,6 +115,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stem: "results".to_owned(),
         ..OutputOptions::default()
     };
+    let results = out.join("results.jsonl");
+    write_jsonl(&results, &records)?;
+    println!("wrote {}", results.display());
     for path in write_outputs(&records, &out, &options)? {
         println!("wrote {}", path.display());
     }

@@ -2,14 +2,19 @@
 //!
 //! - `searchlab` runs the built-in default suite and prints the coverage and
 //!   forward-against-regression tables.
-//! - `searchlab bench [suite.toml] [--jobs N] [--shard K/N] [--out DIR]
-//!   [--compare A B]` runs a suite and writes results and reports.
+//! - `searchlab bench [suite.toml] [--jobs N] [--shard K/N] [--out DIR
+//!   [--resume|--overwrite]] [--compare A B]` runs a suite and writes
+//!   results and reports. Each finished run is appended to
+//!   `DIR/results.jsonl` at once, so an interruption loses no finished run,
+//!   and `--resume` completes the experiment; the reports are made from that
+//!   file alone, as `report` makes them.
 //! - `searchlab bench SUITE --slurm DIR [--shards N] [--submit]` writes
 //!   the suite as a Slurm array job (one task per shard) and its merge.
 //! - `searchlab merge parts... --out merged.jsonl [--prefer first|last]`
 //!   joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
-//!   report, the Lab properties and the SVG plots.
+//!   report, the Lab properties and the SVG plots, scoring against the
+//!   limits the records carry.
 //! - `searchlab plan problem.toml` solves one problem file;
 //!   `searchlab plan domain.pddl problem.pddl [--plan-file F]` one PDDL
 //!   task, writing the plan in the IPC format.
@@ -19,6 +24,7 @@
 //! 512 MiB per search, so that a search that never ends cannot take the
 //! machine down.
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,10 +34,13 @@ use crate::defaults::safety_limits;
 use crate::external::Peers;
 use crate::output::{write_outputs, OutputOptions};
 use crate::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
-use crate::record::{merge, read_jsonl, write_jsonl, Prefer};
+use crate::record::{merge, read_jsonl, write_jsonl, Prefer, ResumeKey, RunRecord};
 use crate::report::{Report, ScoreBounds};
-use crate::runner::{run_suite, RunOptions, Shard};
-use crate::suite::{mebibytes, time_limit, Configuration, CustomHeuristic, RunLimits, Suite};
+use crate::results::{Existing, ResultsFile};
+use crate::runner::{planned_record, run_suite, run_suite_with, RunOptions, Shard};
+use crate::suite::{
+    mebibytes, time_limit, Configuration, CustomHeuristic, RunLimits, RunSpec, Suite,
+};
 use crate::SuiteError;
 use clap::{Parser, Subcommand};
 use planners::{Direction, HeuristicName};
@@ -83,6 +92,10 @@ enum Command {
 }
 
 #[derive(Debug, Default, clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is a flag of the command line"
+)]
 pub(crate) struct BenchArgs {
     /// A suite file (TOML); the built-in default suite if left out.
     pub(crate) suite: Option<PathBuf>,
@@ -93,9 +106,23 @@ pub(crate) struct BenchArgs {
     #[arg(long, value_name = "K/N")]
     pub(crate) shard: Option<Shard>,
     /// Write results (JSON lines, CSV), Lab properties, the Markdown report
-    /// and SVG plots into this directory.
-    #[arg(long, short)]
+    /// and SVG plots into this directory. Each run's record is appended to
+    /// results.jsonl (results-K-of-N.jsonl for a shard) as soon as it ends;
+    /// the rest is made from that file at the end. The directory must be
+    /// empty (for a shard: hold no results of its own) unless --resume or
+    /// --overwrite is given; it is created and checked before the first run.
+    #[arg(long, short, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
+    /// Complete the experiment in --out DIR after an interruption: runs
+    /// recorded there with the same configuration, problem, limits and
+    /// searchlab revision are not run again; other records move to
+    /// results.superseded.jsonl.
+    #[arg(long, requires = "out", conflicts_with = "overwrite")]
+    pub(crate) resume: bool,
+    /// Start the results in --out DIR again, replacing the files bench
+    /// writes (others stay).
+    #[arg(long, requires = "out")]
+    pub(crate) overwrite: bool,
     /// Compare configuration B with A instance by instance (repeatable).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     pub(crate) compare: Vec<String>,
@@ -169,10 +196,12 @@ struct ReportArgs {
     /// Compare configuration B with A instance by instance (repeatable).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     compare: Vec<String>,
-    /// The runs' time limit in seconds, for the time score (default 60).
+    /// The runs' time limit in seconds, for the time score (default: the
+    /// largest the records carry, else 60).
     #[arg(long, value_name = "SECONDS", value_parser = parse_time_limit)]
     time_limit: Option<Duration>,
-    /// The runs' memory limit in MiB, for the memory score (default 512).
+    /// The runs' memory limit in MiB, for the memory score (default: the
+    /// largest the records carry, else 512).
     #[arg(long, value_name = "MIB")]
     memory_limit: Option<u64>,
 }
@@ -368,10 +397,11 @@ fn run_one_child(_: &[CustomHeuristic]) -> Result<(), SuiteError> {
     ))
 }
 
-/// `searchlab bench`, with the user's `heuristics` among the
-/// configurations a suite can name (and in the default suite).
-fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
-    let mut suite = if !args.pddl.is_empty() {
+/// The suite `bench` runs: `--pddl`'s, a suite file's or the default one,
+/// with the user's `heuristics` among the configurations a suite can name
+/// (and in the default suite).
+fn bench_suite(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteError> {
+    Ok(if !args.pddl.is_empty() {
         let limits = RunLimits {
             max_time: Some(Duration::from_secs(60)),
             max_memory_bytes: Some(2048 << 20),
@@ -382,7 +412,13 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
         crate::suite_file::load_suite_with(path, heuristics)?
     } else {
         default_suite_with(heuristics)?
-    };
+    })
+}
+
+/// `searchlab bench`, with the user's `heuristics` among the
+/// configurations a suite can name (and in the default suite).
+fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
+    let mut suite = bench_suite(args, heuristics)?;
     override_limits(&mut suite, &args.limits);
     let peers = Peers::locate();
     if let Some(note) = suite.retain_available(&peers) {
@@ -402,35 +438,50 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
     if let Some(dir) = &args.slurm.slurm {
         return crate::slurm_cli::write_job(args, &suite, dir);
     }
-    let runs = suite.runs().len();
-    let shown = args
-        .shard
-        .map_or(runs, |s| (0..runs).filter(|&r| s.contains(r)).count());
+    let mine: Vec<RunSpec> = suite
+        .runs()
+        .into_iter()
+        .filter(|r| args.shard.is_none_or(|s| s.contains(r.index)))
+        .collect();
     eprintln!(
-        "suite {}: {} problems x {} configurations = {runs} runs{}",
+        "suite {}: {} problems x {} configurations = {} runs{}",
         suite.name,
         suite.problems.len(),
         suite.configs.len(),
+        suite.runs().len(),
         args.shard
-            .map(|s| format!(", shard {}/{}: {shown} runs", s.index, s.count))
+            .map(|s| format!(", shard {}/{}: {} runs", s.index, s.count, mine.len()))
             .unwrap_or_default()
     );
-    let began = Instant::now();
-    let records = run_suite(
-        &suite,
-        &RunOptions {
-            jobs: args.jobs,
-            shard: args.shard,
-            progress: !args.no_progress,
-            peers: Some(peers),
-            #[cfg(unix)]
-            isolation: if args.in_process {
-                None
-            } else {
-                crate::isolated::Isolation::this_program().ok()
-            },
+    let stem = args.shard.map_or_else(|| "results".to_owned(), Shard::stem);
+    // The results file is opened (and the directory checked) before the
+    // first run, and each record goes into it as its run ends.
+    let (results, skip) = match &args.out {
+        Some(out) => open_results(args, out, &suite, &mine, &stem)?,
+        None => (None, HashSet::new()),
+    };
+    let options = RunOptions {
+        jobs: args.jobs,
+        shard: args.shard,
+        progress: !args.no_progress,
+        peers: Some(peers),
+        skip,
+        #[cfg(unix)]
+        isolation: if args.in_process {
+            None
+        } else {
+            crate::isolated::Isolation::this_program().ok()
         },
-    )?;
+    };
+    let began = Instant::now();
+    let (records, ran) = if let Some(mut file) = results {
+        let ran = run_suite_with(&suite, &options, |record| file.append(record))?.len();
+        (file.finish()?, ran)
+    } else {
+        let records = run_suite(&suite, &options)?;
+        let ran = records.len();
+        (records, ran)
+    };
     let wall = began.elapsed();
     let report = Report::new(&records);
     println!("{}", report.console_summary());
@@ -439,30 +490,72 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
     }
     let solved = records.iter().filter(|r| r.solved()).count();
     println!(
-        "{} runs, {solved} solved, wall time {:.2} s, {} jobs",
+        "{} runs{}, {solved} solved, wall time {:.2} s, {} jobs",
         records.len(),
+        if ran < records.len() {
+            format!(" ({} recorded before)", records.len() - ran)
+        } else {
+            String::new()
+        },
         wall.as_secs_f64(),
         args.jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
     );
     if let Some(out) = &args.out {
-        let stem = args.shard.map_or_else(|| "results".to_owned(), Shard::stem);
+        println!("wrote {}", out.join(format!("{stem}.jsonl")).display());
         let options = OutputOptions {
             title: format!("searchlab suite `{}`", suite.name),
-            bounds: bounds_of(&suite),
+            bounds: score_bounds(&records, None, None),
             compare,
             stem,
         };
-        let written = write_outputs(&records, out, &options)?;
-        for path in written {
-            println!("wrote {}", path.display());
-        }
+        write_reports(&records, out, &options)?;
     } else if args.suite.is_none() {
         println!(
             "(searchlab bench --out DIR also writes results, the Markdown report and SVG plots)"
         );
     }
     Ok(())
+}
+
+/// Opens `bench --out DIR`'s results file for the runs `mine` (refusing,
+/// resuming or overwriting what is there) and returns it with the runs
+/// that need not run again.
+fn open_results(
+    args: &BenchArgs,
+    out: &Path,
+    suite: &Suite,
+    mine: &[RunSpec],
+    stem: &str,
+) -> Result<(Option<ResultsFile>, HashSet<ResumeKey>), SuiteError> {
+    let existing = if args.resume {
+        Existing::Resume
+    } else if args.overwrite {
+        Existing::Overwrite
+    } else {
+        Existing::Refuse
+    };
+    let planned: Vec<RunRecord> = mine.iter().map(|r| planned_record(suite, *r)).collect();
+    let (file, resumed) = ResultsFile::open(out, stem, existing, args.shard.is_some(), &planned)?;
+    if args.resume {
+        let mut notes = String::new();
+        if resumed.superseded > 0 {
+            notes = format!(
+                ", {} records of other builds, limits or runs moved to {stem}.superseded.jsonl",
+                resumed.superseded
+            );
+        }
+        if resumed.torn {
+            notes.push_str(", an unfinished last line dropped");
+        }
+        eprintln!(
+            "resuming {}: {} of {} runs recorded{notes}",
+            file.path().display(),
+            resumed.kept.len(),
+            mine.len(),
+        );
+    }
+    Ok((Some(file), resumed.skip()))
 }
 
 /// The command line's limits replace the suite's and every
@@ -476,17 +569,26 @@ fn override_limits(suite: &mut Suite, limits: &LimitArgs) {
     }
 }
 
-fn bounds_of(suite: &Suite) -> ScoreBounds {
+/// The scores' ranges: the limits given, else the largest the records
+/// carry, else the default suite's.
+fn score_bounds(
+    records: &[RunRecord],
+    time_limit: Option<Duration>,
+    memory_limit_mib: Option<u64>,
+) -> ScoreBounds {
     let default = ScoreBounds::default();
+    let recorded = records.iter().filter_map(|r| r.limits);
+    let time = recorded.clone().filter_map(|l| l.max_time).reduce(f64::max);
+    let memory = recorded.filter_map(|l| l.max_memory_bytes).max();
     ScoreBounds {
-        time_limit: suite
-            .limits
-            .max_time
-            .map_or(default.time_limit, |t| t.as_secs_f64()),
-        memory_limit: suite
-            .limits
-            .max_memory_bytes
-            .map_or(default.memory_limit, |m| crate::report::as_f64(m as u64)),
+        time_limit: time_limit
+            .map(|t| t.as_secs_f64())
+            .or(time)
+            .unwrap_or(default.time_limit),
+        memory_limit: memory_limit_mib
+            .map(|mb| mebibytes(mb) as u64)
+            .or(memory)
+            .map_or(default.memory_limit, crate::report::as_f64),
     }
 }
 
@@ -527,16 +629,21 @@ fn merge_files(parts: &[PathBuf], out: &Path, prefer: Option<Prefer>) -> Result<
 }
 
 fn report(args: &ReportArgs) -> Result<(), SuiteError> {
-    let records = read_jsonl(&args.results)?;
-    let default = ScoreBounds::default();
-    let bounds = ScoreBounds {
-        time_limit: args
-            .time_limit
-            .map_or(default.time_limit, |t| t.as_secs_f64()),
-        memory_limit: args.memory_limit.map_or(default.memory_limit, |mb| {
-            crate::report::as_f64(mebibytes(mb) as u64)
-        }),
+    let mut records = read_jsonl(&args.results)?;
+    // In run order, as `bench` reports them; a file written as runs ended
+    // may hold them in any order.
+    records.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
+    let bounds = score_bounds(&records, args.time_limit, args.memory_limit);
+    let source = match (args.time_limit, args.memory_limit) {
+        (Some(_), Some(_)) => "as given",
+        _ if records.iter().any(|r| r.limits.is_some()) => "the records' limits",
+        _ => "the default suite's, the records carry none",
     };
+    println!(
+        "scores up to a time limit of {} s and a memory limit of {} MiB ({source})",
+        bounds.time_limit,
+        bounds.memory_limit / f64::from(1 << 20)
+    );
     let report = Report::new(&records);
     let compare = pairs(&args.compare);
     for (a, b) in &compare {
@@ -556,7 +663,17 @@ fn report(args: &ReportArgs) -> Result<(), SuiteError> {
         compare,
         stem: String::new(),
     };
-    for path in write_outputs(&records, &args.out, &options)? {
+    write_reports(&records, &args.out, &options)
+}
+
+/// Writes what `bench` and `report` make of `records` (read from a results
+/// file) into `out`, naming each file written.
+fn write_reports(
+    records: &[RunRecord],
+    out: &Path,
+    options: &OutputOptions,
+) -> Result<(), SuiteError> {
+    for path in write_outputs(records, out, options)? {
         println!("wrote {}", path.display());
     }
     Ok(())

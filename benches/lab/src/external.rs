@@ -177,6 +177,8 @@ pub struct ExternalRun {
     pub stored: u64,
     /// The planner's search time in seconds (its translation excluded).
     pub search_time: f64,
+    /// Its translator's wall time in seconds (Fast Downward only).
+    pub translator_time: Option<f64>,
     /// The process's peak memory in bytes (Fast Downward only).
     pub peak_memory: u64,
     /// `Ok` if the plan replays with the reported cost, else why not.
@@ -343,6 +345,12 @@ fn read_fast_downward(text: &str, code: Option<i32>) -> ExternalRun {
         stored: last_value::<u64>(text, "Number of registered states: ", "").unwrap_or(0),
         peak_memory: last_value::<u64>(text, "Peak memory: ", " KB").unwrap_or(0) * 1024,
         search_time: last_value::<f64>(text, "] Search time: ", "s").unwrap_or(0.0),
+        // The translator's last words: `Done! [0.020s CPU, 0.022s wall-clock]`.
+        translator_time: text
+            .lines()
+            .rev()
+            .find(|line| line.starts_with("Done! ["))
+            .and_then(|line| last_value::<f64>(line, "CPU, ", "s wall-clock")),
         ..ExternalRun::default()
     };
     let limit = |name: &str| (RunOutcome::Limit, Some(name.to_owned()));
@@ -442,9 +450,12 @@ impl Drop for Scratch {
 mod tests {
     use super::*;
 
-    /// The end of Fast Downward 26.6's output on blocks task04 with
-    /// `astar(blind())`.
+    /// The end of Fast Downward 26.6's translator and search output on
+    /// blocks task04 with `astar(blind())`.
     const FD_SOLVED: &str = "\
+Writing output... [0.000s CPU, 0.001s wall-clock]
+Done! [0.020s CPU, 0.022s wall-clock]
+translate exit code: 0
 [t=0.003958s, 10544 KB] f = 12, 586 evaluated, 459 expanded
 [t=0.003958s, 10544 KB] Solution found!
 [t=0.003958s, 10544 KB] Actual search time: 0.000000s
@@ -474,6 +485,7 @@ search exit code: 0
         );
         assert_eq!((run.stored, run.expanded_until_last_jump), (594, 459));
         assert!((run.search_time - 0.003_958).abs() < 1e-9);
+        assert_eq!(run.translator_time, Some(0.022));
         assert_eq!(run.peak_memory, 10544 * 1024);
     }
 

@@ -81,9 +81,10 @@ const STDERR_TAIL: usize = 2000;
 /// Runs `run` in a child under `isolation`; the record says how it ended,
 /// with [`RunOutcome::OutOfMemory`], [`RunOutcome::OutOfTime`] or
 /// [`RunOutcome::Crashed`] (and what the child printed) when the operating
-/// system or the backstop ended it. `index` is the run's number.
-pub fn run_child(isolation: &Isolation, run: &ChildRun, index: usize) -> RunRecord {
-    let mut record = RunRecord::new(index, &run.domain, &run.name, &run.config);
+/// system or the backstop ended it. `planned` is the run's record before it
+/// runs (its number, names, limits and build), which a failure fills in.
+pub fn run_child(isolation: &Isolation, run: &ChildRun, planned: RunRecord) -> RunRecord {
+    let mut record = planned;
     let fail = |mut record: RunRecord, outcome, message: String| {
         record.outcome = outcome;
         record.error = Some(message);
@@ -163,7 +164,7 @@ pub fn run_child(isolation: &Isolation, run: &ChildRun, index: usize) -> RunReco
             .ok()
             .filter(|r| r.config == run.config)
         {
-            child_record.run = index;
+            child_record.run = record.run;
             return child_record;
         }
         let message = "the child's output is not a record";

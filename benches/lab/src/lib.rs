@@ -10,7 +10,9 @@
 //!   built-in default suite; [`suite_file`]: suites described in TOML.
 //! - [`runner`]: runs a suite in parallel (rayon), one record per run.
 //! - [`record`]: the records and their files (JSON lines, CSV, Downward Lab
-//!   properties), merging shards.
+//!   properties), merging shards; [`provenance`]: the build, machine and
+//!   start time each record carries; [`results`]: `bench --out`'s results
+//!   file, one line per finished run, resumable.
 //! - [`report`]: coverage, geometric means, scores and comparisons as
 //!   console or Markdown tables; [`plot`]: SVG plots.
 //! - [`plan`]: the `searchlab plan` command (problem files and PDDL tasks).
@@ -53,8 +55,10 @@ pub mod limits;
 pub mod output;
 pub mod plan;
 pub mod plot;
+pub mod provenance;
 pub mod record;
 pub mod report;
+pub mod results;
 pub mod runner;
 pub mod slurm;
 mod slurm_cli;

@@ -1,11 +1,11 @@
-//! Writes a result set's files: JSON lines, CSV, Lab properties, the
+//! Writes what is made from a result set: CSV, Lab properties, the
 //! Markdown report and the SVG plots.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::plot::{coverage_svg, scatter_svg};
-use crate::record::{to_csv, to_lab_properties, write_file, write_jsonl, RunRecord};
+use crate::record::{to_csv, to_lab_properties, write_file, RunRecord};
 use crate::report::{Attribute, Report, ScoreBounds};
 use crate::SuiteError;
 
@@ -19,15 +19,17 @@ pub struct OutputOptions {
     /// Pairs `(A, B)` to compare instance by instance and plot; when empty,
     /// the first forward/regression pair is plotted.
     pub compare: Vec<(String, String)>,
-    /// File stem of the raw results (`results` gives `results.jsonl` and
-    /// `results.csv`); empty to write no raw results.
+    /// File stem of the results as CSV (`results` gives `results.csv`);
+    /// empty to write none.
     pub stem: String,
 }
 
-/// Writes into `dir`: `{stem}.jsonl`, `{stem}.csv`, `properties` (Downward
-/// Lab), `report.md`, `coverage-time.svg` and per compared pair
+/// Writes into `dir`: `{stem}.csv`, `properties` (Downward Lab),
+/// `report.md`, `coverage-time.svg` and per compared pair
 /// `scatter-expansions-A-vs-B.svg` and `scatter-time-A-vs-B.svg`. Returns
-/// the paths written.
+/// the paths written. The records' own file, `{stem}.jsonl`, is the
+/// caller's ([`crate::results::ResultsFile`], [`crate::record::write_jsonl`]):
+/// `bench` and `report` make all of these from it.
 ///
 /// # Errors
 /// [`SuiteError::Io`] when a file cannot be written; [`SuiteError::Invalid`]
@@ -45,11 +47,7 @@ pub fn write_outputs(
         Ok(())
     };
     if !options.stem.is_empty() {
-        let path = dir.join(format!("{}.jsonl", options.stem));
-        write_jsonl(&path, records)?;
         put(&format!("{}.csv", options.stem), to_csv(records).as_bytes())?;
-        // Listed first: the raw results are what a merge needs.
-        let _ = &path;
     }
     let properties = serde_json::to_string_pretty(&to_lab_properties(records))
         .map_err(|e| SuiteError::Invalid(e.to_string()))?;
@@ -75,8 +73,5 @@ pub fn write_outputs(
         }
     }
     put("report.md", markdown.as_bytes())?;
-    if !options.stem.is_empty() {
-        written.insert(0, dir.join(format!("{}.jsonl", options.stem)));
-    }
     Ok(written)
 }

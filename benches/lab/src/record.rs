@@ -9,7 +9,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::suite::MAX_TIME;
+use crate::provenance::{Build, Machine};
+use crate::suite::{RunLimits, MAX_TIME};
 use crate::SuiteError;
 
 /// How a run ended.
@@ -90,18 +91,34 @@ pub struct RunRecord {
     /// Expansions before the last f-layer (Fast Downward's
     /// `expansions_until_last_jump`; A* only).
     pub expanded_until_last_jump: u64,
-    /// Wall time of the run in seconds; for a peer planner, the search time
-    /// it reports (CPU time).
+    /// Wall time of the search in seconds (Downward Lab's `search_time`;
+    /// for a PDDL task, without parsing and grounding: see
+    /// [`translator_time`](Self::translator_time)); for a peer planner, the
+    /// search time it reports (CPU time).
     pub time: f64,
-    /// CPU time of the search in seconds: of searchlab's thread (not for a
-    /// portfolio), or the peer's reported search time. Comparisons with
-    /// peers use it, since they report CPU time: on a busy machine wall time
-    /// also counts the waits for a core.
+    /// CPU time of the search in seconds: of searchlab's worker thread,
+    /// read from Linux's `/proc/thread-self/schedstat` before and after the
+    /// search (`None` elsewhere, and for a portfolio, whose searches run on
+    /// threads of their own), or the peer's reported search time.
+    /// Comparisons with peers use it, since they report CPU time: on a busy
+    /// machine wall time also counts the waits for a core.
     #[serde(default)]
     pub cpu_time: Option<f64>,
-    /// The search's estimated peak memory in bytes; for a peer planner, the
-    /// peak memory of its process as it reports it (0 if it does not).
+    /// For a PDDL task, the wall time in seconds before the search: parsing,
+    /// grounding and building the task (Downward Lab's `translator_time`;
+    /// for Fast Downward, its translator's); `None` for other problems,
+    /// built before the suite runs.
+    #[serde(default)]
+    pub translator_time: Option<f64>,
+    /// Memory in bytes, as [`memory_measure`](Self::memory_measure) says:
+    /// searchlab's estimate for its own searches, the peak of the process
+    /// for a peer planner that reports it (0 if it does not).
     pub memory: u64,
+    /// What [`memory`](Self::memory) measures; `None` when nothing was
+    /// measured (pyperplan, a run that failed before its search, a record
+    /// written before searchlab said).
+    #[serde(default)]
+    pub memory_measure: Option<MemoryMeasure>,
     /// Stored nodes (registered states, for Fast Downward).
     #[serde(default)]
     pub stored: u64,
@@ -112,6 +129,76 @@ pub struct RunRecord {
     pub winner: Option<String>,
     /// The error or panic message, or what is wrong with an invalid plan.
     pub error: Option<String>,
+    /// The limits the run was under (per search).
+    #[serde(default)]
+    pub limits: Option<Limits>,
+    /// When the run started, in RFC 3339 (UTC).
+    #[serde(default)]
+    pub started: Option<String>,
+    /// The searchlab build that ran it: version and git revision.
+    #[serde(default)]
+    pub build: Option<Build>,
+    /// The machine it ran on: host name, CPU model, cores.
+    #[serde(default)]
+    pub machine: Option<Machine>,
+}
+
+/// The limits a run was under, as its record keeps them (per search; `None`
+/// is no limit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Wall time in seconds.
+    pub max_time: Option<f64>,
+    /// Expansions.
+    pub max_expansions: Option<u64>,
+    /// The search's estimated memory in bytes.
+    pub max_memory_bytes: Option<u64>,
+}
+
+impl From<RunLimits> for Limits {
+    fn from(limits: RunLimits) -> Self {
+        Limits {
+            max_time: limits.max_time.map(|t| t.as_secs_f64()),
+            max_expansions: limits.max_expansions,
+            max_memory_bytes: limits.max_memory_bytes.map(|b| b as u64),
+        }
+    }
+}
+
+/// What a record's [`memory`](RunRecord::memory) measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryMeasure {
+    /// searchlab's estimate of its search: the capacity of the node store,
+    /// index and open list at the end (they never shrink, so about their
+    /// peak) and the heap memory the nodes own; not the process's memory,
+    /// which runs on other threads share.
+    SearchEstimate,
+    /// The peak memory of the planner's process, as the peer reports it.
+    ProcessPeak,
+}
+
+impl MemoryMeasure {
+    /// The name used in files: `search-estimate` or `process-peak`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoryMeasure::SearchEstimate => "search-estimate",
+            MemoryMeasure::ProcessPeak => "process-peak",
+        }
+    }
+}
+
+/// What makes two records the same run of the same experiment, for
+/// `bench --resume`: the problem, the configuration, the limits and the
+/// searchlab build (version, revision and dirty flag).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ResumeKey {
+    domain: String,
+    problem: String,
+    config: String,
+    /// The time limit's bits, the expansion and memory limits.
+    limits: [Option<u64>; 3],
+    build: Build,
 }
 
 impl RunRecord {
@@ -133,11 +220,17 @@ impl RunRecord {
             expanded_until_last_jump: 0,
             time: 0.0,
             cpu_time: None,
+            translator_time: None,
             memory: 0,
+            memory_measure: None,
             stored: 0,
             validated: None,
             winner: None,
             error: None,
+            limits: None,
+            started: None,
+            build: None,
+            machine: None,
         }
     }
 
@@ -174,8 +267,41 @@ impl RunRecord {
         (&self.domain, &self.problem, &self.config)
     }
 
+    /// The key `bench --resume` skips a run by: its problem, configuration,
+    /// limits and build; `None` for a record without limits or build
+    /// (written before searchlab recorded them), which no run matches.
+    ///
+    /// ```
+    /// use searchlab_lab::provenance::Build;
+    /// use searchlab_lab::record::{Limits, RunRecord};
+    /// let mut r = RunRecord::new(0, "d", "p", "c");
+    /// assert!(r.resume_key().is_none());
+    /// r.limits = Some(Limits { max_time: Some(60.0), ..Limits::default() });
+    /// r.build = Some(Build::this());
+    /// let mut other = r.clone();
+    /// other.time = 3.0;
+    /// assert_eq!(r.resume_key(), other.resume_key());
+    /// other.limits = Some(Limits::default());
+    /// assert_ne!(r.resume_key(), other.resume_key());
+    /// ```
+    pub fn resume_key(&self) -> Option<ResumeKey> {
+        let limits = self.limits?;
+        Some(ResumeKey {
+            domain: self.domain.clone(),
+            problem: self.problem.clone(),
+            config: self.config.clone(),
+            limits: [
+                limits.max_time.map(f64::to_bits),
+                limits.max_expansions,
+                limits.max_memory_bytes,
+            ],
+            build: self.build.clone()?,
+        })
+    }
+
     /// Checks what no run can produce and what reports cannot draw: a time
-    /// (or CPU time) that is negative or beyond [`MAX_TIME`].
+    /// (wall, CPU or translator time) that is negative or beyond
+    /// [`MAX_TIME`].
     ///
     /// # Errors
     /// What is wrong, naming the field.
@@ -199,7 +325,9 @@ impl RunRecord {
             }
         };
         seconds("time", self.time)?;
-        self.cpu_time.map_or(Ok(()), |t| seconds("cpu_time", t))
+        self.cpu_time.map_or(Ok(()), |t| seconds("cpu_time", t))?;
+        self.translator_time
+            .map_or(Ok(()), |t| seconds("translator_time", t))
     }
 
     fn describe(&self) -> String {
@@ -245,9 +373,20 @@ pub fn write_jsonl(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError>
 /// [`RunRecord::check`].
 pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
     let file = fs::File::open(path).map_err(|e| SuiteError::io(path, &e))?;
+    let lines = BufReader::new(file)
+        .lines()
+        .map(|line| line.map_err(|e| SuiteError::io(path, &e)));
+    parse_jsonl(path, lines)
+}
+
+/// Reads the records of `lines`, read from `path`.
+pub(crate) fn parse_jsonl(
+    path: &Path,
+    lines: impl Iterator<Item = Result<String, SuiteError>>,
+) -> Result<Vec<RunRecord>, SuiteError> {
     let mut records = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| SuiteError::io(path, &e))?;
+    for (number, line) in lines.enumerate() {
+        let line = line?;
         if line.trim().is_empty() {
             continue;
         }
@@ -265,7 +404,7 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
-pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error";
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores";
 
 /// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
 /// quoted.
@@ -280,12 +419,16 @@ pub fn to_csv(records: &[RunRecord]) -> String {
     fn opt<T: ToString>(v: Option<T>) -> String {
         v.map(|v| v.to_string()).unwrap_or_default()
     }
+    let seconds = |t: Option<f64>| opt(t.map(|t| format!("{t:.6}")));
     let mut out = String::from(CSV_HEADER);
     out.push('\n');
     for r in records {
-        let _ = writeln!(
+        let limits = r.limits.unwrap_or_default();
+        let build = r.build.as_ref();
+        let machine = r.machine.clone().unwrap_or_default();
+        let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{},{},",
             r.run,
             field(&r.domain),
             field(&r.problem),
@@ -300,12 +443,28 @@ pub fn to_csv(records: &[RunRecord]) -> String {
             r.reopened,
             r.expanded_until_last_jump,
             r.time,
-            opt(r.cpu_time.map(|t| format!("{t:.6}"))),
+            seconds(r.cpu_time),
             r.memory,
             r.stored,
             opt(r.validated),
             field(&opt(r.winner.as_deref())),
             field(&opt(r.error.as_deref())),
+        );
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            seconds(r.translator_time),
+            opt(r.memory_measure.map(MemoryMeasure::name)),
+            opt(limits.max_time),
+            opt(limits.max_expansions),
+            opt(limits.max_memory_bytes),
+            field(&opt(r.started.as_deref())),
+            field(&opt(build.map(|b| b.version.as_str()))),
+            field(&opt(build.and_then(|b| b.revision.as_deref()))),
+            opt(build.and_then(|b| b.dirty)),
+            field(&opt(machine.hostname)),
+            field(&opt(machine.cpu_model)),
+            opt(machine.cores),
         );
     }
     out
@@ -316,10 +475,10 @@ pub fn to_csv(records: &[RunRecord]) -> String {
 /// run ids (with `-2`, `-3` ... added when two runs spell the same key, as
 /// `a`/`b-c` and `a-b`/`c` do), with Lab's attribute names (`coverage`,
 /// `cost`, `expansions`, `expansions_until_last_jump`, `generated`,
-/// `evaluations`, `search_time`, `total_time`, `memory` in KiB, `error`,
-/// `plan_length`). Runs with an invalid plan, a panic or an error carry
-/// Lab's `unexplained_errors`, so that Lab's reports list them as
-/// searchlab's warn of them.
+/// `evaluations`, `search_time`, `translator_time` (PDDL), `total_time`
+/// (their sum), `memory` in KiB, `error`, `plan_length`). Runs with an
+/// invalid plan, a panic or an error carry Lab's `unexplained_errors`, so
+/// that Lab's reports list them as searchlab's warn of them.
 pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
     let mut runs = serde_json::Map::new();
     for r in records {
@@ -341,7 +500,13 @@ pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
         );
         put("error", r.lab_error().into());
         put("search_time", r.time.into());
-        put("total_time", r.time.into());
+        if let Some(translator) = r.translator_time {
+            put("translator_time", translator.into());
+        }
+        put(
+            "total_time",
+            (r.translator_time.unwrap_or(0.0) + r.time).into(),
+        );
         put("memory", r.memory.div_ceil(1024).into());
         put("expansions", r.expanded.into());
         put("generated", r.generated.into());

@@ -1,10 +1,12 @@
 //! Runs a suite in parallel: one rayon task per run, each under its own
 //! limits, panics caught and recorded, every plan validated.
 
+use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use planners::pddl::PddlOptions;
@@ -12,7 +14,8 @@ use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, Plann
 use search_core::Statistics;
 
 use crate::external::{run_external, ExternalRun, Peers};
-use crate::record::{RunOutcome, RunRecord};
+use crate::provenance::{rfc3339, Build, Machine};
+use crate::record::{MemoryMeasure, ResumeKey, RunOutcome, RunRecord};
 use crate::suite::{
     Configuration, HeuristicChoice, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite,
 };
@@ -83,6 +86,9 @@ pub struct RunOptions {
     /// everything in this process. The `searchlab` program isolates.
     #[cfg(unix)]
     pub isolation: Option<crate::isolated::Isolation>,
+    /// Runs not to run again: those whose [`planned_record`] has one of
+    /// these keys (`bench --resume`).
+    pub skip: HashSet<ResumeKey>,
 }
 
 /// Runs `suite` (or the shard of it that `options` names) and returns one
@@ -113,10 +119,49 @@ pub struct RunOptions {
 /// assert!(records[0].solved());
 /// ```
 pub fn run_suite(suite: &Suite, options: &RunOptions) -> Result<Vec<RunRecord>, SuiteError> {
+    run_suite_with(suite, options, |_| Ok(()))
+}
+
+/// [`run_suite`], handing each record to `finished` as soon as its run
+/// ends, in the order they end, on the calling thread (`bench --out`
+/// appends it to the results file there). Once `finished` fails, no further
+/// run starts; the runs under way end first.
+///
+/// # Errors
+/// [`SuiteError::Invalid`] when the thread pool cannot be built; the first
+/// error of `finished`.
+///
+/// ```
+/// use searchlab_lab::runner::{run_suite_with, RunOptions};
+/// use searchlab_lab::suite::{Configuration, Suite, SuiteProblem};
+///
+/// let mut suite = Suite::new("tiny");
+/// suite.add_problem(SuiteProblem::atomic("reference", "hungry-agent",
+///     state_atomic::problems::hungry_agent().unwrap()));
+/// suite.add_config(Configuration::by_name("fwd-astar-hmax").unwrap());
+/// suite.add_config(Configuration::by_name("reg-astar-hmax").unwrap());
+/// let mut seen = Vec::new();
+/// let records = run_suite_with(&suite, &RunOptions::default(), |r| {
+///     seen.push(r.config.clone());
+///     Ok(())
+/// }).unwrap();
+/// assert_eq!((seen.len(), records.len()), (2, 2));
+/// ```
+pub fn run_suite_with(
+    suite: &Suite,
+    options: &RunOptions,
+    mut finished: impl FnMut(&RunRecord) -> Result<(), SuiteError>,
+) -> Result<Vec<RunRecord>, SuiteError> {
     let runs: Vec<RunSpec> = suite
         .runs()
         .into_iter()
         .filter(|r| options.shard.is_none_or(|s| s.contains(r.index)))
+        .filter(|r| {
+            options.skip.is_empty()
+                || planned_record(suite, *r)
+                    .resume_key()
+                    .is_none_or(|key| !options.skip.contains(&key))
+        })
         .collect();
     let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("searchlab-{i}"));
     if let Some(jobs) = options.jobs {
@@ -138,30 +183,56 @@ pub fn run_suite(suite: &Suite, options: &RunOptions) -> Result<Vec<RunRecord>, 
         ProgressBar::hidden()
     };
     let peers = options.peers.clone().unwrap_or_else(Peers::locate);
-    let solved = AtomicUsize::new(0);
     let order = schedule(suite, &runs);
     let next = AtomicUsize::new(0);
-    // Each worker pulls the next run from a shared queue, longest expected
-    // first, so that no long run starts last while the other workers idle.
-    let parts: Vec<Vec<RunRecord>> = pool.broadcast(|_| {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(spec) = order.get(i) else {
-                break;
-            };
-            let record = run_isolated_or_not(suite, *spec, &peers, options);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    let mut records = Vec::with_capacity(runs.len());
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        // Each worker pulls the next run from a shared queue, longest
+        // expected first, so that no long run starts last while the other
+        // workers idle, and sends its record to this thread.
+        let workers = scope.spawn(|| {
+            pool.broadcast(|_| {
+                let sender = sender.clone();
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(spec) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    if sender
+                        .send(run_isolated_or_not(suite, *spec, &peers, options))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+            drop(sender);
+        });
+        let mut solved = 0;
+        for record in receiver {
+            if failure.is_none() {
+                if let Err(e) = finished(&record) {
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                }
+            }
             if record.solved() {
-                let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
-                bar.set_message(format!("{n} solved"));
+                solved += 1;
+                bar.set_message(format!("{solved} solved"));
             }
             bar.inc(1);
-            mine.push(record);
+            records.push(record);
         }
-        mine
+        if let Err(panic) = workers.join() {
+            std::panic::resume_unwind(panic);
+        }
     });
-    let mut records: Vec<RunRecord> = parts.into_iter().flatten().collect();
     bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
     records.sort_by_key(|r| r.run);
     Ok(records)
 }
@@ -217,12 +288,25 @@ fn run_isolated_or_not(
                 ),
                 limits: config.limits.unwrap_or(suite.limits),
             };
-            return crate::isolated::run_child(isolation, &run, spec.index);
+            return crate::isolated::run_child(isolation, &run, planned_record(suite, spec));
         }
     }
     #[cfg(not(unix))]
     let _ = options;
     run_one(suite, spec, peers)
+}
+
+/// The record of run `spec` before it runs: which problem and
+/// configuration, the limits it gets, this searchlab build and this machine;
+/// its [`RunRecord::resume_key`] is the finished record's.
+pub fn planned_record(suite: &Suite, spec: RunSpec) -> RunRecord {
+    let problem = &suite.problems[spec.problem];
+    let config = &suite.configs[spec.config];
+    let mut record = RunRecord::new(spec.index, &problem.domain, &problem.name, &config.name);
+    record.limits = Some(config.limits.unwrap_or(suite.limits).into());
+    record.build = Some(Build::this());
+    record.machine = Some(Machine::this().clone());
+    record
 }
 
 /// Runs one problem with one configuration (a peer's from `peers`); never
@@ -231,7 +315,8 @@ pub fn run_one(suite: &Suite, spec: RunSpec, peers: &Peers) -> RunRecord {
     let problem = &suite.problems[spec.problem];
     let config = &suite.configs[spec.config];
     let limits = config.limits.unwrap_or(suite.limits);
-    let mut record = RunRecord::new(spec.index, &problem.domain, &problem.name, &config.name);
+    let mut record = planned_record(suite, spec);
+    record.started = Some(rfc3339(SystemTime::now()));
     let result = catch_unwind(AssertUnwindSafe(|| match &config.method {
         Method::Searchlab { .. } => plan_instance(&problem.instance, config, limits),
         Method::External(search) => match &*problem.instance {
@@ -270,6 +355,8 @@ struct Measured {
     winner: Option<Direction>,
     elapsed: Duration,
     cpu_time: Option<Duration>,
+    /// A PDDL task's time before its search (parsing, grounding).
+    translator_time: Option<Duration>,
     validation: Option<Result<(), String>>,
     /// A peer's measured process peak, which replaces the estimate.
     peak_memory: Option<u64>,
@@ -292,6 +379,9 @@ impl From<ExternalRun> for Measured {
             },
             elapsed: Duration::from_secs_f64(run.search_time.max(0.0)),
             cpu_time: Some(Duration::from_secs_f64(run.search_time.max(0.0))),
+            translator_time: run
+                .translator_time
+                .map(|t| Duration::from_secs_f64(t.max(0.0))),
             validation: run.validation,
             last_jump: run.expanded_until_last_jump,
             winner: None,
@@ -312,13 +402,19 @@ impl Measured {
         record.evaluated = self.stats.evaluated;
         record.reopened = self.stats.reopened;
         record.expanded_until_last_jump = self.last_jump;
-        record.memory = self
-            .peak_memory
-            .unwrap_or(self.stats.estimated_bytes as u64);
+        (record.memory, record.memory_measure) = match self.peak_memory {
+            Some(0) => (0, None),
+            Some(peak) => (peak, Some(MemoryMeasure::ProcessPeak)),
+            None => (
+                self.stats.estimated_bytes as u64,
+                Some(MemoryMeasure::SearchEstimate),
+            ),
+        };
         record.stored = self.stats.stored as u64;
         record.error = self.error;
         record.time = self.elapsed.as_secs_f64();
         record.cpu_time = self.cpu_time.map(|t| t.as_secs_f64());
+        record.translator_time = self.translator_time.map(|t| t.as_secs_f64());
         record.winner = self.winner.map(|d| d.to_string());
         match self.validation {
             Some(Ok(())) => record.validated = Some(true),
@@ -377,9 +473,10 @@ fn plan_instance(
 }
 
 /// Parses, grounds and solves a PDDL task; the time is the planner call's
-/// (search and heuristic set-up), without parsing and grounding. The run's
-/// limits bound grounding too (its time counts toward the time limit), and
-/// grounding stopped by one is a limit reached.
+/// (search and heuristic set-up), the translator time what came before
+/// (parsing and grounding). The run's limits bound grounding too (its time
+/// counts toward the time limit), and grounding stopped by one is a limit
+/// reached, with no search time.
 fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, String> {
     let began = Instant::now();
     let solve =
@@ -405,13 +502,15 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
                 direction: config.direction,
                 forward: None,
                 regression: None,
-                elapsed: began.elapsed(),
+                elapsed: Duration::ZERO,
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
+            measured.translator_time = Some(began.elapsed());
             measured.error = Some(message);
             return Ok(measured);
         }
     };
+    let translator_time = began.elapsed().saturating_sub(solution.search_time);
     let valid = solution.plan.is_some();
     let cpu_time = solution.search_cpu_time;
     let report = PlanReport {
@@ -429,6 +528,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         }
     });
     measured.cpu_time = cpu_time;
+    measured.translator_time = Some(translator_time);
     Ok(measured)
 }
 
@@ -497,6 +597,7 @@ fn summarize<Id: Copy>(
         winner,
         elapsed: report.elapsed,
         cpu_time: None,
+        translator_time: None,
         validation,
         peak_memory: None,
         error: None,

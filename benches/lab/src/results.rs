@@ -1,0 +1,239 @@
+//! The results file of `searchlab bench --out DIR`: JSON lines, one
+//! appended and flushed as each run finishes, so that a crash, a kill or a
+//! Ctrl-C leaves a valid file with every finished run; `--resume` then
+//! completes the experiment. Reports are built from this file alone.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::record::{parse_jsonl, read_jsonl, write_jsonl, ResumeKey, RunRecord};
+use crate::SuiteError;
+
+/// What to do with results already in the directory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse a directory that holds anything (for a shard: its own
+    /// non-empty results file), so that nothing is lost by mistake.
+    #[default]
+    Refuse,
+    /// Keep the records of runs planned again with the same configuration,
+    /// problem, limits and build ([`RunRecord::resume_key`]) and skip those
+    /// runs; move the others to `{stem}.superseded.jsonl`.
+    Resume,
+    /// Start the results file again; the other files are replaced as they
+    /// are written.
+    Overwrite,
+}
+
+/// What [`ResultsFile::open`] found in the file when resuming.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resumed {
+    /// The records kept: their runs need not run again.
+    pub kept: Vec<RunRecord>,
+    /// Records moved to `{stem}.superseded.jsonl`: another build, other
+    /// limits, a run no longer planned, or a second record of one run.
+    pub superseded: usize,
+    /// Whether an unfinished last line (the process died writing it) was
+    /// dropped.
+    pub torn: bool,
+}
+
+impl Resumed {
+    /// The keys of the kept records, for [`crate::runner::RunOptions::skip`].
+    pub fn skip(&self) -> HashSet<ResumeKey> {
+        self.kept.iter().filter_map(RunRecord::resume_key).collect()
+    }
+}
+
+/// The results file `{dir}/{stem}.jsonl`, open for appending.
+#[derive(Debug)]
+pub struct ResultsFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl ResultsFile {
+    /// Opens `{dir}/{stem}.jsonl` before the first run, creating `dir`, so
+    /// that a directory that cannot be written fails at once. `shared`
+    /// says other shards write into `dir` too: then only this shard's own
+    /// results count as something already there. `planned` are the records
+    /// of the runs to do ([`crate::runner::planned_record`]), against which
+    /// [`Existing::Resume`] matches the recorded ones.
+    ///
+    /// # Errors
+    /// [`SuiteError::Invalid`] when `dir` already holds results and
+    /// `existing` is [`Existing::Refuse`]; [`SuiteError::Io`] when `dir` or
+    /// the file cannot be created or written; [`SuiteError::Json`] for a
+    /// malformed record when resuming (except an unfinished last line).
+    ///
+    /// ```
+    /// use searchlab_lab::results::{Existing, ResultsFile};
+    /// use searchlab_lab::record::RunRecord;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("results-doc-{}", std::process::id()));
+    /// let (mut file, _) = ResultsFile::open(&dir, "results", Existing::Refuse, false, &[]).unwrap();
+    /// file.append(&RunRecord::new(0, "d", "p", "c")).unwrap();
+    /// assert_eq!(file.finish().unwrap().len(), 1);
+    /// // Not again without --resume or --overwrite.
+    /// assert!(ResultsFile::open(&dir, "results", Existing::Refuse, false, &[]).is_err());
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn open(
+        dir: &Path,
+        stem: &str,
+        existing: Existing,
+        shared: bool,
+        planned: &[RunRecord],
+    ) -> Result<(ResultsFile, Resumed), SuiteError> {
+        let path = dir.join(format!("{stem}.jsonl"));
+        if existing == Existing::Refuse {
+            refuse_existing(dir, &path, shared)?;
+        }
+        fs::create_dir_all(dir).map_err(|e| SuiteError::io(dir, &e))?;
+        let resumed = if existing == Existing::Resume && path.exists() {
+            resume(dir, stem, &path, planned)?
+        } else {
+            Resumed::default()
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(existing != Existing::Overwrite)
+            .write(true)
+            .truncate(existing == Existing::Overwrite)
+            .open(&path)
+            .map_err(|e| SuiteError::io(&path, &e))?;
+        Ok((ResultsFile { path, file }, resumed))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `record` as one line and hands it to the system at once: it
+    /// survives the process (not a crash of the machine).
+    ///
+    /// # Errors
+    /// [`SuiteError::Io`] when the line cannot be written.
+    pub fn append(&mut self, record: &RunRecord) -> Result<(), SuiteError> {
+        let mut line = serde_json::to_string(record).map_err(|e| SuiteError::Json {
+            path: self.path.display().to_string(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        line.push('\n');
+        // One write of the whole line: a kill leaves whole lines only, but
+        // for the rare short write.
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| SuiteError::io(&self.path, &e))
+    }
+
+    /// Reads every record back, sorts them by run, rewrites the file in that
+    /// order (a new file renamed over the old, so that a kill leaves one or
+    /// the other) and returns them.
+    ///
+    /// # Errors
+    /// [`SuiteError::Io`] or [`SuiteError::Json`] reading or writing.
+    pub fn finish(self) -> Result<Vec<RunRecord>, SuiteError> {
+        drop(self.file);
+        let mut records = read_jsonl(&self.path)?;
+        records.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
+        replace(&self.path, &records)?;
+        Ok(records)
+    }
+}
+
+/// Refuses a directory holding anything (`shared`: `path`, non-empty).
+fn refuse_existing(dir: &Path, path: &Path, shared: bool) -> Result<(), SuiteError> {
+    let holds_results = fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    let holds_anything = || {
+        fs::read_dir(dir).is_ok_and(|mut entries| {
+            entries.any(|e| e.is_ok_and(|e| e.path() != path || holds_results))
+        })
+    };
+    if holds_results || (!shared && holds_anything()) {
+        let what = if holds_results {
+            format!("{} already holds results", path.display())
+        } else {
+            format!("{} is not empty", dir.display())
+        };
+        return Err(SuiteError::Invalid(format!(
+            "{what}: give --resume to complete the runs recorded there, --overwrite to start \
+             the results again, or another --out"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads the records in `path`, keeps those of `planned` runs and moves the
+/// others to `{stem}.superseded.jsonl`.
+fn resume(
+    dir: &Path,
+    stem: &str,
+    path: &Path,
+    planned: &[RunRecord],
+) -> Result<Resumed, SuiteError> {
+    let mut text = fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
+    let torn = !text.is_empty() && !text.ends_with('\n');
+    if torn {
+        text.truncate(text.rfind('\n').map_or(0, |end| end + 1));
+    }
+    let recorded = parse_jsonl(path, text.lines().map(|l| Ok(l.to_owned())))?;
+    // Each planned run's index, by key.
+    let mut wanted: HashMap<ResumeKey, usize> = planned
+        .iter()
+        .filter_map(|r| Some((r.resume_key()?, r.run)))
+        .collect();
+    let mut renumbered = false;
+    let mut kept = Vec::new();
+    let mut superseded = Vec::new();
+    for mut record in recorded {
+        // `remove`: a second record of one run is superseded by the first.
+        match record.resume_key().and_then(|key| wanted.remove(&key)) {
+            Some(run) => {
+                // The run's place in a suite that has grown since.
+                renumbered |= record.run != run;
+                record.run = run;
+                kept.push(record);
+            }
+            None => superseded.push(record),
+        }
+    }
+    if !superseded.is_empty() {
+        let aside = dir.join(format!("{stem}.superseded.jsonl"));
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&aside)
+            .map_err(|e| SuiteError::io(&aside, &e))?;
+        for record in &superseded {
+            let line = serde_json::to_string(record).map_err(|e| SuiteError::Json {
+                path: aside.display().to_string(),
+                line: 0,
+                message: e.to_string(),
+            })?;
+            writeln!(file, "{line}").map_err(|e| SuiteError::io(&aside, &e))?;
+        }
+    }
+    if torn || renumbered || !superseded.is_empty() {
+        replace(path, &kept)?;
+    }
+    Ok(Resumed {
+        kept,
+        superseded: superseded.len(),
+        torn,
+    })
+}
+
+/// Replaces `path` by `records`: written beside it, then renamed over it.
+fn replace(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    write_jsonl(&temporary, records)?;
+    fs::rename(&temporary, path).map_err(|e| SuiteError::io(path, &e))
+}
