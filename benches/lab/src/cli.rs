@@ -9,7 +9,7 @@
 //! - `searchlab merge parts... --out merged.jsonl [--prefer first|last]`
 //!   joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
-//!   report, the Lab properties and the SVG plots.
+//!   and HTML reports, the Lab properties and the SVG plots.
 //! - `searchlab plan problem.toml` solves one problem file;
 //!   `searchlab plan domain.pddl problem.pddl [--plan-file F]` one PDDL
 //!   task, writing the plan in the IPC format.
@@ -72,8 +72,8 @@ enum Command {
         #[arg(long, value_enum)]
         prefer: Option<Prefer>,
     },
-    /// Write the Markdown report, Lab properties, CSV and SVG plots of a
-    /// result file.
+    /// Write the Markdown and HTML reports, Lab properties and SVG plots
+    /// of a result file.
     Report(ReportArgs),
     /// Solve one problem file and print the plan and statistics.
     ///
@@ -92,8 +92,8 @@ pub(crate) struct BenchArgs {
     /// Run only the K-th of N disjoint slices of the runs (for job arrays).
     #[arg(long, value_name = "K/N")]
     pub(crate) shard: Option<Shard>,
-    /// Write results (JSON lines, CSV), Lab properties, the Markdown report
-    /// and SVG plots into this directory.
+    /// Write results (JSON lines, CSV), Lab properties, the Markdown and
+    /// HTML reports and SVG plots into this directory.
     #[arg(long, short)]
     pub(crate) out: Option<PathBuf>,
     /// Compare configuration B with A instance by instance (repeatable).
@@ -459,7 +459,7 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
         }
     } else if args.suite.is_none() {
         println!(
-            "(searchlab bench --out DIR also writes results, the Markdown report and SVG plots)"
+            "(searchlab bench --out DIR also writes results, the Markdown and HTML reports and SVG plots)"
         );
     }
     Ok(())

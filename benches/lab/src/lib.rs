@@ -12,7 +12,8 @@
 //! - [`record`]: the records and their files (JSON lines, CSV, Downward Lab
 //!   properties), merging shards.
 //! - [`report`]: coverage, geometric means, scores and comparisons as
-//!   console or Markdown tables; [`plot`]: SVG plots.
+//!   console or Markdown tables; [`html`]: the self-contained HTML report;
+//!   [`plot`]: SVG plots.
 //! - [`plan`]: the `searchlab plan` command (problem files and PDDL tasks).
 //! - [`external`]: Fast Downward and pyperplan as configurations
 //!   (`fd-astar-hmax`, `pp-gbfs-ff` ...), run as subprocesses on PDDL tasks
@@ -47,6 +48,7 @@
 pub mod cli;
 pub mod defaults;
 pub mod external;
+pub mod html;
 #[cfg(unix)]
 pub mod isolated;
 pub mod limits;
