@@ -13,8 +13,8 @@
 //! - `searchlab merge parts... --out merged.jsonl [--prefer first|last]`
 //!   joins shard results.
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
-//!   report, the Lab properties and the SVG plots, scoring against the
-//!   limits the records carry.
+//!   and HTML reports, the Lab properties and the SVG plots, scoring
+//!   against the limits the records carry.
 //! - `searchlab plan problem.toml` solves one problem file;
 //!   `searchlab plan domain.pddl problem.pddl [--plan-file F]` one PDDL
 //!   task, writing the plan in the IPC format.
@@ -81,8 +81,8 @@ enum Command {
         #[arg(long, value_enum)]
         prefer: Option<Prefer>,
     },
-    /// Write the Markdown report, Lab properties, CSV and SVG plots of a
-    /// result file.
+    /// Write the Markdown and HTML reports, Lab properties and SVG plots
+    /// of a result file.
     Report(ReportArgs),
     /// Solve one problem file and print the plan and statistics.
     ///
@@ -105,12 +105,13 @@ pub(crate) struct BenchArgs {
     /// Run only the K-th of N disjoint slices of the runs (for job arrays).
     #[arg(long, value_name = "K/N")]
     pub(crate) shard: Option<Shard>,
-    /// Write results (JSON lines, CSV), Lab properties, the Markdown report
-    /// and SVG plots into this directory. Each run's record is appended to
-    /// results.jsonl (results-K-of-N.jsonl for a shard) as soon as it ends;
-    /// the rest is made from that file at the end. The directory must be
-    /// empty (for a shard: hold no results of its own) unless --resume or
-    /// --overwrite is given; it is created and checked before the first run.
+    /// Write results (JSON lines, CSV), Lab properties, the Markdown and
+    /// HTML reports and SVG plots into this directory. Each run's record is
+    /// appended to results.jsonl (results-K-of-N.jsonl for a shard) as soon
+    /// as it ends; the rest is made from that file at the end. The directory
+    /// must be empty (for a shard: hold no results of its own) unless
+    /// --resume or --overwrite is given; it is created and checked before
+    /// the first run.
     #[arg(long, short, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// Complete the experiment in --out DIR after an interruption: runs
@@ -512,7 +513,7 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
         write_reports(&records, out, &options)?;
     } else if args.suite.is_none() {
         println!(
-            "(searchlab bench --out DIR also writes results, the Markdown report and SVG plots)"
+            "(searchlab bench --out DIR also writes results, the Markdown and HTML reports and SVG plots)"
         );
     }
     Ok(())

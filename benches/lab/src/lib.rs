@@ -14,7 +14,8 @@
 //!   start time each record carries; [`results`]: `bench --out`'s results
 //!   file, one line per finished run, resumable.
 //! - [`report`]: coverage, geometric means, scores and comparisons as
-//!   console or Markdown tables; [`plot`]: SVG plots.
+//!   console or Markdown tables; [`html`]: the self-contained HTML report;
+//!   [`plot`]: SVG plots.
 //! - [`plan`]: the `searchlab plan` command (problem files and PDDL tasks).
 //! - [`external`]: Fast Downward and pyperplan as configurations
 //!   (`fd-astar-hmax`, `pp-gbfs-ff` ...), run as subprocesses on PDDL tasks
@@ -49,6 +50,7 @@
 pub mod cli;
 pub mod defaults;
 pub mod external;
+pub mod html;
 #[cfg(unix)]
 pub mod isolated;
 pub mod limits;

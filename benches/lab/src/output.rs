@@ -1,9 +1,10 @@
 //! Writes what is made from a result set: CSV, Lab properties, the
-//! Markdown report and the SVG plots.
+//! Markdown and HTML reports and the SVG plots.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::html::{html_report, Plot};
 use crate::plot::{coverage_svg, scatter_svg};
 use crate::record::{to_csv, to_lab_properties, write_file, RunRecord};
 use crate::report::{Attribute, Report, ScoreBounds};
@@ -25,7 +26,8 @@ pub struct OutputOptions {
 }
 
 /// Writes into `dir`: `{stem}.csv`, `properties` (Downward Lab),
-/// `report.md`, `coverage-time.svg` and per compared pair
+/// `report.md`, `report.html` (self-contained: the same tables and the
+/// plots inline), `coverage-time.svg` and per compared pair
 /// `scatter-expansions-A-vs-B.svg` and `scatter-time-A-vs-B.svg`. Returns
 /// the paths written. The records' own file, `{stem}.jsonl`, is the
 /// caller's ([`crate::results::ResultsFile`], [`crate::record::write_jsonl`]):
@@ -59,19 +61,38 @@ pub fn write_outputs(
     }
     let mut markdown = report.markdown(&options.title, options.bounds, &options.compare);
     markdown.push_str("## Plots\n\n");
-    let svg = coverage_svg(records, report.configs())?;
-    put("coverage-time.svg", svg.as_bytes())?;
-    markdown.push_str("![coverage over time](coverage-time.svg)\n\n");
+    let mut plots = Vec::new();
+    let mut plot = |name: String, caption: String, svg: String| -> Result<(), SuiteError> {
+        put(&name, svg.as_bytes())?;
+        let _ = write!(markdown, "![{caption}]({name})\n\n");
+        plots.push(Plot { caption, svg });
+        Ok(())
+    };
+    plot(
+        "coverage-time.svg".to_owned(),
+        "coverage over time".to_owned(),
+        coverage_svg(records, report.configs())?,
+    )?;
     for (a, b) in &pairs {
         for (attribute, label) in [
             (Attribute::Expansions, "expansions"),
             (Attribute::Time, "time"),
         ] {
-            let name = format!("scatter-{label}-{a}-vs-{b}.svg");
-            put(&name, scatter_svg(records, a, b, attribute)?.as_bytes())?;
-            let _ = write!(markdown, "![{label}: {b} against {a}]({name})\n\n");
+            plot(
+                format!("scatter-{label}-{a}-vs-{b}.svg"),
+                format!("{label}: {b} against {a}"),
+                scatter_svg(records, a, b, attribute)?,
+            )?;
         }
     }
     put("report.md", markdown.as_bytes())?;
+    let html = html_report(
+        &report,
+        &options.title,
+        options.bounds,
+        &options.compare,
+        &plots,
+    );
+    put("report.html", html.as_bytes())?;
     Ok(written)
 }

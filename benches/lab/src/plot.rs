@@ -1,11 +1,14 @@
 //! SVG plots with plotters: log-log scatter plots of one configuration
 //! against another (one point per problem, coloured by domain, with the
-//! diagonal) and coverage over time.
+//! diagonal, failed runs on labelled "unsolved" lines) and coverage over
+//! time. Times are CPU time where every plotted run recorded it
+//! ([`Clock`]), and the axes say which.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::record::{check_records, domains, RunRecord};
-use crate::report::{Attribute, Report};
+use crate::report::{Attribute, Clock, Report};
 use crate::SuiteError;
 
 /// Colours for domains and configurations, in order; they repeat after
@@ -42,7 +45,8 @@ fn plot_error(e: impl std::fmt::Display) -> SuiteError {
 /// side is `None`.
 pub type ScatterPoints = Vec<(String, Vec<(Option<f64>, Option<f64>)>)>;
 
-/// The scatter points of `attribute` for configuration `b` against `a`.
+/// The scatter points of `attribute` for configuration `b` against `a`
+/// (times on the clock of the two, [`Report::clock`]).
 pub fn scatter_points(
     records: &[RunRecord],
     a: &str,
@@ -50,6 +54,7 @@ pub fn scatter_points(
     attribute: Attribute,
 ) -> ScatterPoints {
     let report = Report::new(records);
+    let clock = report.clock(&[a.to_owned(), b.to_owned()]);
     let mut out = Vec::new();
     for (domain, _) in domains(records) {
         let mut points = Vec::new();
@@ -73,9 +78,9 @@ pub fn scatter_points(
                 r.solved().then(|| {
                     if attribute == Attribute::Time {
                         // Finer than the tables' clamp, so fast runs stay apart.
-                        r.time.max(PLOT_MIN_TIME)
+                        clock.seconds(r).max(PLOT_MIN_TIME)
                     } else {
-                        attribute.value(r).max(1.0)
+                        attribute.value(r, clock).max(1.0)
                     }
                 })
             };
@@ -98,8 +103,8 @@ fn lowest(attribute: Attribute) -> f64 {
 
 /// A log-log scatter plot (SVG text) of `attribute` for configuration `b`
 /// (y) against `a` (x): one point per problem, coloured by domain, with the
-/// diagonal. Problems only one configuration solved sit on the top or
-/// right border.
+/// diagonal. A run that failed sits on the grey line labelled `unsolved`
+/// at the far end of its axis (right for A, top for B).
 ///
 /// # Errors
 /// [`SuiteError::Invalid`] for a record that fails [`RunRecord::check`] or
@@ -123,15 +128,16 @@ pub fn scatter_svg(
     // A decade of head room: the border where the unsolved go.
     let hi = 10f64.powf(max.log10().ceil() + 1.0);
     let unsolved = hi / 1.5;
+    let unit = if attribute == Attribute::Time {
+        let clock = Report::new(records).clock(&[a.to_owned(), b.to_owned()]);
+        format!(" ({}, s)", clock.name())
+    } else {
+        String::new()
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, 640)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
-        let unit = if attribute == Attribute::Time {
-            " (s)"
-        } else {
-            ""
-        };
         let mut chart = ChartBuilder::on(&root)
             .caption(
                 format!("{}: {b} against {a}", attribute.name()),
@@ -153,6 +159,28 @@ pub fn scatter_svg(
         chart
             .draw_series(LineSeries::new([(lo, lo), (hi, hi)], BLACK.stroke_width(1)))
             .map_err(plot_error)?;
+        let grey = RGBColor(128, 128, 128);
+        for line in [
+            [(lo, unsolved), (hi, unsolved)],
+            [(unsolved, lo), (unsolved, hi)],
+        ] {
+            chart
+                .draw_series(LineSeries::new(line, grey.stroke_width(1)))
+                .map_err(plot_error)?;
+        }
+        let label = TextStyle::from(("sans-serif", 14).into_font())
+            .color(&grey)
+            .pos(Pos::new(HPos::Left, VPos::Bottom));
+        chart
+            .draw_series([
+                Text::new(UNSOLVED, (lo * 1.1, unsolved), label.clone()),
+                Text::new(
+                    UNSOLVED,
+                    (unsolved, lo * 1.1),
+                    label.transform(FontTransform::Rotate270),
+                ),
+            ])
+            .map_err(plot_error)?;
         for (i, (domain, pts)) in points.iter().enumerate() {
             let c = colour(i);
             chart
@@ -169,7 +197,8 @@ pub fn scatter_svg(
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            // Below the top "unsolved" line and its label.
+            .position(SeriesLabelPosition::Coordinate(10, 30))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()
@@ -179,20 +208,27 @@ pub fn scatter_svg(
     Ok(svg)
 }
 
+/// The label of the lines where scatter plots put failed runs.
+pub const UNSOLVED: &str = "unsolved";
+
 /// The left end of the coverage-over-time axis: finer than the 0.01 s that
 /// tables clamp to, so that fast configurations stay apart.
 pub const PLOT_MIN_TIME: f64 = 1e-4;
 
-/// For each configuration, the sorted times of its solved runs (at least
-/// [`PLOT_MIN_TIME`]).
-pub fn solve_times(records: &[RunRecord], configs: &[String]) -> Vec<(String, Vec<f64>)> {
+/// For each configuration, the sorted times on `clock` of its solved runs
+/// (at least [`PLOT_MIN_TIME`]).
+pub fn solve_times(
+    records: &[RunRecord],
+    configs: &[String],
+    clock: Clock,
+) -> Vec<(String, Vec<f64>)> {
     configs
         .iter()
         .map(|c| {
             let mut times: Vec<f64> = records
                 .iter()
                 .filter(|r| &r.config == c && r.solved())
-                .map(|r| r.time.max(PLOT_MIN_TIME))
+                .map(|r| clock.seconds(r).max(PLOT_MIN_TIME))
                 .collect();
             times.sort_by(f64::total_cmp);
             (c.clone(), times)
@@ -208,7 +244,8 @@ pub fn solve_times(records: &[RunRecord], configs: &[String]) -> Vec<(String, Ve
 /// if plotters fails.
 pub fn coverage_svg(records: &[RunRecord], configs: &[String]) -> Result<String, SuiteError> {
     check_records(records)?;
-    let series = solve_times(records, configs);
+    let clock = Report::new(records).clock(configs);
+    let series = solve_times(records, configs, clock);
     let max_time = series
         .iter()
         .filter_map(|(_, t)| t.last().copied())
@@ -233,7 +270,7 @@ pub fn coverage_svg(records: &[RunRecord], configs: &[String]) -> Result<String,
             .map_err(plot_error)?;
         chart
             .configure_mesh()
-            .x_desc("time per run (s)")
+            .x_desc(format!("{} per run (s)", clock.name()))
             .y_desc("problems solved")
             .x_label_formatter(&|v| format!("{v:e}"))
             .draw()

@@ -4,8 +4,10 @@
 //! 0.01 s), log-scaled scores, forward against regression, and two
 //! configurations compared instance by instance.
 //!
-//! Everything renders as a [`Table`], which prints for the console or as
-//! Markdown.
+//! Everything renders as a [`Table`], which prints for the console, as
+//! Markdown or as HTML ([`crate::html`]). Times show four significant
+//! digits ([`format_time`]) and are CPU time wherever every compared run
+//! recorded it ([`Clock`]); each table says which.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -31,6 +33,9 @@ pub struct Table {
     pub label_columns: usize,
     /// Notes printed under the table.
     pub notes: Vec<String>,
+    /// How many of the last rows total the others (`Sum`, `All`): sorting
+    /// by a column keeps them last.
+    pub total_rows: usize,
 }
 
 impl Table {
@@ -85,6 +90,7 @@ impl Table {
             rows,
             label_columns: 1,
             notes: self.notes.clone(),
+            total_rows: 0,
         }
     }
 
@@ -187,6 +193,108 @@ pub fn as_f64(v: u64) -> f64 {
     v as f64
 }
 
+/// `seconds` to four significant digits (halves round away from zero),
+/// never in exponent notation: every time the reports show goes through
+/// it, so that sub-millisecond runs do not read 0.000. Positional
+/// notation, but for subnormal values.
+///
+/// ```
+/// use searchlab_lab::report::format_time;
+/// assert_eq!(format_time(0.000_123_4), "0.0001234");
+/// assert_eq!(format_time(12.345_678), "12.35");
+/// assert_eq!(format_time(1234.5), "1235");
+/// assert_eq!(format_time(0.5), "0.5000");
+/// assert_eq!(format_time(0.0), "0");
+/// ```
+pub fn format_time(seconds: f64) -> String {
+    const DIGITS: i32 = 4;
+    if seconds == 0.0 || !seconds.is_finite() {
+        return format!("{seconds}");
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the decimal exponent of a finite f64 is within ±400"
+    )]
+    let estimate = seconds.abs().log10().floor() as i32;
+    // log10 may land one off near powers of ten, and rounding may carry
+    // into the next digit: take the exponent of the rounded value.
+    let low = 10f64.powi(DIGITS - 1);
+    let Some((exponent, digits)) = [estimate, estimate + 1, estimate - 1]
+        .into_iter()
+        .map(|e| (e, (seconds * 10f64.powi(DIGITS - 1 - e)).round()))
+        .find(|(_, d)| (low..low * 10.0).contains(&d.abs()))
+    else {
+        // Beyond what f64 scales (subnormal): exponent notation.
+        return format!("{seconds:.3e}");
+    };
+    let decimals = DIGITS - 1 - exponent;
+    if decimals > 0 {
+        let places = usize::try_from(decimals).unwrap_or(0);
+        format!("{:.places$}", digits / 10f64.powi(decimals))
+    } else {
+        format!("{:.0}", digits * 10f64.powi(-decimals))
+    }
+}
+
+/// Which time a report shows: CPU time where every compared run recorded
+/// it (searchlab's own searches and the peers do; portfolios do not), wall
+/// time otherwise, so that one table never mixes the two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Clock {
+    /// [`RunRecord::cpu_time`].
+    Cpu,
+    /// [`RunRecord::time`].
+    #[default]
+    Wall,
+}
+
+impl Clock {
+    /// The clock for `records`: [`Clock::Cpu`] when every solved one
+    /// recorded its CPU time (and one did), else [`Clock::Wall`].
+    ///
+    /// ```
+    /// use searchlab_lab::record::{RunOutcome, RunRecord};
+    /// use searchlab_lab::report::Clock;
+    /// let mut r = RunRecord::new(0, "d", "p", "A");
+    /// r.outcome = RunOutcome::Solved;
+    /// r.validated = Some(true);
+    /// assert_eq!(Clock::of_runs([&r]), Clock::Wall);
+    /// r.cpu_time = Some(0.5);
+    /// assert_eq!(Clock::of_runs([&r]), Clock::Cpu);
+    /// ```
+    pub fn of_runs<'r>(records: impl IntoIterator<Item = &'r RunRecord>) -> Clock {
+        let mut any = false;
+        for r in records.into_iter().filter(|r| r.solved()) {
+            if r.cpu_time.is_none() {
+                return Clock::Wall;
+            }
+            any = true;
+        }
+        if any {
+            Clock::Cpu
+        } else {
+            Clock::Wall
+        }
+    }
+
+    /// The time of `record` on this clock (its wall time if it recorded no
+    /// CPU time).
+    pub fn seconds(self, record: &RunRecord) -> f64 {
+        match self {
+            Clock::Cpu => record.cpu_time.unwrap_or(record.time),
+            Clock::Wall => record.time,
+        }
+    }
+
+    /// `CPU time` or `wall time`, as headings say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU time",
+            Clock::Wall => "wall time",
+        }
+    }
+}
+
 /// An attribute aggregated over commonly solved problems.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Attribute {
@@ -196,7 +304,8 @@ pub enum Attribute {
     ExpansionsUntilLastJump,
     /// Generated nodes (geometric mean).
     Generated,
-    /// Wall time, clamped to [`MIN_TIME`] (geometric mean).
+    /// Search time (CPU or wall, see [`Clock`]), clamped to [`MIN_TIME`]
+    /// (geometric mean).
     Time,
     /// Estimated peak memory (geometric mean).
     Memory,
@@ -217,14 +326,14 @@ impl Attribute {
         }
     }
 
-    /// The attribute's value in `record`.
-    pub fn value(self, record: &RunRecord) -> f64 {
+    /// The attribute's value in `record`, its time read on `clock`.
+    pub fn value(self, record: &RunRecord, clock: Clock) -> f64 {
         match self {
             Attribute::Expansions => as_f64(record.expanded),
             // Zero when the goal sits in the first layer; clamp for logs.
             Attribute::ExpansionsUntilLastJump => as_f64(record.expanded_until_last_jump).max(1.0),
             Attribute::Generated => as_f64(record.generated),
-            Attribute::Time => record.time.max(MIN_TIME),
+            Attribute::Time => clock.seconds(record).max(MIN_TIME),
             Attribute::Memory => as_f64(record.memory),
             Attribute::Cost => as_f64(record.cost.unwrap_or(0)),
         }
@@ -238,7 +347,7 @@ impl Attribute {
 
     fn format(self, v: f64) -> String {
         match self {
-            Attribute::Time => format!("{v:.3}"),
+            Attribute::Time => format_time(v),
             Attribute::Memory => format!("{:.2} MB", v / 1e6),
             Attribute::Cost => format!("{v:.0}"),
             _ if v >= 100.0 => format!("{v:.0}"),
@@ -288,14 +397,14 @@ impl Score {
         }
     }
 
-    /// The score of one run: 0 when unsolved.
-    pub fn of(self, record: &RunRecord, bounds: ScoreBounds) -> f64 {
+    /// The score of one run, its time read on `clock`: 0 when unsolved.
+    pub fn of(self, record: &RunRecord, bounds: ScoreBounds, clock: Clock) -> f64 {
         if !record.solved() {
             return 0.0;
         }
         match self {
             Score::Expansions => log_score(as_f64(record.expanded), 100.0, 1e6),
-            Score::Time => log_score(record.time, 1.0, bounds.time_limit),
+            Score::Time => log_score(clock.seconds(record), 1.0, bounds.time_limit),
             Score::Memory => log_score(as_f64(record.memory), 2e6, bounds.memory_limit),
         }
     }
@@ -329,6 +438,8 @@ pub struct Comparison {
     pub only_b: Vec<String>,
     /// Commonly solved problems where the costs differ.
     pub cost_differs: Vec<String>,
+    /// The clock of the times compared.
+    pub clock: Clock,
 }
 
 /// Aggregates over one result set.
@@ -374,6 +485,11 @@ impl<'r> Report<'r> {
             .filter(|r| r.domain == domain)
             .map(|r| r.problem.as_str())
             .collect()
+    }
+
+    /// The clock of tables over `configs` (see [`Clock::of_runs`]).
+    pub fn clock(&self, configs: &[String]) -> Clock {
+        Clock::of_runs(self.records.iter().filter(|r| configs.contains(&r.config)))
     }
 
     /// Whether `config` ran on any problem of `domain`.
@@ -456,22 +572,32 @@ impl<'r> Report<'r> {
             rows,
             label_columns: 1,
             notes: vec!["`-`: the configuration does not apply to the domain's kind.".to_owned()],
+            total_rows: 1,
         }
     }
 
     /// `attribute` per domain and configuration over the domain's commonly
-    /// solved problems (geometric mean, or sum for cost), and over all of
-    /// them in the last row.
+    /// solved problems (geometric mean, or sum for cost); the last row,
+    /// `All`, over the problems that every configuration solved, so that
+    /// its columns compare like with like.
     pub fn attribute_table(&self, attribute: Attribute) -> Table {
         self.attribute_table_for(attribute, &self.configs.clone())
     }
 
     /// [`attribute_table`](Self::attribute_table) for some configurations.
     pub fn attribute_table_for(&self, attribute: Attribute, configs: &[String]) -> Table {
+        let clock = self.clock(configs);
         let mut rows = Vec::new();
         let mut all: Vec<Vec<f64>> = vec![Vec::new(); configs.len()];
+        let mut all_count = 0;
         for (domain, _) in &self.domains {
             let common = self.commonly_solved(domain, configs);
+            // Only where every configuration runs are the domain's commonly
+            // solved problems solved by all of them.
+            let everyone = configs.iter().all(|c| self.applies(domain, c));
+            if everyone {
+                all_count += common.len();
+            }
             let mut row = vec![format!("{domain} ({})", common.len())];
             for (i, config) in configs.iter().enumerate() {
                 if !self.applies(domain, config) {
@@ -481,19 +607,16 @@ impl<'r> Report<'r> {
                 let values: Vec<f64> = common
                     .iter()
                     .filter_map(|p| self.record(domain, p, config))
-                    .map(|r| attribute.value(r))
+                    .map(|r| attribute.value(r, clock))
                     .collect();
-                all[i].extend(&values);
+                if everyone {
+                    all[i].extend(&values);
+                }
                 row.push(aggregate(attribute, &values));
             }
             rows.push(row);
         }
-        let total: usize = self
-            .domains
-            .iter()
-            .map(|(d, _)| self.commonly_solved(d, configs).len())
-            .sum();
-        let mut last = vec![format!("All ({total})")];
+        let mut last = vec![format!("All ({all_count})")];
         last.extend(all.iter().map(|v| aggregate(attribute, v)));
         rows.push(last);
         let how = if attribute.is_summed() {
@@ -501,21 +624,32 @@ impl<'r> Report<'r> {
         } else {
             "geometric mean"
         };
+        let name = if attribute == Attribute::Time {
+            format!("{}, {}", attribute.name(), clock.name())
+        } else {
+            attribute.name().to_owned()
+        };
+        let mut notes = vec![
+            "Commonly solved: by every configuration that runs on the domain; \
+             All: the problems every configuration solved."
+                .to_owned(),
+        ];
+        if attribute == Attribute::Time {
+            notes.push(format!("{}, clamped to >= {MIN_TIME} s.", clock.name()));
+        }
         Table {
-            title: format!("{} ({how} over commonly solved problems)", attribute.name()),
+            title: format!("{name} ({how} over commonly solved problems)"),
             headers: Self::header("domain (common)", configs),
             rows,
             label_columns: 1,
-            notes: vec![
-                "Commonly solved: by every configuration that runs on the domain; \
-                 the last row aggregates each configuration over the domains it runs on."
-                    .to_owned(),
-            ],
+            notes,
+            total_rows: 1,
         }
     }
 
     /// Scores summed per domain (unsolved problems score 0).
     pub fn score_table(&self, score: Score, bounds: ScoreBounds) -> Table {
+        let clock = self.clock(&self.configs);
         let mut rows = Vec::new();
         let mut totals = vec![0.0; self.configs.len()];
         for (domain, count) in &self.domains {
@@ -529,7 +663,7 @@ impl<'r> Report<'r> {
                     .records
                     .iter()
                     .filter(|r| &r.domain == domain && &r.config == config)
-                    .map(|r| score.of(r, bounds))
+                    .map(|r| score.of(r, bounds, clock))
                     .sum();
                 totals[i] += s;
                 row.push(format!("{s:.2}"));
@@ -539,12 +673,18 @@ impl<'r> Report<'r> {
         let mut sum = vec!["Sum".to_owned()];
         sum.extend(totals.iter().map(|t| format!("{t:.2}")));
         rows.push(sum);
+        let name = if score == Score::Time {
+            format!("{}, {}", score.name(), clock.name())
+        } else {
+            score.name().to_owned()
+        };
         Table {
-            title: format!("{} (summed per domain)", score.name()),
+            title: format!("{name} (summed per domain)"),
             headers: Self::header("domain (problems)", &self.configs),
             rows,
             label_columns: 1,
             notes: Vec::new(),
+            total_rows: 1,
         }
     }
 
@@ -565,8 +705,15 @@ impl<'r> Report<'r> {
     /// differ only in direction and each domain they run on, coverage and
     /// geometric-mean expansions and times over the problems both solved.
     pub fn direction_table(&self) -> Table {
+        let pairs = self.direction_pairs();
+        let clock = self.clock(
+            &pairs
+                .iter()
+                .flat_map(|(f, r)| [f.clone(), r.clone()])
+                .collect::<Vec<_>>(),
+        );
         let mut rows = Vec::new();
-        for (fwd, reg) in self.direction_pairs() {
+        for (fwd, reg) in pairs {
             let pair = [fwd.clone(), reg.clone()];
             let label = fwd.trim_start_matches("fwd-").to_owned();
             for (domain, count) in &self.domains {
@@ -578,7 +725,7 @@ impl<'r> Report<'r> {
                     common
                         .iter()
                         .filter_map(|p| self.record(domain, p, config))
-                        .map(|r| attribute.value(r))
+                        .map(|r| attribute.value(r, clock))
                         .collect()
                 };
                 let (fe, re) = (
@@ -611,26 +758,32 @@ impl<'r> Report<'r> {
                 "exp fwd",
                 "exp reg",
                 "reg/fwd",
-                "time fwd",
-                "time reg",
             ]
             .map(str::to_owned)
-            .to_vec(),
+            .into_iter()
+            .chain([
+                format!("{} fwd", clock.name()),
+                format!("{} reg", clock.name()),
+            ])
+            .collect(),
             rows,
             label_columns: 2,
             notes: vec![
-                "exp, time: geometric means over the problems both directions solved; \
+                "exp, time (s): geometric means over the problems both directions solved; \
                  reg/fwd < 1 means regression expanded fewer nodes."
                     .to_owned(),
             ],
+            total_rows: 0,
         }
     }
 
     /// Compares configuration `b` with `a` over the problems both ran on.
     pub fn compare(&self, a: &str, b: &str) -> Comparison {
+        let clock = self.clock(&[a.to_owned(), b.to_owned()]);
         let mut c = Comparison {
             a: a.to_owned(),
             b: b.to_owned(),
+            clock,
             ..Comparison::default()
         };
         let (mut ea, mut eb, mut ta, mut tb, mut ja, mut jb) =
@@ -647,12 +800,12 @@ impl<'r> Report<'r> {
                 match (ra.solved(), rb.solved()) {
                     (true, true) => {
                         c.common += 1;
-                        ea.push(Attribute::Expansions.value(ra).max(1.0));
-                        eb.push(Attribute::Expansions.value(rb).max(1.0));
-                        ta.push(Attribute::Time.value(ra));
-                        tb.push(Attribute::Time.value(rb));
-                        ja.push(Attribute::ExpansionsUntilLastJump.value(ra));
-                        jb.push(Attribute::ExpansionsUntilLastJump.value(rb));
+                        ea.push(Attribute::Expansions.value(ra, clock).max(1.0));
+                        eb.push(Attribute::Expansions.value(rb, clock).max(1.0));
+                        ta.push(Attribute::Time.value(ra, clock));
+                        tb.push(Attribute::Time.value(rb, clock));
+                        ja.push(Attribute::ExpansionsUntilLastJump.value(ra, clock));
+                        jb.push(Attribute::ExpansionsUntilLastJump.value(rb, clock));
                         match ra.expanded.cmp(&rb.expanded) {
                             std::cmp::Ordering::Less => c.a_fewer += 1,
                             std::cmp::Ordering::Greater => c.b_fewer += 1,
@@ -681,6 +834,7 @@ impl<'r> Report<'r> {
     /// The per-instance table of [`compare`](Self::compare): expansions,
     /// expansions until the last jump, times and their ratios B/A.
     pub fn compare_table(&self, a: &str, b: &str) -> Table {
+        let clock = self.clock(&[a.to_owned(), b.to_owned()]);
         let astar = [a, b]
             .iter()
             .all(|c| c.contains("-astar-") && reports_last_jump(c));
@@ -714,21 +868,24 @@ impl<'r> Report<'r> {
                     cell(ra, ra.expanded.to_string()),
                     cell(rb, rb.expanded.to_string()),
                     ratio(
-                        Attribute::Expansions.value(ra).max(1.0),
-                        Attribute::Expansions.value(rb).max(1.0),
+                        Attribute::Expansions.value(ra, clock).max(1.0),
+                        Attribute::Expansions.value(rb, clock).max(1.0),
                     ),
                 ];
                 if astar {
                     row.push(cell(ra, ra.expanded_until_last_jump.to_string()));
                     row.push(cell(rb, rb.expanded_until_last_jump.to_string()));
                     row.push(ratio(
-                        Attribute::ExpansionsUntilLastJump.value(ra),
-                        Attribute::ExpansionsUntilLastJump.value(rb),
+                        Attribute::ExpansionsUntilLastJump.value(ra, clock),
+                        Attribute::ExpansionsUntilLastJump.value(rb, clock),
                     ));
                 }
-                row.push(cell(ra, format!("{:.3}", ra.time)));
-                row.push(cell(rb, format!("{:.3}", rb.time)));
-                row.push(ratio(Attribute::Time.value(ra), Attribute::Time.value(rb)));
+                row.push(cell(ra, format_time(clock.seconds(ra))));
+                row.push(cell(rb, format_time(clock.seconds(rb))));
+                row.push(ratio(
+                    Attribute::Time.value(ra, clock),
+                    Attribute::Time.value(rb, clock),
+                ));
                 rows.push(row);
             }
         }
@@ -742,44 +899,19 @@ impl<'r> Report<'r> {
         if astar {
             headers.extend(["last jump A", "last jump B", "B/A"].map(str::to_owned));
         }
-        headers.extend(["time A", "time B", "B/A"].map(str::to_owned));
-        let c = self.compare(a, b);
-        let fmt = |r: Option<f64>| r.map_or_else(|| "-".to_owned(), |r| format!("{r:.3}"));
-        let mut notes = vec![
-            format!(
-                "A = {a}, B = {b}; ratios B/A (< 1: B better); times clamped to >= {MIN_TIME} s."
-            ),
-            format!(
-                "Commonly solved: {}. Geometric mean B/A: expansions {}, time {}{}.",
-                c.common,
-                fmt(c.expansions_ratio),
-                fmt(c.time_ratio),
-                if astar {
-                    format!(", expansions until last jump {}", fmt(c.last_jump_ratio))
-                } else {
-                    String::new()
-                }
-            ),
-            format!(
-                "A expands fewer nodes on {}, B on {}, equal on {}.",
-                c.a_fewer, c.b_fewer, c.equal
-            ),
-        ];
-        if !c.only_a.is_empty() {
-            notes.push(format!("Solved only by A: {}.", c.only_a.join(", ")));
-        }
-        if !c.only_b.is_empty() {
-            notes.push(format!("Solved only by B: {}.", c.only_b.join(", ")));
-        }
-        if !c.cost_differs.is_empty() {
-            notes.push(format!("Costs differ on: {}.", c.cost_differs.join(", ")));
-        }
+        headers.extend([
+            format!("{} A", clock.name()),
+            format!("{} B", clock.name()),
+            "B/A".to_owned(),
+        ]);
+        let notes = comparison_notes(&self.compare(a, b), astar);
         Table {
             title: format!("{b} compared with {a}"),
             headers,
             rows,
             label_columns: 2,
             notes,
+            total_rows: 0,
         }
     }
 
@@ -837,59 +969,146 @@ impl<'r> Report<'r> {
         out
     }
 
-    /// The full Markdown report: warnings, coverage, attributes, scores,
-    /// forward against regression, and the comparisons asked for.
+    /// The sentence under a report's title: how many runs, configurations
+    /// and domains, and which time the tables show.
+    pub fn summary_line(&self) -> String {
+        format!(
+            "{} runs, {} configurations, {} domains. Times in seconds: {} where every \
+             compared run recorded it, else wall time; each table says which.",
+            self.records.len(),
+            self.configs.len(),
+            self.domains.len(),
+            Clock::Cpu.name()
+        )
+    }
+
+    /// The full report's sections, in order: warnings (if any), summary
+    /// (coverage, forward against regression), attributes, scores, and the
+    /// comparisons asked for. The Markdown and HTML reports render them.
+    pub fn sections(&self, bounds: ScoreBounds, compare: &[(String, String)]) -> Vec<Section> {
+        let mut sections = Vec::new();
+        let warnings = self.warnings();
+        if !warnings.is_empty() {
+            sections.push(Section {
+                heading: "Warnings".to_owned(),
+                warnings,
+                tables: Vec::new(),
+            });
+        }
+        let section = |heading: &str, tables: Vec<Table>| Section {
+            heading: heading.to_owned(),
+            warnings: Vec::new(),
+            tables,
+        };
+        sections.push(section(
+            "Summary",
+            vec![self.coverage_table(), self.direction_table()],
+        ));
+        sections.push(section(
+            "Attributes",
+            [
+                Attribute::Expansions,
+                Attribute::Generated,
+                Attribute::Time,
+                Attribute::Memory,
+                Attribute::Cost,
+            ]
+            .map(|a| self.attribute_table(a))
+            .to_vec(),
+        ));
+        sections.push(section(
+            "Scores",
+            [Score::Expansions, Score::Time, Score::Memory]
+                .map(|s| self.score_table(s, bounds))
+                .to_vec(),
+        ));
+        if !compare.is_empty() {
+            sections.push(section(
+                "Comparisons",
+                compare
+                    .iter()
+                    .map(|(a, b)| self.compare_table(a, b))
+                    .collect(),
+            ));
+        }
+        sections
+    }
+
+    /// The full Markdown report: the [`sections`](Self::sections) under
+    /// `title`.
     pub fn markdown(
         &self,
         title: &str,
         bounds: ScoreBounds,
         compare: &[(String, String)],
     ) -> String {
-        let mut out = format!("# {title}\n\n");
-        let _ = writeln!(
-            out,
-            "{} runs, {} configurations, {} domains.\n",
-            self.records.len(),
-            self.configs.len(),
-            self.domains.len()
-        );
-        let warnings = self.warnings();
-        if !warnings.is_empty() {
-            out.push_str("## Warnings\n\n");
-            for w in warnings {
+        let mut out = format!("# {title}\n\n{}\n\n", self.summary_line());
+        for section in self.sections(bounds, compare) {
+            let _ = write!(out, "## {}\n\n", section.heading);
+            for w in &section.warnings {
                 let _ = writeln!(out, "- **{w}**");
             }
-            out.push('\n');
-        }
-        out.push_str("## Summary\n\n");
-        out.push_str(&self.coverage_table().to_markdown());
-        out.push('\n');
-        out.push_str(&self.direction_table().to_markdown());
-        out.push_str("\n## Attributes\n\n");
-        for attribute in [
-            Attribute::Expansions,
-            Attribute::Generated,
-            Attribute::Time,
-            Attribute::Memory,
-            Attribute::Cost,
-        ] {
-            out.push_str(&self.attribute_table(attribute).to_markdown());
-            out.push('\n');
-        }
-        out.push_str("## Scores\n\n");
-        for score in [Score::Expansions, Score::Time, Score::Memory] {
-            out.push_str(&self.score_table(score, bounds).to_markdown());
-            out.push('\n');
-        }
-        if !compare.is_empty() {
-            out.push_str("## Comparisons\n\n");
-            for (a, b) in compare {
-                out.push_str(&self.compare_table(a, b).to_markdown());
+            if !section.warnings.is_empty() {
+                out.push('\n');
+            }
+            for table in &section.tables {
+                out.push_str(&table.to_markdown());
                 out.push('\n');
             }
         }
         out
     }
+}
+
+/// A part of the full report: a heading, loud warnings and tables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Section {
+    /// The heading (`Summary`, `Attributes` ...).
+    pub heading: String,
+    /// Warnings to print in bold (invalid plans, panics, refused runs).
+    pub warnings: Vec<String>,
+    /// The tables.
+    pub tables: Vec<Table>,
+}
+
+/// The notes under a comparison table: what A and B are, the geometric
+/// means of the ratios, who expands fewer nodes, what only one solved.
+fn comparison_notes(c: &Comparison, astar: bool) -> Vec<String> {
+    let fmt = |r: Option<f64>| r.map_or_else(|| "-".to_owned(), |r| format!("{r:.3}"));
+    let mut notes = vec![
+        format!(
+            "A = {}, B = {}; times: {}, s; ratios B/A (< 1: B better), \
+             times clamped to >= {MIN_TIME} s.",
+            c.a,
+            c.b,
+            c.clock.name()
+        ),
+        format!(
+            "Commonly solved: {}. Geometric mean B/A: expansions {}, time {}{}.",
+            c.common,
+            fmt(c.expansions_ratio),
+            fmt(c.time_ratio),
+            if astar {
+                format!(", expansions until last jump {}", fmt(c.last_jump_ratio))
+            } else {
+                String::new()
+            }
+        ),
+        format!(
+            "A expands fewer nodes on {}, B on {}, equal on {}.",
+            c.a_fewer, c.b_fewer, c.equal
+        ),
+    ];
+    if !c.only_a.is_empty() {
+        notes.push(format!("Solved only by A: {}.", c.only_a.join(", ")));
+    }
+    if !c.only_b.is_empty() {
+        notes.push(format!("Solved only by B: {}.", c.only_b.join(", ")));
+    }
+    if !c.cost_differs.is_empty() {
+        notes.push(format!("Costs differ on: {}.", c.cost_differs.join(", ")));
+    }
+    notes
 }
 
 fn ratio_of_means(numerator: &[f64], denominator: &[f64]) -> Option<f64> {

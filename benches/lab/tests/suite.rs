@@ -337,7 +337,7 @@ fn geometric_means_scores_and_coverage_on_a_hand_made_set() {
     assert_eq!(expansions.rows[2], ["All (2)", "31.62", "126"]);
     // Times clamped to 0.01: A sqrt(0.01*0.02), B sqrt(0.01*0.08).
     let times = report.attribute_table(Attribute::Time);
-    assert_eq!(times.rows[2], ["All (2)", "0.014", "0.028"]);
+    assert_eq!(times.rows[2], ["All (2)", "0.01414", "0.02828"]);
     let cost = report.attribute_table(Attribute::Cost);
     assert_eq!(cost.rows[2], ["All (2)", "20", "20"]);
 
@@ -358,7 +358,7 @@ fn geometric_means_scores_and_coverage_on_a_hand_made_set() {
     let table = report.compare_table("A", "B");
     assert_eq!(
         table.rows[0],
-        ["d", "p1", "100", "400", "4.00", "0.001", "0.004", "1.00"]
+        ["d", "p1", "100", "400", "4.00", "0.001000", "0.004000", "1.00"]
     );
     assert_eq!(table.rows[1][3], "limit");
 }
