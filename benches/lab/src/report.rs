@@ -529,11 +529,16 @@ impl<'r> Report<'r> {
         self.records.iter().filter(|r| r.invalid_plan()).collect()
     }
 
-    /// Runs that panicked or that the planner refused.
+    /// Runs that panicked, crashed in isolation, or that the planner refused.
     pub fn failures(&self) -> Vec<&'r RunRecord> {
         self.records
             .iter()
-            .filter(|r| matches!(r.outcome, RunOutcome::Panic | RunOutcome::Error))
+            .filter(|r| {
+                matches!(
+                    r.outcome,
+                    RunOutcome::Panic | RunOutcome::Crashed | RunOutcome::Error
+                )
+            })
             .collect()
     }
 
@@ -931,10 +936,10 @@ impl<'r> Report<'r> {
         for r in self.failures() {
             out.push(format!(
                 "{}: {} on {}/{}: {}",
-                if r.outcome == RunOutcome::Panic {
-                    "PANIC"
-                } else {
-                    "ERROR"
+                match r.outcome {
+                    RunOutcome::Panic => "PANIC",
+                    RunOutcome::Crashed => "CRASH",
+                    _ => "ERROR",
                 },
                 r.config,
                 r.domain,
