@@ -39,7 +39,8 @@ use crate::report::{Report, ScoreBounds};
 use crate::results::{Existing, ResultsFile};
 use crate::runner::{planned_record, run_suite, run_suite_with, RunOptions, Shard};
 use crate::suite::{
-    mebibytes, time_limit, Configuration, CustomHeuristic, RunLimits, RunSpec, Suite,
+    mebibytes, time_limit, Configuration, CustomHeuristic, RunLimits, RunSpec, Source, Suite,
+    SuiteProblem,
 };
 use crate::SuiteError;
 use clap::{Parser, Subcommand};
@@ -366,12 +367,21 @@ fn run_one_child(heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
     let mut config = Configuration::by_name_among(&run.method, heuristics)?;
     config.name = run.config;
     config.limits = Some(run.limits);
+    let mut problem = match run.source {
+        Source::Pddl(task) => SuiteProblem::pddl(&run.domain, &run.name, task),
+        Source::Generated { family, size, seed } => crate::defaults::generate(&family, size, seed)?,
+        Source::Reference { name } => crate::defaults::reference_problems()?
+            .into_iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| {
+                SuiteError::Invalid(format!("run-one: no reference problem `{name}`"))
+            })?,
+        Source::File { path } => crate::suite_file::load_problem(&path, None)?,
+    };
+    problem.domain = run.domain;
+    problem.name = run.name;
     let mut suite = Suite::new("run-one");
-    suite.add_problem(crate::suite::SuiteProblem::pddl(
-        &run.domain,
-        &run.name,
-        run.task,
-    ));
+    suite.add_problem(problem);
     suite.add_config(config);
     let spec = crate::suite::RunSpec {
         index: 0,

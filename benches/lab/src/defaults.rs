@@ -11,7 +11,7 @@ use std::time::Duration;
 use planners::{Direction, HeuristicName};
 use search_core::Algorithm;
 
-use crate::suite::{Configuration, RunLimits, Suite, SuiteProblem};
+use crate::suite::{Configuration, RunLimits, Source, Suite, SuiteProblem};
 use crate::SuiteError;
 
 /// Expansions allowed to each search of the default suite.
@@ -121,7 +121,13 @@ pub fn reference_problems() -> Result<Vec<SuiteProblem>, SuiteError> {
         "hitman",
         state_factored::problems::hitman().map_err(|e| err("hitman", &e))?,
     ));
-    Ok(problems)
+    Ok(problems
+        .into_iter()
+        .map(|p| {
+            let name = p.name.clone();
+            p.with_source(Source::Reference { name })
+        })
+        .collect())
 }
 
 /// The sizes generator `family` takes, or `None` for an unknown name. The
@@ -203,7 +209,11 @@ pub fn generate(family: &str, size: u64, seed: u64) -> Result<SuiteProblem, Suit
             })
         }
     };
-    Ok(problem)
+    Ok(problem.with_source(Source::Generated {
+        family: family.to_owned(),
+        size,
+        seed,
+    }))
 }
 
 /// The names [`generate`] knows, plus `reference` for the reference

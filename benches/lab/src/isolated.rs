@@ -22,10 +22,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::limits::RunLimits;
 use crate::record::{RunOutcome, RunRecord};
-use crate::task::PddlTask;
+use crate::suite::Source;
 
 /// How isolated runs start.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Isolation {
     /// The program that runs `run-one` (the `searchlab` binary, or a
     /// program built on [`crate::Lab`]).
@@ -35,16 +35,45 @@ pub struct Isolation {
     pub memory_slack: usize,
     /// How long after its time limit a child is killed.
     pub grace: Duration,
+    /// Runs with a time or memory limit beyond these (or none) run in a
+    /// child even on problems that cannot blow up in grounding.
+    pub above: RunLimits,
 }
 
 impl Isolation {
-    /// Children of `program`, with 512 MiB of slack and 5 s of grace.
+    /// Children of `program`, with 512 MiB of slack and 5 s of grace,
+    /// for PDDL tasks and for runs with limits beyond 60 s or 512 MiB.
     pub fn new(program: PathBuf) -> Self {
         Self {
             program,
             memory_slack: 512 << 20,
             grace: Duration::from_secs(5),
+            above: RunLimits {
+                max_expansions: None,
+                max_time: Some(Duration::from_secs(60)),
+                max_memory_bytes: Some(512 << 20),
+            },
         }
+    }
+
+    /// Whether a run under `limits` on a problem of `kind` runs in a
+    /// child: every PDDL task (grounding can blow up), and any run whose
+    /// time or memory limit is beyond (or missing from) [`Isolation::above`].
+    pub fn applies(&self, kind: crate::suite::Kind, limits: RunLimits) -> bool {
+        let beyond = |limit: Option<u128>, above: Option<u128>| match (limit, above) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(limit), Some(above)) => limit > above,
+        };
+        kind == crate::suite::Kind::Pddl
+            || beyond(
+                limits.max_time.map(|t| t.as_millis()),
+                self.above.max_time.map(|t| t.as_millis()),
+            )
+            || beyond(
+                limits.max_memory_bytes.map(|b| b as u128),
+                self.above.max_memory_bytes.map(|b| b as u128),
+            )
     }
 
     /// Children of this very program ([`std::env::current_exe`]).
@@ -56,15 +85,15 @@ impl Isolation {
     }
 }
 
-/// What a child runs: one configuration on one PDDL task.
+/// What a child runs: one configuration on one problem.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ChildRun {
     /// The problem's domain (family) name in the suite.
     pub domain: String,
     /// The problem's name in the suite.
     pub name: String,
-    /// The task's texts.
-    pub task: PddlTask,
+    /// Where the problem comes from (a PDDL task is carried whole).
+    pub source: Source,
     /// The configuration's name, for the record.
     pub config: String,
     /// How it plans, as a configuration name that

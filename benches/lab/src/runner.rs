@@ -254,8 +254,9 @@ fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
     order
 }
 
-/// Runs one run: in a child process where `options` asks for isolation and
-/// the run is searchlab's on a PDDL task, else here.
+/// Runs one run: in a child process where `options` asks for isolation,
+/// the run is searchlab's, and [`crate::isolated::Isolation::applies`] to
+/// it (a PDDL task, or limits beyond the threshold), else here.
 fn run_isolated_or_not(
     suite: &Suite,
     spec: RunSpec,
@@ -266,29 +267,36 @@ fn run_isolated_or_not(
     if let Some(isolation) = &options.isolation {
         let problem = &suite.problems[spec.problem];
         let config = &suite.configs[spec.config];
+        let limits = config.limits.unwrap_or(suite.limits);
+        let source = match &*problem.instance {
+            Instance::Pddl(task) => Some(crate::suite::Source::Pddl(task.clone())),
+            _ => problem.source.clone(),
+        };
         if let (
             Method::Searchlab {
                 direction,
                 algorithm,
                 heuristic,
             },
-            Instance::Pddl(task),
-        ) = (&config.method, &*problem.instance)
+            Some(source),
+        ) = (&config.method, source)
         {
-            let run = crate::isolated::ChildRun {
-                domain: problem.domain.clone(),
-                name: problem.name.clone(),
-                task: task.clone(),
-                config: config.name.clone(),
-                method: format!(
-                    "{}-{}-{}",
-                    direction.short_name(),
-                    planners::algorithm_name(*algorithm),
-                    heuristic.name()
-                ),
-                limits: config.limits.unwrap_or(suite.limits),
-            };
-            return crate::isolated::run_child(isolation, &run, planned_record(suite, spec));
+            if isolation.applies(problem.instance.kind(), limits) {
+                let run = crate::isolated::ChildRun {
+                    domain: problem.domain.clone(),
+                    name: problem.name.clone(),
+                    source,
+                    config: config.name.clone(),
+                    method: format!(
+                        "{}-{}-{}",
+                        direction.short_name(),
+                        planners::algorithm_name(*algorithm),
+                        heuristic.name()
+                    ),
+                    limits,
+                };
+                return crate::isolated::run_child(isolation, &run, planned_record(suite, spec));
+            }
         }
     }
     #[cfg(not(unix))]

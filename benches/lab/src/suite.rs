@@ -72,15 +72,54 @@ pub struct SuiteProblem {
     pub name: String,
     /// The problem itself, shared by every run on it.
     pub instance: Arc<Instance>,
+    /// Where it came from, so that a child process can make it again (an
+    /// isolated run); `None` for a problem built in code.
+    pub source: Option<Source>,
+}
+
+/// Where a suite's problem came from: enough to make it again in another
+/// process ([`crate::isolated`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A built-in generator's ([`crate::defaults::generate`]).
+    Generated {
+        /// The generator (`atomic-chains` ...).
+        family: String,
+        /// Its size.
+        size: u64,
+        /// Its seed.
+        seed: u64,
+    },
+    /// One of the reference scenarios, by name.
+    Reference {
+        /// `hungry-agent`, `hitman` ...
+        name: String,
+    },
+    /// A problem file ([`crate::suite_file::load_problem`]).
+    File {
+        /// The file (absolute, so that a child in another directory finds it).
+        path: std::path::PathBuf,
+    },
+    /// A PDDL task, carried whole.
+    Pddl(PddlTask),
 }
 
 impl SuiteProblem {
+    /// The same problem, saying where it came from.
+    #[must_use]
+    pub fn with_source(mut self, source: Source) -> Self {
+        self.source = Some(source);
+        self
+    }
+
     /// An atomic problem in `domain`, named `name`.
     pub fn atomic(domain: &str, name: &str, problem: AtomicProblem) -> Self {
         Self {
             domain: domain.to_owned(),
             name: name.to_owned(),
             instance: Arc::new(Instance::Atomic(problem)),
+            source: None,
         }
     }
 
@@ -90,6 +129,7 @@ impl SuiteProblem {
             domain: domain.to_owned(),
             name: name.to_owned(),
             instance: Arc::new(Instance::Factored(problem)),
+            source: None,
         }
     }
 
@@ -99,6 +139,7 @@ impl SuiteProblem {
             domain: domain.to_owned(),
             name: name.to_owned(),
             instance: Arc::new(Instance::Pddl(task)),
+            source: None,
         }
     }
 }

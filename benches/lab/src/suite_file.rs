@@ -66,7 +66,7 @@ use toml::Spanned;
 use crate::defaults::{generate, generator_sizes, reference_problems, safety_limits, GENERATORS};
 use crate::suite::{
     mebibytes, parse_algorithm, time_limit, Configuration, CustomHeuristic, PddlTask, RunLimits,
-    Suite, SuiteProblem,
+    Source, Suite, SuiteProblem,
 };
 use crate::SuiteError;
 
@@ -533,10 +533,12 @@ pub fn load_problem(file: &Path, domain: Option<&str>) -> Result<SuiteProblem, S
     })?;
     let domain = domain.map_or_else(|| directory_name(file), str::to_owned);
     let name = loaded.name().to_owned();
-    Ok(match loaded {
+    let problem = match loaded {
         LoadedProblem::Atomic(p) => SuiteProblem::atomic(&domain, &name, p),
         LoadedProblem::Factored(p) => SuiteProblem::factored(&domain, &name, p),
-    })
+    };
+    let path = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
+    Ok(problem.with_source(Source::File { path }))
 }
 
 fn one_or_many(one: Option<&String>, many: Option<&Vec<String>>, default: &str) -> Vec<String> {

@@ -1,15 +1,17 @@
-//! Isolated runs: each searchlab run on a PDDL task is a child process
-//! under an address-space limit and a kill deadline, so that a run that
-//! runs out of memory, loops or crashes ends only itself.
+//! Isolated runs: each searchlab run on a PDDL task, and each run with
+//! limits beyond the threshold, is a child process under an address-space
+//! limit and a kill deadline, so that a run that runs out of memory, loops
+//! or crashes ends only itself.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use searchlab_lab::defaults::generate;
 use searchlab_lab::isolated::{run_child, ChildRun, Isolation};
 use searchlab_lab::limits::RunLimits;
 use searchlab_lab::record::{RunOutcome, RunRecord};
 use searchlab_lab::runner::{run_suite, RunOptions};
-use searchlab_lab::suite::{Configuration, Suite, SuiteProblem};
+use searchlab_lab::suite::{Configuration, Source, Suite, SuiteProblem};
 use searchlab_lab::task::PddlTask;
 
 fn repository() -> PathBuf {
@@ -55,7 +57,7 @@ fn child_run(task: PddlTask, limits: RunLimits) -> ChildRun {
     ChildRun {
         domain: "d".to_owned(),
         name: "p".to_owned(),
-        task,
+        source: Source::Pddl(task),
         config: "my-name".to_owned(),
         method: "fwd-astar-hmax".to_owned(),
         limits,
@@ -194,4 +196,64 @@ fn the_suite_goes_on_past_a_run_that_dies() {
         "{:?}",
         records[1].error
     );
+}
+
+fn crasher() -> Isolation {
+    let dir = std::env::temp_dir().join(format!("searchlab-route-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("crasher.sh");
+    std::fs::write(&path, "#!/bin/sh\necho child >&2\nkill -SEGV $$\n").unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    Isolation::new(path)
+}
+
+/// Generated, reference and file problems run in a child when their limits are
+/// beyond the threshold (60 s, 512 MiB), and here within it.
+#[test]
+fn runs_with_limits_beyond_the_threshold_run_in_a_child() {
+    let mut suite = Suite::new("threshold");
+    suite.add_problem(generate("atomic-chains", 16, 1).unwrap());
+    suite.add_problem(
+        searchlab_lab::defaults::reference_problems()
+            .unwrap()
+            .remove(0),
+    );
+    let file = repository().join("problems/hitman.toml");
+    suite.add_problem(searchlab_lab::suite_file::load_problem(&file, None).unwrap());
+    suite.add_config(Configuration::by_name("fwd-astar-hmax").unwrap());
+    suite.add_config(Configuration::by_name("reg-astar-numeric").unwrap());
+    let in_process = RunOptions {
+        jobs: Some(1),
+        ..RunOptions::default()
+    };
+    let expected = run_suite(&suite, &in_process).unwrap();
+    let with = |isolation: Isolation| RunOptions {
+        jobs: Some(1),
+        isolation: Some(isolation),
+        ..RunOptions::default()
+    };
+
+    // Within the threshold: in this process, the crashing program unused.
+    suite.limits = limits(60, 512);
+    let within = run_suite(&suite, &with(crasher())).unwrap();
+    assert!(within.iter().all(|r| r.outcome == RunOutcome::Solved));
+
+    // Beyond it: in a child (the crashing one crashes) ...
+    suite.limits = limits(60, 1024);
+    let crashed = run_suite(&suite, &with(crasher())).unwrap();
+    assert!(
+        crashed.iter().all(|r| r.outcome == RunOutcome::Crashed),
+        "{crashed:?}"
+    );
+    // ... and the real program's child makes each problem again and finds
+    // what this process finds.
+    let isolated = run_suite(&suite, &with(searchlab())).unwrap();
+    assert_eq!(isolated.len(), 4, "{isolated:#?}"); // numeric applies to the factored file only
+    for (a, b) in isolated.iter().zip(&expected) {
+        assert_eq!(a.outcome, RunOutcome::Solved, "{:?}", a.error);
+        assert_eq!(
+            (&a.problem, a.cost, a.expanded, a.generated),
+            (&b.problem, b.cost, b.expanded, b.generated)
+        );
+    }
 }
