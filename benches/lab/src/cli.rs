@@ -358,10 +358,19 @@ fn default_suite_with(heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteErro
 #[cfg(unix)]
 fn run_one_child(heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
     use std::io::Read;
+    // A run carries at most a domain and a problem of the input cap each.
+    let cap = 2 * planners::input::MAX_INPUT_BYTES + (1 << 20);
     let mut input = String::new();
     std::io::stdin()
+        .take(cap + 1)
         .read_to_string(&mut input)
         .map_err(|e| SuiteError::Invalid(format!("run-one: cannot read the run: {e}")))?;
+    if input.len() as u64 > cap {
+        return Err(SuiteError::Invalid(format!(
+            "run-one: the run is larger than {} MiB",
+            cap >> 20
+        )));
+    }
     let run: crate::isolated::ChildRun = serde_json::from_str(&input)
         .map_err(|e| SuiteError::Invalid(format!("run-one: not a run: {e}")))?;
     let mut config = Configuration::by_name_among(&run.method, heuristics)?;

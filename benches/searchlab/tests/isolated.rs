@@ -257,3 +257,35 @@ fn runs_with_limits_beyond_the_threshold_run_in_a_child() {
         );
     }
 }
+
+/// `run-one` reads a bounded run from standard input and refuses anything
+/// else as an input error.
+#[test]
+fn run_one_refuses_what_is_not_a_run() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let run_one = |input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_searchlab"))
+            .arg("run-one")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The child may stop reading early; a broken pipe is its answer.
+        let _ = child.stdin.take().unwrap().write_all(input);
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run_one(b"");
+    assert_eq!(code, Some(2), "{err}");
+    let (code, err) = run_one(b"{\"domain\": 1}");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a run"), "{err}");
+    let (code, err) = run_one(&vec![b' '; 130 << 20]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("larger than"), "{err}");
+}
