@@ -67,8 +67,12 @@ fn main() {
         dirty.map_or("unknown", |d| if d { "true" } else { "false" })
     );
     if revision.is_none() {
-        // Nothing to watch but this script.
+        // Watch for a checkout to appear: while `.git` is missing, cargo
+        // reruns this script on every build (a few milliseconds), so a
+        // build directory shared with a copy outside git never keeps
+        // "unknown" for a checkout.
         println!("cargo:rerun-if-changed=build.rs");
+        println!("cargo:rerun-if-changed={}", root.join(".git").display());
         return;
     }
     // Rerun when HEAD moves (a checkout, a commit) or a source changes;

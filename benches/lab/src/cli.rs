@@ -118,7 +118,8 @@ pub(crate) struct BenchArgs {
     /// Complete the experiment in --out DIR after an interruption: runs
     /// recorded there with the same configuration, problem, limits and
     /// searchlab revision are not run again; other records move to
-    /// results.superseded.jsonl.
+    /// results.superseded.jsonl (results-K-of-N.superseded.jsonl for a
+    /// shard).
     #[arg(long, requires = "out", conflicts_with = "overwrite")]
     pub(crate) resume: bool,
     /// Start the results in --out DIR again, replacing the files bench
@@ -141,9 +142,10 @@ pub(crate) struct BenchArgs {
     pub(crate) configs: Vec<String>,
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
-    /// Run PDDL tasks in this process too. By default each searchlab run on
-    /// a PDDL task is a child process under operating-system memory and
-    /// time limits, so that one run cannot take the suite down.
+    /// Run every run in this process. By default each searchlab run on a
+    /// PDDL task, and each run with a time or memory limit beyond 60 s or
+    /// 512 MiB, is a child process under operating-system memory and time
+    /// limits, so that one run cannot take the suite down.
     #[arg(long)]
     pub(crate) in_process: bool,
     #[command(flatten)]
@@ -167,7 +169,7 @@ pub(crate) struct LimitArgs {
     /// Memory limit per search in MiB, on the search's estimate of its nodes
     /// and open list (default 512; with `bench`, the suite's: 512, or 2048
     /// for `--pddl`).
-    #[arg(long, value_name = "MIB")]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) max_memory_mb: Option<u64>,
 }
 
@@ -371,6 +373,15 @@ fn run_one_child(heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
             cap >> 20
         )));
     }
+    // A child whose parent died (killed, so it could not kill its children)
+    // ends too, rather than run on to its own time limit.
+    let parent = std::os::unix::process::parent_id();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        if std::os::unix::process::parent_id() != parent {
+            std::process::exit(3);
+        }
+    });
     let run: crate::isolated::ChildRun = serde_json::from_str(&input)
         .map_err(|e| SuiteError::Invalid(format!("run-one: not a run: {e}")))?;
     let mut config = Configuration::by_name_among(&run.method, heuristics)?;
@@ -523,6 +534,11 @@ fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteEr
     );
     if let Some(out) = &args.out {
         println!("wrote {}", out.join(format!("{stem}.jsonl")).display());
+        if args.shard.is_some() {
+            // Shards may share DIR: the reports are the whole experiment's.
+            println!("(the reports: `searchlab merge` the shards, then `searchlab report`)");
+            return Ok(());
+        }
         let options = OutputOptions {
             title: format!("searchlab suite `{}`", suite.name),
             bounds: score_bounds(&records, None, None),
@@ -650,6 +666,7 @@ fn merge_files(parts: &[PathBuf], out: &Path, prefer: Option<Prefer>) -> Result<
 
 fn report(args: &ReportArgs) -> Result<(), SuiteError> {
     let mut records = read_jsonl(&args.results)?;
+    crate::record::refuse_duplicates(&records, &args.results.display().to_string())?;
     // In run order, as `bench` reports them; a file written as runs ended
     // may hold them in any order.
     records.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));

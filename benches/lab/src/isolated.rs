@@ -145,6 +145,7 @@ pub fn run_child(isolation: &Isolation, run: &ChildRun, planned: RunRecord) -> R
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let began = Instant::now();
+    record.started = Some(crate::provenance::rfc3339(std::time::SystemTime::now()));
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -229,6 +230,10 @@ fn out_of_memory(status: ExitStatus, stderr: &str) -> bool {
 fn describe(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
+        (_, Some(9)) => {
+            "the child was killed (signal 9: the kernel's OOM killer, or another process)"
+                .to_owned()
+        }
         (_, Some(signal)) => format!("the child died of signal {signal}"),
         (Some(code), None) => format!("the child exited with code {code}"),
         (None, None) => "the child ended".to_owned(),

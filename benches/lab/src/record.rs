@@ -138,6 +138,11 @@ pub struct RunRecord {
     /// The searchlab build that ran it: version and git revision.
     #[serde(default)]
     pub build: Option<Build>,
+    /// How the configuration plans, whatever the suite named it
+    /// (`fwd-astar-hmax`, `fd-astar-lmcut`): a resumed experiment re-runs a
+    /// configuration whose name stayed and whose method changed.
+    #[serde(default)]
+    pub method: Option<String>,
     /// The machine it ran on: host name, CPU model, cores.
     #[serde(default)]
     pub machine: Option<Machine>,
@@ -199,6 +204,7 @@ pub struct ResumeKey {
     /// The time limit's bits, the expansion and memory limits.
     limits: [Option<u64>; 3],
     build: Build,
+    method: Option<String>,
 }
 
 impl RunRecord {
@@ -230,6 +236,7 @@ impl RunRecord {
             limits: None,
             started: None,
             build: None,
+            method: None,
             machine: None,
         }
     }
@@ -296,6 +303,7 @@ impl RunRecord {
                 limits.max_memory_bytes,
             ],
             build: self.build.clone()?,
+            method: self.method.clone(),
         })
     }
 
@@ -468,6 +476,34 @@ pub fn to_csv(records: &[RunRecord]) -> String {
         );
     }
     out
+}
+
+/// Refuses a result set that records one run (domain, problem,
+/// configuration) twice: every table would count it twice. Two benches
+/// writing into one directory, or concatenated files, do that; `merge`
+/// joins parts and says which of two differing records wins.
+///
+/// # Errors
+/// [`SuiteError::Invalid`] naming the run and `source`.
+///
+/// ```
+/// use searchlab_lab::record::{refuse_duplicates, RunRecord};
+/// let r = RunRecord::new(0, "d", "p", "fwd-astar-hmax");
+/// assert!(refuse_duplicates(&[r.clone()], "results.jsonl").is_ok());
+/// assert!(refuse_duplicates(&[r.clone(), r], "results.jsonl").is_err());
+/// ```
+pub fn refuse_duplicates(records: &[RunRecord], source: &str) -> Result<(), SuiteError> {
+    let mut seen = std::collections::HashSet::new();
+    for r in records {
+        if !seen.insert(r.key()) {
+            return Err(SuiteError::Invalid(format!(
+                "{source}: run `{}` on {}/{} is recorded twice (two benches wrote into one \
+                 directory, or files were joined by hand); join parts with `searchlab merge`",
+                r.config, r.domain, r.problem
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The records as a Downward Lab properties file: a JSON object with one

@@ -141,6 +141,7 @@ impl ResultsFile {
     pub fn finish(self) -> Result<Vec<RunRecord>, SuiteError> {
         drop(self.file);
         let mut records = read_jsonl(&self.path)?;
+        crate::record::refuse_duplicates(&records, &self.path.display().to_string())?;
         records.sort_by(|a, b| a.run.cmp(&b.run).then_with(|| a.key().cmp(&b.key())));
         replace(&self.path, &records)?;
         Ok(records)

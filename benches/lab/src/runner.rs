@@ -272,27 +272,14 @@ fn run_isolated_or_not(
             Instance::Pddl(task) => Some(crate::suite::Source::Pddl(task.clone())),
             _ => problem.source.clone(),
         };
-        if let (
-            Method::Searchlab {
-                direction,
-                algorithm,
-                heuristic,
-            },
-            Some(source),
-        ) = (&config.method, source)
-        {
+        if let (Method::Searchlab { .. }, Some(source)) = (&config.method, source) {
             if isolation.applies(problem.instance.kind(), limits) {
                 let run = crate::isolated::ChildRun {
                     domain: problem.domain.clone(),
                     name: problem.name.clone(),
                     source,
                     config: config.name.clone(),
-                    method: format!(
-                        "{}-{}-{}",
-                        direction.short_name(),
-                        planners::algorithm_name(*algorithm),
-                        heuristic.name()
-                    ),
+                    method: config.method_name(),
                     limits,
                 };
                 return crate::isolated::run_child(isolation, &run, planned_record(suite, spec));
@@ -313,6 +300,7 @@ pub fn planned_record(suite: &Suite, spec: RunSpec) -> RunRecord {
     let mut record = RunRecord::new(spec.index, &problem.domain, &problem.name, &config.name);
     record.limits = Some(config.limits.unwrap_or(suite.limits).into());
     record.build = Some(Build::this());
+    record.method = Some(config.method_name());
     record.machine = Some(Machine::this().clone());
     record
 }

@@ -482,6 +482,24 @@ impl Configuration {
         Ok(Self::builtin(direction, algorithm, heuristic))
     }
 
+    /// How it plans, as a name [`Configuration::by_name_among`] reads back
+    /// (`fwd-astar-hmax`, `fd-astar-lmcut`), whatever the suite named it.
+    pub fn method_name(&self) -> String {
+        match &self.method {
+            Method::Searchlab {
+                direction,
+                algorithm,
+                heuristic,
+            } => format!(
+                "{}-{}-{}",
+                direction.short_name(),
+                planners::algorithm_name(*algorithm),
+                heuristic.name()
+            ),
+            Method::External(search) => search.name.to_owned(),
+        }
+    }
+
     /// Whether this configuration can run on problems of `kind`.
     pub fn applies_to(&self, kind: Kind) -> bool {
         match &self.method {
