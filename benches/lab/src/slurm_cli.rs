@@ -78,6 +78,9 @@ pub(crate) fn write_job(args: &BenchArgs, suite: &Suite, dir: &Path) -> Result<(
     if let Some(jobs) = args.jobs {
         bench_args.extend(["--jobs".to_owned(), jobs.to_string()]);
     }
+    if args.in_process {
+        bench_args.push("--in-process".to_owned());
+    }
     let limits = &args.limits;
     if let Some(t) = limits.max_time {
         bench_args.extend(["--max-time".to_owned(), t.as_secs_f64().to_string()]);
@@ -88,16 +91,11 @@ pub(crate) fn write_job(args: &BenchArgs, suite: &Suite, dir: &Path) -> Result<(
     if let Some(mb) = limits.max_memory_mb {
         bench_args.extend(["--max-memory-mb".to_owned(), mb.to_string()]);
     }
-    // The report scores against the runs' limits, as `bench --out` does.
+    // The report scores against the limits the records carry, as
+    // `bench --out` does.
     let mut report_args: Vec<String> = Vec::new();
     for pair in args.compare.chunks_exact(2) {
         report_args.extend(["--compare".to_owned(), pair[0].clone(), pair[1].clone()]);
-    }
-    if let Some(t) = suite.limits.max_time {
-        report_args.extend(["--time-limit".to_owned(), t.as_secs_f64().to_string()]);
-    }
-    if let Some(bytes) = suite.limits.max_memory_bytes {
-        report_args.extend(["--memory-limit".to_owned(), (bytes >> 20).to_string()]);
     }
     let searchlab = std::env::current_exe()
         .map_err(|e| SuiteError::Slurm(format!("cannot find the searchlab binary to run: {e}")))?;
