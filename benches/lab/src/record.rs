@@ -143,6 +143,10 @@ pub struct RunRecord {
     /// configuration whose name stayed and whose method changed.
     #[serde(default)]
     pub method: Option<String>,
+    /// A digest of the problem's text (a problem file, a PDDL task), in
+    /// hex: a resumed experiment re-runs a problem whose text changed.
+    #[serde(default)]
+    pub problem_digest: Option<String>,
     /// The machine it ran on: host name, CPU model, cores.
     #[serde(default)]
     pub machine: Option<Machine>,
@@ -205,6 +209,7 @@ pub struct ResumeKey {
     limits: [Option<u64>; 3],
     build: Build,
     method: Option<String>,
+    problem_digest: Option<String>,
 }
 
 impl RunRecord {
@@ -237,6 +242,7 @@ impl RunRecord {
             started: None,
             build: None,
             method: None,
+            problem_digest: None,
             machine: None,
         }
     }
@@ -304,6 +310,7 @@ impl RunRecord {
             ],
             build: self.build.clone()?,
             method: self.method.clone(),
+            problem_digest: self.problem_digest.clone(),
         })
     }
 

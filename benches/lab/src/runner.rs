@@ -301,6 +301,7 @@ pub fn planned_record(suite: &Suite, spec: RunSpec) -> RunRecord {
     record.limits = Some(config.limits.unwrap_or(suite.limits).into());
     record.build = Some(Build::this());
     record.method = Some(config.method_name());
+    record.problem_digest = problem.digest.map(|d| format!("{d:016x}"));
     record.machine = Some(Machine::this().clone());
     record
 }

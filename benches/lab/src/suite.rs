@@ -75,6 +75,21 @@ pub struct SuiteProblem {
     /// Where it came from, so that a child process can make it again (an
     /// isolated run); `None` for a problem built in code.
     pub source: Option<Source>,
+    /// A digest of the text it was read from (a problem file, a PDDL task),
+    /// so that a resumed experiment re-runs a problem whose file changed.
+    pub digest: Option<u64>,
+}
+
+/// The 64-bit FNV-1a digest of `bytes`: stable across builds and machines.
+///
+/// ```
+/// assert_eq!(searchlab_lab::suite::digest(b""), 0xcbf2_9ce4_8422_2325);
+/// assert_ne!(searchlab_lab::suite::digest(b"a"), searchlab_lab::suite::digest(b"b"));
+/// ```
+pub fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Where a suite's problem came from: enough to make it again in another
@@ -120,6 +135,7 @@ impl SuiteProblem {
             name: name.to_owned(),
             instance: Arc::new(Instance::Atomic(problem)),
             source: None,
+            digest: None,
         }
     }
 
@@ -130,6 +146,7 @@ impl SuiteProblem {
             name: name.to_owned(),
             instance: Arc::new(Instance::Factored(problem)),
             source: None,
+            digest: None,
         }
     }
 
@@ -138,6 +155,9 @@ impl SuiteProblem {
         Self {
             domain: domain.to_owned(),
             name: name.to_owned(),
+            digest: Some(digest(
+                format!("{}\0{}", task.domain, task.problem).as_bytes(),
+            )),
             instance: Arc::new(Instance::Pddl(task)),
             source: None,
         }

@@ -538,7 +538,12 @@ pub fn load_problem(file: &Path, domain: Option<&str>) -> Result<SuiteProblem, S
         LoadedProblem::Factored(p) => SuiteProblem::factored(&domain, &name, p),
     };
     let path = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
-    Ok(problem.with_source(Source::File { path }))
+    let mut problem = problem.with_source(Source::File { path });
+    // `load` read it whole a moment ago, within the input cap.
+    problem.digest = planners::input::read_capped(file, planners::input::MAX_INPUT_BYTES)
+        .ok()
+        .map(|bytes| crate::suite::digest(&bytes));
+    Ok(problem)
 }
 
 fn one_or_many(one: Option<&String>, many: Option<&Vec<String>>, default: &str) -> Vec<String> {

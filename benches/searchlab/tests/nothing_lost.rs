@@ -5,9 +5,9 @@
 //! them, and one it cannot write before the first run; `report` scores
 //! against the limits the records carry.
 
-use std::collections::BTreeMap;
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -323,5 +323,56 @@ fn report_scores_against_the_limits_in_the_records() {
     let (_, other) = report("other", &["--time-limit", "60", "--memory-limit", "512"]);
     assert_eq!(recorded, given);
     assert_ne!(recorded, other);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A resumed experiment re-runs a problem whose file changed (and a
+/// configuration that now plans otherwise), and keeps what still holds.
+#[test]
+fn resume_re_runs_a_problem_whose_file_changed() {
+    let dir = temp_dir("edited");
+    let problems = dir.join("p");
+    std::fs::create_dir_all(&problems).unwrap();
+    let hungry = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../problems/hungry_agent.toml"),
+    )
+    .unwrap();
+    std::fs::write(problems.join("hungry.toml"), &hungry).unwrap();
+    let suite = dir.join("suite.toml");
+    std::fs::write(
+        &suite,
+        "[[problems]]\nfiles = [\"p/*.toml\"]\n\n[[problems]]\ngenerator = \"atomic-chains\"\nsizes = [16]\n\n[[configs]]\nnames = [\"fwd-astar-hmax\"]\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, err) = searchlab(&["bench", text(&suite), "--no-progress", "--out", text(&out)]);
+    assert_eq!(code, 0, "{err}");
+    let cost = |name: &str| {
+        records(&out.join("results.jsonl"))
+            .into_iter()
+            .find(|r| r["problem"] == name)
+            .map(|r| r["cost"].clone())
+    };
+    assert_eq!(cost("hungry-agent"), Some(Value::from(30)));
+
+    // Eating costs 6 now: the optimal plan costs 31.
+    let edited = hungry.replace("name = \"eat\"\ncost = 5", "name = \"eat\"\ncost = 6");
+    assert_ne!(edited, hungry);
+    std::fs::write(problems.join("hungry.toml"), edited).unwrap();
+    let (code, stdout, err) = searchlab(&[
+        "bench",
+        text(&suite),
+        "--no-progress",
+        "--out",
+        text(&out),
+        "--resume",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(cost("hungry-agent"), Some(Value::from(31)), "{stdout}{err}");
+    // The generated problem did not change: its record was kept.
+    assert!(
+        format!("{stdout}{err}").contains("1 recorded before"),
+        "{stdout}{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
