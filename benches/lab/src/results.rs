@@ -88,6 +88,12 @@ impl ResultsFile {
         planned: &[RunRecord],
     ) -> Result<(ResultsFile, Resumed), SuiteError> {
         let path = dir.join(format!("{stem}.jsonl"));
+        if dir.exists() && !dir.is_dir() {
+            return Err(SuiteError::Invalid(format!(
+                "--out {}: not a directory",
+                dir.display()
+            )));
+        }
         if existing == Existing::Refuse {
             refuse_existing(dir, &path, shared)?;
         }

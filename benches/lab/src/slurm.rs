@@ -155,6 +155,8 @@ impl SlurmJob {
             command.push("\"${SLURM_CPUS_PER_TASK:-1}\"".to_owned());
         }
         command.push("--no-progress".to_owned());
+        // A requeued task completes its shard instead of failing on it.
+        command.push("--resume".to_owned());
         command.extend(self.bench_args.iter().map(|a| shell_quote(a)));
         let _ = write!(script, "set -euo pipefail\nexec {}\n", command.join(" "));
         Ok(script)
@@ -487,7 +489,7 @@ mod tests {
             "exec '/opt/search lab/searchlab' bench /home/me/suites/smoke.toml \
              --shard \"${SLURM_ARRAY_TASK_ID}/4\" \
              --out '/scratch/my runs/lab/shard-'\"${SLURM_ARRAY_TASK_ID}\" \
-             --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --no-progress --max-time 30"
+             --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --no-progress --resume --max-time 30"
         );
         assert!(script.contains("set -euo pipefail\n"));
     }
@@ -553,7 +555,7 @@ mod tests {
         );
         assert!(script.ends_with(
             "exec /s bench --shard \"${SLURM_ARRAY_TASK_ID}/1\" --out /d/shard-\"${SLURM_ARRAY_TASK_ID}\" \
-             --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --no-progress\n"
+             --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --no-progress --resume\n"
         ));
         // A --jobs of the user's replaces the task's CPUs.
         let job = SlurmJob {
@@ -562,7 +564,10 @@ mod tests {
         };
         let script = job.array_script().unwrap();
         assert!(!script.contains("SLURM_CPUS_PER_TASK"), "{script}");
-        assert!(script.ends_with("--no-progress --jobs 2\n"), "{script}");
+        assert!(
+            script.ends_with("--no-progress --resume --jobs 2\n"),
+            "{script}"
+        );
     }
 
     #[test]

@@ -258,6 +258,10 @@ fn bench_refuses_an_out_it_cannot_write_before_the_first_run() {
         "{:?}",
         began.elapsed()
     );
+    // An --out that is a file is not a directory, and the message says so.
+    let (code, _, err) = searchlab(&["bench", text(&suite), "--no-progress", "--out", text(&file)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a directory"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
