@@ -82,6 +82,14 @@ fn shipped_suites_read_only_inside_the_repository() {
     assert!(checked > 0, "no shipped suite names a file");
 }
 
+/// Spellings of the development machine's folder, put together so that
+/// this file does not contain them (and so does not match itself).
+const NEEDLES: [&str; 3] = [
+    concat!("..", "/shared"),
+    concat!("shared/", "benchmarks"),
+    concat!("\"sha", "red\""),
+];
+
 /// The text files that a user runs or reads (sources, manifests, suites,
 /// scripts, docs) never name the development machine's `shared/` folder.
 #[test]
@@ -111,9 +119,8 @@ fn no_shipped_file_points_at_the_development_machine() {
             }
             seen += 1;
             let text = std::fs::read_to_string(&path).unwrap_or_default();
-            for needle in ["../shared", "shared/benchmarks", "\"shared\""] {
-                // This file names them to look for them.
-                if text.contains(needle) && !path.ends_with("tests/tests/repository.rs") {
+            for needle in NEEDLES {
+                if text.contains(needle) {
                     offenders.push(format!("{}: `{needle}`", path.display()));
                 }
             }
