@@ -102,6 +102,17 @@ impl SlurmJob {
         self.dir.join("results.jsonl")
     }
 
+    /// The job's directory, as text for the scripts, once the job is known
+    /// to have a shard.
+    fn checked_dir(&self) -> Result<&str, SuiteError> {
+        if self.shards == 0 {
+            return Err(SuiteError::Slurm(
+                "an array job needs at least one shard".to_owned(),
+            ));
+        }
+        utf8(&self.dir)
+    }
+
     /// The array job's script: array task `K` runs shard `K` of the suite.
     ///
     /// # Errors
@@ -123,12 +134,7 @@ impl SlurmJob {
     /// assert!(script.contains("--out '/scratch/run 1/shard-'\"${SLURM_ARRAY_TASK_ID}\""));
     /// ```
     pub fn array_script(&self) -> Result<String, SuiteError> {
-        if self.shards == 0 {
-            return Err(SuiteError::Slurm(
-                "an array job needs at least one shard".to_owned(),
-            ));
-        }
-        let dir = utf8(&self.dir)?;
+        let dir = self.checked_dir()?;
         let mut script = format!(
             "#!/bin/bash\n\
              # searchlab suite on Slurm: array task K runs shard K of {n}.\n\
@@ -181,12 +187,7 @@ impl SlurmJob {
     /// assert!(script.contains("--out /scratch/run/results.jsonl"));
     /// ```
     pub fn merge_script(&self) -> Result<String, SuiteError> {
-        if self.shards == 0 {
-            return Err(SuiteError::Slurm(
-                "an array job needs at least one shard".to_owned(),
-            ));
-        }
-        let dir = utf8(&self.dir)?;
+        let dir = self.checked_dir()?;
         let mut script = format!(
             "#!/bin/bash\n\
              # Merges the {n} shards of a searchlab suite and writes its report.\n\
