@@ -7,7 +7,8 @@
 //!   the synthetic atomic families, A* with `h_max`.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+use planners::heuristics::heuristic;
+use planners::{Direction, Planner, PlannerConfig};
 use rayon::prelude::*;
 use state_atomic::problems::{self, Problem};
 use state_atomic::WorldState;
@@ -28,7 +29,7 @@ fn ship_starts(problem: &Problem) -> Vec<WorldState> {
 fn config(direction: Direction) -> PlannerConfig {
     PlannerConfig {
         direction,
-        heuristic: HeuristicName::HMax,
+        heuristic: heuristic("hmax").unwrap(),
         ..PlannerConfig::default()
     }
 }

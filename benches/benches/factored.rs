@@ -11,7 +11,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion};
-use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+use planners::heuristics::heuristic;
+use planners::{Direction, Planner, PlannerConfig};
 use search_core::{Algorithm, Heuristic, Outcome, Search, SearchLimits};
 use state_factored::problems::{chains_spec, economy_spec, hitman_spec, Problem, Spec};
 use state_factored::{
@@ -294,9 +295,9 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
     // Through one `Planner`, made once, as an agent that replans would: it
     // keeps its search buffers between plans.
     for (label, heuristic) in [
-        ("distance-max", HeuristicName::NumericMax),
-        ("hmax", HeuristicName::HMax),
-        ("counting", HeuristicName::Counting),
+        ("distance-max", heuristic("numeric").unwrap()),
+        ("hmax", heuristic("hmax").unwrap()),
+        ("counting", heuristic("counting").unwrap()),
     ] {
         let planner = Planner::new(PlannerConfig {
             direction: Direction::Forward,

@@ -10,7 +10,8 @@
 use std::sync::{Arc, Mutex};
 
 use planners::agent::{Agent, AgentEvent, ExecStatus};
-use planners::{Direction, HeuristicName, PlannerConfig};
+use planners::heuristics::heuristic;
+use planners::{Direction, PlannerConfig};
 use state_atomic::{ActionSet, AtomicError, WorldState};
 
 fn actions() -> Result<ActionSet, AtomicError> {
@@ -60,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let lines = Arc::new(Mutex::new(Vec::<String>::new()));
     let config = PlannerConfig {
         direction: Direction::Forward,
-        heuristic: HeuristicName::HMax,
+        heuristic: heuristic("hmax")?,
         ..PlannerConfig::default()
     };
     let mut ships = Vec::new();

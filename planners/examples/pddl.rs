@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let config = PlannerConfig {
                 direction: args.get(3).map_or(Ok(planners::Direction::Forward), |d| d.parse())?,
                 algorithm: args.get(4).map_or(Ok(search_core::Algorithm::AStar), |a| parse_algorithm(a))?,
-                heuristic: args.get(5).map_or(Ok(planners::HeuristicName::Blind), |h| h.parse())?,
+                heuristic: args.get(5).map_or(Ok(planners::heuristics::NamedHeuristic::default()), |h| h.parse())?,
                 limits: search_core::SearchLimits {
                     max_expansions: std::env::var("PDDL_MAX_EXPANSIONS").ok().map(|n| n.parse()).transpose()?,
                     ..search_core::SearchLimits::default()

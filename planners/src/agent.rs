@@ -280,7 +280,7 @@ impl<D: AgentDomain> Agent<D> {
             .ok_or_else(|| PlanError::UnknownName {
                 kind: "action",
                 name: action.to_owned(),
-                known: "the domain's actions",
+                known: "the domain's actions".to_owned(),
             })?;
         self.executors.insert(id, Box::new(executor));
         Ok(self)

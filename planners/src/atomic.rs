@@ -1,11 +1,9 @@
 //! [`PlanningDomain`] for atomic (bitset) GOAP domains.
 
-use state_atomic::{
-    ActionId, ActionSet, AdmissibleMismatch, Bits, ForwardSpace, Mismatch, PartialState,
-    RegressionSpace, RelaxedForward, RelaxedRegression, WorldState,
-};
+use state_atomic::{ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, WorldState};
 
-use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
+use crate::heuristics::{ActionView, Representation, TaskView};
+use crate::{PlanError, PlanningDomain};
 
 impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
     type State = WorldState<B>;
@@ -37,46 +35,10 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         RegressionSpace::<B>::execution_order(regressed)
     }
 
-    fn forward_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        _start: &'a WorldState<B>,
-        goal: &'a PartialState<B>,
-    ) -> Result<BoxedHeuristic<'a, WorldState<B>>, PlanError> {
-        let goal = *goal;
-        Ok(match name {
-            HeuristicName::Blind => Box::new(search_core::Blind),
-            HeuristicName::Mismatch => Box::new(Mismatch::forward(goal)),
-            HeuristicName::AdmissibleMismatch => Box::new(AdmissibleMismatch::forward(self, goal)),
-            HeuristicName::HMax => Box::new(RelaxedForward::h_max(self, goal)),
-            HeuristicName::HAdd => Box::new(RelaxedForward::h_add(self, goal)),
-            HeuristicName::Ff => Box::new(RelaxedForward::h_ff(self, goal)),
-            HeuristicName::NumericMax | HeuristicName::NumericSum | HeuristicName::Counting => {
-                return Err(unsupported(name));
-            }
-        })
-    }
+    type View = Self;
 
-    fn regression_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a WorldState<B>,
-        _goal: &'a PartialState<B>,
-    ) -> Result<BoxedHeuristic<'a, PartialState<B>>, PlanError> {
-        let start = *start;
-        Ok(match name {
-            HeuristicName::Blind => Box::new(search_core::Blind),
-            HeuristicName::Mismatch => Box::new(Mismatch::regression(start)),
-            HeuristicName::AdmissibleMismatch => {
-                Box::new(AdmissibleMismatch::regression(self, start))
-            }
-            HeuristicName::HMax => Box::new(RelaxedRegression::h_max(self, start)),
-            HeuristicName::HAdd => Box::new(RelaxedRegression::h_add(self, start)),
-            HeuristicName::Ff => Box::new(RelaxedRegression::h_ff(self, start)),
-            HeuristicName::NumericMax | HeuristicName::NumericSum | HeuristicName::Counting => {
-                return Err(unsupported(name));
-            }
-        })
+    fn task_view(&self) -> &Self {
+        self
     }
 
     fn action_name(&self, id: ActionId) -> &str {
@@ -93,10 +55,48 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
     }
 }
 
-fn unsupported(name: HeuristicName) -> PlanError {
-    PlanError::UnsupportedHeuristic {
-        heuristic: name.name(),
-        domain: "atomic",
+impl<B: Bits> TaskView for ActionSet<B> {
+    type State = WorldState<B>;
+    type Goal = PartialState<B>;
+    type Subgoal = PartialState<B>;
+    type ActionId = ActionId;
+
+    const REPRESENTATION: Representation = Representation::Atomic;
+
+    fn variables(&self) -> usize {
+        self.registry().len()
+    }
+
+    fn action_views(&self) -> Vec<ActionView<ActionId>> {
+        self.iter()
+            .filter_map(|action| {
+                let mut changes = Vec::new();
+                action.eff.care().for_each_one(|atom| changes.push(atom));
+                Some(ActionView {
+                    id: self.find(&action.name)?,
+                    cost: action.cost,
+                    changes: Some(changes),
+                })
+            })
+            .collect()
+    }
+
+    fn unmet_goal(
+        &self,
+        goal: &PartialState<B>,
+        state: &WorldState<B>,
+        mut each: impl FnMut(Option<usize>),
+    ) {
+        ((state.bits() ^ goal.values()) & goal.care()).for_each_one(|atom| each(Some(atom)));
+    }
+
+    fn unmet_subgoal(
+        &self,
+        start: &WorldState<B>,
+        subgoal: &PartialState<B>,
+        each: impl FnMut(Option<usize>),
+    ) {
+        self.unmet_goal(subgoal, start, each);
     }
 }
 

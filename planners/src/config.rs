@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use search_core::{Algorithm, SearchLimits};
 
+use crate::heuristics::NamedHeuristic;
 use crate::PlanError;
 
 /// Which way to search.
@@ -53,111 +54,9 @@ impl FromStr for Direction {
             _ => Err(PlanError::UnknownName {
                 kind: "direction",
                 name: s.to_owned(),
-                known: "forward, regression, portfolio",
+                known: "forward, regression, portfolio".to_owned(),
             }),
         }
-    }
-}
-
-/// The built-in heuristics, by name.
-///
-/// | name | atomic | factored | admissible |
-/// |---|---|---|---|
-/// | `blind` | yes | yes | yes |
-/// | `mismatch` (`goal-count`) | goal atoms wrong | goal predicates unsatisfied | only in special cases |
-/// | `mismatch-admissible` | yes | - | yes |
-/// | `hmax` | yes | - | yes |
-/// | `hadd` | yes | - | no |
-/// | `ff` | yes | - | no |
-/// | `numeric` (`numeric-max`) | - | yes | yes (costs >= 1) |
-/// | `numeric-sum` | - | yes | no |
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum HeuristicName {
-    /// Zero everywhere.
-    #[default]
-    Blind,
-    /// The classic GOAP goal-mismatch count (factored: unsatisfied goal
-    /// predicates).
-    Mismatch,
-    /// The mismatch count made admissible (atomic).
-    AdmissibleMismatch,
-    /// `h_max`: the atomic delete relaxation's; for factored domains the
-    /// numeric `h_max` through action preconditions
-    /// (`state_factored::NumericHmax`). Admissible.
-    HMax,
-    /// `h_add` (atomic).
-    HAdd,
-    /// `h_FF` (atomic).
-    Ff,
-    /// Numeric distance to the goal, maxed over variables (factored).
-    NumericMax,
-    /// Numeric distance to the goal, summed over variables (factored).
-    NumericSum,
-    /// Operator counting: an integer program over how often each action
-    /// occurs, counting resource flows (factored;
-    /// `state_factored::OperatorCounting`). Admissible.
-    Counting,
-}
-
-impl HeuristicName {
-    /// Every built-in heuristic.
-    pub const ALL: [HeuristicName; 9] = [
-        HeuristicName::Blind,
-        HeuristicName::Mismatch,
-        HeuristicName::AdmissibleMismatch,
-        HeuristicName::HMax,
-        HeuristicName::HAdd,
-        HeuristicName::Ff,
-        HeuristicName::NumericMax,
-        HeuristicName::NumericSum,
-        HeuristicName::Counting,
-    ];
-
-    /// The name used on the command line and in configuration names.
-    pub fn name(self) -> &'static str {
-        match self {
-            HeuristicName::Blind => "blind",
-            HeuristicName::Mismatch => "mismatch",
-            HeuristicName::AdmissibleMismatch => "mismatch-admissible",
-            HeuristicName::HMax => "hmax",
-            HeuristicName::HAdd => "hadd",
-            HeuristicName::Ff => "ff",
-            HeuristicName::NumericMax => "numeric",
-            HeuristicName::NumericSum => "numeric-sum",
-            HeuristicName::Counting => "counting",
-        }
-    }
-}
-
-impl fmt::Display for HeuristicName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for HeuristicName {
-    type Err = PlanError;
-
-    fn from_str(s: &str) -> Result<Self, PlanError> {
-        let lower = s.to_ascii_lowercase();
-        let alias = match lower.as_str() {
-            "goal-count" | "goalcount" | "unsatisfied" => "mismatch",
-            "h_max" | "h-max" => "hmax",
-            "h_add" | "h-add" => "hadd",
-            "hff" | "h_ff" | "h-ff" => "ff",
-            "numeric-max" => "numeric",
-            "operator-counting" | "oc" | "lp" => "counting",
-            "zero" => "blind",
-            other => other,
-        };
-        HeuristicName::ALL
-            .into_iter()
-            .find(|h| h.name() == alias)
-            .ok_or_else(|| PlanError::UnknownName {
-                kind: "heuristic",
-                name: s.to_owned(),
-                known: "blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric, numeric-sum, counting",
-            })
     }
 }
 
@@ -180,7 +79,7 @@ pub fn parse_algorithm(s: &str) -> Result<Algorithm, PlanError> {
     let unknown = || PlanError::UnknownName {
         kind: "algorithm",
         name: s.to_owned(),
-        known: "astar, wastar:W, gbfs, dijkstra, bfs",
+        known: "astar, wastar:W, gbfs, dijkstra, bfs".to_owned(),
     };
     if let Some(weight) = lower
         .strip_prefix("wastar:")
@@ -215,12 +114,12 @@ pub fn algorithm_name(algorithm: Algorithm) -> String {
 /// heuristic and no limits.
 ///
 /// ```
-/// use planners::{Direction, HeuristicName, PlannerConfig};
+/// use planners::{heuristics::heuristic, Direction, PlannerConfig};
 /// use search_core::{Algorithm, SearchLimits};
 ///
 /// let config = PlannerConfig {
 ///     direction: Direction::Portfolio,
-///     heuristic: HeuristicName::HMax,
+///     heuristic: heuristic("hmax").unwrap(),
 ///     limits: SearchLimits { max_expansions: Some(100_000), ..SearchLimits::default() },
 ///     ..PlannerConfig::default()
 /// };
@@ -233,9 +132,11 @@ pub struct PlannerConfig {
     pub direction: Direction,
     /// The search algorithm.
     pub algorithm: Algorithm,
-    /// The built-in heuristic, used unless a custom one is given to the
-    /// [`Planner`](crate::Planner).
-    pub heuristic: HeuristicName,
+    /// The heuristic (a built-in one from
+    /// [`heuristics::heuristic`](crate::heuristics::heuristic), or a user's
+    /// [`NamedHeuristic`]), used unless the [`Planner`](crate::Planner) was
+    /// given a custom closure for a direction.
+    pub heuristic: NamedHeuristic,
     /// Limits for each direction's search.
     pub limits: SearchLimits<u32>,
 }

@@ -5,13 +5,14 @@ use std::hash::Hash;
 
 use search_core::{Heuristic, Node, SearchSpace};
 
-use crate::{HeuristicName, PlanError};
+use crate::heuristics::TaskView;
+use crate::PlanError;
 
 /// A boxed heuristic over nodes `N` (the planner's costs are `u32`).
 pub type BoxedHeuristic<'a, N> = Box<dyn Heuristic<N, u32> + Send + 'a>;
 
 /// A planning domain: a state representation with a forward and a
-/// regression search space, built-in heuristics for both, names for its
+/// regression search space, a view for heuristics ([`TaskView`]), names for its
 /// actions and a plan validator.
 ///
 /// Implemented for [`state_atomic::ActionSet`] and
@@ -56,28 +57,13 @@ pub trait PlanningDomain: Sync {
         regressed.iter().rev().copied().collect()
     }
 
-    /// A built-in heuristic for forward search.
-    ///
-    /// # Errors
-    /// [`PlanError::UnsupportedHeuristic`] when this domain lacks it.
-    fn forward_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a Self::State,
-        goal: &'a Self::Goal,
-    ) -> Result<BoxedHeuristic<'a, Self::State>, PlanError>;
+    /// What heuristics read of this domain: the domain itself, or the one
+    /// a wrapper (a grounded PDDL task) plans on. Registered heuristics
+    /// ([`crate::heuristics`]) are made for it.
+    type View: TaskView<State = Self::State, Goal = Self::Goal, Subgoal = Self::Subgoal>;
 
-    /// A built-in heuristic for regression (estimating the cost from the
-    /// start to a subgoal).
-    ///
-    /// # Errors
-    /// [`PlanError::UnsupportedHeuristic`] when this domain lacks it.
-    fn regression_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a Self::State,
-        goal: &'a Self::Goal,
-    ) -> Result<BoxedHeuristic<'a, Self::Subgoal>, PlanError>;
+    /// See [`View`](Self::View).
+    fn task_view(&self) -> &Self::View;
 
     /// An action's name (`?` for an id of another domain).
     fn action_name(&self, id: Self::ActionId) -> &str;

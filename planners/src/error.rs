@@ -4,6 +4,9 @@ use search_core::SearchError;
 use state_atomic::AtomicError;
 use state_factored::FactoredError;
 
+use crate::heuristics::Representation;
+use crate::Direction;
+
 /// What can go wrong when planning. "No plan exists" is not an error: it is
 /// [`PlanOutcome::Unsolvable`](crate::PlanOutcome).
 #[derive(Debug, thiserror::Error)]
@@ -26,15 +29,26 @@ pub enum PlanError {
         /// The name given.
         name: String,
         /// The names that exist.
-        known: &'static str,
+        known: String,
     },
-    /// A built-in heuristic this kind of domain does not have.
-    #[error("heuristic `{heuristic}` is not available for {domain} domains")]
+    /// A heuristic that does not serve this kind of task in this direction
+    /// (see `searchlab heuristics`), or whose factory declined the task.
+    #[error("heuristic `{heuristic}` is not available for {direction} search on {representation} problems")]
     UnsupportedHeuristic {
         /// The heuristic's name.
-        heuristic: &'static str,
-        /// `atomic` or `factored`.
-        domain: &'static str,
+        heuristic: String,
+        /// The task's representation.
+        representation: Representation,
+        /// The direction asked for.
+        direction: Direction,
+    },
+    /// A heuristic that cannot join a registry.
+    #[error("cannot register heuristic `{name}`: {why}")]
+    DuplicateHeuristic {
+        /// Its name.
+        name: String,
+        /// Why not.
+        why: String,
     },
     /// A plan that does not replay: the first failing step, or the goal not
     /// reached.

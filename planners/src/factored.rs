@@ -1,11 +1,9 @@
 //! [`PlanningDomain`] for factored (typed-value) GOAP domains.
 
-use state_factored::{
-    ActionId, Combine, Domain, ForwardSpace, Goal, GoalCount, NumericDistance, NumericHmax,
-    OperatorCounting, RegressionSpace, State, Subgoal,
-};
+use state_factored::{ActionId, Domain, ForwardSpace, Goal, RegressionSpace, State, Subgoal};
 
-use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
+use crate::heuristics::{ActionView, Representation, TaskView};
+use crate::{PlanError, PlanningDomain};
 
 impl PlanningDomain for Domain {
     type State = State;
@@ -29,22 +27,10 @@ impl PlanningDomain for Domain {
         Ok((space, node))
     }
 
-    fn forward_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a State,
-        goal: &'a Goal,
-    ) -> Result<BoxedHeuristic<'a, State>, PlanError> {
-        heuristic(self, name, start, goal)
-    }
+    type View = Self;
 
-    fn regression_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a State,
-        goal: &'a Goal,
-    ) -> Result<BoxedHeuristic<'a, Subgoal>, PlanError> {
-        heuristic(self, name, start, goal)
+    fn task_view(&self) -> &Self {
+        self
     }
 
     fn action_name(&self, id: ActionId) -> &str {
@@ -56,37 +42,38 @@ impl PlanningDomain for Domain {
     }
 }
 
-/// The factored heuristics serve both directions.
-fn heuristic<'a, N>(
-    domain: &'a Domain,
-    name: HeuristicName,
-    start: &'a State,
-    goal: &'a Goal,
-) -> Result<BoxedHeuristic<'a, N>, PlanError>
-where
-    GoalCount<'a>: search_core::Heuristic<N, u32>,
-    NumericDistance<'a>: search_core::Heuristic<N, u32>,
-    NumericHmax<'a>: search_core::Heuristic<N, u32>,
-    OperatorCounting<'a>: search_core::Heuristic<N, u32>,
-{
-    Ok(match name {
-        HeuristicName::Blind => Box::new(search_core::Blind),
-        HeuristicName::Mismatch => Box::new(GoalCount::new(domain, goal, start)),
-        HeuristicName::NumericMax => {
-            Box::new(NumericDistance::new(domain, goal, start, Combine::Max))
-        }
-        HeuristicName::NumericSum => {
-            Box::new(NumericDistance::new(domain, goal, start, Combine::Sum))
-        }
-        HeuristicName::HMax => Box::new(NumericHmax::new(domain, goal, start)),
-        HeuristicName::Counting => Box::new(OperatorCounting::new(domain, goal, start)),
-        HeuristicName::AdmissibleMismatch | HeuristicName::HAdd | HeuristicName::Ff => {
-            return Err(PlanError::UnsupportedHeuristic {
-                heuristic: name.name(),
-                domain: "factored",
+impl TaskView for Domain {
+    type State = State;
+    type Goal = Goal;
+    type Subgoal = Subgoal;
+    type ActionId = ActionId;
+
+    const REPRESENTATION: Representation = Representation::Factored;
+
+    fn variables(&self) -> usize {
+        self.schema().len()
+    }
+
+    fn action_views(&self) -> Vec<ActionView<ActionId>> {
+        self.actions()
+            .iter()
+            .filter_map(|action| {
+                Some(ActionView {
+                    id: self.action_id(action.name())?,
+                    cost: action.cost(),
+                    changes: action.changed_variables().map(Iterator::collect),
+                })
             })
-        }
-    })
+            .collect()
+    }
+
+    fn unmet_goal(&self, goal: &Goal, state: &State, each: impl FnMut(Option<usize>)) {
+        goal.unmet(state).for_each(each);
+    }
+
+    fn unmet_subgoal(&self, start: &State, subgoal: &Subgoal, mut each: impl FnMut(Option<usize>)) {
+        subgoal.unmet_by(start).for_each(|v| each(Some(v)));
+    }
 }
 
 impl crate::agent::AgentDomain for Domain {

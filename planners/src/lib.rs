@@ -11,7 +11,7 @@
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
 //!
 //! ```
-//! use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+//! use planners::{heuristics::heuristic, Direction, Planner, PlannerConfig};
 //! use state_factored::{Action, Domain, Predicate, Schema};
 //!
 //! let mut schema = Schema::new();
@@ -23,7 +23,7 @@
 //!
 //! let planner = Planner::new(PlannerConfig {
 //!     direction: Direction::Portfolio,
-//!     heuristic: HeuristicName::NumericMax,
+//!     heuristic: heuristic("numeric").unwrap(),
 //!     ..PlannerConfig::default()
 //! });
 //! let report = planner.plan(&domain, &start, &goal).unwrap();
@@ -38,13 +38,14 @@ pub mod cpu;
 mod domain;
 mod error;
 mod factored;
+pub mod heuristics;
 pub mod input;
 pub mod pddl;
 mod plan;
 mod planner;
 pub mod problem;
 
-pub use config::{algorithm_name, parse_algorithm, Direction, HeuristicName, PlannerConfig};
+pub use config::{algorithm_name, parse_algorithm, Direction, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};
 pub use error::PlanError;
 pub use plan::{Plan, PlanOutcome, PlanReport};

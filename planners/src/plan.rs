@@ -87,6 +87,10 @@ pub struct PlanReport<Id> {
     pub regression: Option<Statistics>,
     /// Wall time of the whole call.
     pub elapsed: Duration,
+    /// Time spent making the heuristic (tables built before its first
+    /// estimate), part of `elapsed`; for a portfolio, the longer of the two
+    /// directions' (they run at once).
+    pub setup_time: Duration,
 }
 
 impl<Id> PlanReport<Id> {

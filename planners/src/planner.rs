@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use search_core::{
     Heuristic, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status, Workspace,
@@ -36,7 +36,7 @@ type Factory<'h, N> = Box<dyn Fn() -> BoxedHeuristic<'h, N> + Send + Sync + 'h>;
 /// them.
 ///
 /// ```
-/// use planners::{Direction, HeuristicName, Planner, PlannerConfig};
+/// use planners::{heuristics::heuristic, Direction, Planner, PlannerConfig};
 /// use state_atomic::ActionSet;
 ///
 /// let mut actions = ActionSet::<u64>::new();
@@ -49,7 +49,7 @@ type Factory<'h, N> = Box<dyn Fn() -> BoxedHeuristic<'h, N> + Send + Sync + 'h>;
 /// for direction in [Direction::Forward, Direction::Regression, Direction::Portfolio] {
 ///     let planner = Planner::new(PlannerConfig {
 ///         direction,
-///         heuristic: HeuristicName::HMax,
+///         heuristic: heuristic("hmax").unwrap(),
 ///         ..PlannerConfig::default()
 ///     });
 ///     let report = planner.plan(&actions, &start, &goal).unwrap();
@@ -183,24 +183,25 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let limits = &self.config.limits;
         let mut report = match self.config.direction {
             Direction::Forward => {
-                let (outcome, stats) = self.forward(domain, start, goal, limits.clone(), None)?;
+                let run = self.forward(domain, start, goal, limits.clone(), None)?;
                 PlanReport {
-                    outcome,
+                    outcome: run.outcome,
                     direction: Direction::Forward,
-                    forward: Some(stats),
+                    forward: Some(run.stats),
                     regression: None,
                     elapsed: began.elapsed(),
+                    setup_time: run.setup_time,
                 }
             }
             Direction::Regression => {
-                let (outcome, stats) =
-                    self.regression(domain, start, goal, limits.clone(), None)?;
+                let run = self.regression(domain, start, goal, limits.clone(), None)?;
                 PlanReport {
-                    outcome,
+                    outcome: run.outcome,
                     direction: Direction::Regression,
                     forward: None,
-                    regression: Some(stats),
+                    regression: Some(run.stats),
                     elapsed: began.elapsed(),
+                    setup_time: run.setup_time,
                 }
             }
             Direction::Portfolio => self.portfolio(domain, start, goal)?,
@@ -243,21 +244,23 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let (forward, regression) = rayon::join(
             || {
                 let run = self.forward(domain, start, goal, limits.clone(), Some(watch));
-                if let Ok((outcome, _)) = &run {
-                    finish(outcome, FORWARD);
+                if let Ok(run) = &run {
+                    finish(&run.outcome, FORWARD);
                 }
                 run
             },
             || {
                 let run = self.regression(domain, start, goal, limits.clone(), Some(watch));
-                if let Ok((outcome, _)) = &run {
-                    finish(outcome, REGRESSION);
+                if let Ok(run) = &run {
+                    finish(&run.outcome, REGRESSION);
                 }
                 run
             },
         );
-        let (forward, forward_stats) = forward?;
-        let (regression, regression_stats) = regression?;
+        let (forward, regression) = (forward?, regression?);
+        let setup_time = forward.setup_time.max(regression.setup_time);
+        let (forward_stats, regression_stats) = (forward.stats, regression.stats);
+        let (forward, regression) = (forward.outcome, regression.outcome);
         let (outcome, direction) = match winner.load(Ordering::Acquire) {
             FORWARD => (forward, Direction::Forward),
             REGRESSION => (regression, Direction::Regression),
@@ -273,7 +276,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             direction,
             forward: Some(forward_stats),
             regression: Some(regression_stats),
-            elapsed: std::time::Duration::ZERO,
+            elapsed: Duration::ZERO,
+            setup_time,
         })
     }
 
@@ -284,16 +288,21 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         goal: &D::Goal,
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
-    ) -> Result<(PlanOutcome<D::ActionId>, search_core::Statistics), PlanError> {
+    ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let space = domain.forward(goal)?;
+        let setup = Instant::now();
         let heuristic = match &self.forward {
             Some(make) => make(),
-            None => domain.forward_heuristic(self.config.heuristic, start, goal)?,
+            None => self.config.heuristic.forward(domain.task_view(), start, goal)?,
         };
+        let setup_time = setup.elapsed();
         let buffers = &self.forward_buffers;
         let result = self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
-        let outcome = plan_outcome(result.outcome, |actions| actions);
-        Ok((outcome, result.stats))
+        Ok(DirectionRun {
+            outcome: plan_outcome(result.outcome, |actions| actions),
+            stats: result.stats,
+            setup_time,
+        })
     }
 
     fn regression(
@@ -303,16 +312,21 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         goal: &D::Goal,
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
-    ) -> Result<(PlanOutcome<D::ActionId>, search_core::Statistics), PlanError> {
+    ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let (space, node) = domain.regression(start, goal)?;
+        let setup = Instant::now();
         let heuristic = match &self.regression {
             Some(make) => make(),
-            None => domain.regression_heuristic(self.config.heuristic, start, goal)?,
+            None => self.config.heuristic.regression(domain.task_view(), start, goal)?,
         };
+        let setup_time = setup.elapsed();
         let buffers = &self.regression_buffers;
         let result = self.search(&space, node, heuristic, limits, watch, buffers)?;
-        let outcome = plan_outcome(result.outcome, |actions| domain.execution_order(&actions));
-        Ok((outcome, result.stats))
+        Ok(DirectionRun {
+            outcome: plan_outcome(result.outcome, |actions| domain.execution_order(&actions)),
+            stats: result.stats,
+            setup_time,
+        })
     }
 
     fn search<S: SearchSpace<Cost = u32>>(
@@ -339,6 +353,13 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
         Ok(result)
     }
+}
+
+/// One direction's search: its outcome, statistics and heuristic setup time.
+struct DirectionRun<Id> {
+    outcome: PlanOutcome<Id>,
+    stats: search_core::Statistics,
+    setup_time: Duration,
 }
 
 /// The caller's cancellation flag, passed on to a portfolio's shared flag.

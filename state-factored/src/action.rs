@@ -186,6 +186,22 @@ impl Action {
         self.chains.iter().map(|(v, _)| *v)
     }
 
+    /// The variables (by index) the action's effects change, or `None` when
+    /// it has a custom effect, which may change any variable.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// schema.bool("armed").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let arm = domain.add_action(Action::builder("arm").set("armed", true)).unwrap();
+    /// assert_eq!(domain.action(arm).changed_variables().unwrap().collect::<Vec<_>>(), [1]);
+    /// ```
+    pub fn changed_variables(&self) -> Option<impl Iterator<Item = usize> + '_> {
+        (!self.has_custom_effect()).then(|| self.chains.iter().map(|(v, _)| *v as usize))
+    }
+
     /// Whether the action has custom effects (which may change anything).
     pub(crate) fn has_custom_effect(&self) -> bool {
         self.effects.iter().any(|e| matches!(e, Eff::Custom { .. }))

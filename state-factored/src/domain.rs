@@ -82,6 +82,35 @@ impl Goal {
         self.tests.is_empty()
     }
 
+    /// The goal's conditions that `state` violates, one per constrained
+    /// variable (`Some(index)`, the predicates on one variable taken
+    /// together) and one per custom predicate (`None`: it names no single
+    /// variable). Heuristics that reason per variable read this.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// schema.bool("armed").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", 5), Predicate::eq("armed", false)]).unwrap();
+    /// let unmet: Vec<_> = goal.unmet(&domain.schema().default_state()).collect();
+    /// assert_eq!(unmet, [Some(0)]);
+    /// ```
+    pub fn unmet<'s>(&'s self, state: &'s State) -> impl Iterator<Item = Option<usize>> + 's {
+        let variables = self
+            .constraints
+            .iter()
+            .filter(|(v, c)| !c.allows(state.slot(*v as usize)))
+            .map(|(v, _)| Some(*v as usize));
+        let customs = self
+            .tests
+            .iter()
+            .filter(|t| matches!(t, Test::Custom { .. }) && !t.holds(state))
+            .map(|_| None);
+        variables.chain(customs)
+    }
+
     /// How many predicates `state` violates.
     pub(crate) fn unsatisfied(&self, state: &State) -> u32 {
         let count = self.tests.iter().filter(|t| !t.holds(state)).count();

@@ -75,6 +75,26 @@ impl Subgoal {
                 .sum::<usize>()
     }
 
+    /// The constrained variables (by index) whose constraint `state`
+    /// violates.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::ge("gold", 5)]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let node = domain.regression(&goal, &start).unwrap().start_node();
+    /// assert_eq!(node.unmet_by(&start).collect::<Vec<_>>(), [0]);
+    /// ```
+    pub fn unmet_by<'s>(&'s self, state: &'s State) -> impl Iterator<Item = usize> + 's {
+        self.constraints
+            .iter()
+            .filter(|(v, c)| !c.allows(state.slot(*v as usize)))
+            .map(|(v, _)| *v as usize)
+    }
+
     /// Whether `state` satisfies every constraint.
     ///
     /// ```

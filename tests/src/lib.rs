@@ -577,11 +577,16 @@ pub fn plan_and_validate<D: planners::PlanningDomain>(
     (plan.cost, plan.len())
 }
 
+/// The built-in heuristic `name`; panics on an unknown name (for tests).
+pub fn heuristic(name: &str) -> planners::heuristics::NamedHeuristic {
+    planners::heuristics::heuristic(name).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// A planner configuration with the default limits.
 pub fn planner_config(
     direction: planners::Direction,
     algorithm: search_core::Algorithm,
-    heuristic: planners::HeuristicName,
+    heuristic: planners::heuristics::NamedHeuristic,
 ) -> planners::PlannerConfig {
     planners::PlannerConfig {
         direction,

@@ -3,8 +3,9 @@
 //! message that says which limit was passed and what to do (issue 13: it
 //! said "path cost overflows the cost type ... WorldState(1)").
 
+use tests::heuristic;
 use planners::problem::{parse, LoadedProblem};
-use planners::{Direction, HeuristicName, PlanError, Planner};
+use planners::{Direction, PlanError, Planner};
 use search_core::{Algorithm, SearchError};
 
 const EXPENSIVE: &str = r#"
@@ -32,7 +33,7 @@ fn an_overflowing_plan_cost_names_the_limit_and_the_fix() {
         panic!("an atomic problem");
     };
     for direction in [Direction::Forward, Direction::Regression] {
-        let config = tests::planner_config(direction, Algorithm::Dijkstra, HeuristicName::Blind);
+        let config = tests::planner_config(direction, Algorithm::Dijkstra, heuristic("blind"));
         let error = Planner::new(config)
             .plan(&p.actions, &p.start, &p.goal)
             .expect_err("4294967295 + 4294967295 does not fit a u32");

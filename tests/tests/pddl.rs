@@ -3,11 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
+use planners::heuristics::NamedHeuristic;
+use tests::heuristic;
 use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, solve_text, GroundedTask, GroundingLimits,
     IpcPlan, Location, PddlError, PddlOptions, PddlSolution,
 };
-use planners::{Direction, HeuristicName, PlanOutcome, PlannerConfig};
+use planners::{Direction, PlanOutcome, PlannerConfig};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -110,10 +112,10 @@ const ROOMS_PROBLEM: &str = "(define (problem two-rooms) (:domain rooms)
 #[test]
 fn negative_preconditions_equality_constants_and_either() {
     for direction in [Direction::Forward, Direction::Regression] {
-        for heuristic in [HeuristicName::Blind, HeuristicName::HMax] {
+        for heuristic in [heuristic("blind"), heuristic("hmax")] {
             let config = PlannerConfig {
                 direction,
-                heuristic,
+                heuristic: heuristic.clone(),
                 ..PlannerConfig::default()
             };
             let s = solve_text(ROOMS, ROOMS_PROBLEM, &config, &PddlOptions::default()).unwrap();
@@ -178,13 +180,13 @@ const EVERY_DIRECTION: [Direction; 3] = [
 
 /// Solves the road task `problem` in every direction with each of
 /// `heuristics`, asserting that each finds it unsolvable.
-fn solve_everywhere(problem: &str, heuristics: &[HeuristicName]) -> Vec<PddlSolution> {
+fn solve_everywhere(problem: &str, heuristics: &[NamedHeuristic]) -> Vec<PddlSolution> {
     let mut solutions = Vec::new();
     for direction in EVERY_DIRECTION {
-        for &heuristic in heuristics {
+        for heuristic in heuristics {
             let config = PlannerConfig {
                 direction,
-                heuristic,
+                heuristic: heuristic.clone(),
                 ..PlannerConfig::default()
             };
             let s = solve_text(ROAD, problem, &config, &PddlOptions::default()).unwrap();
@@ -205,7 +207,7 @@ fn a_contradictory_goal_is_unsolvable_in_every_direction() {
     let problem = road_problem("(and (at c) (not (at c)))");
     for s in solve_everywhere(
         &problem,
-        &[HeuristicName::Blind, HeuristicName::HMax, HeuristicName::Ff],
+        &[heuristic("blind"), heuristic("hmax"), heuristic("ff")],
     ) {
         assert!(s.grounding.unsolvable);
     }
@@ -242,7 +244,7 @@ fn a_contradictory_goal_is_unsolvable_in_every_direction() {
 #[test]
 fn an_action_with_contradictory_preconditions_never_applies() {
     let problem = road_problem("(won)");
-    solve_everywhere(&problem, &[HeuristicName::Blind, HeuristicName::HMax]);
+    solve_everywhere(&problem, &[heuristic("blind"), heuristic("hmax")]);
     // Grounding drops every `cheat`; a plan that names one is refused.
     let dom = parse_domain("road.pddl", ROAD).unwrap();
     let prob = parse_problem(&dom, "p.pddl", &problem).unwrap();
@@ -543,7 +545,7 @@ fn written_plans_parse_back_and_validate() {
         for direction in [Direction::Forward, Direction::Regression] {
             let config = PlannerConfig {
                 direction,
-                heuristic: HeuristicName::HMax,
+                heuristic: heuristic("hmax"),
                 ..PlannerConfig::default()
             };
             let solution = solve_text(&d, &p, &config, &PddlOptions::default()).unwrap();

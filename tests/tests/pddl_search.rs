@@ -2,8 +2,10 @@
 //! directions (Dijkstra computes the reference), every configuration's plan
 //! validates, mutex pruning prunes.
 
+use planners::heuristics::NamedHeuristic;
+use tests::heuristic;
 use planners::pddl::{solve_text, IpcPlan, PddlOptions, PddlSolution};
-use planners::{Direction, HeuristicName, PlannerConfig};
+use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, SearchLimits};
 
 fn read(domain: &str, file: &str) -> String {
@@ -20,7 +22,7 @@ fn solve(
     solve_text(domain, problem, config, options).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn config(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> PlannerConfig {
+fn config(direction: Direction, algorithm: Algorithm, heuristic: NamedHeuristic) -> PlannerConfig {
     PlannerConfig {
         direction,
         algorithm,
@@ -91,7 +93,7 @@ fn optimal_costs_agree_in_both_directions_on_every_domain() {
             &config(
                 Direction::Forward,
                 Algorithm::Dijkstra,
-                HeuristicName::Blind,
+                heuristic("blind"),
             ),
             &options,
         );
@@ -101,7 +103,7 @@ fn optimal_costs_agree_in_both_directions_on_every_domain() {
             let s = solve(
                 &domain,
                 problem,
-                &config(direction, Algorithm::AStar, HeuristicName::HMax),
+                &config(direction, Algorithm::AStar, heuristic("hmax")),
                 &options,
             );
             assert_eq!(cost(&s, name), optimum, "{name} {direction} astar hmax");
@@ -118,7 +120,7 @@ fn optimal_costs_agree_in_both_directions_on_every_domain() {
         let plain = solve(
             &domain,
             problem,
-            &config(Direction::Regression, Algorithm::AStar, HeuristicName::HMax),
+            &config(Direction::Regression, Algorithm::AStar, heuristic("hmax")),
             &without,
         );
         assert_eq!(
@@ -146,7 +148,7 @@ fn regression_dijkstra_agrees_on_the_smallest_tasks() {
             &config(
                 Direction::Forward,
                 Algorithm::Dijkstra,
-                HeuristicName::Blind,
+                heuristic("blind"),
             ),
             &options,
         );
@@ -156,7 +158,7 @@ fn regression_dijkstra_agrees_on_the_smallest_tasks() {
             &config(
                 Direction::Regression,
                 Algorithm::Dijkstra,
-                HeuristicName::Blind,
+                heuristic("blind"),
             ),
             &options,
         );
@@ -179,11 +181,11 @@ fn every_algorithm_and_heuristic_solves_gripper_in_every_direction() {
         Algorithm::BreadthFirst,
     ];
     let heuristics = [
-        HeuristicName::Blind,
-        HeuristicName::HMax,
-        HeuristicName::HAdd,
-        HeuristicName::Ff,
-        HeuristicName::Mismatch,
+        heuristic("blind"),
+        heuristic("hmax"),
+        heuristic("hadd"),
+        heuristic("ff"),
+        heuristic("mismatch"),
     ];
     for direction in [
         Direction::Forward,
@@ -191,18 +193,18 @@ fn every_algorithm_and_heuristic_solves_gripper_in_every_direction() {
         Direction::Portfolio,
     ] {
         for algorithm in algorithms {
-            for heuristic in heuristics {
+            for heuristic in &heuristics {
                 let what = format!("{direction} {algorithm:?} {heuristic}");
                 let s = solve(
                     &domain,
                     &problem,
-                    &config(direction, algorithm, heuristic),
+                    &config(direction, algorithm, heuristic.clone()),
                     &PddlOptions::default(),
                 );
                 let c = cost(&s, &what);
                 let optimal = matches!(algorithm, Algorithm::Dijkstra | Algorithm::BreadthFirst)
                     || (algorithm == Algorithm::AStar
-                        && matches!(heuristic, HeuristicName::Blind | HeuristicName::HMax));
+                        && heuristic.info().admissible);
                 if optimal {
                     assert_eq!(c, optimum, "{what}");
                 } else {
@@ -217,7 +219,7 @@ fn every_algorithm_and_heuristic_solves_gripper_in_every_direction() {
 fn mutexes_prune_regression_and_save_expansions() {
     for (name, file) in [("blocks", "task01.pddl"), ("gripper", "task01.pddl")] {
         let (domain, problem) = (read(name, "domain.pddl"), read(name, file));
-        let c = config(Direction::Regression, Algorithm::AStar, HeuristicName::HMax);
+        let c = config(Direction::Regression, Algorithm::AStar, heuristic("hmax"));
         let with = solve(&domain, &problem, &c, &PddlOptions::default());
         let without = solve(
             &domain,

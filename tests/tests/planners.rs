@@ -4,8 +4,10 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use planners::heuristics::NamedHeuristic;
+use tests::heuristic;
 use planners::{
-    validate, Direction, HeuristicName, PlanError, PlanOutcome, Planner, PlannerConfig,
+    validate, Direction, PlanError, PlanOutcome, Planner, PlannerConfig,
 };
 use rayon::prelude::*;
 use search_core::{Algorithm, Limit, SearchLimits};
@@ -21,12 +23,12 @@ const DIRECTIONS: [Direction; 3] = [
 use tests::{plan_and_validate as solve, planner_config as config};
 
 /// Optimal configurations for atomic domains.
-fn atomic_optimal() -> Vec<(Algorithm, HeuristicName)> {
+fn atomic_optimal() -> Vec<(Algorithm, NamedHeuristic)> {
     vec![
-        (Algorithm::Dijkstra, HeuristicName::Blind),
-        (Algorithm::AStar, HeuristicName::Blind),
-        (Algorithm::AStar, HeuristicName::HMax),
-        (Algorithm::AStar, HeuristicName::AdmissibleMismatch),
+        (Algorithm::Dijkstra, heuristic("blind")),
+        (Algorithm::AStar, heuristic("blind")),
+        (Algorithm::AStar, heuristic("hmax")),
+        (Algorithm::AStar, heuristic("mismatch-admissible")),
     ]
 }
 
@@ -53,7 +55,7 @@ fn atomic_scenarios_in_every_direction() {
                     p.name
                 );
             }
-            let c = config(direction, Algorithm::BreadthFirst, HeuristicName::Blind);
+            let c = config(direction, Algorithm::BreadthFirst, heuristic("blind"));
             assert_eq!(
                 solve(&p.actions, &p.start, &p.goal, c).1,
                 *fewest,
@@ -61,9 +63,9 @@ fn atomic_scenarios_in_every_direction() {
                 p.name
             );
             for heuristic in [
-                HeuristicName::Ff,
-                HeuristicName::HAdd,
-                HeuristicName::Mismatch,
+                heuristic("ff"),
+                heuristic("hadd"),
+                heuristic("mismatch"),
             ] {
                 let c = config(direction, Algorithm::GreedyBestFirst, heuristic);
                 assert!(solve(&p.actions, &p.start, &p.goal, c).0 >= *optimal);
@@ -82,9 +84,9 @@ fn hitman_in_every_direction() {
     };
     for direction in DIRECTIONS {
         for (algorithm, heuristic) in [
-            (Algorithm::Dijkstra, HeuristicName::Blind),
-            (Algorithm::AStar, HeuristicName::NumericMax),
-            (Algorithm::AStar, HeuristicName::Blind),
+            (Algorithm::Dijkstra, heuristic("blind")),
+            (Algorithm::AStar, heuristic("numeric")),
+            (Algorithm::AStar, heuristic("blind")),
         ] {
             let c = PlannerConfig {
                 limits: limits.clone(),
@@ -98,7 +100,7 @@ fn hitman_in_every_direction() {
 #[test]
 fn portfolio_reports_both_directions_and_the_winner() {
     let p = atomic::hungry_agent::<u64>().unwrap();
-    let c = config(Direction::Portfolio, Algorithm::AStar, HeuristicName::HMax);
+    let c = config(Direction::Portfolio, Algorithm::AStar, heuristic("hmax"));
     let report = Planner::new(c).plan(&p.actions, &p.start, &p.goal).unwrap();
     assert!(report.forward.is_some() && report.regression.is_some());
     assert!(matches!(
@@ -118,7 +120,7 @@ fn unsolvable_limited_and_cancelled() {
     let start = actions.state([]).unwrap();
     let goal = actions.partial([("never", true)]).unwrap();
     for direction in DIRECTIONS {
-        let report = Planner::new(config(direction, Algorithm::AStar, HeuristicName::Blind))
+        let report = Planner::new(config(direction, Algorithm::AStar, heuristic("blind")))
             .plan(&actions, &start, &goal)
             .unwrap();
         assert_eq!(report.outcome, PlanOutcome::Unsolvable, "{direction}");
@@ -187,7 +189,7 @@ fn errors_name_what_is_wrong() {
     let c = config(
         Direction::Forward,
         Algorithm::AStar,
-        HeuristicName::NumericMax,
+        heuristic("numeric"),
     );
     let error = Planner::new(c)
         .plan(&p.actions, &p.start, &p.goal)
@@ -197,7 +199,7 @@ fn errors_name_what_is_wrong() {
         "{error}"
     );
     assert!(error.to_string().contains("numeric"));
-    assert!("nonsense".parse::<HeuristicName>().is_err());
+    assert!("nonsense".parse::<NamedHeuristic>().is_err());
     assert!("sideways".parse::<Direction>().is_err());
 
     let mut schema = state_factored::Schema::new();
@@ -213,7 +215,7 @@ fn errors_name_what_is_wrong() {
     let error = Planner::new(config(
         Direction::Regression,
         Algorithm::AStar,
-        HeuristicName::Blind,
+        heuristic("blind"),
     ))
     .plan(&domain, &start, &goal)
     .unwrap_err();
@@ -230,7 +232,7 @@ fn custom_heuristics_in_both_directions() {
     let goal = p.goal;
     let start = p.start;
     for direction in DIRECTIONS {
-        let planner = Planner::new(config(direction, Algorithm::AStar, HeuristicName::Blind))
+        let planner = Planner::new(config(direction, Algorithm::AStar, heuristic("blind")))
             .with_forward_heuristic(move || {
                 move |s: &state_atomic::WorldState| u32::from(!s.satisfies(&goal))
             })
@@ -256,7 +258,7 @@ fn one_domain_many_threads() {
     let planner = Planner::new(config(
         Direction::Forward,
         Algorithm::AStar,
-        HeuristicName::HMax,
+        heuristic("hmax"),
     ));
     let costs: Vec<u64> = starts
         .par_iter()
@@ -291,7 +293,7 @@ fn a_planner_that_kept_buffers_plans_as_a_fresh_one() {
     for direction in [Direction::Forward, Direction::Regression] {
         let c = PlannerConfig {
             limits: limits.clone(),
-            ..config(direction, Algorithm::AStar, HeuristicName::HMax)
+            ..config(direction, Algorithm::AStar, heuristic("hmax"))
         };
         let kept = Planner::new(c.clone());
         for round in 0..2 {

@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use tests::heuristic;
 use planners::problem::{load, parse, LoadedProblem, ProblemError};
-use planners::{Direction, HeuristicName, PlannerConfig, PlanningDomain};
+use planners::{Direction, PlannerConfig, PlanningDomain};
 use search_core::Algorithm;
 use state_atomic::problems as atomic;
 use state_factored::problems as factored;
@@ -92,9 +93,9 @@ fn every_file_plans_to_its_optimum_in_every_direction() {
             match &problem {
                 LoadedProblem::Atomic(p) => {
                     for (algorithm, heuristic) in [
-                        (Algorithm::AStar, HeuristicName::HMax),
-                        (Algorithm::AStar, HeuristicName::Blind),
-                        (Algorithm::Dijkstra, HeuristicName::Blind),
+                        (Algorithm::AStar, heuristic("hmax")),
+                        (Algorithm::AStar, heuristic("blind")),
+                        (Algorithm::Dijkstra, heuristic("blind")),
                     ] {
                         let c = config(direction, algorithm, heuristic);
                         assert_eq!(solve(&p.actions, &p.start, &p.goal, c), optimum, "{file}");
@@ -102,9 +103,9 @@ fn every_file_plans_to_its_optimum_in_every_direction() {
                 }
                 LoadedProblem::Factored(p) => {
                     for (algorithm, heuristic) in [
-                        (Algorithm::AStar, HeuristicName::NumericMax),
-                        (Algorithm::AStar, HeuristicName::Blind),
-                        (Algorithm::Dijkstra, HeuristicName::Blind),
+                        (Algorithm::AStar, heuristic("numeric")),
+                        (Algorithm::AStar, heuristic("blind")),
+                        (Algorithm::Dijkstra, heuristic("blind")),
                     ] {
                         let c = config(direction, algorithm, heuristic);
                         assert_eq!(solve(&p.domain, &p.start, &p.goal, c), optimum, "{file}");
@@ -216,7 +217,7 @@ eff = ["fed", "hungry = false"]
     assert!(p.actions.registry().is_shared(night));
     assert_eq!(p.actions.iter().next().unwrap().cost, 1, "the default cost");
     assert_eq!(p.start, p.actions.state(["hungry", "night"]).unwrap());
-    let c = config(Direction::Portfolio, Algorithm::AStar, HeuristicName::HMax);
+    let c = config(Direction::Portfolio, Algorithm::AStar, heuristic("hmax"));
     assert_eq!(solve(&p.actions, &p.start, &p.goal, c), 1);
 
     let text = r#"
@@ -248,7 +249,7 @@ eff = ["gold += 2", "noise += 0.25"]
         p.domain.schema().describe(&p.start),
         "lit=false gold=7 at=\"mine\" noise=0"
     );
-    let c = config(Direction::Forward, Algorithm::AStar, HeuristicName::Blind);
+    let c = config(Direction::Forward, Algorithm::AStar, heuristic("blind"));
     assert_eq!(solve(&p.domain, &p.start, &p.goal, c), 2 * 2 + 1);
 }
 

@@ -15,6 +15,8 @@
 //! - `searchlab report results.jsonl --out report/` writes the Markdown
 //!   and HTML reports, the Lab properties and the SVG plots, scoring
 //!   against the limits the records carry.
+//! - `searchlab heuristics [--markdown]` lists the heuristics, built-in
+//!   and the program's own ([`Lab::heuristic`]).
 //! - `searchlab plan problem.toml` solves one problem file;
 //!   `searchlab plan domain.pddl problem.pddl [--plan-file F]` one PDDL
 //!   task, writing the plan in the IPC format.
@@ -39,12 +41,12 @@ use crate::report::{Report, ScoreBounds};
 use crate::results::{Existing, ResultsFile};
 use crate::runner::{planned_record, run_suite, run_suite_with, RunOptions, Shard};
 use crate::suite::{
-    mebibytes, time_limit, Configuration, CustomHeuristic, RunLimits, RunSpec, Source, Suite,
-    SuiteProblem,
+    mebibytes, time_limit, Configuration, RunLimits, RunSpec, Source, Suite, SuiteProblem,
 };
 use crate::SuiteError;
 use clap::{Parser, Subcommand};
-use planners::{Direction, HeuristicName};
+use planners::heuristics::{NamedHeuristic, Registry, Representation};
+use planners::Direction;
 use search_core::Algorithm;
 
 /// Compare search strategies over suites of planning problems, or solve one.
@@ -85,6 +87,14 @@ enum Command {
     /// Write the Markdown and HTML reports, Lab properties and SVG plots
     /// of a result file.
     Report(ReportArgs),
+    /// List the heuristics: built-in and the program's own, with the
+    /// representations and directions each serves and whether it is
+    /// admissible and consistent.
+    Heuristics {
+        /// Print the Markdown table of the docs instead.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Solve one problem file and print the plan and statistics.
     ///
     /// Exit codes: 0 solved, 1 invalid plan (a bug), 2 input error,
@@ -225,11 +235,10 @@ struct PlanArgs {
     /// astar, wastar:W (W >= 1), gbfs, dijkstra or bfs.
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
-    /// blind, mismatch, mismatch-admissible, hmax, hadd, ff, numeric,
-    /// numeric-sum, counting (default: hmax for atomic, numeric for
-    /// factored).
+    /// A heuristic by name (`searchlab heuristics` lists them; default:
+    /// hmax for atomic and PDDL problems, numeric for factored ones).
     #[arg(long = "heuristic")]
-    heuristic: Option<HeuristicName>,
+    heuristic: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print JSON instead of tables.
@@ -251,29 +260,57 @@ fn pairs(flat: &[String]) -> Vec<(String, String)> {
 /// heuristics a researcher adds. A program of one's own is this small:
 ///
 /// ```no_run
+/// use planners::heuristics::{HeuristicFactory, NamedHeuristic, TaskView};
+/// use planners::BoxedHeuristic;
 /// use search_core::Admissible;
 /// use searchlab_lab::Lab;
-/// use state_atomic::WorldState;
+///
+/// /// 1 while some goal condition is unmet: admissible with costs >= 1.
+/// struct Open;
+/// impl HeuristicFactory for Open {
+///     fn forward<'a, T: TaskView>(&self, task: &'a T, _: &'a T::State, goal: &'a T::Goal)
+///         -> Option<BoxedHeuristic<'a, T::State>> {
+///         Some(Box::new(Admissible(move |s: &T::State| {
+///             let mut open = 0;
+///             task.unmet_goal(goal, s, |_| open = 1);
+///             open
+///         })))
+///     }
+///     fn regression<'a, T: TaskView>(&self, task: &'a T, start: &'a T::State, _: &'a T::Goal)
+///         -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+///         Some(Box::new(Admissible(move |g: &T::Subgoal| {
+///             let mut open = 0;
+///             task.unmet_subgoal(start, g, |_| open = 1);
+///             open
+///         })))
+///     }
+/// }
 ///
 /// fn main() -> std::process::ExitCode {
-///     Lab::new()
-///         // 1 while the goal does not hold yet: admissible with unit-or-more costs.
-///         .heuristic("open", |h| {
-///             h.atomic_forward(|problem| {
-///                 let goal = problem.goal;
-///                 Box::new(Admissible(move |s: &WorldState| u32::from(!s.satisfies(&goal))))
-///             })
-///         })
-///         .main()
+///     let open = NamedHeuristic::builder("open", "1 until the goal holds").admissible().generic(Open);
+///     Lab::new().heuristic(open.build()).main()
 /// }
 /// ```
 ///
-/// Its configurations (`fwd-astar-open`, `reg-gbfs-open` where it has a
-/// factory) join the default suite, and suite files and `--configs` can
-/// name them.
-#[derive(Debug, Default)]
+/// Its configurations (`fwd-astar-open`, `reg-astar-open`) join the
+/// default suite, on every problem whose representation it serves (here:
+/// all, PDDL included); suite files, `--configs`, `plan --heuristic` and
+/// `searchlab heuristics` know it.
+#[derive(Debug)]
 pub struct Lab {
-    heuristics: Vec<CustomHeuristic>,
+    heuristics: Registry,
+    /// The first heuristic that could not join the registry, reported when
+    /// the program runs.
+    refused: Option<String>,
+}
+
+impl Default for Lab {
+    fn default() -> Self {
+        Self {
+            heuristics: Registry::builtin(),
+            refused: None,
+        }
+    }
 }
 
 impl Lab {
@@ -282,16 +319,20 @@ impl Lab {
         Self::default()
     }
 
-    /// Adds the heuristic `name`; `factories` gives it a factory for each
-    /// kind of problem and direction it supports (see [`CustomHeuristic`]).
+    /// Adds a user heuristic (see [`NamedHeuristic::builder`]). A name or
+    /// alias already taken is reported when the program runs, which then
+    /// exits with code 2.
     #[must_use]
-    pub fn heuristic(
-        mut self,
-        name: &str,
-        factories: impl FnOnce(CustomHeuristic) -> CustomHeuristic,
-    ) -> Self {
-        self.heuristics.push(factories(CustomHeuristic::new(name)));
+    pub fn heuristic(mut self, heuristic: NamedHeuristic) -> Self {
+        if let Err(e) = self.heuristics.add(heuristic) {
+            self.refused.get_or_insert(e.to_string());
+        }
         self
+    }
+
+    /// The heuristics this program knows: the built-in ones and the user's.
+    pub fn heuristics(&self) -> &Registry {
+        &self.heuristics
     }
 
     /// Runs the command line of this process and returns its exit code.
@@ -323,13 +364,21 @@ impl Lab {
                 };
             }
         };
+        if let Some(refused) = &self.refused {
+            eprintln!("error: {refused}");
+            return ExitCode::from(EXIT_INPUT_ERROR);
+        }
         let result = match cli.command {
             None => bench(&BenchArgs::default(), &self.heuristics),
             Some(Command::Bench(args)) => bench(&args, &self.heuristics),
             Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
             Some(Command::Report(args)) => report(&args),
             Some(Command::RunOne) => run_one_child(&self.heuristics),
-            Some(Command::Plan(args)) => return plan(&args),
+            Some(Command::Plan(args)) => return plan(&args, &self.heuristics),
+            Some(Command::Heuristics { markdown }) => {
+                list_heuristics(&self.heuristics, markdown);
+                Ok(())
+            }
         };
         match result {
             Ok(()) => ExitCode::SUCCESS,
@@ -341,14 +390,19 @@ impl Lab {
     }
 }
 
-/// The built-in default suite, with A* on each of the user's `heuristics`
-/// in each direction it supports.
-fn default_suite_with(heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteError> {
+/// The built-in default suite, with A* on each of the user's heuristics
+/// (those of `heuristics` that are not built in) in each direction it
+/// serves.
+fn default_suite_with(heuristics: &Registry) -> Result<Suite, SuiteError> {
     let mut suite = crate::defaults::default_suite()?;
-    for heuristic in heuristics {
+    let builtin = Registry::builtin();
+    for heuristic in heuristics.iter().filter(|h| builtin.get(h.name()).is_err()) {
         for direction in [Direction::Forward, Direction::Regression] {
-            if heuristic.supports_any(direction) {
-                let astar = Configuration::custom(direction, Algorithm::AStar, heuristic.clone());
+            if Representation::ALL
+                .into_iter()
+                .any(|r| heuristic.supports(r, direction))
+            {
+                let astar = Configuration::searchlab(direction, Algorithm::AStar, heuristic.clone());
                 suite.add_config(astar);
             }
         }
@@ -356,9 +410,47 @@ fn default_suite_with(heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteErro
     Ok(suite)
 }
 
+/// `searchlab heuristics`: every heuristic this program knows, as a table
+/// (or the Markdown table of the docs).
+fn list_heuristics(heuristics: &Registry, markdown: bool) {
+    if markdown {
+        print!("{}", heuristics.markdown_table());
+        return;
+    }
+    let yes = |b: bool| if b { "yes" } else { "-" };
+    println!(
+        "{:<22}{:<20}{:<12}{:<12}{:<11}{:<11}description",
+        "name", "representations", "directions", "admissible", "consistent", ""
+    );
+    for h in heuristics.iter() {
+        let info = h.info();
+        let representations: Vec<String> =
+            info.representations.iter().map(ToString::to_string).collect();
+        let directions = match (info.forward, info.regression) {
+            (true, true) => "both",
+            (true, false) => "forward",
+            (false, true) => "regression",
+            (false, false) => "none",
+        };
+        println!(
+            "{:<22}{:<20}{:<12}{:<12}{:<11}{:<11}{}",
+            info.name,
+            representations.join(", "),
+            directions,
+            yes(info.admissible),
+            yes(info.consistent),
+            "",
+            info.description
+        );
+        if !info.aliases.is_empty() {
+            println!("{:<22}aliases: {}", "", info.aliases.join(", "));
+        }
+    }
+}
+
 /// `searchlab run-one`: the child side of [`crate::isolated`].
 #[cfg(unix)]
-fn run_one_child(heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
+fn run_one_child(heuristics: &Registry) -> Result<(), SuiteError> {
     use std::io::Read;
     // A run carries at most a domain and a problem of the input cap each.
     let cap = 2 * planners::input::MAX_INPUT_BYTES + (1 << 20);
@@ -422,7 +514,7 @@ fn run_one_child(heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
 }
 
 #[cfg(not(unix))]
-fn run_one_child(_: &[CustomHeuristic]) -> Result<(), SuiteError> {
+fn run_one_child(_: &Registry) -> Result<(), SuiteError> {
     Err(SuiteError::Invalid(
         "run-one: isolated runs need a Unix system".to_owned(),
     ))
@@ -431,14 +523,14 @@ fn run_one_child(_: &[CustomHeuristic]) -> Result<(), SuiteError> {
 /// The suite `bench` runs: `--pddl`'s, a suite file's or the default one,
 /// with the user's `heuristics` among the configurations a suite can name
 /// (and in the default suite).
-fn bench_suite(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteError> {
+fn bench_suite(args: &BenchArgs, heuristics: &Registry) -> Result<Suite, SuiteError> {
     Ok(if !args.pddl.is_empty() {
         let limits = RunLimits {
             max_time: Some(Duration::from_secs(60)),
             max_memory_bytes: Some(2048 << 20),
             max_expansions: None,
         };
-        crate::suite_file::pddl_suite(&args.pddl, &args.configs, limits)?
+        crate::suite_file::pddl_suite_with(&args.pddl, &args.configs, limits, heuristics)?
     } else if let Some(path) = &args.suite {
         crate::suite_file::load_suite_with(path, heuristics)?
     } else {
@@ -448,11 +540,14 @@ fn bench_suite(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<Suite
 
 /// `searchlab bench`, with the user's `heuristics` among the
 /// configurations a suite can name (and in the default suite).
-fn bench(args: &BenchArgs, heuristics: &[CustomHeuristic]) -> Result<(), SuiteError> {
+fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
     let mut suite = bench_suite(args, heuristics)?;
     override_limits(&mut suite, &args.limits);
     let peers = Peers::locate();
     if let Some(note) = suite.retain_available(&peers) {
+        eprintln!("{note}");
+    }
+    for note in suite.skip_notes() {
         eprintln!("{note}");
     }
     let compare = pairs(&args.compare);
@@ -716,12 +811,19 @@ fn write_reports(
     Ok(())
 }
 
-fn plan(args: &PlanArgs) -> ExitCode {
+fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
     let limits = args.limits.over(safety_limits());
+    let heuristic = match args.heuristic.as_deref().map(|h| heuristics.get(h)).transpose() {
+        Ok(heuristic) => heuristic,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INPUT_ERROR);
+        }
+    };
     let request = PlanRequest {
         direction: args.direction,
         algorithm: args.algorithm,
-        heuristic: args.heuristic,
+        heuristic,
         max_expansions: limits.max_expansions,
         max_time: limits.max_time,
         max_memory_bytes: limits.max_memory_bytes,

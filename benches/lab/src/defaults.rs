@@ -8,7 +8,8 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use planners::{Direction, HeuristicName};
+use planners::heuristics::heuristic;
+use planners::Direction;
 use search_core::Algorithm;
 
 use crate::suite::{Configuration, RunLimits, Source, Suite, SuiteProblem};
@@ -61,20 +62,22 @@ pub fn safety_limits() -> RunLimits {
 pub fn default_configs() -> Vec<Configuration> {
     let mut configs = Vec::new();
     for direction in [Direction::Forward, Direction::Regression] {
-        for (algorithm, heuristic) in [
-            (Algorithm::AStar, HeuristicName::HMax),
-            (Algorithm::AStar, HeuristicName::NumericMax),
-            (Algorithm::AStar, HeuristicName::Counting),
-            (Algorithm::GreedyBestFirst, HeuristicName::Ff),
-            (Algorithm::GreedyBestFirst, HeuristicName::Mismatch),
-            (Algorithm::WeightedAStar { weight: 2.0 }, HeuristicName::Ff),
+        for (algorithm, name) in [
+            (Algorithm::AStar, "hmax"),
+            (Algorithm::AStar, "numeric"),
+            (Algorithm::AStar, "counting"),
+            (Algorithm::GreedyBestFirst, "ff"),
+            (Algorithm::GreedyBestFirst, "mismatch"),
+            (Algorithm::WeightedAStar { weight: 2.0 }, "ff"),
             (
                 Algorithm::WeightedAStar { weight: 2.0 },
-                HeuristicName::NumericSum,
+                "numeric-sum",
             ),
-            (Algorithm::Dijkstra, HeuristicName::Blind),
+            (Algorithm::Dijkstra, "blind"),
         ] {
-            configs.push(Configuration::builtin(direction, algorithm, heuristic));
+            if let Ok(heuristic) = heuristic(name) {
+                configs.push(Configuration::searchlab(direction, algorithm, heuristic));
+            }
         }
     }
     configs

@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
-use planners::{
-    Direction, HeuristicName, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain,
-};
+use planners::heuristics::{heuristic, NamedHeuristic};
+use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::{Algorithm, Statistics};
 use serde_json::json;
 
@@ -37,7 +36,7 @@ pub struct PlanRequest {
     pub algorithm: Algorithm,
     /// The heuristic; `None` picks `hmax` for atomic and `numeric` for
     /// factored problems.
-    pub heuristic: Option<HeuristicName>,
+    pub heuristic: Option<NamedHeuristic>,
     /// Expansion limit per search.
     pub max_expansions: Option<u64>,
     /// Time limit per search (for a PDDL task, parsing and grounding count
@@ -58,6 +57,21 @@ impl PlanRequest {
             max_time: self.max_time,
             max_memory_bytes: self.max_memory_bytes,
         }
+    }
+
+    /// The planner configuration: the heuristic asked for, or the built-in
+    /// `default`.
+    fn config(&self, default: &str) -> Result<PlannerConfig, planners::PlanError> {
+        let heuristic = match &self.heuristic {
+            Some(h) => h.clone(),
+            None => heuristic(default)?,
+        };
+        Ok(PlannerConfig {
+            direction: self.direction,
+            algorithm: self.algorithm,
+            heuristic,
+            limits: self.limits().to_search_limits(),
+        })
     }
 }
 
@@ -112,14 +126,12 @@ pub fn plan_file(path: &Path, request: &PlanRequest) -> (String, u8) {
 /// Plans a loaded problem; see [`plan_file`].
 pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8) {
     let default = match loaded {
-        LoadedProblem::Atomic(_) => HeuristicName::HMax,
-        LoadedProblem::Factored(_) => HeuristicName::NumericMax,
+        LoadedProblem::Atomic(_) => "hmax",
+        LoadedProblem::Factored(_) => "numeric",
     };
-    let config = PlannerConfig {
-        direction: request.direction,
-        algorithm: request.algorithm,
-        heuristic: request.heuristic.unwrap_or(default),
-        limits: request.limits().to_search_limits(),
+    let config = match request.config(default) {
+        Ok(config) => config,
+        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
     };
     let config_name = config.name();
     let heading = |problem, kind| Heading {
@@ -231,11 +243,9 @@ pub fn plan_pddl(
             return (format!("error: {message}\n"), EXIT_INPUT_ERROR);
         }
     }
-    let config = PlannerConfig {
-        direction: request.direction,
-        algorithm: request.algorithm,
-        heuristic: request.heuristic.unwrap_or(HeuristicName::HMax),
-        limits: request.limits().to_search_limits(),
+    let config = match request.config("hmax") {
+        Ok(config) => config,
+        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
     };
     let name = problem.display().to_string();
     let config_name = config.name();
@@ -284,6 +294,7 @@ pub fn plan_pddl(
         forward: solution.forward.clone(),
         regression: solution.regression.clone(),
         elapsed: solution.search_time,
+        setup_time: solution.setup_time,
     };
     let mut text = if request.json {
         pddl_json(&heading, &solution, &report)
@@ -444,6 +455,7 @@ fn to_json<Id>(
         "forward": stats_json(report.forward.as_ref()),
         "regression": stats_json(report.regression.as_ref()),
         "time": report.elapsed.as_secs_f64(),
+        "setup_time": report.setup_time.as_secs_f64(),
     })
 }
 
@@ -525,7 +537,9 @@ fn to_text<Id>(
     }
     let _ = writeln!(
         out,
-        "\n{:<26}{:>12}",
+        "\n{:<26}{:>12}\n{:<26}{:>12}",
+        "heuristic setup time",
+        format!("{:.2?}", report.setup_time),
         "total time",
         format!("{:.2?}", report.elapsed)
     );

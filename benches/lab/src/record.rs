@@ -110,6 +110,12 @@ pub struct RunRecord {
     /// built before the suite runs.
     #[serde(default)]
     pub translator_time: Option<f64>,
+    /// Wall time in seconds spent making the heuristic (the tables it
+    /// builds before its first estimate; Fast Downward reports this per
+    /// heuristic), part of [`time`](Self::time); for a portfolio, the
+    /// longer of its two directions'. `None` for a peer planner.
+    #[serde(default)]
+    pub setup_time: Option<f64>,
     /// Memory in bytes, as [`memory_measure`](Self::memory_measure) says:
     /// searchlab's estimate for its own searches, the peak of the process
     /// for a peer planner that reports it (0 if it does not).
@@ -232,6 +238,7 @@ impl RunRecord {
             time: 0.0,
             cpu_time: None,
             translator_time: None,
+            setup_time: None,
             memory: 0,
             memory_measure: None,
             stored: 0,
@@ -342,7 +349,9 @@ impl RunRecord {
         seconds("time", self.time)?;
         self.cpu_time.map_or(Ok(()), |t| seconds("cpu_time", t))?;
         self.translator_time
-            .map_or(Ok(()), |t| seconds("translator_time", t))
+            .map_or(Ok(()), |t| seconds("translator_time", t))?;
+        self.setup_time
+            .map_or(Ok(()), |t| seconds("setup_time", t))
     }
 
     fn describe(&self) -> String {
@@ -419,7 +428,7 @@ pub(crate) fn parse_jsonl(
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
-pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores";
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores,setup_time";
 
 /// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
 /// quoted.
@@ -467,7 +476,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
         );
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             seconds(r.translator_time),
             opt(r.memory_measure.map(MemoryMeasure::name)),
             opt(limits.max_time),
@@ -480,6 +489,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
             field(&opt(machine.hostname)),
             field(&opt(machine.cpu_model)),
             opt(machine.cores),
+            seconds(r.setup_time),
         );
     }
     out
@@ -519,7 +529,7 @@ pub fn refuse_duplicates(records: &[RunRecord], source: &str) -> Result<(), Suit
 /// `a`/`b-c` and `a-b`/`c` do), with Lab's attribute names (`coverage`,
 /// `cost`, `expansions`, `expansions_until_last_jump`, `generated`,
 /// `evaluations`, `search_time`, `translator_time` (PDDL), `total_time`
-/// (their sum), `memory` in KiB, `error`, `plan_length`). Runs with an
+/// (their sum), `heuristic_setup_time` (part of `search_time`), `memory` in KiB, `error`, `plan_length`). Runs with an
 /// invalid plan, a panic or an error carry Lab's `unexplained_errors`, so
 /// that Lab's reports list them as searchlab's warn of them.
 pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
@@ -545,6 +555,9 @@ pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
         put("search_time", r.time.into());
         if let Some(translator) = r.translator_time {
             put("translator_time", translator.into());
+        }
+        if let Some(setup) = r.setup_time {
+            put("heuristic_setup_time", setup.into());
         }
         put(
             "total_time",

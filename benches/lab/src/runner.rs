@@ -17,7 +17,7 @@ use crate::external::{run_external, ExternalRun, Peers};
 use crate::provenance::{rfc3339, Build, Machine};
 use crate::record::{MemoryMeasure, ResumeKey, RunOutcome, RunRecord};
 use crate::suite::{
-    Configuration, HeuristicChoice, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite,
+    Configuration, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite,
 };
 use crate::SuiteError;
 
@@ -354,6 +354,8 @@ struct Measured {
     cpu_time: Option<Duration>,
     /// A PDDL task's time before its search (parsing, grounding).
     translator_time: Option<Duration>,
+    /// Time spent making the heuristic (searchlab's runs).
+    setup_time: Option<Duration>,
     validation: Option<Result<(), String>>,
     /// A peer's measured process peak, which replaces the estimate.
     peak_memory: Option<u64>,
@@ -379,6 +381,7 @@ impl From<ExternalRun> for Measured {
             translator_time: run
                 .translator_time
                 .map(|t| Duration::from_secs_f64(t.max(0.0))),
+            setup_time: None,
             validation: run.validation,
             last_jump: run.expanded_until_last_jump,
             winner: None,
@@ -412,6 +415,7 @@ impl Measured {
         record.time = self.elapsed.as_secs_f64();
         record.cpu_time = self.cpu_time.map(|t| t.as_secs_f64());
         record.translator_time = self.translator_time.map(|t| t.as_secs_f64());
+        record.setup_time = self.setup_time.map(|t| t.as_secs_f64());
         record.winner = self.winner.map(|d| d.to_string());
         match self.validation {
             Some(Ok(())) => record.validated = Some(true),
@@ -433,38 +437,8 @@ fn plan_instance(
         .planner_config(limits)
         .ok_or_else(|| format!("{} is not a searchlab configuration", config.name))?;
     match instance {
-        Instance::Atomic(p) => {
-            let mut planner = Planner::new(planner_config);
-            if let Method::Searchlab {
-                heuristic: HeuristicChoice::Custom(custom),
-                ..
-            } = &config.method
-            {
-                if let Some(make) = custom.atomic_forward_factory() {
-                    planner = planner.with_forward_heuristic(move || make(p));
-                }
-                if let Some(make) = custom.atomic_regression_factory() {
-                    planner = planner.with_regression_heuristic(move || make(p));
-                }
-            }
-            measure(&planner, &p.actions, &p.start, &p.goal)
-        }
-        Instance::Factored(p) => {
-            let mut planner = Planner::new(planner_config);
-            if let Method::Searchlab {
-                heuristic: HeuristicChoice::Custom(custom),
-                ..
-            } = &config.method
-            {
-                if let Some(make) = custom.factored_forward_factory() {
-                    planner = planner.with_forward_heuristic(move || make(p));
-                }
-                if let Some(make) = custom.factored_regression_factory() {
-                    planner = planner.with_regression_heuristic(move || make(p));
-                }
-            }
-            measure(&planner, &p.domain, &p.start, &p.goal)
-        }
+        Instance::Atomic(p) => measure(&Planner::new(planner_config), &p.actions, &p.start, &p.goal),
+        Instance::Factored(p) => measure(&Planner::new(planner_config), &p.domain, &p.start, &p.goal),
         Instance::Pddl(task) => measure_pddl(task, &planner_config),
     }
 }
@@ -500,8 +474,10 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
                 forward: None,
                 regression: None,
                 elapsed: Duration::ZERO,
+                setup_time: Duration::ZERO,
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
+            measured.setup_time = None;
             measured.translator_time = Some(began.elapsed());
             measured.error = Some(message);
             return Ok(measured);
@@ -516,6 +492,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         forward: solution.forward,
         regression: solution.regression,
         elapsed: solution.search_time,
+        setup_time: solution.setup_time,
     };
     let mut measured = summarize(&report, |_, _| {
         if valid {
@@ -595,6 +572,7 @@ fn summarize<Id: Copy>(
         elapsed: report.elapsed,
         cpu_time: None,
         translator_time: None,
+        setup_time: Some(report.setup_time),
         validation,
         peak_memory: None,
         error: None,

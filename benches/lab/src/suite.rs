@@ -7,19 +7,26 @@
 //! heuristics (`hmax`, `ff` ...) do not apply to factored problems and the
 //! numeric ones not to atomic problems.
 
-use std::fmt;
 use std::sync::Arc;
 
-use planners::{BoxedHeuristic, Direction, HeuristicName, PlannerConfig};
-use search_core::{Algorithm, SearchError, SearchLimits};
+use planners::heuristics::{NamedHeuristic, Registry, Representation};
+use planners::{Direction, PlannerConfig};
+use search_core::{Algorithm, SearchError};
 use serde::{Deserialize, Serialize};
-use state_atomic::{PartialState, WorldState};
-use state_factored::{State, Subgoal};
 
 use crate::external::{ExternalSearch, Peers};
 pub use crate::limits::{mebibytes, time_limit, RunLimits, MAX_TIME};
 pub use crate::task::PddlTask;
 use crate::SuiteError;
+
+/// How a kind is named in messages.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Atomic => "atomic",
+        Kind::Factored => "factored",
+        Kind::Pddl => "PDDL",
+    }
+}
 
 /// An atomic (64-bit) problem: actions, start and goal.
 pub type AtomicProblem = state_atomic::problems::Problem<u64>;
@@ -46,9 +53,19 @@ pub enum Kind {
     Atomic,
     /// Typed-value states.
     Factored,
-    /// PDDL tasks, grounded into atomic states: the atomic built-in
-    /// heuristics apply, custom ones do not.
+    /// PDDL tasks, grounded into atomic states of the width they need:
+    /// every heuristic that serves atomic problems applies.
     Pddl,
+}
+
+impl Kind {
+    /// The state representation problems of this kind are searched in.
+    pub fn representation(self) -> Representation {
+        match self {
+            Kind::Atomic | Kind::Pddl => Representation::Atomic,
+            Kind::Factored => Representation::Factored,
+        }
+    }
 }
 
 impl Instance {
@@ -187,178 +204,6 @@ pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
     }
 }
 
-/// Makes a heuristic for one problem; called for every search.
-pub type HeuristicFactory<P, N> = Arc<dyn for<'a> Fn(&'a P) -> BoxedHeuristic<'a, N> + Send + Sync>;
-
-/// A user heuristic: a name and a factory for each kind of problem and
-/// direction it supports. A configuration with it applies to the problems
-/// it has a factory for.
-#[derive(Clone)]
-pub struct CustomHeuristic {
-    /// The name used in the configuration's name.
-    pub name: String,
-    atomic_forward: Option<HeuristicFactory<AtomicProblem, WorldState<u64>>>,
-    atomic_regression: Option<HeuristicFactory<AtomicProblem, PartialState<u64>>>,
-    factored_forward: Option<HeuristicFactory<FactoredProblem, State>>,
-    factored_regression: Option<HeuristicFactory<FactoredProblem, Subgoal>>,
-}
-
-impl fmt::Debug for CustomHeuristic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CustomHeuristic")
-            .field("name", &self.name)
-            .field("atomic_forward", &self.atomic_forward.is_some())
-            .field("atomic_regression", &self.atomic_regression.is_some())
-            .field("factored_forward", &self.factored_forward.is_some())
-            .field("factored_regression", &self.factored_regression.is_some())
-            .finish()
-    }
-}
-
-impl CustomHeuristic {
-    /// A heuristic named `name` with no factories yet.
-    pub fn new(name: &str) -> Self {
-        Self {
-            name: name.to_owned(),
-            atomic_forward: None,
-            atomic_regression: None,
-            factored_forward: None,
-            factored_regression: None,
-        }
-    }
-
-    /// Forward search on atomic problems: `make(problem)` returns the
-    /// heuristic for one search.
-    #[must_use]
-    pub fn atomic_forward<F>(mut self, make: F) -> Self
-    where
-        F: for<'a> Fn(&'a AtomicProblem) -> BoxedHeuristic<'a, WorldState<u64>>
-            + Send
-            + Sync
-            + 'static,
-    {
-        self.atomic_forward = Some(Arc::new(make));
-        self
-    }
-
-    /// Regression on atomic problems: `make(problem)` returns a heuristic
-    /// estimating the cost from the start to a subgoal.
-    #[must_use]
-    pub fn atomic_regression<F>(mut self, make: F) -> Self
-    where
-        F: for<'a> Fn(&'a AtomicProblem) -> BoxedHeuristic<'a, PartialState<u64>>
-            + Send
-            + Sync
-            + 'static,
-    {
-        self.atomic_regression = Some(Arc::new(make));
-        self
-    }
-
-    /// Forward search on factored problems.
-    #[must_use]
-    pub fn factored_forward<F>(mut self, make: F) -> Self
-    where
-        F: for<'a> Fn(&'a FactoredProblem) -> BoxedHeuristic<'a, State> + Send + Sync + 'static,
-    {
-        self.factored_forward = Some(Arc::new(make));
-        self
-    }
-
-    /// Regression on factored problems.
-    #[must_use]
-    pub fn factored_regression<F>(mut self, make: F) -> Self
-    where
-        F: for<'a> Fn(&'a FactoredProblem) -> BoxedHeuristic<'a, Subgoal> + Send + Sync + 'static,
-    {
-        self.factored_regression = Some(Arc::new(make));
-        self
-    }
-
-    pub(crate) fn atomic_forward_factory(
-        &self,
-    ) -> Option<&HeuristicFactory<AtomicProblem, WorldState<u64>>> {
-        self.atomic_forward.as_ref()
-    }
-
-    pub(crate) fn atomic_regression_factory(
-        &self,
-    ) -> Option<&HeuristicFactory<AtomicProblem, PartialState<u64>>> {
-        self.atomic_regression.as_ref()
-    }
-
-    pub(crate) fn factored_forward_factory(
-        &self,
-    ) -> Option<&HeuristicFactory<FactoredProblem, State>> {
-        self.factored_forward.as_ref()
-    }
-
-    pub(crate) fn factored_regression_factory(
-        &self,
-    ) -> Option<&HeuristicFactory<FactoredProblem, Subgoal>> {
-        self.factored_regression.as_ref()
-    }
-
-    /// Whether it can search in `direction` on some kind of problem.
-    pub fn supports_any(&self, direction: Direction) -> bool {
-        [Kind::Atomic, Kind::Factored, Kind::Pddl]
-            .into_iter()
-            .any(|kind| self.supports(kind, direction))
-    }
-
-    fn supports(&self, kind: Kind, direction: Direction) -> bool {
-        let (forward, regression) = match kind {
-            Kind::Atomic => (
-                self.atomic_forward.is_some(),
-                self.atomic_regression.is_some(),
-            ),
-            Kind::Factored => (
-                self.factored_forward.is_some(),
-                self.factored_regression.is_some(),
-            ),
-            Kind::Pddl => (false, false),
-        };
-        match direction {
-            Direction::Forward => forward,
-            Direction::Regression => regression,
-            Direction::Portfolio => forward && regression,
-        }
-    }
-}
-
-/// The heuristic of a configuration: built-in by name, or the user's.
-#[derive(Clone, Debug)]
-pub enum HeuristicChoice {
-    /// A built-in heuristic.
-    Builtin(HeuristicName),
-    /// A user heuristic.
-    Custom(CustomHeuristic),
-}
-
-impl HeuristicChoice {
-    /// The heuristic's name.
-    pub fn name(&self) -> &str {
-        match self {
-            HeuristicChoice::Builtin(name) => name.name(),
-            HeuristicChoice::Custom(custom) => &custom.name,
-        }
-    }
-}
-
-/// Whether built-in heuristic `name` exists for problems of `kind` (both
-/// directions have the same set).
-pub fn builtin_supports(name: HeuristicName, kind: Kind) -> bool {
-    match name {
-        HeuristicName::Blind | HeuristicName::Mismatch | HeuristicName::HMax => true,
-        HeuristicName::AdmissibleMismatch | HeuristicName::HAdd | HeuristicName::Ff => {
-            kind != Kind::Factored
-        }
-        HeuristicName::NumericMax | HeuristicName::NumericSum | HeuristicName::Counting => {
-            kind == Kind::Factored
-        }
-    }
-}
-
 /// How a configuration plans.
 #[derive(Clone, Debug)]
 pub enum Method {
@@ -368,8 +213,8 @@ pub enum Method {
         direction: Direction,
         /// The search algorithm.
         algorithm: Algorithm,
-        /// The heuristic.
-        heuristic: HeuristicChoice,
+        /// The heuristic, built-in or the user's.
+        heuristic: NamedHeuristic,
     },
     /// A peer planner run as a subprocess on PDDL tasks
     /// ([`crate::external`]).
@@ -388,50 +233,30 @@ pub struct Configuration {
 }
 
 impl Configuration {
-    /// A configuration with a built-in heuristic, named like
-    /// [`PlannerConfig::name`] (`fwd-astar-hmax`).
+    /// A searchlab configuration, named like [`PlannerConfig::name`]
+    /// (`fwd-astar-hmax`).
     ///
     /// ```
     /// use searchlab_lab::suite::Configuration;
-    /// use planners::{Direction, HeuristicName};
+    /// use planners::{heuristics::heuristic, Direction};
     /// use search_core::Algorithm;
-    /// let c = Configuration::builtin(Direction::Regression, Algorithm::GreedyBestFirst, HeuristicName::Ff);
+    /// let ff = heuristic("ff").unwrap();
+    /// let c = Configuration::searchlab(Direction::Regression, Algorithm::GreedyBestFirst, ff);
     /// assert_eq!(c.name, "reg-gbfs-ff");
     /// ```
-    pub fn builtin(direction: Direction, algorithm: Algorithm, heuristic: HeuristicName) -> Self {
-        let name = PlannerConfig {
-            direction,
-            algorithm,
-            heuristic,
-            limits: SearchLimits::default(),
-        }
-        .name();
-        Self {
-            name,
-            method: Method::Searchlab {
-                direction,
-                algorithm,
-                heuristic: HeuristicChoice::Builtin(heuristic),
-            },
-            limits: None,
-        }
-    }
-
-    /// A configuration with a user heuristic, named
-    /// `{direction}-{algorithm}-{heuristic name}`.
-    pub fn custom(direction: Direction, algorithm: Algorithm, heuristic: CustomHeuristic) -> Self {
+    pub fn searchlab(direction: Direction, algorithm: Algorithm, heuristic: NamedHeuristic) -> Self {
         let name = format!(
             "{}-{}-{}",
             direction.short_name(),
             planners::algorithm_name(algorithm),
-            heuristic.name
+            heuristic.name()
         );
         Self {
             name,
             method: Method::Searchlab {
                 direction,
                 algorithm,
-                heuristic: HeuristicChoice::Custom(heuristic),
+                heuristic,
             },
             limits: None,
         }
@@ -446,9 +271,10 @@ impl Configuration {
         }
     }
 
-    /// The configuration called `name`: a built-in one
-    /// (`{fwd,reg,portfolio}-{algorithm}-{heuristic}`) or a peer's
-    /// (`fd-astar-blind`, see [`crate::external::EXTERNAL_SEARCHES`]).
+    /// The configuration called `name`: searchlab's
+    /// (`{fwd,reg,portfolio}-{algorithm}-{heuristic}`, with a built-in
+    /// heuristic) or a peer's (`fd-astar-blind`, see
+    /// [`crate::external::EXTERNAL_SEARCHES`]).
     ///
     /// # Errors
     /// [`SuiteError::Invalid`] naming what is unknown.
@@ -460,15 +286,15 @@ impl Configuration {
     /// assert!(Configuration::by_name("fwd-astar").is_err());
     /// ```
     pub fn by_name(name: &str) -> Result<Self, SuiteError> {
-        Self::by_name_among(name, &[])
+        Self::by_name_among(name, &Registry::builtin())
     }
 
-    /// [`Configuration::by_name`], where the heuristic may also be one of
-    /// the user's `heuristics` (`fwd-astar-open` for a heuristic `open`).
+    /// [`Configuration::by_name`], with the heuristics of `heuristics`
+    /// (`fwd-astar-open` for a user heuristic `open` registered there).
     ///
     /// # Errors
     /// [`SuiteError::Invalid`] naming what is unknown.
-    pub fn by_name_among(name: &str, heuristics: &[CustomHeuristic]) -> Result<Self, SuiteError> {
+    pub fn by_name_among(name: &str, heuristics: &Registry) -> Result<Self, SuiteError> {
         if let Some(search) = ExternalSearch::by_name(name) {
             return Ok(Self::external(search));
         }
@@ -493,13 +319,8 @@ impl Configuration {
                 .map_err(|e: planners::PlanError| bad(e.to_string()))?,
         };
         let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
-        if let Some(custom) = heuristics.iter().find(|c| c.name == h) {
-            return Ok(Self::custom(direction, algorithm, custom.clone()));
-        }
-        let heuristic: HeuristicName = h
-            .parse()
-            .map_err(|e: planners::PlanError| bad(e.to_string()))?;
-        Ok(Self::builtin(direction, algorithm, heuristic))
+        let heuristic = heuristics.get(h).map_err(|e| bad(e.to_string()))?;
+        Ok(Self::searchlab(direction, algorithm, heuristic))
     }
 
     /// How it plans, as a name [`Configuration::by_name_among`] reads back
@@ -520,18 +341,15 @@ impl Configuration {
         }
     }
 
-    /// Whether this configuration can run on problems of `kind`.
+    /// Whether this configuration can run on problems of `kind`: its
+    /// heuristic serves the kind's representation in its direction.
     pub fn applies_to(&self, kind: Kind) -> bool {
         match &self.method {
             Method::Searchlab {
-                heuristic: HeuristicChoice::Builtin(name),
-                ..
-            } => builtin_supports(*name, kind),
-            Method::Searchlab {
-                heuristic: HeuristicChoice::Custom(custom),
+                heuristic,
                 direction,
                 ..
-            } => custom.supports(kind, *direction),
+            } => heuristic.supports(kind.representation(), *direction),
             Method::External(_) => kind == Kind::Pddl,
         }
     }
@@ -547,14 +365,10 @@ impl Configuration {
         else {
             return None;
         };
-        let heuristic = match heuristic {
-            HeuristicChoice::Builtin(name) => *name,
-            HeuristicChoice::Custom(_) => HeuristicName::Blind,
-        };
         Some(PlannerConfig {
             direction: *direction,
             algorithm: *algorithm,
-            heuristic,
+            heuristic: heuristic.clone(),
             limits: limits.to_search_limits(),
         })
     }
@@ -652,6 +466,56 @@ impl Suite {
             }
         }
         runs
+    }
+
+    /// A note for each configuration with a user heuristic (one not built
+    /// in) that skips some of the suite's problems, because the heuristic
+    /// does not serve their representation in its direction: `note:
+    /// fwd-astar-pdb skips 4 factored problems (pdb serves atomic problems
+    /// only)`. Built-in heuristics skip silently, as their table says.
+    pub fn skip_notes(&self) -> Vec<String> {
+        let builtin = Registry::builtin();
+        let mut notes = Vec::new();
+        for config in &self.configs {
+            let Method::Searchlab { heuristic, .. } = &config.method else {
+                continue;
+            };
+            if builtin.get(heuristic.name()).is_ok() {
+                continue;
+            }
+            let mut skipped: Vec<(Kind, usize)> = Vec::new();
+            for problem in &self.problems {
+                let kind = problem.instance.kind();
+                if !config.applies_to(kind) {
+                    match skipped.iter_mut().find(|(k, _)| *k == kind) {
+                        Some((_, n)) => *n += 1,
+                        None => skipped.push((kind, 1)),
+                    }
+                }
+            }
+            if skipped.is_empty() {
+                continue;
+            }
+            let what: Vec<String> = skipped
+                .iter()
+                .map(|(kind, n)| format!("{n} {} problem{}", kind_name(*kind), if *n == 1 { "" } else { "s" }))
+                .collect();
+            let info = heuristic.info();
+            let serves: Vec<String> = info.representations.iter().map(ToString::to_string).collect();
+            let directions = match (info.forward, info.regression) {
+                (true, false) => " in forward search",
+                (false, true) => " in regression",
+                _ => "",
+            };
+            notes.push(format!(
+                "note: {} skips {} ({} serves {} problems{directions} only)",
+                config.name,
+                what.join(" and "),
+                heuristic.name(),
+                serves.join(" and "),
+            ));
+        }
+        notes
     }
 
     /// The names of the configurations, in suite order.

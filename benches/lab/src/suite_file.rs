@@ -59,13 +59,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use planners::problem::LoadedProblem;
-use planners::{Direction, HeuristicName};
+use planners::heuristics::Registry;
+use planners::Direction;
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::defaults::{generate, generator_sizes, reference_problems, safety_limits, GENERATORS};
 use crate::suite::{
-    mebibytes, parse_algorithm, time_limit, Configuration, CustomHeuristic, PddlTask, RunLimits,
+    mebibytes, parse_algorithm, time_limit, Configuration, PddlTask, RunLimits,
     Source, Suite, SuiteProblem,
 };
 use crate::SuiteError;
@@ -146,8 +147,8 @@ impl RawLimits {
 struct SuiteText<'t> {
     text: &'t str,
     path: &'t str,
-    /// User heuristics that configurations may name.
-    heuristics: &'t [CustomHeuristic],
+    /// The heuristics configurations may name.
+    heuristics: &'t Registry,
 }
 
 impl SuiteText<'_> {
@@ -211,15 +212,16 @@ impl Listed {
 /// 1, a generator size out of range, a glob that matches nothing, a problem
 /// listed twice, and the problem files' own errors.
 pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
-    load_suite_with(path, &[])
+    load_suite_with(path, &Registry::builtin())
 }
 
-/// [`load_suite`], where configurations may also name the user's
-/// `heuristics` (`heuristics = ["open"]`, `names = ["fwd-astar-open"]`).
+/// [`load_suite`], where configurations name the heuristics of
+/// `heuristics`: the built-in ones and the user's (`heuristics =
+/// ["open"]`, `names = ["fwd-astar-open"]`).
 ///
 /// # Errors
 /// As [`load_suite`].
-pub fn load_suite_with(path: &Path, heuristics: &[CustomHeuristic]) -> Result<Suite, SuiteError> {
+pub fn load_suite_with(path: &Path, heuristics: &Registry) -> Result<Suite, SuiteError> {
     let text = planners::input::read_text(path).map_err(|e| SuiteError::io(path, &e))?;
     let base = path.parent().unwrap_or(Path::new("."));
     let file = SuiteText {
@@ -253,10 +255,11 @@ pub fn load_suite_with(path: &Path, heuristics: &[CustomHeuristic]) -> Result<Su
 /// assert_eq!(suite.runs().len(), 2); // numeric does not apply to atomic problems
 /// ```
 pub fn parse_suite(text: &str, path: &str, base: &Path) -> Result<Suite, SuiteError> {
+    let builtin = Registry::builtin();
     let file = SuiteText {
         text,
         path,
-        heuristics: &[],
+        heuristics: &builtin,
     };
     parse(&file, base)
 }
@@ -458,6 +461,20 @@ pub fn pddl_suite(
     configs: &[String],
     limits: RunLimits,
 ) -> Result<Suite, SuiteError> {
+    pddl_suite_with(paths, configs, limits, &Registry::builtin())
+}
+
+/// [`pddl_suite`], where configurations name the heuristics of
+/// `heuristics` (the built-in ones and the user's).
+///
+/// # Errors
+/// As [`pddl_suite`].
+pub fn pddl_suite_with(
+    paths: &[PathBuf],
+    configs: &[String],
+    limits: RunLimits,
+    heuristics: &Registry,
+) -> Result<Suite, SuiteError> {
     let mut suite = Suite::new("pddl");
     suite.limits = limits;
     let mut listed = Listed::default();
@@ -510,7 +527,7 @@ pub fn pddl_suite(
         configs.to_vec()
     };
     for name in &names {
-        suite.add_config(Configuration::by_name(name)?);
+        suite.add_config(Configuration::by_name_among(name, heuristics)?);
     }
     Ok(suite)
 }
@@ -616,15 +633,8 @@ fn add_configs(
         for a in &algorithms {
             let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
             for h in &heuristics {
-                let mut config = if let Some(custom) = file.heuristics.iter().find(|c| &c.name == h)
-                {
-                    Configuration::custom(direction, algorithm, custom.clone())
-                } else {
-                    let heuristic: HeuristicName = h
-                        .parse()
-                        .map_err(|e: planners::PlanError| bad(e.to_string()))?;
-                    Configuration::builtin(direction, algorithm, heuristic)
-                };
+                let heuristic = file.heuristics.get(h).map_err(|e| bad(e.to_string()))?;
+                let mut config = Configuration::searchlab(direction, algorithm, heuristic);
                 if let Some(name) = &entry.name {
                     config.name.clone_from(name);
                 }

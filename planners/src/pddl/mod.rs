@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use planners::pddl::{solve_text, PddlOptions};
-//! use planners::{Direction, HeuristicName, PlannerConfig};
+//! use planners::{Direction, PlannerConfig};
 //!
 //! let domain = "(define (domain d) (:requirements :strips :typing) (:types place)
 //!   (:predicates (at ?x - place) (road ?x ?y - place))
@@ -26,7 +26,7 @@
 //! let problem = "(define (problem p) (:domain d) (:objects a b c - place)
 //!   (:init (at a) (road a b) (road b c)) (:goal (at c)))";
 //! for direction in [Direction::Forward, Direction::Regression] {
-//!     let config = PlannerConfig { direction, heuristic: HeuristicName::HMax, ..PlannerConfig::default() };
+//!     let config = PlannerConfig { direction, heuristic: planners::heuristics::heuristic("hmax").unwrap(), ..PlannerConfig::default() };
 //!     let solution = solve_text(domain, problem, &config, &PddlOptions::default()).unwrap();
 //!     assert_eq!(solution.plan_text().unwrap(), "(go a b)\n(go b c)\n; cost = 2 (unit cost)\n");
 //! }
@@ -109,6 +109,9 @@ pub struct PddlSolution {
     pub subsumption_pruned: u64,
     /// Wall time of the planner call (search and heuristic set-up).
     pub search_time: Duration,
+    /// The part of `search_time` spent making the heuristic; see
+    /// [`PlanReport::setup_time`](crate::PlanReport::setup_time).
+    pub setup_time: Duration,
     /// CPU time of the planner call on the calling thread (`None` where
     /// the system does not say, and for a portfolio, whose searches run on
     /// other threads).
@@ -311,6 +314,7 @@ fn solve_named(
         mutex_pruned: task.mutex_pruned(),
         subsumption_pruned: task.subsumption_pruned(),
         search_time,
+        setup_time: run.setup_time,
         search_cpu_time,
     })
 }
@@ -334,6 +338,7 @@ struct Run {
     direction: Direction,
     forward: Option<Statistics>,
     regression: Option<Statistics>,
+    setup_time: Duration,
 }
 
 impl TaskVisitor for Solve<'_> {
@@ -363,6 +368,7 @@ impl TaskVisitor for Solve<'_> {
             direction: report.direction,
             forward: report.forward,
             regression: report.regression,
+            setup_time: report.setup_time,
         })
     }
 }

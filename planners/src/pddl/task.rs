@@ -2,14 +2,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use search_core::{Consistent, SearchSpace};
+use search_core::SearchSpace;
 use state_atomic::{
     ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
     WorldState,
 };
 
 use super::{GroundTask, IpcPlan, Mutexes, PddlError};
-use crate::{BoxedHeuristic, HeuristicName, PlanError, PlanningDomain};
+use crate::{PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
 /// one unit-cost action per ground operator. It is a [`PlanningDomain`], so
@@ -230,38 +230,10 @@ impl<B: Bits> PlanningDomain for Task<B> {
         RegressionSpace::<B>::execution_order(regressed)
     }
 
-    fn forward_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a WorldState<B>,
-        goal: &'a PartialState<B>,
-    ) -> Result<BoxedHeuristic<'a, WorldState<B>>, PlanError> {
-        if name == HeuristicName::Blind {
-            // Fast Downward's blind heuristic: 0 at goal states, the cheapest
-            // action cost (1) elsewhere; admissible and consistent with unit
-            // costs, and it finds the goal first among equal `g`.
-            let goal = *goal;
-            return Ok(Box::new(Consistent(move |s: &WorldState<B>| {
-                u32::from(!s.satisfies(&goal))
-            })));
-        }
-        self.actions.forward_heuristic(name, start, goal)
-    }
+    type View = ActionSet<B>;
 
-    fn regression_heuristic<'a>(
-        &'a self,
-        name: HeuristicName,
-        start: &'a WorldState<B>,
-        goal: &'a PartialState<B>,
-    ) -> Result<BoxedHeuristic<'a, PartialState<B>>, PlanError> {
-        if name == HeuristicName::Blind {
-            // As forward: 0 at subgoals the start satisfies, 1 elsewhere.
-            let start = *start;
-            return Ok(Box::new(Consistent(move |g: &PartialState<B>| {
-                u32::from(!start.satisfies(g))
-            })));
-        }
-        self.actions.regression_heuristic(name, start, goal)
+    fn task_view(&self) -> &ActionSet<B> {
+        &self.actions
     }
 
     fn action_name(&self, id: ActionId) -> &str {

@@ -87,7 +87,7 @@
 //!
 //! ```
 //! use planners::problem::{parse, LoadedProblem};
-//! use planners::{validate, Direction, HeuristicName, Planner, PlannerConfig};
+//! use planners::{validate, Direction, Planner, PlannerConfig};
 //!
 //! let text = r#"
 //! ## Scenario 4 of the design, the hitman: optimal cost 15 (mine twice).
@@ -144,7 +144,7 @@
 //! };
 //! let planner = Planner::new(PlannerConfig {
 //!     direction: Direction::Portfolio,
-//!     heuristic: HeuristicName::NumericMax,
+//!     heuristic: planners::heuristics::heuristic("numeric").unwrap(),
 //!     ..PlannerConfig::default()
 //! });
 //! let report = planner.plan(&p.domain, &p.start, &p.goal).unwrap();

@@ -1,0 +1,219 @@
+//! The built-in heuristics: each registered once, here.
+
+use search_core::{Estimate, Heuristic};
+use state_atomic::{
+    ActionSet, AdmissibleMismatch, Bits, Mismatch, PartialState, RelaxedForward,
+    RelaxedRegression, WorldState,
+};
+use state_factored::{
+    Combine, Domain, Goal, GoalCount, NumericDistance, NumericHmax, OperatorCounting, State,
+    Subgoal,
+};
+
+use super::{
+    AtomicFactory, FactoredFactory, HeuristicFactory, NamedHeuristic, Registry, TaskView,
+};
+use crate::BoxedHeuristic;
+
+/// The built-in registry, in the order `searchlab heuristics` lists it.
+pub(super) fn registry() -> Registry {
+    let builtins = [
+        NamedHeuristic::builder(
+            "blind",
+            "0 where the goal holds, else the cheapest action's cost (Fast Downward's blind)",
+        )
+        .aliases(&["zero"])
+        .consistent()
+        .generic(BlindFactory),
+        NamedHeuristic::builder(
+            "mismatch",
+            "goal atoms a state gets wrong; factored: goal predicates it violates",
+        )
+        .aliases(&["goal-count", "goalcount", "unsatisfied"])
+        .atomic(MismatchFactory)
+        .factored(GoalCountFactory),
+        NamedHeuristic::builder(
+            "mismatch-admissible",
+            "ceil(wrong goal atoms / most one action fixes) x the cheapest fixing cost",
+        )
+        .consistent()
+        .atomic(AdmissibleMismatchFactory),
+        NamedHeuristic::builder(
+            "hmax",
+            "h_max of the delete relaxation; factored: numeric h_max through preconditions",
+        )
+        .aliases(&["h_max", "h-max"])
+        .admissible()
+        .atomic(HMaxFactory)
+        .factored(NumericHmaxFactory),
+        NamedHeuristic::builder("hadd", "h_add of the delete relaxation")
+            .aliases(&["h_add", "h-add"])
+            .atomic(HAddFactory),
+        NamedHeuristic::builder("ff", "h_FF: the cost of a relaxed plan")
+            .aliases(&["hff", "h_ff", "h-ff"])
+            .atomic(FfFactory),
+        NamedHeuristic::builder(
+            "numeric",
+            "numeric distance to the goal over the largest step, maxed over variables (admissible with costs >= 1)",
+        )
+        .aliases(&["numeric-max"])
+        .admissible()
+        .factored(NumericMaxFactory),
+        NamedHeuristic::builder(
+            "numeric-sum",
+            "numeric distance to the goal, summed over variables",
+        )
+        .factored(NumericSumFactory),
+        NamedHeuristic::builder(
+            "counting",
+            "operator counting: an integer program over how often each action occurs",
+        )
+        .aliases(&["operator-counting", "oc", "lp"])
+        .admissible()
+        .factored(CountingFactory),
+    ];
+    let mut registry = Registry::new();
+    for builder in builtins {
+        let added = registry.add(builder.build()).is_ok();
+        debug_assert!(added, "the built-in heuristics have distinct names");
+    }
+    registry
+}
+
+/// Fast Downward's blind heuristic: 0 where the goal holds, the cheapest
+/// action's cost elsewhere; consistent, and it finds a goal first among
+/// nodes of equal `g`.
+struct BlindFactory;
+
+struct BlindEstimate<F> {
+    cheapest: u32,
+    unmet: F,
+}
+
+impl<N, F: FnMut(&N) -> bool> Heuristic<N, u32> for BlindEstimate<F> {
+    fn estimate(&mut self, node: &N) -> Estimate<u32> {
+        Estimate::Value(if (self.unmet)(node) { self.cheapest } else { 0 })
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+
+    fn is_consistent(&self) -> bool {
+        true
+    }
+}
+
+fn cheapest<T: TaskView>(task: &T) -> u32 {
+    task.action_views().iter().map(|a| a.cost).min().unwrap_or(0)
+}
+
+impl HeuristicFactory for BlindFactory {
+    fn forward<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        _start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::State>> {
+        Some(Box::new(BlindEstimate {
+            cheapest: cheapest(task),
+            unmet: move |s: &T::State| {
+                let mut unmet = false;
+                task.unmet_goal(goal, s, |_| unmet = true);
+                unmet
+            },
+        }))
+    }
+
+    fn regression<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        _goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+        Some(Box::new(BlindEstimate {
+            cheapest: cheapest(task),
+            unmet: move |g: &T::Subgoal| {
+                let mut unmet = false;
+                task.unmet_subgoal(start, g, |_| unmet = true);
+                unmet
+            },
+        }))
+    }
+}
+
+/// An atomic built-in: one expression per direction.
+macro_rules! atomic_factory {
+    ($name:ident, |$a:ident, $s:ident, $g:ident| $forward:expr, $regression:expr) => {
+        struct $name;
+
+        impl AtomicFactory for $name {
+            fn forward<'a, B: Bits>(
+                &self,
+                $a: &'a ActionSet<B>,
+                $s: &'a WorldState<B>,
+                $g: &'a PartialState<B>,
+            ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+                let _ = $s;
+                Some(Box::new($forward))
+            }
+
+            fn regression<'a, B: Bits>(
+                &self,
+                $a: &'a ActionSet<B>,
+                $s: &'a WorldState<B>,
+                $g: &'a PartialState<B>,
+            ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+                let _ = $g;
+                Some(Box::new($regression))
+            }
+        }
+    };
+}
+
+atomic_factory!(MismatchFactory, |a, s, g| {
+    let _ = a;
+    Mismatch::forward(*g)
+}, {
+    let _ = a;
+    Mismatch::regression(*s)
+});
+atomic_factory!(AdmissibleMismatchFactory, |a, s, g| AdmissibleMismatch::forward(a, *g), AdmissibleMismatch::regression(a, *s));
+atomic_factory!(HMaxFactory, |a, s, g| RelaxedForward::h_max(a, *g), RelaxedRegression::h_max(a, *s));
+atomic_factory!(HAddFactory, |a, s, g| RelaxedForward::h_add(a, *g), RelaxedRegression::h_add(a, *s));
+atomic_factory!(FfFactory, |a, s, g| RelaxedForward::h_ff(a, *g), RelaxedRegression::h_ff(a, *s));
+
+/// A factored built-in: one value serves both directions (factored
+/// heuristics measure a state against constraints: forward the node against
+/// the goal's, in regression the start against the subgoal's).
+macro_rules! factored_factory {
+    ($name:ident, |$d:ident, $s:ident, $g:ident| $make:expr) => {
+        struct $name;
+
+        impl FactoredFactory for $name {
+            fn forward<'a>(
+                &self,
+                $d: &'a Domain,
+                $s: &'a State,
+                $g: &'a Goal,
+            ) -> Option<BoxedHeuristic<'a, State>> {
+                Some(Box::new($make))
+            }
+
+            fn regression<'a>(
+                &self,
+                $d: &'a Domain,
+                $s: &'a State,
+                $g: &'a Goal,
+            ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+                Some(Box::new($make))
+            }
+        }
+    };
+}
+
+factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, g, s));
+factored_factory!(NumericHmaxFactory, |d, s, g| NumericHmax::new(d, g, s));
+factored_factory!(NumericMaxFactory, |d, s, g| NumericDistance::new(d, g, s, Combine::Max));
+factored_factory!(NumericSumFactory, |d, s, g| NumericDistance::new(d, g, s, Combine::Sum));
+factored_factory!(CountingFactory, |d, s, g| OperatorCounting::new(d, g, s));

@@ -1,0 +1,274 @@
+//! How a heuristic is made for one search: three factory traits (any
+//! representation, atomic of any width, factored), and the table that
+//! erases a factory into one entry per concrete task type.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use state_atomic::{ActionSet, Bits, PartialState, Wide, WorldState};
+use state_factored::{Domain, Goal, State, Subgoal};
+
+use super::TaskView;
+use crate::BoxedHeuristic;
+
+/// Makes a heuristic for any representation, reading the task through
+/// [`TaskView`]: written once, it runs on atomic domains of every width,
+/// grounded PDDL tasks and factored domains, in both directions.
+///
+/// Each method is called once per search (a portfolio makes one per
+/// direction), so tables built here are the heuristic's setup time. A
+/// method returns `None` when it cannot serve this task; the planner then
+/// reports the heuristic unsupported there.
+///
+/// ```
+/// use planners::heuristics::{HeuristicFactory, NamedHeuristic, TaskView};
+/// use planners::{BoxedHeuristic, Planner, PlannerConfig};
+/// use search_core::Admissible;
+/// use state_atomic::ActionSet;
+///
+/// /// 1 while some goal condition is unmet: admissible with costs >= 1.
+/// struct Unmet;
+/// impl HeuristicFactory for Unmet {
+///     fn forward<'a, T: TaskView>(&self, task: &'a T, _: &'a T::State, goal: &'a T::Goal)
+///         -> Option<BoxedHeuristic<'a, T::State>> {
+///         Some(Box::new(Admissible(move |s: &T::State| {
+///             let mut unmet = 0;
+///             task.unmet_goal(goal, s, |_| unmet = 1);
+///             unmet
+///         })))
+///     }
+///     fn regression<'a, T: TaskView>(&self, task: &'a T, start: &'a T::State, _: &'a T::Goal)
+///         -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+///         Some(Box::new(Admissible(move |g: &T::Subgoal| {
+///             let mut unmet = 0;
+///             task.unmet_subgoal(start, g, |_| unmet = 1);
+///             unmet
+///         })))
+///     }
+/// }
+///
+/// let unmet = NamedHeuristic::builder("unmet", "1 until the goal holds").admissible().generic(Unmet).build();
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_food"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let planner = Planner::new(PlannerConfig { heuristic: unmet, ..PlannerConfig::default() });
+/// assert_eq!(planner.plan(&actions, &start, &goal).unwrap().plan().unwrap().cost, 5);
+/// ```
+pub trait HeuristicFactory: Send + Sync + 'static {
+    /// A heuristic for forward search from `start` towards `goal`.
+    fn forward<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::State>>;
+
+    /// A heuristic for regression: it estimates the cost from `start` to a
+    /// subgoal.
+    fn regression<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::Subgoal>>;
+}
+
+/// Makes a heuristic for atomic tasks of every width (`u64` and
+/// [`Wide<N>`](state_atomic::Wide), grounded PDDL tasks included), with
+/// full access to the [`ActionSet`]. Skipped on factored problems.
+pub trait AtomicFactory: Send + Sync + 'static {
+    /// A heuristic for forward search from `start` towards `goal`.
+    fn forward<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>>;
+
+    /// A heuristic for regression: it estimates the cost from `start` to a
+    /// subgoal.
+    fn regression<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>>;
+}
+
+/// Makes a heuristic for factored domains. Skipped on atomic problems.
+pub trait FactoredFactory: Send + Sync + 'static {
+    /// A heuristic for forward search from `start` towards `goal`.
+    fn forward<'a>(
+        &self,
+        domain: &'a Domain,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, State>>;
+
+    /// A heuristic for regression: it estimates the cost from `start` to a
+    /// subgoal.
+    fn regression<'a>(
+        &self,
+        domain: &'a Domain,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, Subgoal>>;
+}
+
+/// A factory for one concrete task type `T`: what the table holds.
+pub(crate) trait Make<T: TaskView>: Send + Sync {
+    fn forward<'a>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::State>>;
+
+    fn regression<'a>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::Subgoal>>;
+}
+
+struct Generic<F>(Arc<F>);
+
+impl<F: HeuristicFactory, T: TaskView> Make<T> for Generic<F> {
+    fn forward<'a>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::State>> {
+        self.0.forward(task, start, goal)
+    }
+
+    fn regression<'a>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+        self.0.regression(task, start, goal)
+    }
+}
+
+struct Atomic<F>(Arc<F>);
+
+impl<F: AtomicFactory, B: Bits> Make<ActionSet<B>> for Atomic<F> {
+    fn forward<'a>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        self.0.forward(actions, start, goal)
+    }
+
+    fn regression<'a>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        self.0.regression(actions, start, goal)
+    }
+}
+
+struct Factored<F>(Arc<F>);
+
+impl<F: FactoredFactory> Make<Domain> for Factored<F> {
+    fn forward<'a>(
+        &self,
+        domain: &'a Domain,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, State>> {
+        self.0.forward(domain, start, goal)
+    }
+
+    fn regression<'a>(
+        &self,
+        domain: &'a Domain,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+        self.0.regression(domain, start, goal)
+    }
+}
+
+/// A heuristic's factories, one per concrete task type, found by type.
+///
+/// Rust cannot call a generic factory through a trait object, so a factory
+/// is instantiated here, once, for every task type a planner can meet: the
+/// atomic widths below and the factored domain.
+#[derive(Clone, Default)]
+pub(crate) struct Slots {
+    by_type: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl Slots {
+    fn insert<T: TaskView>(&mut self, make: Arc<dyn Make<T>>) {
+        self.by_type.insert(TypeId::of::<T>(), Arc::new(make));
+    }
+
+    /// The factory for task type `T`, if the heuristic serves it.
+    pub(crate) fn get<T: TaskView>(&self) -> Option<&Arc<dyn Make<T>>> {
+        self.by_type
+            .get(&TypeId::of::<T>())?
+            .downcast_ref::<Arc<dyn Make<T>>>()
+    }
+
+    /// Serves every task type with `factory`.
+    pub(crate) fn generic<F: HeuristicFactory>(&mut self, factory: Arc<F>) {
+        struct Fill<'s, F>(&'s mut Slots, Arc<F>);
+        impl<F: HeuristicFactory> EachWidth for Fill<'_, F> {
+            fn visit<B: Bits>(&mut self) {
+                self.0
+                    .insert::<ActionSet<B>>(Arc::new(Generic(Arc::clone(&self.1))));
+            }
+        }
+        each_width(&mut Fill(self, Arc::clone(&factory)));
+        self.insert::<Domain>(Arc::new(Generic(factory)));
+    }
+
+    /// Serves the atomic task types with `factory`.
+    pub(crate) fn atomic<F: AtomicFactory>(&mut self, factory: Arc<F>) {
+        struct Fill<'s, F>(&'s mut Slots, Arc<F>);
+        impl<F: AtomicFactory> EachWidth for Fill<'_, F> {
+            fn visit<B: Bits>(&mut self) {
+                self.0
+                    .insert::<ActionSet<B>>(Arc::new(Atomic(Arc::clone(&self.1))));
+            }
+        }
+        each_width(&mut Fill(self, factory));
+    }
+
+    /// Serves the factored domain with `factory`.
+    pub(crate) fn factored<F: FactoredFactory>(&mut self, factory: Arc<F>) {
+        self.insert::<Domain>(Arc::new(Factored(factory)));
+    }
+}
+
+/// Something to do for every atomic width.
+trait EachWidth {
+    fn visit<B: Bits>(&mut self);
+}
+
+/// The atomic widths a planner meets: `u64`, and the [`Wide`] widths that
+/// [`GroundedTask`](crate::pddl::GroundedTask) puts PDDL tasks on. A
+/// domain of another width gets no registered heuristic (custom closures
+/// on the [`Planner`](crate::Planner) still work).
+fn each_width(visit: &mut impl EachWidth) {
+    visit.visit::<u64>();
+    visit.visit::<Wide<2>>();
+    visit.visit::<Wide<3>>();
+    visit.visit::<Wide<4>>();
+    visit.visit::<Wide<8>>();
+    visit.visit::<Wide<16>>();
+    visit.visit::<Wide<32>>();
+    visit.visit::<Wide<64>>();
+}

@@ -1,0 +1,35 @@
+//! Heuristics by name: one [`Registry`] lists every heuristic a planner,
+//! the command line and a suite know, built-in or the user's, with its
+//! aliases, description, properties and factories.
+//!
+//! A heuristic is made per search by a factory. Write one against
+//! [`TaskView`] ([`HeuristicFactory`]) and it runs on every representation:
+//! atomic domains of every width, grounded PDDL tasks, factored domains. Or
+//! write one for a single representation ([`AtomicFactory`] for atomic
+//! tasks of every width, [`FactoredFactory`]); it is skipped elsewhere.
+//!
+//! The built-in heuristics:
+//!
+#![doc = include_str!("heuristics.md")]
+//!
+//! ```
+//! use planners::heuristics::{heuristic, Registry};
+//! use planners::{Direction, Planner, PlannerConfig};
+//!
+//! let mut actions = state_atomic::ActionSet::<u64>::new();
+//! actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+//! let start = actions.state(["has_food"]).unwrap();
+//! let goal = actions.partial([("fed", true)]).unwrap();
+//! let config = PlannerConfig { heuristic: heuristic("hmax").unwrap(), ..PlannerConfig::default() };
+//! assert_eq!(Planner::new(config).plan(&actions, &start, &goal).unwrap().plan().unwrap().cost, 5);
+//! assert!(Registry::builtin().markdown_table().contains("`hmax`"));
+//! ```
+
+mod builtin;
+mod factory;
+mod registry;
+mod view;
+
+pub use factory::{AtomicFactory, FactoredFactory, HeuristicFactory};
+pub use registry::{heuristic, HeuristicBuilder, HeuristicInfo, NamedHeuristic, Registry};
+pub use view::{ActionView, Representation, TaskView};

@@ -1,0 +1,469 @@
+//! Named heuristics and the registry that lists them.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, LazyLock};
+
+use super::factory::Slots;
+use super::{AtomicFactory, FactoredFactory, HeuristicFactory, Representation, TaskView};
+use crate::{BoxedHeuristic, Direction, PlanError};
+
+/// What a heuristic is: its name, aliases, description and properties.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HeuristicInfo {
+    /// The name used on the command line and in configuration names.
+    pub name: String,
+    /// Other names it answers to.
+    pub aliases: Vec<String>,
+    /// One line on what it computes.
+    pub description: String,
+    /// Never above the true cost, so A* finds optimal plans with it.
+    pub admissible: bool,
+    /// Never drops by more than an action's cost along an action, so A*
+    /// never reopens a node.
+    pub consistent: bool,
+    /// It serves forward search.
+    pub forward: bool,
+    /// It serves regression.
+    pub regression: bool,
+    /// The representations it has a factory for.
+    pub representations: Vec<Representation>,
+}
+
+struct Entry {
+    info: HeuristicInfo,
+    slots: Slots,
+}
+
+/// A heuristic with its name and properties, and its factories: what a
+/// [`Registry`] holds and a [`PlannerConfig`](crate::PlannerConfig) names.
+/// Cloning is cheap.
+///
+/// The built-in ones come from [`heuristic`] (or [`str::parse`]); a user
+/// heuristic is built with [`NamedHeuristic::builder`].
+///
+/// ```
+/// use planners::heuristics::{heuristic, Representation};
+/// use planners::Direction;
+/// let hmax = heuristic("h_max").unwrap();
+/// assert_eq!(hmax.name(), "hmax");
+/// assert!(hmax.info().admissible);
+/// assert!(hmax.supports(Representation::Factored, Direction::Regression));
+/// assert!(!heuristic("ff").unwrap().supports(Representation::Factored, Direction::Forward));
+/// ```
+#[derive(Clone)]
+pub struct NamedHeuristic(Arc<Entry>);
+
+impl NamedHeuristic {
+    /// A builder for a heuristic named `name`, described by `description`
+    /// (one line). It serves both directions, and is neither admissible nor
+    /// consistent, until said otherwise.
+    pub fn builder(name: &str, description: &str) -> HeuristicBuilder {
+        HeuristicBuilder {
+            info: HeuristicInfo {
+                name: name.to_owned(),
+                aliases: Vec::new(),
+                description: description.to_owned(),
+                admissible: false,
+                consistent: false,
+                forward: true,
+                regression: true,
+                representations: Vec::new(),
+            },
+            slots: Slots::default(),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.0.info.name
+    }
+
+    /// Its name, aliases, description and properties.
+    pub fn info(&self) -> &HeuristicInfo {
+        &self.0.info
+    }
+
+    /// Whether it answers to `name` (its name or an alias, in any case).
+    pub fn answers_to(&self, name: &str) -> bool {
+        let info = &self.0.info;
+        info.name.eq_ignore_ascii_case(name) || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether it serves `direction` (a portfolio needs both) on problems
+    /// of `representation`.
+    pub fn supports(&self, representation: Representation, direction: Direction) -> bool {
+        let info = &self.0.info;
+        info.representations.contains(&representation)
+            && match direction {
+                Direction::Forward => info.forward,
+                Direction::Regression => info.regression,
+                Direction::Portfolio => info.forward && info.regression,
+            }
+    }
+
+    /// A heuristic for forward search on `task`.
+    ///
+    /// # Errors
+    /// [`PlanError::UnsupportedHeuristic`] when it does not serve forward
+    /// search on this kind of task, or its factory declined the task.
+    pub fn forward<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Result<BoxedHeuristic<'a, T::State>, PlanError> {
+        self.0
+            .slots
+            .get::<T>()
+            .filter(|_| self.0.info.forward)
+            .and_then(|make| make.forward(task, start, goal))
+            .ok_or_else(|| self.unsupported::<T>(Direction::Forward))
+    }
+
+    /// A heuristic for regression on `task`, estimating the cost from
+    /// `start` to a subgoal.
+    ///
+    /// # Errors
+    /// As for [`forward`](Self::forward).
+    pub fn regression<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Result<BoxedHeuristic<'a, T::Subgoal>, PlanError> {
+        self.0
+            .slots
+            .get::<T>()
+            .filter(|_| self.0.info.regression)
+            .and_then(|make| make.regression(task, start, goal))
+            .ok_or_else(|| self.unsupported::<T>(Direction::Regression))
+    }
+
+    fn unsupported<T: TaskView>(&self, direction: Direction) -> PlanError {
+        PlanError::UnsupportedHeuristic {
+            heuristic: self.name().to_owned(),
+            representation: T::REPRESENTATION,
+            direction,
+        }
+    }
+}
+
+impl fmt::Debug for NamedHeuristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("NamedHeuristic").field(&self.name()).finish()
+    }
+}
+
+impl fmt::Display for NamedHeuristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Two named heuristics are equal when they have the same name: a registry
+/// holds one heuristic per name.
+impl PartialEq for NamedHeuristic {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for NamedHeuristic {}
+
+impl Default for NamedHeuristic {
+    /// `blind`.
+    fn default() -> Self {
+        BUILTIN.heuristics[0].clone()
+    }
+}
+
+impl FromStr for NamedHeuristic {
+    type Err = PlanError;
+
+    /// The built-in heuristic called `name`; see [`heuristic`].
+    fn from_str(name: &str) -> Result<Self, PlanError> {
+        heuristic(name)
+    }
+}
+
+/// Builds a [`NamedHeuristic`]: properties, then at least one factory.
+#[must_use]
+pub struct HeuristicBuilder {
+    info: HeuristicInfo,
+    slots: Slots,
+}
+
+impl HeuristicBuilder {
+    /// Other names it answers to.
+    pub fn aliases(mut self, aliases: &[&str]) -> Self {
+        self.info.aliases = aliases.iter().map(|&a| a.to_owned()).collect();
+        self
+    }
+
+    /// Declares it admissible.
+    pub fn admissible(mut self) -> Self {
+        self.info.admissible = true;
+        self
+    }
+
+    /// Declares it consistent (and so admissible).
+    pub fn consistent(mut self) -> Self {
+        self.info.admissible = true;
+        self.info.consistent = true;
+        self
+    }
+
+    /// It serves forward search only.
+    pub fn forward_only(mut self) -> Self {
+        self.info.regression = false;
+        self
+    }
+
+    /// It serves regression only.
+    pub fn regression_only(mut self) -> Self {
+        self.info.forward = false;
+        self
+    }
+
+    /// Makes it with `factory` on every representation.
+    pub fn generic<F: HeuristicFactory>(mut self, factory: F) -> Self {
+        self.slots.generic(Arc::new(factory));
+        self.info.representations = Representation::ALL.to_vec();
+        self
+    }
+
+    /// Makes it with `factory` on atomic problems of every width (PDDL
+    /// included).
+    pub fn atomic<F: AtomicFactory>(mut self, factory: F) -> Self {
+        self.slots.atomic(Arc::new(factory));
+        self.represent(Representation::Atomic)
+    }
+
+    /// Makes it with `factory` on factored problems.
+    pub fn factored<F: FactoredFactory>(mut self, factory: F) -> Self {
+        self.slots.factored(Arc::new(factory));
+        self.represent(Representation::Factored)
+    }
+
+    fn represent(mut self, representation: Representation) -> Self {
+        if !self.info.representations.contains(&representation) {
+            self.info.representations.push(representation);
+            self.info.representations.sort_by_key(|r| *r as u8);
+        }
+        self
+    }
+
+    /// The heuristic.
+    pub fn build(self) -> NamedHeuristic {
+        NamedHeuristic(Arc::new(Entry {
+            info: self.info,
+            slots: self.slots,
+        }))
+    }
+}
+
+/// The heuristics a planner, the command line and a suite know by name:
+/// the built-in ones, and any a program adds.
+///
+/// ```
+/// use planners::heuristics::{NamedHeuristic, Registry};
+/// let mut registry = Registry::builtin();
+/// assert!(registry.get("goal-count").is_ok());
+/// let error = registry.get("hmx").unwrap_err().to_string();
+/// assert!(error.contains("hmax, hadd"), "{error}");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    heuristics: Vec<NamedHeuristic>,
+}
+
+static BUILTIN: LazyLock<Registry> = LazyLock::new(super::builtin::registry);
+
+impl Registry {
+    /// No heuristic.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The built-in heuristics.
+    pub fn builtin() -> Self {
+        BUILTIN.clone()
+    }
+
+    /// Adds `heuristic`.
+    ///
+    /// # Errors
+    /// [`PlanError::DuplicateHeuristic`] when its name or an alias is taken,
+    /// or it has no factory.
+    pub fn add(&mut self, heuristic: NamedHeuristic) -> Result<&mut Self, PlanError> {
+        let info = heuristic.info();
+        let duplicate = |why: String| PlanError::DuplicateHeuristic {
+            name: info.name.clone(),
+            why,
+        };
+        if info.representations.is_empty() {
+            return Err(duplicate("it has no factory".to_owned()));
+        }
+        for name in std::iter::once(&info.name).chain(&info.aliases) {
+            if let Some(taken) = self.heuristics.iter().find(|h| h.answers_to(name)) {
+                return Err(duplicate(format!("`{name}` already names `{taken}`")));
+            }
+        }
+        if !info.name.chars().all(|c| c.is_ascii_alphanumeric() || "_-:".contains(c)) {
+            return Err(duplicate(
+                "a name is letters, digits, `-`, `_` and `:`".to_owned(),
+            ));
+        }
+        self.heuristics.push(heuristic);
+        Ok(self)
+    }
+
+    /// The heuristic called `name` (or with that alias), in any case.
+    ///
+    /// # Errors
+    /// [`PlanError::UnknownName`] listing the names there are.
+    pub fn get(&self, name: &str) -> Result<NamedHeuristic, PlanError> {
+        self.heuristics
+            .iter()
+            .find(|h| h.answers_to(name))
+            .cloned()
+            .ok_or_else(|| PlanError::UnknownName {
+                kind: "heuristic",
+                name: name.to_owned(),
+                known: self.names().join(", "),
+            })
+    }
+
+    /// Every heuristic, in the order added.
+    pub fn iter(&self) -> impl Iterator<Item = &NamedHeuristic> {
+        self.heuristics.iter()
+    }
+
+    /// Every heuristic's name.
+    pub fn names(&self) -> Vec<&str> {
+        self.heuristics.iter().map(NamedHeuristic::name).collect()
+    }
+
+    /// The heuristics as a Markdown table: name (aliases), representations,
+    /// directions, admissible, consistent, description. The crate's README
+    /// shows the built-in registry's; a test keeps the two equal.
+    pub fn markdown_table(&self) -> String {
+        let mut table = String::from(
+            "| heuristic | atomic | factored | directions | admissible | consistent | what it computes |\n\
+             |---|---|---|---|---|---|---|\n",
+        );
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        for h in &self.heuristics {
+            let info = h.info();
+            let aliases = if info.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", info.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "))
+            };
+            let directions = match (info.forward, info.regression) {
+                (true, true) => "both",
+                (true, false) => "forward",
+                (false, true) => "regression",
+                (false, false) => "none",
+            };
+            table.push_str(&format!(
+                "| `{}`{aliases} | {} | {} | {directions} | {} | {} | {} |\n",
+                info.name,
+                yes(info.representations.contains(&Representation::Atomic)),
+                yes(info.representations.contains(&Representation::Factored)),
+                yes(info.admissible),
+                yes(info.consistent),
+                info.description
+            ));
+        }
+        table
+    }
+}
+
+/// The built-in heuristic called `name` (or with that alias), in any case.
+///
+/// # Errors
+/// [`PlanError::UnknownName`] listing the built-in names.
+///
+/// ```
+/// assert_eq!(planners::heuristics::heuristic("goal-count").unwrap().name(), "mismatch");
+/// ```
+pub fn heuristic(name: &str) -> Result<NamedHeuristic, PlanError> {
+    BUILTIN.get(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The docs table is the registry's. `SEARCHLAB_BLESS=1 cargo test -p
+    /// planners` rewrites it after a change to the built-in heuristics.
+    #[test]
+    fn the_docs_table_is_the_builtin_registry() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/heuristics/heuristics.md");
+        let table = Registry::builtin().markdown_table();
+        if std::env::var_os("SEARCHLAB_BLESS").is_some() {
+            std::fs::write(path, &table).unwrap();
+        }
+        assert_eq!(
+            include_str!("heuristics.md"),
+            table,
+            "run `SEARCHLAB_BLESS=1 cargo test -p planners` to update the table"
+        );
+    }
+
+    #[test]
+    fn every_builtin_name_and_alias_is_found_and_unique() {
+        let registry = Registry::builtin();
+        let mut seen = Vec::new();
+        for h in registry.iter() {
+            for name in std::iter::once(&h.info().name).chain(&h.info().aliases) {
+                assert_eq!(registry.get(name).unwrap(), *h);
+                assert_eq!(registry.get(&name.to_uppercase()).unwrap(), *h);
+                assert!(!seen.contains(name), "{name} twice");
+                seen.push(name.clone());
+            }
+        }
+        assert_eq!(NamedHeuristic::default().name(), "blind");
+    }
+
+    #[test]
+    fn a_taken_name_or_alias_is_refused() {
+        let mut registry = Registry::builtin();
+        let hmax = registry.get("hmax").unwrap();
+        let error = registry.add(hmax).unwrap_err().to_string();
+        assert!(error.contains("`hmax` already names `hmax`"), "{error}");
+        struct Never;
+        impl crate::heuristics::FactoredFactory for Never {
+            fn forward<'a>(
+                &self,
+                _: &'a state_factored::Domain,
+                _: &'a state_factored::State,
+                _: &'a state_factored::Goal,
+            ) -> Option<BoxedHeuristic<'a, state_factored::State>> {
+                None
+            }
+            fn regression<'a>(
+                &self,
+                _: &'a state_factored::Domain,
+                _: &'a state_factored::State,
+                _: &'a state_factored::Goal,
+            ) -> Option<BoxedHeuristic<'a, state_factored::Subgoal>> {
+                None
+            }
+        }
+        let alias = NamedHeuristic::builder("mine", "x")
+            .aliases(&["H_MAX"])
+            .factored(Never)
+            .build();
+        assert!(registry.add(alias).is_err());
+        let bare = NamedHeuristic::builder("bare", "x").build();
+        assert!(registry.add(bare).unwrap_err().to_string().contains("no factory"));
+        let spaced = NamedHeuristic::builder("my h", "x").factored(Never).build();
+        assert!(registry.add(spaced).is_err());
+        let fine = NamedHeuristic::builder("mine", "x").factored(Never).build();
+        assert!(registry.add(fine).is_ok());
+    }
+}

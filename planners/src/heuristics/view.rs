@@ -1,0 +1,96 @@
+//! What a heuristic may read of a task, whatever its representation.
+
+use std::fmt;
+
+/// A family of state representations. Atomic covers every width (`u64`,
+/// [`Wide<N>`](state_atomic::Wide)) and grounded PDDL tasks, which are
+/// atomic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Representation {
+    /// Bitset states ([`state_atomic`]).
+    Atomic,
+    /// Typed-value states ([`state_factored`]).
+    Factored,
+}
+
+impl Representation {
+    /// Both representations.
+    pub const ALL: [Representation; 2] = [Representation::Atomic, Representation::Factored];
+}
+
+impl fmt::Display for Representation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Representation::Atomic => "atomic",
+            Representation::Factored => "factored",
+        })
+    }
+}
+
+/// An action as a heuristic sees it at setup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionView<Id> {
+    /// The action.
+    pub id: Id,
+    /// Its cost (for a state-dependent cost, a lower bound of it).
+    pub cost: u32,
+    /// The variables its effects may change; `None` when it may change any
+    /// (a custom effect).
+    pub changes: Option<Vec<usize>>,
+}
+
+/// A task as any heuristic may read it, whatever the representation: a set
+/// of variables (atoms, or typed variables), actions with costs that change
+/// some of them, and goals and subgoals as conjunctions of conditions that
+/// a state meets or not.
+///
+/// A heuristic written against this trait (a
+/// [`HeuristicFactory`](crate::heuristics::HeuristicFactory)) runs on every
+/// representation: atomic domains of every width, grounded PDDL tasks and
+/// factored domains. A condition is named by its variable (`Some(index)`),
+/// or `None` for one on no single variable (a factored custom predicate).
+///
+/// ```
+/// use planners::heuristics::TaskView;
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let goal = actions.partial([("has_food", true)]).unwrap();
+/// let mut unmet = Vec::new();
+/// actions.unmet_goal(&goal, &start, |c| unmet.push(c));
+/// assert_eq!(unmet, [Some(1)]);
+/// assert_eq!(actions.action_views()[0].changes, Some(vec![1]));
+/// ```
+pub trait TaskView: Sync + 'static {
+    /// A complete state.
+    type State: Sync;
+    /// A goal.
+    type Goal: Sync;
+    /// A regression node.
+    type Subgoal;
+    /// An action's id.
+    type ActionId: Copy;
+
+    /// The representation.
+    const REPRESENTATION: Representation;
+
+    /// How many variables there are.
+    fn variables(&self) -> usize;
+
+    /// Every action, for tables built at setup.
+    fn action_views(&self) -> Vec<ActionView<Self::ActionId>>;
+
+    /// Calls `each` with every condition of `goal` that `state` fails.
+    fn unmet_goal(&self, goal: &Self::Goal, state: &Self::State, each: impl FnMut(Option<usize>));
+
+    /// Calls `each` with every condition of `subgoal` that `start` fails
+    /// (regression estimates the cost from the start to a subgoal).
+    fn unmet_subgoal(
+        &self,
+        start: &Self::State,
+        subgoal: &Self::Subgoal,
+        each: impl FnMut(Option<usize>),
+    );
+}
