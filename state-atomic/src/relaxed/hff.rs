@@ -1,0 +1,61 @@
+//! `h_FF`: the cost of a relaxed plan extracted from `h_add`'s best
+//! supporters. Informative, not admissible.
+//!
+//! The exploration is `h_add`'s, which records each literal's best
+//! supporter as it settles; what is `h_FF`'s own is reading the plan back
+//! from the goal, counting each action once however many literals it
+//! supports.
+
+use super::costs::{to_u32, Relaxation, NONE};
+use crate::Bits;
+
+/// The scratch of a relaxed plan's extraction.
+#[derive(Clone, Debug)]
+pub(super) struct RelaxedPlan {
+    /// Actions already in the plan, and their list (to unmark them).
+    marked: Vec<bool>,
+    marked_list: Vec<u32>,
+    /// Literals still to support.
+    stack: Vec<u32>,
+}
+
+impl RelaxedPlan {
+    /// Scratch for a task of `actions` actions.
+    pub(super) fn new(actions: usize) -> Self {
+        Self {
+            marked: vec![false; actions],
+            marked_list: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+}
+
+impl<B: Bits> Relaxation<B> {
+    /// The cost of the relaxed plan that follows best supporters back from
+    /// `goal`; literals true at the start have no supporter.
+    pub(super) fn relaxed_plan_cost(&mut self, goal: &[u32]) -> u64 {
+        let plan = &mut self.plan;
+        let mut total: u64 = 0;
+        plan.stack.clear();
+        plan.stack.extend_from_slice(goal);
+        while let Some(l) = plan.stack.pop() {
+            let a = self.supporter[l as usize];
+            if a == NONE || plan.marked[a as usize] {
+                continue;
+            }
+            let a = a as usize;
+            plan.marked[a] = true;
+            plan.marked_list.push(to_u32(a));
+            total = total.saturating_add(self.cost[a]);
+            for k in self.pre_start[a] as usize..self.pre_start[a + 1] as usize {
+                let p = self.pre[k];
+                plan.stack.push(p);
+            }
+        }
+        for &a in &plan.marked_list {
+            plan.marked[a as usize] = false;
+        }
+        plan.marked_list.clear();
+        total
+    }
+}

@@ -1,0 +1,265 @@
+//! Delete-relaxation heuristics: `h_max`, `h_add` and `h_FF`.
+//!
+//! Facts are literals, `(atom, value)` pairs, so that preconditions and goals
+//! may ask for false atoms: literal `2 * atom + value`. The relaxation keeps
+//! every literal once reached.
+//!
+//! The three share one exploration, a generalized Dijkstra over literals
+//! (`costs.rs`); each heuristic's file holds what is its own, in both
+//! directions: `h_max`'s rule and its faster explorations (`hmax.rs`),
+//! `h_add`'s rule (`hadd.rs`), `h_FF`'s relaxed plan (`hff.rs`). The public
+//! types below stay cut by direction, as the API has them, because the
+//! directions differ in when they explore, not in what a heuristic computes:
+//! forward explores from each state towards the goal's literals, regression
+//! once from the start, reading each subgoal off those costs.
+
+mod costs;
+mod hadd;
+mod hff;
+mod hmax;
+
+use search_core::{Estimate, Heuristic};
+
+use self::costs::{literals, Relaxation};
+use self::hmax::Layers;
+use crate::{ActionSet, Bits, PartialState, WorldState};
+
+/// Which delete-relaxation heuristic a [`RelaxedForward`] or
+/// [`RelaxedRegression`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RelaxedKind {
+    /// `h_max`: the costliest goal literal, each literal costing its cheapest
+    /// achiever plus its costliest precondition. Admissible and consistent.
+    Max,
+    /// `h_add`: the sum over goal literals, preconditions summed too.
+    /// Informative, not admissible.
+    Add,
+    /// `h_FF`: the cost of a relaxed plan extracted from `h_add`'s best
+    /// supporters. Informative, not admissible.
+    Ff,
+}
+
+/// A delete-relaxation heuristic for [`ForwardSpace`](crate::ForwardSpace):
+/// one relaxed exploration from each state, stopped once the goal literals
+/// are reached. See [`RelaxedKind`] for `h_max`, `h_add` and `h_FF`.
+///
+/// Atoms the registry does not know (bits beyond it) are compared with the
+/// state directly: no action changes them.
+///
+/// ```
+/// use search_core::{astar, Estimate, Heuristic};
+/// use state_atomic::{ActionSet, ForwardSpace, RelaxedForward, RelaxedKind};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Max);
+/// assert_eq!(h.estimate(&start), Estimate::Value(15));
+/// let space = ForwardSpace::new(&actions, goal).unwrap();
+/// assert_eq!(astar(&space, start, h).unwrap().outcome.solution().unwrap().cost, 15);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RelaxedForward<B: Bits = u64> {
+    relaxation: Relaxation<B>,
+    /// `h_max` by levels, when every action costs the same.
+    layers: Option<Layers<B>>,
+    goal: PartialState<B>,
+    goal_lits: Vec<u32>,
+}
+
+impl<B: Bits> RelaxedForward<B> {
+    /// The `kind` heuristic towards `goal` for `actions`.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_atomic::{ActionSet, RelaxedForward, RelaxedKind};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).eff("fed", true);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Ff);
+    /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::Value(5));
+    /// ```
+    pub fn new(actions: &ActionSet<B>, goal: PartialState<B>, kind: RelaxedKind) -> Self {
+        let mut goal_lits = Vec::new();
+        literals(&goal, actions.registry().len(), &mut goal_lits);
+        let relaxation = Relaxation::new(actions, kind, Some(&goal_lits));
+        let layers = (kind == RelaxedKind::Max)
+            .then(|| Layers::when_faster(actions, &goal))
+            .flatten();
+        Self {
+            relaxation,
+            layers,
+            goal,
+            goal_lits,
+        }
+    }
+
+    /// `h_max` towards `goal`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedForward, WorldState};
+    /// let h = RelaxedForward::h_max(&ActionSet::<u64>::new(), PartialState::empty());
+    /// assert!(Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_max(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::new(actions, goal, RelaxedKind::Max)
+    }
+
+    /// `h_add` towards `goal`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedForward, WorldState};
+    /// let h = RelaxedForward::h_add(&ActionSet::<u64>::new(), PartialState::empty());
+    /// assert!(!Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_add(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::new(actions, goal, RelaxedKind::Add)
+    }
+
+    /// `h_FF` towards `goal`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedForward, WorldState};
+    /// let h = RelaxedForward::h_ff(&ActionSet::<u64>::new(), PartialState::empty());
+    /// assert!(!Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_ff(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::new(actions, goal, RelaxedKind::Ff)
+    }
+}
+
+impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
+    fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
+        let outside = self.goal.care() & !B::low(self.relaxation.atoms);
+        if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
+            return Estimate::DeadEnd;
+        }
+        if self.goal_lits.is_empty() {
+            // Nothing to reach: an exploration without targets would run
+            // to the end for nothing.
+            return Estimate::Value(0);
+        }
+        if let Some(layers) = &self.layers {
+            return layers.estimate(state.bits());
+        }
+        self.relaxation.explore(state.bits());
+        self.relaxation.value(&self.goal_lits)
+    }
+    fn is_admissible(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+    fn is_consistent(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+}
+
+/// A delete-relaxation heuristic for
+/// [`RegressionSpace`](crate::RegressionSpace): one relaxed exploration from
+/// the start state when it is built, then each subgoal's value is a max or a
+/// sum over its literals (`h_FF`: a relaxed plan from the stored best
+/// supporters). See [`RelaxedKind`].
+///
+/// ```
+/// use search_core::{Estimate, Heuristic};
+/// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let mut h = RelaxedRegression::new(&actions, start, RelaxedKind::Add);
+/// let subgoal = actions.partial([("fed", true), ("has_food", true)]).unwrap();
+/// assert_eq!(h.estimate(&subgoal), Estimate::Value(25)); // 15 + 10
+/// ```
+#[derive(Clone, Debug)]
+pub struct RelaxedRegression<B: Bits = u64> {
+    relaxation: Relaxation<B>,
+    start: WorldState<B>,
+    lits: Vec<u32>,
+}
+
+impl<B: Bits> RelaxedRegression<B> {
+    /// The `kind` heuristic back to `start` for `actions`.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let mut h = RelaxedRegression::new(&actions, actions.state([]).unwrap(), RelaxedKind::Max);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// assert_eq!(h.estimate(&goal), Estimate::DeadEnd); // no food, ever
+    /// ```
+    pub fn new(actions: &ActionSet<B>, start: WorldState<B>, kind: RelaxedKind) -> Self {
+        let mut relaxation = Relaxation::new(actions, kind, None);
+        relaxation.explore(start.bits());
+        Self {
+            relaxation,
+            start,
+            lits: Vec::new(),
+        }
+    }
+
+    /// `h_max` back to `start`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedRegression, WorldState};
+    /// let h = RelaxedRegression::h_max(&ActionSet::<u64>::new(), WorldState::empty());
+    /// assert!(Heuristic::<PartialState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_max(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self::new(actions, start, RelaxedKind::Max)
+    }
+
+    /// `h_add` back to `start`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedRegression, WorldState};
+    /// let h = RelaxedRegression::h_add(&ActionSet::<u64>::new(), WorldState::empty());
+    /// assert!(!Heuristic::<PartialState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_add(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self::new(actions, start, RelaxedKind::Add)
+    }
+
+    /// `h_FF` back to `start`; see [`new`](Self::new).
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_atomic::{ActionSet, PartialState, RelaxedRegression, WorldState};
+    /// let h = RelaxedRegression::h_ff(&ActionSet::<u64>::new(), WorldState::empty());
+    /// assert!(!Heuristic::<PartialState, u32>::is_admissible(&h));
+    /// ```
+    pub fn h_ff(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self::new(actions, start, RelaxedKind::Ff)
+    }
+}
+
+impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
+    fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
+        let outside = subgoal.care() & !B::low(self.relaxation.atoms);
+        if !((self.start.bits() ^ subgoal.values()) & outside).is_zero() {
+            return Estimate::DeadEnd;
+        }
+        // One path for all three: the literals, then the heuristic's value
+        // of them over the costs explored from the start.
+        let mut lits = std::mem::take(&mut self.lits);
+        lits.clear();
+        literals(subgoal, self.relaxation.atoms, &mut lits);
+        let value = self.relaxation.value(&lits);
+        self.lits = lits;
+        value
+    }
+    fn is_admissible(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+    fn is_consistent(&self) -> bool {
+        self.relaxation.kind == RelaxedKind::Max
+    }
+}
