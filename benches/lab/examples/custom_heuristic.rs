@@ -1,125 +1,172 @@
-//! A user heuristic as a new configuration of the benchmark suite, compared with
-//! `h_max` in the same tables and plots.
+//! A user heuristic, written once against `TaskView`, run by the whole
+//! `searchlab` command line beside `h_max` (and Fast Downward's LM-cut
+//! where it is installed), in both directions, on PDDL tasks of every width,
+//! generated atomic problems and factored ones.
 //!
-//! `cargo run --release -p searchlab-lab --example custom_heuristic [OUT_DIR]`
+//! `cargo run --release -p searchlab-lab --example custom_heuristic` runs
+//! benches/suites/custom-heuristic.toml into target/custom-heuristic; with
+//! arguments it is `searchlab` itself, knowing `cheapest`
+//! (`... --example custom_heuristic -- plan problems/hitman.toml --heuristic cheapest`).
 //!
-//! The heuristic, "cheapest achiever": for every goal atom the state gets
-//! wrong, the cheapest action that sets it right; the estimate is the
-//! largest of those costs (admissible: each wrong atom needs at least one
-//! such action), a dead end when some wrong atom has no achiever.
+//! The heuristic, "cheapest achiever": for every condition of the goal (or,
+//! in regression, of the subgoal) that the state (the start) fails, the
+//! cheapest action that can change its variable; the estimate is the
+//! largest of those costs. Admissible and consistent: each failed condition
+//! needs at least one such action. A failed condition that no action can
+//! change is a dead end.
 
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::process::ExitCode;
 
-use planners::{Direction, HeuristicName};
-use search_core::{Algorithm, Estimate, Heuristic};
-use searchlab_lab::defaults::{generate, reference_problems};
-use searchlab_lab::output::{write_outputs, OutputOptions};
-use searchlab_lab::record::write_jsonl;
-use searchlab_lab::report::Report;
-use searchlab_lab::runner::{run_suite, RunOptions};
-use searchlab_lab::suite::{AtomicProblem, Configuration, CustomHeuristic, Suite};
-use state_atomic::{PartialState, WorldState};
+use planners::heuristics::{HeuristicFactory, NamedHeuristic, TaskView};
+use planners::BoxedHeuristic;
+use search_core::{Estimate, Heuristic};
+use searchlab_lab::Lab;
 
-/// The cheapest achiever of each goal atom, by bit position.
-struct CheapestAchiever {
-    goal: PartialState<u64>,
-    cheapest: [Option<u32>; 64],
+/// The factory: builds the table of cheapest achievers for each search.
+struct Cheapest;
+
+/// The table, and the task it reads.
+struct CheapestAchiever<'a, T> {
+    task: &'a T,
+    /// Per variable, the cheapest action that changes it (`None`: none does).
+    by_variable: Vec<Option<u32>>,
+    /// The cheapest action of all: what a condition on no single variable
+    /// (a factored custom predicate) may need.
+    any: Option<u32>,
 }
 
-impl CheapestAchiever {
-    fn new(problem: &AtomicProblem) -> Self {
-        let goal = problem.goal;
-        let mut cheapest = [None; 64];
-        for action in problem.actions.iter() {
-            // Goal atoms this action sets to the goal's value.
-            let fixes = action.eff.care() & goal.care() & !(action.eff.values() ^ goal.values());
-            for (bit, best) in cheapest.iter_mut().enumerate() {
-                if fixes >> bit & 1 == 1 {
-                    *best = Some(best.map_or(action.cost, |c: u32| c.min(action.cost)));
+impl<'a, T: TaskView> CheapestAchiever<'a, T> {
+    fn new(task: &'a T) -> Self {
+        let mut by_variable = vec![None; task.variables()];
+        let mut any: Option<u32> = None;
+        let cheaper = |slot: &mut Option<u32>, cost: u32| {
+            *slot = Some(slot.map_or(cost, |c| c.min(cost)));
+        };
+        for action in task.action_views() {
+            cheaper(&mut any, action.cost);
+            match &action.changes {
+                Some(variables) => {
+                    for &v in variables {
+                        if let Some(slot) = by_variable.get_mut(v) {
+                            cheaper(slot, action.cost);
+                        }
+                    }
                 }
+                // A custom effect may change any variable.
+                None => by_variable.iter_mut().for_each(|slot| cheaper(slot, action.cost)),
             }
         }
-        Self { goal, cheapest }
+        Self {
+            task,
+            by_variable,
+            any,
+        }
+    }
+
+    /// The largest cheapest achiever over the failed conditions `unmet`
+    /// reports.
+    fn largest(&self, unmet: impl FnOnce(&mut dyn FnMut(Option<usize>))) -> Estimate<u32> {
+        let mut h = Some(0);
+        unmet(&mut |condition| {
+            let achiever = match condition {
+                Some(v) => self.by_variable.get(v).copied().flatten(),
+                None => self.any,
+            };
+            h = h.zip(achiever).map(|(h, a)| h.max(a));
+        });
+        h.map_or(Estimate::DeadEnd, Estimate::Value)
     }
 }
 
-impl Heuristic<WorldState<u64>, u32> for CheapestAchiever {
-    fn estimate(&mut self, state: &WorldState<u64>) -> Estimate<u32> {
-        let wrong = (state.bits() ^ self.goal.values()) & self.goal.care();
-        let mut h = 0;
-        for (bit, best) in self.cheapest.iter().enumerate() {
-            if wrong >> bit & 1 == 1 {
-                match best {
-                    Some(cost) => h = h.max(*cost),
-                    None => return Estimate::DeadEnd,
-                }
-            }
-        }
-        Estimate::Value(h)
+/// Forward: the node against the goal.
+struct Forward<'a, T: TaskView> {
+    table: CheapestAchiever<'a, T>,
+    goal: &'a T::Goal,
+}
+
+impl<T: TaskView> Heuristic<T::State, u32> for Forward<'_, T> {
+    fn estimate(&mut self, state: &T::State) -> Estimate<u32> {
+        let (task, goal) = (self.table.task, self.goal);
+        self.table.largest(|each| task.unmet_goal(goal, state, each))
     }
 
     fn is_admissible(&self) -> bool {
         true
     }
+
+    fn is_consistent(&self) -> bool {
+        true
+    }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = std::env::args_os().nth(1).map_or_else(
-        || PathBuf::from("target/custom-heuristic-report"),
-        PathBuf::from,
-    );
+/// Regression: the start against the subgoal.
+struct Backward<'a, T: TaskView> {
+    table: CheapestAchiever<'a, T>,
+    start: &'a T::State,
+}
 
-    let mut suite = Suite::new("custom-heuristic");
-    suite.limits = searchlab_lab::defaults::default_limits();
-    suite.problems = reference_problems()?;
-    for family in ["atomic-chains", "atomic-shortcuts", "atomic-toggles"] {
-        for size in [16, 24, 32, 40] {
-            for seed in [1, 2] {
-                suite.problems.push(generate(family, size, seed)?);
-            }
-        }
+impl<T: TaskView> Heuristic<T::Subgoal, u32> for Backward<'_, T> {
+    fn estimate(&mut self, subgoal: &T::Subgoal) -> Estimate<u32> {
+        let (task, start) = (self.table.task, self.start);
+        self.table.largest(|each| task.unmet_subgoal(start, subgoal, each))
     }
 
-    // The two lines that make a heuristic a configuration.
-    let cheapest =
-        CustomHeuristic::new("cheapest").atomic_forward(|p| Box::new(CheapestAchiever::new(p)));
-    suite.add_config(Configuration::custom(
-        Direction::Forward,
-        Algorithm::AStar,
-        cheapest,
-    ));
-    suite.add_config(Configuration::builtin(
-        Direction::Forward,
-        Algorithm::AStar,
-        HeuristicName::HMax,
-    ));
-
-    let records = run_suite(
-        &suite,
-        &RunOptions {
-            progress: true,
-            ..RunOptions::default()
-        },
-    )?;
-    let report = Report::new(&records);
-    println!("{}", report.console_summary());
-    println!(
-        "{}",
-        report
-            .compare_table("fwd-astar-hmax", "fwd-astar-cheapest")
-            .to_console()
-    );
-    let options = OutputOptions {
-        title: "A custom heuristic against h_max".to_owned(),
-        compare: vec![("fwd-astar-hmax".to_owned(), "fwd-astar-cheapest".to_owned())],
-        stem: "results".to_owned(),
-        ..OutputOptions::default()
-    };
-    let results = out.join("results.jsonl");
-    write_jsonl(&results, &records)?;
-    println!("wrote {}", results.display());
-    for path in write_outputs(&records, &out, &options)? {
-        println!("wrote {}", path.display());
+    fn is_admissible(&self) -> bool {
+        true
     }
-    Ok(())
+
+    fn is_consistent(&self) -> bool {
+        true
+    }
+}
+
+impl HeuristicFactory for Cheapest {
+    fn forward<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        _start: &'a T::State,
+        goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::State>> {
+        Some(Box::new(Forward {
+            table: CheapestAchiever::new(task),
+            goal,
+        }))
+    }
+
+    fn regression<'a, T: TaskView>(
+        &self,
+        task: &'a T,
+        start: &'a T::State,
+        _goal: &'a T::Goal,
+    ) -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+        Some(Box::new(Backward {
+            table: CheapestAchiever::new(task),
+            start,
+        }))
+    }
+}
+
+fn main() -> ExitCode {
+    let cheapest = NamedHeuristic::builder(
+        "cheapest",
+        "the largest cheapest achiever over the failed goal conditions",
+    )
+    .consistent()
+    .generic(Cheapest)
+    .build();
+    let mut args: Vec<OsString> = std::env::args_os().collect();
+    if args.len() == 1 {
+        let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/custom-heuristic.toml");
+        let out = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/custom-heuristic");
+        args.extend(
+            [
+                "bench", suite, "--out", out, "--overwrite",
+                "--compare", "fwd-astar-hmax", "fwd-astar-cheapest",
+                "--compare", "reg-astar-hmax", "reg-astar-cheapest",
+            ]
+            .map(OsString::from),
+        );
+    }
+    Lab::new().heuristic(cheapest).run(args)
 }

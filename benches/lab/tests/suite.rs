@@ -4,16 +4,58 @@
 
 use std::path::PathBuf;
 
-use planners::{Direction, HeuristicName};
+use planners::heuristics::{heuristic, AtomicFactory, NamedHeuristic};
+use planners::{BoxedHeuristic, Direction};
 use search_core::{Admissible, Algorithm};
 use searchlab_lab::record::{
     merge, read_jsonl, to_csv, to_lab_properties, write_jsonl, RunOutcome, RunRecord,
 };
 use searchlab_lab::report::{geometric_mean, log_score, Attribute, Report, Score, ScoreBounds};
 use searchlab_lab::runner::{run_suite, RunOptions, Shard};
-use searchlab_lab::suite::{Configuration, CustomHeuristic, RunLimits, Suite, SuiteProblem};
+use searchlab_lab::suite::{Configuration, RunLimits, Suite, SuiteProblem};
 use searchlab_lab::suite_file::parse_suite;
-use state_atomic::WorldState;
+use state_atomic::{ActionSet, Bits, PartialState, WorldState};
+
+/// A forward-only atomic heuristic from `estimate(state, goal)`.
+fn atomic_forward(
+    name: &str,
+    admissible: bool,
+    estimate: fn(&WorldState<u64>, &PartialState<u64>) -> u32,
+) -> NamedHeuristic {
+    /// Serves `u64` states only: the tests' problems have at most 64 atoms.
+    struct Forward(fn(&WorldState<u64>, &PartialState<u64>) -> u32, bool);
+    impl AtomicFactory for Forward {
+        fn forward<'a, B: Bits>(
+            &self,
+            _: &'a ActionSet<B>,
+            _: &'a WorldState<B>,
+            goal: &'a PartialState<B>,
+        ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+            let goal = (goal as &dyn std::any::Any).downcast_ref::<PartialState<u64>>()?;
+            let estimate = self.0;
+            let h = move |s: &WorldState<u64>| estimate(s, goal);
+            let boxed: BoxedHeuristic<'a, WorldState<u64>> = if self.1 {
+                Box::new(Admissible(h))
+            } else {
+                Box::new(h)
+            };
+            // `B` is `u64` here, as the downcast proved.
+            let boxed: Box<dyn std::any::Any> = Box::new(boxed);
+            boxed.downcast::<BoxedHeuristic<'a, WorldState<B>>>().ok().map(|b| *b)
+        }
+        fn regression<'a, B: Bits>(
+            &self,
+            _: &'a ActionSet<B>,
+            _: &'a WorldState<B>,
+            _: &'a PartialState<B>,
+        ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+            None
+        }
+    }
+    let builder = NamedHeuristic::builder(name, "a test heuristic").forward_only();
+    let builder = if admissible { builder.admissible() } else { builder };
+    builder.atomic(Forward(estimate, admissible)).build()
+}
 
 /// A suite small enough for debug builds: three atomic problems, one
 /// factored, forward and regression A*, GBFS and Dijkstra.
@@ -46,13 +88,14 @@ fn tiny_suite() -> Suite {
         state_factored::problems::hitman().unwrap(),
     ));
     for direction in [Direction::Forward, Direction::Regression] {
-        for (algorithm, heuristic) in [
-            (Algorithm::AStar, HeuristicName::HMax),
-            (Algorithm::AStar, HeuristicName::NumericMax),
-            (Algorithm::GreedyBestFirst, HeuristicName::Mismatch),
-            (Algorithm::Dijkstra, HeuristicName::Blind),
+        for (algorithm, name) in [
+            (Algorithm::AStar, "hmax"),
+            (Algorithm::AStar, "numeric"),
+            (Algorithm::GreedyBestFirst, "mismatch"),
+            (Algorithm::Dijkstra, "blind"),
         ] {
-            suite.add_config(Configuration::builtin(direction, algorithm, heuristic));
+            let heuristic = heuristic(name).unwrap();
+            suite.add_config(Configuration::searchlab(direction, algorithm, heuristic));
         }
     }
     suite
@@ -188,13 +231,11 @@ fn shards_are_disjoint_and_merge_into_the_whole() {
 #[test]
 fn a_panicking_configuration_is_a_failed_run_not_a_failed_suite() {
     let mut suite = tiny_suite();
-    let boom = CustomHeuristic::new("boom").atomic_forward(|_| {
-        Box::new(|s: &WorldState| -> u32 {
-            assert!(s.bits() == 0, "the heuristic gave up");
-            0
-        })
+    let boom = atomic_forward("boom", false, |s, _| {
+        assert!(s.bits() == 0, "the heuristic gave up");
+        0
     });
-    suite.add_config(Configuration::custom(
+    suite.add_config(Configuration::searchlab(
         Direction::Forward,
         Algorithm::AStar,
         boom,
@@ -234,13 +275,8 @@ fn a_panicking_configuration_is_a_failed_run_not_a_failed_suite() {
 #[test]
 fn a_custom_heuristic_lands_in_the_same_tables() {
     let mut suite = tiny_suite();
-    let open = CustomHeuristic::new("open").atomic_forward(|p| {
-        let goal = p.goal;
-        Box::new(Admissible(move |s: &WorldState| {
-            u32::from(!s.satisfies(&goal))
-        }))
-    });
-    suite.add_config(Configuration::custom(
+    let open = atomic_forward("open", true, |s, goal| u32::from(!s.satisfies(goal)));
+    suite.add_config(Configuration::searchlab(
         Direction::Forward,
         Algorithm::AStar,
         open,
