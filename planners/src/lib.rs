@@ -44,7 +44,7 @@ mod plan;
 mod planner;
 pub mod problem;
 
-pub use config::{algorithm_name, parse_algorithm, Direction, HeuristicName, PlannerConfig};
+pub use config::{Direction, HeuristicName, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};
 pub use error::PlanError;
 pub use plan::{Plan, PlanOutcome, PlanReport};

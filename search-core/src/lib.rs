@@ -32,6 +32,7 @@
 //! assert_eq!(result.stats.expanded, 7);
 //! ```
 
+mod algorithm_name;
 mod astar;
 mod bfs;
 mod cost;

@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use planners::{BoxedHeuristic, Direction, HeuristicName, PlannerConfig};
-use search_core::{Algorithm, SearchError, SearchLimits};
+use search_core::{Algorithm, SearchLimits};
 use serde::{Deserialize, Serialize};
 use state_atomic::{PartialState, WorldState};
 use state_factored::{State, Subgoal};
@@ -164,9 +164,10 @@ impl SuiteProblem {
     }
 }
 
-/// [`planners::parse_algorithm`], with a weighted A*'s weight checked as the
+/// [`Algorithm`]'s `FromStr`, which checks a weighted A*'s weight as the
 /// search checks it (finite and at least 1), so that a configuration that
-/// could only fail is refused before anything runs.
+/// could only fail is refused before anything runs; the error names the
+/// algorithm as written.
 ///
 /// # Errors
 /// [`SuiteError::Invalid`] naming the algorithm and what is wrong.
@@ -177,14 +178,8 @@ impl SuiteProblem {
 /// assert!(parse_algorithm("wastar:0.5").unwrap_err().to_string().contains(">= 1"));
 /// ```
 pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
-    let bad = |why: String| SuiteError::Invalid(format!("algorithm `{name}`: {why}"));
-    let algorithm = planners::parse_algorithm(name).map_err(|e| bad(e.to_string()))?;
-    match algorithm {
-        Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
-            Err(bad(SearchError::InvalidWeight { weight }.to_string()))
-        }
-        _ => Ok(algorithm),
-    }
+    name.parse()
+        .map_err(|e| SuiteError::Invalid(format!("algorithm `{name}`: {e}")))
 }
 
 /// Makes a heuristic for one problem; called for every search.
@@ -423,7 +418,7 @@ impl Configuration {
         let name = format!(
             "{}-{}-{}",
             direction.short_name(),
-            planners::algorithm_name(algorithm),
+            algorithm,
             heuristic.name
         );
         Self {
@@ -513,7 +508,7 @@ impl Configuration {
             } => format!(
                 "{}-{}-{}",
                 direction.short_name(),
-                planners::algorithm_name(*algorithm),
+                algorithm,
                 heuristic.name()
             ),
             Method::External(search) => search.name.to_owned(),
