@@ -92,7 +92,17 @@ pub use value::{Value, VarType};
 /// The cost type of both search spaces: action costs and plan costs.
 pub type Cost = u32;
 
-/// The names most programs need.
+/// The names most programs need. It can be glob-imported next to
+/// search-core's prelude: [`Cost`] is then this crate's type (`u32`), since
+/// search-core keeps its `Cost` trait out of its prelude.
+///
+/// ```
+/// use search_core::prelude::*;
+/// use state_factored::prelude::*;
+///
+/// let c: Cost = 3;
+/// assert_eq!(c + 1, 4_u32);
+/// ```
 pub mod prelude {
     pub use crate::{
         Action, ActionId, Cost, Domain, Effect, FactoredError, ForwardSpace, Goal, GoalCount,
