@@ -581,8 +581,8 @@ impl<B: Bits> Layers<B> {
 /// use search_core::{astar, Estimate, Heuristic};
 /// use state_atomic::{ActionSet, ForwardSpace, RelaxedForward, RelaxedKind};
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let goal = actions.partial([("fed", true)]).unwrap();
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Max);
@@ -606,7 +606,7 @@ impl<B: Bits> RelaxedForward<B> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{ActionSet, RelaxedForward, RelaxedKind};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).eff("fed", true);
+    /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Ff);
     /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::Value(5));
@@ -699,8 +699,8 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
 /// use search_core::{Estimate, Heuristic};
 /// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let mut h = RelaxedRegression::new(&actions, start, RelaxedKind::Add);
 /// let subgoal = actions.partial([("fed", true), ("has_food", true)]).unwrap();
@@ -720,7 +720,7 @@ impl<B: Bits> RelaxedRegression<B> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
     /// let mut h = RelaxedRegression::new(&actions, actions.state([]).unwrap(), RelaxedKind::Max);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// assert_eq!(h.estimate(&goal), Estimate::DeadEnd); // no food, ever
@@ -880,7 +880,7 @@ mod tests {
             for k in 0..rng.below(60) {
                 let pre = rng.partial(atoms.min(12), 3, strips);
                 let eff = rng.partial(atoms.min(12), 3, false);
-                let mut b = actions.add(&format!("act{k}"), cost);
+                let mut b = actions.add_action(&format!("act{k}"), cost);
                 for (name, value) in &pre {
                     b.pre(name, *value);
                 }

@@ -112,8 +112,14 @@ fn portfolio_reports_both_directions_and_the_winner() {
 #[test]
 fn unsolvable_limited_and_cancelled() {
     let mut actions = state_atomic::ActionSet::<u64>::new();
-    actions.add("toggle", 1).pre("a", false).eff("a", true);
-    actions.add("untoggle", 1).pre("a", true).eff("a", false);
+    actions
+        .add_action("toggle", 1)
+        .pre("a", false)
+        .eff("a", true);
+    actions
+        .add_action("untoggle", 1)
+        .pre("a", true)
+        .eff("a", false);
     actions.declare("never").unwrap();
     let start = actions.state([]).unwrap();
     let goal = actions.partial([("never", true)]).unwrap();
@@ -143,7 +149,7 @@ fn unsolvable_limited_and_cancelled() {
     schema.bool("flag").unwrap();
     let mut domain = state_factored::Domain::new(schema);
     domain
-        .add_action(state_factored::Action::builder("inc").add("n", 1))
+        .add_action(state_factored::Action::builder("inc").increase("n", 1))
         .unwrap();
     let goal = domain
         .goal([state_factored::Predicate::eq("flag", true)])
@@ -204,7 +210,7 @@ fn errors_name_what_is_wrong() {
     schema.int("n").unwrap();
     let mut domain = state_factored::Domain::new(schema);
     domain
-        .add_action(state_factored::Action::builder("inc").add("n", 1))
+        .add_action(state_factored::Action::builder("inc").increase("n", 1))
         .unwrap();
     let goal = domain
         .goal([state_factored::Predicate::custom("big", |s| s.len() > 5)])
