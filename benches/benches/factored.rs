@@ -113,7 +113,7 @@ fn forward_dominance(p: &Problem, which: H) -> Option<(u32, u64)> {
 /// Regression A*: the cost and expansions, or `None` past the limit.
 fn regression(p: &Problem, which: H) -> Option<(u32, u64)> {
     let (d, g, s) = (&p.domain, &p.goal, &p.start);
-    let space = d.regression(g, s).expect("no custom parts");
+    let space = d.regression(s, g).expect("no custom parts");
     let run = |h: Box<dyn Heuristic<Subgoal, u32> + '_>| {
         Search::new(&space, space.start_node())
             .heuristic(h)
@@ -131,7 +131,7 @@ fn regression(p: &Problem, which: H) -> Option<(u32, u64)> {
     match result.outcome {
         Outcome::Solved(solution) => {
             let plan = space.plan(&solution);
-            debug_assert!(d.validate(s, &plan, g).is_ok());
+            debug_assert!(d.validate(s, g, &plan).is_ok());
             Some((solution.cost, result.stats.expanded))
         }
         _ => None,

@@ -22,20 +22,20 @@ fn actions() -> Result<ActionSet, AtomicError> {
     for own in ["safe", "in_safe_zone", "ammo_full", "aim_ready"] {
         a.declare(own)?;
     }
-    a.add("low_accuracy_shot", 1)
+    a.add_action("low_accuracy_shot", 1)
         .pre("in_safe_zone", true)
         .eff("player_killed", true);
-    a.add("chase", 4)
+    a.add_action("chase", 4)
         .pre("ammo_full", true)
         .pre("player_weak", true)
         .eff("player_killed", true);
-    a.add("aim", 3)
+    a.add_action("aim", 3)
         .pre("aim_ready", false)
         .eff("aim_ready", true);
-    a.add("shoot", 2)
+    a.add_action("shoot", 2)
         .pre("aim_ready", true)
         .eff("player_killed", true);
-    a.add("evade", 1)
+    a.add_action("evade", 1)
         .pre("safe", false)
         .eff("in_safe_zone", true);
     a.check()?;

@@ -16,7 +16,7 @@ use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, solve_files_with, GroundedTask,
     GroundingLimits, PddlError, PddlOptions,
 };
-use planners::{parse_algorithm, PlannerConfig};
+use planners::PlannerConfig;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("solve") if args.len() >= 3 => {
             let config = PlannerConfig {
                 direction: args.get(3).map_or(Ok(planners::Direction::Forward), |d| d.parse())?,
-                algorithm: args.get(4).map_or(Ok(search_core::Algorithm::AStar), |a| parse_algorithm(a))?,
+                algorithm: args.get(4).map_or(Ok(search_core::Algorithm::AStar), |a| a.parse())?,
                 heuristic: args.get(5).map_or(Ok(planners::heuristics::NamedHeuristic::default()), |h| h.parse())?,
                 limits: search_core::SearchLimits {
                     max_expansions: std::env::var("PDDL_MAX_EXPANSIONS").ok().map(|n| n.parse()).transpose()?,

@@ -184,8 +184,8 @@ type Observer = Box<dyn for<'e> FnMut(&AgentEvent<'e>) + Send>;
 ///
 /// let mut actions = ActionSet::<u64>::new();
 /// actions.declare_shared("night").unwrap();
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let actions = Arc::new(actions);
 ///
 /// let own = actions.state(["has_groceries"]).unwrap();

@@ -1,6 +1,8 @@
 //! [`PlanningDomain`] for atomic (bitset) GOAP domains.
 
-use state_atomic::{ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, WorldState};
+use state_atomic::{
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, WorldState,
+};
 
 use crate::heuristics::{ActionView, Representation, TaskView};
 use crate::{PlanError, PlanningDomain};

@@ -60,56 +60,6 @@ impl FromStr for Direction {
     }
 }
 
-/// Parses an algorithm name: `astar`, `wastar:W` (weighted A* with weight
-/// `W`, e.g. `wastar:2`), `gbfs`, `dijkstra`, `bfs`.
-///
-/// # Errors
-/// [`PlanError::UnknownName`] for anything else, or a weight that is not a
-/// number.
-///
-/// ```
-/// use planners::parse_algorithm;
-/// use search_core::Algorithm;
-/// assert_eq!(parse_algorithm("gbfs").unwrap(), Algorithm::GreedyBestFirst);
-/// assert_eq!(parse_algorithm("wastar:2").unwrap(), Algorithm::WeightedAStar { weight: 2.0 });
-/// assert!(parse_algorithm("dfs").is_err());
-/// ```
-pub fn parse_algorithm(s: &str) -> Result<Algorithm, PlanError> {
-    let lower = s.to_ascii_lowercase();
-    let unknown = || PlanError::UnknownName {
-        kind: "algorithm",
-        name: s.to_owned(),
-        known: "astar, wastar:W, gbfs, dijkstra, bfs".to_owned(),
-    };
-    if let Some(weight) = lower
-        .strip_prefix("wastar:")
-        .or_else(|| lower.strip_prefix("wastar"))
-        .filter(|w| !w.is_empty())
-    {
-        let weight = weight.parse::<f64>().map_err(|_| unknown())?;
-        return Ok(Algorithm::WeightedAStar { weight });
-    }
-    match lower.as_str() {
-        "astar" | "a*" => Ok(Algorithm::AStar),
-        "gbfs" | "greedy" => Ok(Algorithm::GreedyBestFirst),
-        "dijkstra" | "ucs" => Ok(Algorithm::Dijkstra),
-        "bfs" | "breadth-first" => Ok(Algorithm::BreadthFirst),
-        _ => Err(unknown()),
-    }
-}
-
-/// The short name of an algorithm: `astar`, `wastar2`, `gbfs`, `dijkstra`,
-/// `bfs`.
-pub fn algorithm_name(algorithm: Algorithm) -> String {
-    match algorithm {
-        Algorithm::AStar => "astar".to_owned(),
-        Algorithm::WeightedAStar { weight } => format!("wastar{weight}"),
-        Algorithm::GreedyBestFirst => "gbfs".to_owned(),
-        Algorithm::Dijkstra => "dijkstra".to_owned(),
-        Algorithm::BreadthFirst => "bfs".to_owned(),
-    }
-}
-
 /// A planner's configuration; `Default` is forward A* with the blind
 /// heuristic and no limits.
 ///
@@ -147,7 +97,7 @@ impl PlannerConfig {
         format!(
             "{}-{}-{}",
             self.direction.short_name(),
-            algorithm_name(self.algorithm),
+            self.algorithm,
             self.heuristic
         )
     }

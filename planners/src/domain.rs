@@ -94,8 +94,8 @@ pub trait PlanningDomain: Sync {
 /// use state_atomic::ActionSet;
 ///
 /// let mut actions = ActionSet::<u64>::new();
-/// let cook = actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true).id().unwrap();
-/// let eat = actions.add("eat", 5).pre("has_food", true).eff("fed", true).id().unwrap();
+/// let cook = actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true).id().unwrap();
+/// let eat = actions.add_action("eat", 5).pre("has_food", true).eff("fed", true).id().unwrap();
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
 /// assert_eq!(validate(&actions, &start, &goal, &[cook, eat]).unwrap(), 15);

@@ -21,10 +21,11 @@ pub enum PlanError {
     /// The search met bad input (a negative cost, an overflow).
     #[error(transparent)]
     Search(#[from] SearchError),
-    /// A name that is not a known direction, algorithm or heuristic.
+    /// A name that is not a known direction, heuristic or action (an
+    /// unknown algorithm is [`SearchError::UnknownAlgorithm`]).
     #[error("unknown {kind} `{name}` (known: {known})")]
     UnknownName {
-        /// What was named: `direction`, `algorithm`, `heuristic`.
+        /// What was named: `direction`, `heuristic`, `action`.
         kind: &'static str,
         /// The name given.
         name: String,

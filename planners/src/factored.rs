@@ -22,7 +22,7 @@ impl PlanningDomain for Domain {
         start: &'a State,
         goal: &'a Goal,
     ) -> Result<(RegressionSpace<'a>, Subgoal), PlanError> {
-        let space = Domain::regression(self, goal, start)?;
+        let space = Domain::regression(self, start, goal)?;
         let node = space.start_node();
         Ok((space, node))
     }
@@ -38,7 +38,7 @@ impl PlanningDomain for Domain {
     }
 
     fn validate(&self, start: &State, goal: &Goal, plan: &[ActionId]) -> Result<u64, PlanError> {
-        Domain::validate(self, start, plan, goal).map_err(|e| PlanError::Invalid(e.to_string()))
+        Domain::validate(self, start, goal, plan).map_err(|e| PlanError::Invalid(e.to_string()))
     }
 }
 

@@ -17,7 +17,7 @@
 //! let mut schema = Schema::new();
 //! schema.int("gold").unwrap();
 //! let mut domain = Domain::new(schema);
-//! domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+//! domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
 //! let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
 //! let start = domain.schema().default_state();
 //!
@@ -45,7 +45,7 @@ mod plan;
 mod planner;
 pub mod problem;
 
-pub use config::{algorithm_name, parse_algorithm, Direction, PlannerConfig};
+pub use config::{Direction, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};
 pub use error::PlanError;
 pub use plan::{Plan, PlanOutcome, PlanReport};

@@ -40,9 +40,9 @@ type Factory<'h, N> = Box<dyn Fn() -> BoxedHeuristic<'h, N> + Send + Sync + 'h>;
 /// use state_atomic::ActionSet;
 ///
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_supermarket"]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
 ///
@@ -137,7 +137,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     /// use state_atomic::{ActionSet, WorldState};
     ///
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
     /// let start = actions.state(["has_food"]).unwrap();
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let planner = Planner::new(PlannerConfig::default())
@@ -293,7 +293,10 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let setup = Instant::now();
         let heuristic = match &self.forward {
             Some(make) => make(),
-            None => self.config.heuristic.forward(domain.task_view(), start, goal)?,
+            None => self
+                .config
+                .heuristic
+                .forward(domain.task_view(), start, goal)?,
         };
         let setup_time = setup.elapsed();
         let buffers = &self.forward_buffers;
@@ -317,7 +320,10 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let setup = Instant::now();
         let heuristic = match &self.regression {
             Some(make) => make(),
-            None => self.config.heuristic.regression(domain.task_view(), start, goal)?,
+            None => self
+                .config
+                .heuristic
+                .regression(domain.task_view(), start, goal)?,
         };
         let setup_time = setup.elapsed();
         let buffers = &self.regression_buffers;

@@ -32,6 +32,7 @@
 //! assert_eq!(result.stats.expanded, 7);
 //! ```
 
+mod algorithm_name;
 mod astar;
 mod bfs;
 mod cost;
@@ -64,10 +65,12 @@ pub use space::{Node, SearchSpace};
 pub use stats::Statistics;
 pub use weighted_astar::weighted_astar;
 
-/// The names most programs need.
+/// The names most programs need. The [`Cost`] trait is left out: generic
+/// code imports `search_core::Cost` by path, so that this prelude can be
+/// glob-imported next to a state crate's, whose `Cost` is a type.
 pub mod prelude {
     pub use crate::{
-        astar, bfs, dijkstra, greedy, weighted_astar, Algorithm, Cost, Estimate, Heuristic,
-        Outcome, Search, SearchLimits, SearchSpace, Status,
+        astar, bfs, dijkstra, greedy, weighted_astar, Algorithm, Estimate, Heuristic, Outcome,
+        Search, SearchLimits, SearchSpace, Status,
     };
 }

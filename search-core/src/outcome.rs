@@ -64,7 +64,8 @@ pub struct SearchResult<N, A, C> {
     pub stats: Statistics,
 }
 
-/// Bad input found while searching. "No solution" is an outcome, not an error.
+/// Bad input found while searching, or in an algorithm's name. "No solution"
+/// is an outcome, not an error.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SearchError {
@@ -139,5 +140,14 @@ pub enum SearchError {
     InvalidWeight {
         /// The weight given.
         weight: f64,
+    },
+    /// A name that is not an [`Algorithm`](crate::Algorithm)'s (see its
+    /// `FromStr`).
+    #[error("unknown algorithm `{name}` (known: {known})")]
+    UnknownAlgorithm {
+        /// The name given.
+        name: String,
+        /// The names that exist.
+        known: &'static str,
     },
 }

@@ -28,6 +28,16 @@ pub type ResultOf<S> =
 /// Ties among equal priorities go to the larger `g` (the deeper node), then
 /// to the node stored first. Everything is deterministic: the same space and
 /// start give the same expansions on every run.
+///
+/// `Display` writes a short name (`astar`, `wastar2`, `gbfs`, `dijkstra`,
+/// `bfs`) and `FromStr` reads it back, with aliases:
+///
+/// ```
+/// use search_core::Algorithm;
+/// let algorithm: Algorithm = "wastar:1.5".parse().unwrap();
+/// assert_eq!(algorithm, Algorithm::WeightedAStar { weight: 1.5 });
+/// assert_eq!(algorithm.to_string(), "wastar1.5");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Algorithm {
     /// A*, see [`astar`](crate::astar()).
@@ -83,7 +93,8 @@ impl Algorithm {
         }
     }
 
-    fn validate(self) -> Result<(), SearchError> {
+    /// Checks a weighted A*'s weight.
+    pub(crate) fn validate(self) -> Result<(), SearchError> {
         match self {
             Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
                 Err(SearchError::InvalidWeight { weight })

@@ -15,7 +15,7 @@ impl ActionId {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let eat = actions.add("eat", 5).eff("fed", true).id().unwrap();
+    /// let eat = actions.add_action("eat", 5).eff("fed", true).id().unwrap();
     /// assert_eq!(eat.index(), 0);
     /// ```
     pub fn index(self) -> usize {
@@ -56,8 +56,8 @@ pub(crate) struct Rule<B: Bits> {
 /// ```
 /// use state_atomic::ActionSet;
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
 /// assert!(actions.check().is_ok());
 /// assert_eq!(actions.len(), 2);
 /// assert_eq!(actions.registry().len(), 3);
@@ -116,13 +116,13 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true).eff("has_food", false);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true).eff("has_food", false);
     /// let eat = actions.find("eat").unwrap();
     /// assert_eq!(actions.action(eat).unwrap().cost, 5);
-    /// actions.add("eat", 1);
+    /// actions.add_action("eat", 1);
     /// assert!(actions.check().is_err());
     /// ```
-    pub fn add(&mut self, name: &str, cost: u32) -> ActionBuilder<'_, B> {
+    pub fn add_action(&mut self, name: &str, cost: u32) -> ActionBuilder<'_, B> {
         if self.by_name.contains_key(name) {
             self.keep(AtomicError::DuplicateAction {
                 name: name.to_owned(),
@@ -229,7 +229,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::{ActionSet, AtomicError};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("flip", 1).pre("on", true).pre("on", false);
+    /// actions.add_action("flip", 1).pre("on", true).pre("on", false);
     /// assert!(matches!(actions.check(), Err(AtomicError::Contradiction { .. })));
     /// ```
     pub fn check(&self) -> Result<(), AtomicError> {
@@ -276,7 +276,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 1).eff("fed", true);
+    /// actions.add_action("eat", 1).eff("fed", true);
     /// assert!(actions.registry().atom("fed").is_ok());
     /// ```
     pub fn registry(&self) -> &AtomRegistry<B> {
@@ -292,7 +292,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 1).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
     /// let start = actions.state(["has_food"]).unwrap();
     /// assert_eq!(start.bits(), 0b01);
     /// ```
@@ -311,7 +311,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 1).eff("fed", true);
+    /// actions.add_action("eat", 1).eff("fed", true);
     /// assert_eq!(actions.partial([("fed", true)]).unwrap().len(), 1);
     /// assert!(actions.partial([("rich", true)]).is_err());
     /// ```
@@ -347,7 +347,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let id = actions.add("eat", 5).id().unwrap();
+    /// let id = actions.add_action("eat", 5).id().unwrap();
     /// assert_eq!(actions.action(id).unwrap().name, "eat");
     /// ```
     pub fn action(&self, id: ActionId) -> Option<&Action<B>> {
@@ -359,7 +359,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let id = actions.add("eat", 5).id().unwrap();
+    /// let id = actions.add_action("eat", 5).id().unwrap();
     /// assert_eq!(actions.name(id), "eat");
     /// ```
     pub fn name(&self, id: ActionId) -> &str {
@@ -371,8 +371,8 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let a = actions.add("a", 1).id().unwrap();
-    /// let b = actions.add("b", 1).id().unwrap();
+    /// let a = actions.add_action("a", 1).id().unwrap();
+    /// let b = actions.add_action("b", 1).id().unwrap();
     /// assert_eq!(actions.names(&[b, a]), ["b", "a"]);
     /// ```
     pub fn names(&self, plan: &[ActionId]) -> Vec<&str> {
@@ -384,7 +384,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5);
+    /// actions.add_action("eat", 5);
     /// assert!(actions.find("eat").is_some() && actions.find("sleep").is_none());
     /// ```
     pub fn find(&self, name: &str) -> Option<ActionId> {
@@ -396,7 +396,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5);
+    /// actions.add_action("eat", 5);
     /// assert_eq!(actions.iter().map(|a| a.cost).sum::<u32>(), 5);
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = &Action<B>> {
@@ -417,7 +417,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let cook = actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true).id().unwrap();
+    /// let cook = actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true).id().unwrap();
     /// let start = actions.state(["has_groceries"]).unwrap();
     /// let end = actions.replay(start, &[cook]).unwrap();
     /// assert_eq!(end, actions.state(["has_groceries", "has_food"]).unwrap());
@@ -455,7 +455,7 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let eat = actions.add("eat", 5).pre("has_food", true).eff("fed", true).id().unwrap();
+    /// let eat = actions.add_action("eat", 5).pre("has_food", true).eff("fed", true).id().unwrap();
     /// let start = actions.state(["has_food"]).unwrap();
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// assert_eq!(actions.validate(start, &goal, &[eat]).unwrap(), 5);
@@ -490,7 +490,7 @@ impl<B: Bits> ActionSet<B> {
     }
 }
 
-/// Declares an action's preconditions and effects; see [`ActionSet::add`].
+/// Declares an action's preconditions and effects; see [`ActionSet::add_action`].
 pub struct ActionBuilder<'a, B: Bits = u64> {
     set: &'a mut ActionSet<B>,
     id: Option<ActionId>,
@@ -509,8 +509,8 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// assert!(actions.add("eat", 1).id().is_some());
-    /// assert!(actions.add("eat", 1).id().is_none());
+    /// assert!(actions.add_action("eat", 1).id().is_some());
+    /// assert!(actions.add_action("eat", 1).id().is_none());
     /// ```
     pub fn id(&self) -> Option<ActionId> {
         self.id
@@ -522,7 +522,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let id = actions.add("eat", 1).pre("has_food", true).id().unwrap();
+    /// let id = actions.add_action("eat", 1).pre("has_food", true).id().unwrap();
     /// assert_eq!(actions.action(id).unwrap().pre.len(), 1);
     /// ```
     pub fn pre(&mut self, atom: &str, value: bool) -> &mut Self {
@@ -535,7 +535,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let id = actions.add("eat", 1).eff("fed", true).id().unwrap();
+    /// let id = actions.add_action("eat", 1).eff("fed", true).id().unwrap();
     /// assert_eq!(actions.action(id).unwrap().eff.len(), 1);
     /// ```
     pub fn eff(&mut self, atom: &str, value: bool) -> &mut Self {
@@ -552,7 +552,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// let mut eat = actions.add("eat", 1);
+    /// let mut eat = actions.add_action("eat", 1);
     /// assert!(eat.try_pre("has_food", true).is_ok());
     /// assert!(eat.try_pre("has_food", false).is_err());
     /// ```
@@ -568,7 +568,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     /// use state_atomic::ActionSet;
     /// let mut actions = ActionSet::<u64>::new();
-    /// assert!(actions.add("eat", 1).try_eff("fed", true).is_ok());
+    /// assert!(actions.add_action("eat", 1).try_eff("fed", true).is_ok());
     /// ```
     pub fn try_eff(&mut self, atom: &str, value: bool) -> Result<&mut Self, AtomicError> {
         self.try_set(Part::Eff, atom, value)

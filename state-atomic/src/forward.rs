@@ -76,9 +76,9 @@ impl<B: Bits> GroupedIndex<B> {
 /// use state_atomic::{ActionSet, ForwardSpace, Mismatch};
 ///
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_supermarket"]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
 ///
@@ -105,7 +105,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// ```
     /// use state_atomic::{ActionSet, ForwardSpace};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).eff("fed", true);
+    /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// assert!(ForwardSpace::new(&actions, goal).is_ok());
     /// ```
@@ -123,7 +123,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// ```
     /// use state_atomic::{ActionSet, Applicability, ForwardSpace};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let space = ForwardSpace::new(&actions, goal).unwrap().applicability(Applicability::Grouped);
     /// let start = actions.state(["has_food"]).unwrap();
@@ -155,8 +155,8 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// ```
     /// use state_atomic::{ActionSet, ForwardSpace, PartialState};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
-    /// actions.add("shop", 5).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("shop", 5).eff("has_food", true);
     /// let space = ForwardSpace::new(&actions, PartialState::empty()).unwrap();
     /// assert_eq!(space.applicable(actions.state([]).unwrap()).len(), 1);
     /// ```

@@ -5,7 +5,7 @@
 //! - [`AtomRegistry`]: atom names to bit positions, shared and private atoms.
 //! - [`WorldState`] (complete) and [`PartialState`] (`values` + `care`):
 //!   `satisfies`, `apply`, `regress`, merging an agent's view.
-//! - [`ActionSet`] with a builder: `actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true)`.
+//! - [`ActionSet`] with a builder: `actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true)`.
 //! - [`ForwardSpace`] and [`RegressionSpace`] implement
 //!   [`SearchSpace`](search_core::SearchSpace), so every search-core
 //!   algorithm runs on them.
@@ -18,10 +18,10 @@
 //! use state_atomic::prelude::*;
 //!
 //! let mut actions = ActionSet::<u64>::new();
-//! actions.add("go_to_restaurant", 30).pre("has_restaurant", true).eff("has_food", true);
-//! actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
-//! actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-//! actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+//! actions.add_action("go_to_restaurant", 30).pre("has_restaurant", true).eff("has_food", true);
+//! actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+//! actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+//! actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 //! let start = actions.state(["has_restaurant", "has_supermarket"]).unwrap();
 //! let goal = actions.partial([("fed", true)]).unwrap();
 //!

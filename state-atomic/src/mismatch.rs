@@ -91,7 +91,7 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for Mismatch<B> {
 /// use search_core::{Estimate, Heuristic};
 /// use state_atomic::{ActionSet, AdmissibleMismatch};
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("both", 3).eff("a", true).eff("b", true);
+/// actions.add_action("both", 3).eff("a", true).eff("b", true);
 /// let goal = actions.partial([("a", true), ("b", true)]).unwrap();
 /// let mut h = AdmissibleMismatch::forward(&actions, goal);
 /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::Value(3)); // not 2
@@ -112,7 +112,7 @@ impl<B: Bits> AdmissibleMismatch<B> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{ActionSet, AdmissibleMismatch};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).eff("fed", true);
+    /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let mut h = AdmissibleMismatch::forward(&actions, goal);
     /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::Value(5));
@@ -134,7 +134,7 @@ impl<B: Bits> AdmissibleMismatch<B> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{ActionSet, AdmissibleMismatch};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).eff("fed", true);
+    /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let mut h = AdmissibleMismatch::regression(&actions, actions.state([]).unwrap());
     /// assert_eq!(h.estimate(&goal), Estimate::Value(5));

@@ -58,19 +58,21 @@ pub fn hungry_agent<B: Bits>() -> Result<Problem<B>, AtomicError> {
     ] {
         a.declare(atom)?;
     }
-    a.add("go_to_restaurant", 30)
+    a.add_action("go_to_restaurant", 30)
         .pre("has_restaurant", true)
         .eff("has_food", true);
-    a.add("buy_groceries", 15)
+    a.add_action("buy_groceries", 15)
         .pre("has_supermarket", true)
         .eff("has_groceries", true);
-    a.add("cook", 10)
+    a.add_action("cook", 10)
         .pre("has_groceries", true)
         .eff("has_food", true);
-    a.add("search_fridge", 30)
+    a.add_action("search_fridge", 30)
         .pre("fridge_has_bread", true)
         .eff("has_food", true);
-    a.add("eat", 5).pre("has_food", true).eff("fed", true);
+    a.add_action("eat", 5)
+        .pre("has_food", true)
+        .eff("fed", true);
     Problem::new(
         "hungry-agent",
         a,
@@ -104,20 +106,20 @@ pub fn enemy_ship<B: Bits>(start: &[&str]) -> Result<Problem<B>, AtomicError> {
     ] {
         a.declare(atom)?;
     }
-    a.add("low_accuracy_shot", 1)
+    a.add_action("low_accuracy_shot", 1)
         .pre("in_safe_zone", true)
         .eff("player_killed", true);
-    a.add("chase", 4)
+    a.add_action("chase", 4)
         .pre("ammo_full", true)
         .pre("player_weak", true)
         .eff("player_killed", true);
-    a.add("aim", 3)
+    a.add_action("aim", 3)
         .pre("aim_ready", false)
         .eff("aim_ready", true);
-    a.add("shoot", 2)
+    a.add_action("shoot", 2)
         .pre("aim_ready", true)
         .eff("player_killed", true);
-    a.add("evade", 1)
+    a.add_action("evade", 1)
         .pre("safe", false)
         .eff("in_safe_zone", true);
     Problem::new("enemy-ship", a, start, &[("player_killed", true)])
@@ -134,16 +136,16 @@ pub fn enemy_ship<B: Bits>(start: &[&str]) -> Result<Problem<B>, AtomicError> {
 /// ```
 pub fn consumed_fact<B: Bits>() -> Result<Problem<B>, AtomicError> {
     let mut a = ActionSet::new();
-    a.add("mine_ore", 2).eff("has_ore", true);
-    a.add("sell_ore", 1)
+    a.add_action("mine_ore", 2).eff("has_ore", true);
+    a.add_action("sell_ore", 1)
         .pre("has_ore", true)
         .eff("has_money", true)
         .eff("has_ore", false);
-    a.add("buy_food", 1)
+    a.add_action("buy_food", 1)
         .pre("has_money", true)
         .eff("has_food", true)
         .eff("has_money", false);
-    a.add("craft", 1)
+    a.add_action("craft", 1)
         .pre("has_ore", true)
         .pre("has_food", true)
         .eff("crafted", true);
@@ -195,7 +197,7 @@ fn chain_skeleton<B: Bits>(
         for j in 0..length {
             let cost = rng.cost(1, 4);
             chain_costs.push(cost);
-            let mut step = a.add(&format!("s{i}_{j}"), cost);
+            let mut step = a.add_action(&format!("s{i}_{j}"), cost);
             if j > 0 {
                 step.pre(&format!("c{i}_{}", j - 1), true);
             }
@@ -247,7 +249,7 @@ pub fn chains<B: Bits>(size: usize, seed: u64) -> Result<Problem<B>, AtomicError
         let other = (i + 1 + rng.below(3)) % 4;
         let at = rng.below(length);
         let cost = costs[i][j].saturating_sub(1).max(1);
-        a.add(&format!("x{k}_c{i}_{j}"), cost)
+        a.add_action(&format!("x{k}_c{i}_{j}"), cost)
             .pre(&format!("c{i}_{}", j - 1), true)
             .pre(&format!("c{other}_{at}"), true)
             .eff(&format!("c{i}_{j}"), true);
@@ -275,7 +277,7 @@ pub fn shortcuts<B: Bits>(size: usize, seed: u64) -> Result<Problem<B>, AtomicEr
         let i = rng.below(4);
         let j = rng.below(length - 2);
         let cost = costs[i][j + 1] + costs[i][j + 2] + 1 + rng.cost(0, 2);
-        a.add(&format!("jump{k}_c{i}_{j}"), cost)
+        a.add_action(&format!("jump{k}_c{i}_{j}"), cost)
             .pre(&format!("c{i}_{j}"), true)
             .eff(&format!("c{i}_{}", j + 2), true);
     }
@@ -302,8 +304,9 @@ pub fn toggles<B: Bits>(size: usize, seed: u64) -> Result<Problem<B>, AtomicErro
     let (mut a, costs) = chain_skeleton::<B>(4, length, &mut rng)?;
     for t in 0..toggles {
         a.declare(&format!("t{t}"))?;
-        a.add(&format!("on{t}"), 1).eff(&format!("t{t}"), true);
-        a.add(&format!("off{t}"), 1)
+        a.add_action(&format!("on{t}"), 1)
+            .eff(&format!("t{t}"), true);
+        a.add_action(&format!("off{t}"), 1)
             .pre(&format!("t{t}"), true)
             .eff(&format!("t{t}"), false);
     }
@@ -314,7 +317,7 @@ pub fn toggles<B: Bits>(size: usize, seed: u64) -> Result<Problem<B>, AtomicErro
         let other = (i + 1 + rng.below(3)) % 4;
         let at = rng.below(length);
         let cost = costs[i][j].saturating_sub(1).max(1);
-        a.add(&format!("x{k}_c{i}_{j}"), cost)
+        a.add_action(&format!("x{k}_c{i}_{j}"), cost)
             .pre(&format!("c{i}_{}", j - 1), true)
             .pre(&format!("c{other}_{at}"), true)
             .eff(&format!("c{i}_{j}"), true);

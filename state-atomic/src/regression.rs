@@ -137,9 +137,9 @@ impl<B: Bits> ClosedIndex<B> {
 /// use state_atomic::{ActionSet, Mismatch, RegressionSpace};
 ///
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_supermarket"]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
 ///
@@ -192,7 +192,7 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// ```
     /// use state_atomic::{ActionSet, RegressionSpace};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).eff("fed", true);
+    /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let space = RegressionSpace::new(&actions, actions.state([]).unwrap(), goal).unwrap();
     /// assert_eq!(space.goal(), goal);
@@ -235,8 +235,8 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// use search_core::dijkstra;
     /// use state_atomic::{ActionSet, RegressionSpace, Subsumption};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
-    /// actions.add("cook", 5).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("cook", 5).eff("has_food", true);
     /// let (start, goal) = (actions.state([]).unwrap(), actions.partial([("fed", true)]).unwrap());
     /// let space = RegressionSpace::new(&actions, start, goal).unwrap().subsumption(Subsumption::Closed);
     /// assert_eq!(dijkstra(&space, goal).unwrap().outcome.solution().unwrap().cost, 10);
@@ -264,8 +264,8 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// use state_atomic::{ActionSet, RegressionSpace};
     /// let mut actions = ActionSet::<u64>::new();
     /// // holding and empty_hand (atoms 0 and 1) never hold together.
-    /// actions.add("pick", 1).pre("empty_hand", true).eff("holding", true).eff("empty_hand", false);
-    /// actions.add("magic", 1).pre("holding", true).pre("empty_hand", true).eff("won", true);
+    /// actions.add_action("pick", 1).pre("empty_hand", true).eff("holding", true).eff("empty_hand", false);
+    /// actions.add_action("magic", 1).pre("holding", true).pre("empty_hand", true).eff("won", true);
     /// let (start, goal) = (actions.state(["empty_hand"]).unwrap(), actions.partial([("won", true)]).unwrap());
     /// let space = RegressionSpace::new(&actions, start, goal).unwrap().mutexes(vec![0b10, 0b01, 0]);
     /// assert!(bfs(&space, goal).unwrap().outcome.solution().is_none());
@@ -320,8 +320,8 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// use search_core::bfs;
     /// use state_atomic::{ActionSet, RegressionSpace};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
-    /// actions.add("touch", 1).pre("fed", true).eff("fed", true); // regresses to itself
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("touch", 1).pre("fed", true).eff("fed", true); // regresses to itself
     /// let (start, goal) = (actions.state([]).unwrap(), actions.partial([("fed", true)]).unwrap());
     /// let space = RegressionSpace::new(&actions, start, goal).unwrap();
     /// let _ = bfs(&space, goal).unwrap();
@@ -337,8 +337,8 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// ```
     /// use state_atomic::{ActionSet, RegressionSpace};
     /// let mut actions = ActionSet::<u64>::new();
-    /// let a = actions.add("a", 1).id().unwrap();
-    /// let b = actions.add("b", 1).id().unwrap();
+    /// let a = actions.add_action("a", 1).id().unwrap();
+    /// let b = actions.add_action("b", 1).id().unwrap();
     /// assert_eq!(RegressionSpace::<u64>::execution_order(&[b, a]), [a, b]);
     /// ```
     pub fn execution_order(regressed: &[ActionId]) -> Vec<ActionId> {

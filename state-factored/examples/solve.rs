@@ -12,7 +12,7 @@ fn report(problem: &Problem) {
     };
     let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
     let forward = d.forward(g);
-    let regression = d.regression(g, s).expect("no custom parts");
+    let regression = d.regression(s, g).expect("no custom parts");
     for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
         for (hname, which) in [("count", 0), ("max", 1), ("sum", 2)] {
             if algorithm == Algorithm::Dijkstra && which > 0 {

@@ -166,7 +166,7 @@ impl Action {
     /// let mut schema = Schema::new();
     /// schema.int("gold").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// let id = domain.add_action(Action::builder("mint").add("gold", i64::MAX)).unwrap();
+    /// let id = domain.add_action(Action::builder("mint").increase("gold", i64::MAX)).unwrap();
     /// let rich = domain.schema().state().set("gold", 1).build().unwrap();
     /// assert!(domain.action(id).effects_on(&rich).is_none()); // would overflow
     /// ```
@@ -310,11 +310,11 @@ impl ActionBuilder {
     /// let mut schema = Schema::new();
     /// let n = schema.int("n").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// let id = domain.add_action(Action::builder("inc").add("n", 2)).unwrap();
+    /// let id = domain.add_action(Action::builder("inc").increase("n", 2)).unwrap();
     /// assert_eq!(domain.apply(id, &domain.schema().default_state()).unwrap().int(n), 2);
     /// ```
-    pub fn add(self, var: &str, value: impl Into<Value>) -> Self {
-        self.effect(Effect::add(var, value))
+    pub fn increase(self, var: &str, value: impl Into<Value>) -> Self {
+        self.effect(Effect::increase(var, value))
     }
 
     /// Adds the effect `var -= value`.
@@ -324,11 +324,11 @@ impl ActionBuilder {
     /// let mut schema = Schema::new();
     /// let n = schema.int("n").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// let id = domain.add_action(Action::builder("dec").sub("n", 2)).unwrap();
+    /// let id = domain.add_action(Action::builder("dec").decrease("n", 2)).unwrap();
     /// assert_eq!(domain.apply(id, &domain.schema().default_state()).unwrap().int(n), -2);
     /// ```
-    pub fn sub(self, var: &str, value: impl Into<Value>) -> Self {
-        self.effect(Effect::sub(var, value))
+    pub fn decrease(self, var: &str, value: impl Into<Value>) -> Self {
+        self.effect(Effect::decrease(var, value))
     }
 
     /// Checks the action against `schema`.

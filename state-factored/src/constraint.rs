@@ -18,7 +18,7 @@ use crate::VarType;
 /// schema.int("gold").unwrap();
 /// let domain = Domain::new(schema);
 /// let goal = domain.goal([Predicate::ge("gold", 60), Predicate::ne("gold", 70)]).unwrap();
-/// let subgoal = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+/// let subgoal = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
 /// let (_, gold) = &subgoal.constraints()[0];
 /// assert!(!gold.is_universal() && !gold.is_empty());
 /// ```
@@ -134,7 +134,7 @@ impl Intervals {
     /// schema.int("gold").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::in_range("gold", 3, 9)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// let Constraint::Int(set) = &node.constraints()[0].1 else { panic!() };
     /// assert_eq!(set.to_ints(), vec![(3, 9)]);
     /// ```
@@ -153,7 +153,7 @@ impl Intervals {
     /// schema.float("noise").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::in_range("noise", 0.5, 1.5)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// let Constraint::Float(set) = &node.constraints()[0].1 else { panic!() };
     /// assert_eq!(set.to_floats(), vec![(0.5, 1.5)]);
     /// ```
@@ -317,7 +317,7 @@ impl Constraint {
     /// schema.bool("armed").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// assert!(!node.constraints()[0].1.allows(0)); // false is slot 0
     /// ```
     #[inline]
@@ -337,7 +337,7 @@ impl Constraint {
     /// schema.int("gold").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::gt("gold", 5), Predicate::lt("gold", 6)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// assert!(node.constraints()[0].1.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -356,7 +356,7 @@ impl Constraint {
     /// schema.int("gold").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::ge("gold", 0)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// assert!(!node.constraints()[0].1.is_universal());
     /// ```
     pub fn is_universal(&self) -> bool {

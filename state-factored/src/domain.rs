@@ -125,7 +125,7 @@ impl Goal {
 /// let mut schema = Schema::new();
 /// schema.int("gold").unwrap();
 /// let mut domain = Domain::new(schema);
-/// let mine = domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+/// let mine = domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
 /// let start = domain.schema().default_state();
 /// let (end, cost) = domain.replay(&start, &[mine, mine]).unwrap();
 /// assert_eq!((domain.schema().value(&end, domain.schema().var("gold").unwrap()), cost),
@@ -295,7 +295,7 @@ impl Domain {
     /// let mut schema = Schema::new();
     /// schema.int("gold").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// let buy = domain.add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).sub("gold", 60)).unwrap();
+    /// let buy = domain.add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).decrease("gold", 60)).unwrap();
     /// assert!(domain.apply(buy, &domain.schema().default_state()).is_none());
     /// ```
     pub fn apply(&self, id: ActionId, state: &State) -> Option<State> {
@@ -360,14 +360,14 @@ impl Domain {
     /// let finish = domain.add_action(Action::builder("finish").cost(3).set("done", true)).unwrap();
     /// let goal = domain.goal([Predicate::eq("done", true)]).unwrap();
     /// let start = domain.schema().default_state();
-    /// assert_eq!(domain.validate(&start, &[finish], &goal), Ok(3));
-    /// assert!(domain.validate(&start, &[], &goal).is_err());
+    /// assert_eq!(domain.validate(&start, &goal, &[finish]), Ok(3));
+    /// assert!(domain.validate(&start, &goal, &[]).is_err());
     /// ```
     pub fn validate(
         &self,
         start: &State,
-        plan: &[ActionId],
         goal: &Goal,
+        plan: &[ActionId],
     ) -> Result<u64, FactoredError> {
         let (end, cost) = self.replay(start, plan)?;
         if goal.is_satisfied(&end) {
@@ -385,7 +385,7 @@ impl Domain {
     /// let mut schema = Schema::new();
     /// schema.int("gold").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+    /// domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
     /// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
     /// let start = domain.schema().default_state();
     /// let space = domain.forward(&goal);
@@ -408,10 +408,10 @@ impl Domain {
     /// let mut schema = Schema::new();
     /// schema.int("gold").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+    /// domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
     /// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let space = domain.regression(&goal, &start).unwrap();
+    /// let space = domain.regression(&start, &goal).unwrap();
     /// let result = dijkstra(&space, space.start_node()).unwrap();
     /// let solution = result.outcome.solution().unwrap();
     /// assert_eq!(solution.cost, 9);
@@ -419,9 +419,9 @@ impl Domain {
     /// ```
     pub fn regression<'a>(
         &'a self,
-        goal: &'a Goal,
         start: &'a State,
+        goal: &'a Goal,
     ) -> Result<RegressionSpace<'a>, FactoredError> {
-        RegressionSpace::new(self, goal, start)
+        RegressionSpace::new(self, start, goal)
     }
 }

@@ -13,8 +13,8 @@ pub type EffectFn = Arc<dyn Fn(&State, &mut State) -> bool + Send + Sync>;
 #[derive(Clone)]
 enum Kind {
     Set { var: String, value: Value },
-    Add { var: String, value: Value },
-    Sub { var: String, value: Value },
+    Increase { var: String, value: Value },
+    Decrease { var: String, value: Value },
     Toggle { var: String },
     Custom { name: Arc<str>, apply: EffectFn },
 }
@@ -23,18 +23,18 @@ enum Kind {
 /// schema when its action is built.
 ///
 /// - [`set`](Effect::set) any variable to a constant;
-/// - [`add`](Effect::add) and [`sub`](Effect::sub) a constant to an int or a
-///   float: an int that would overflow, or a float that would stop being
-///   finite, makes the action inapplicable in that state (never wraps, never
-///   panics);
+/// - [`increase`](Effect::increase) or [`decrease`](Effect::decrease) an int
+///   or a float by a constant: an int that would overflow, or a float that
+///   would stop being finite, makes the action inapplicable in that state
+///   (never wraps, never panics);
 /// - [`toggle`](Effect::toggle) a bool;
 /// - [`custom`](Effect::custom): a named closure (forward search only).
 ///
 /// An action's effects run in the order given. Each reads the value that the
-/// earlier effects of the same action left (so `add 2` then `add 3` adds 5,
-/// and `set 5` then `add 1` leaves 6); a variable no effect touches keeps its
-/// value. A custom effect reads the state before the action and writes the
-/// state being built.
+/// earlier effects of the same action left (so `increase 2` then `increase 3`
+/// adds 5, and `set 5` then `increase 1` leaves 6); a variable no effect
+/// touches keeps its value. A custom effect reads the state before the action
+/// and writes the state being built.
 ///
 /// ```
 /// use state_factored::{Action, Domain, Effect, Schema};
@@ -42,7 +42,7 @@ enum Kind {
 /// let gold = schema.int("gold").unwrap();
 /// let mut domain = Domain::new(schema);
 /// let id = domain
-///     .add_action(Action::builder("bonus").effect(Effect::set("gold", 5)).effect(Effect::add("gold", 1)))
+///     .add_action(Action::builder("bonus").effect(Effect::set("gold", 5)).effect(Effect::increase("gold", 1)))
 ///     .unwrap();
 /// let after = domain.apply(id, &domain.schema().default_state()).unwrap();
 /// assert_eq!(after.int(gold), 6);
@@ -55,8 +55,8 @@ impl fmt::Debug for Effect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Kind::Set { var, value } => write!(f, "{var} := {value}"),
-            Kind::Add { var, value } => write!(f, "{var} += {value}"),
-            Kind::Sub { var, value } => write!(f, "{var} -= {value}"),
+            Kind::Increase { var, value } => write!(f, "{var} += {value}"),
+            Kind::Decrease { var, value } => write!(f, "{var} -= {value}"),
             Kind::Toggle { var } => write!(f, "toggle {var}"),
             Kind::Custom { name, .. } => write!(f, "custom `{name}`"),
         }
@@ -82,35 +82,35 @@ impl Effect {
         })
     }
 
-    /// `var += value` (ints and floats).
+    /// `var += value` (ints and floats), PDDL's `increase`.
     ///
     /// ```
     /// use state_factored::{Action, Domain, Effect, Schema};
     /// let mut schema = Schema::new();
     /// let gold = schema.int("gold").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// let mine = domain.add_action(Action::builder("mine").effect(Effect::add("gold", 25))).unwrap();
+    /// let mine = domain.add_action(Action::builder("mine").effect(Effect::increase("gold", 25))).unwrap();
     /// assert_eq!(domain.apply(mine, &domain.schema().default_state()).unwrap().int(gold), 25);
     /// ```
-    pub fn add(var: &str, value: impl Into<Value>) -> Self {
-        Self(Kind::Add {
+    pub fn increase(var: &str, value: impl Into<Value>) -> Self {
+        Self(Kind::Increase {
             var: var.to_owned(),
             value: value.into(),
         })
     }
 
-    /// `var -= value` (ints and floats).
+    /// `var -= value` (ints and floats), PDDL's `decrease`.
     ///
     /// ```
     /// use state_factored::{Action, Domain, Effect, Schema};
     /// let mut schema = Schema::new();
     /// let gold = schema.int("gold").unwrap();
     /// let mut domain = Domain::new(schema);
-    /// let pay = domain.add_action(Action::builder("pay").effect(Effect::sub("gold", 60))).unwrap();
+    /// let pay = domain.add_action(Action::builder("pay").effect(Effect::decrease("gold", 60))).unwrap();
     /// assert_eq!(domain.apply(pay, &domain.schema().default_state()).unwrap().int(gold), -60);
     /// ```
-    pub fn sub(var: &str, value: impl Into<Value>) -> Self {
-        Self(Kind::Sub {
+    pub fn decrease(var: &str, value: impl Into<Value>) -> Self {
+        Self(Kind::Decrease {
             var: var.to_owned(),
             value: value.into(),
         })
@@ -191,11 +191,11 @@ impl Effect {
                     slot,
                 });
             }
-            Kind::Add { var, value } => (var, value, false),
-            Kind::Sub { var, value } => (var, value, true),
+            Kind::Increase { var, value } => (var, value, false),
+            Kind::Decrease { var, value } => (var, value, true),
         };
         let var = schema.resolve(var, context)?;
-        let operation = if negate { "sub" } else { "add" };
+        let operation = if negate { "decrease" } else { "increase" };
         let slot = schema.encode(var, value, context)?;
         match var.var_type() {
             VarType::Int => {

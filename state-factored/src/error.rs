@@ -64,7 +64,7 @@ pub enum FactoredError {
         variable: String,
         /// Its type.
         ty: VarType,
-        /// The operation, as written (`<`, `add`, `toggle`, `tolerance` ...).
+        /// The operation, as written (`<`, `increase`, `toggle`, `tolerance` ...).
         operation: &'static str,
         /// Where.
         context: String,

@@ -22,7 +22,7 @@ use crate::{ActionId, Cost, Domain, Goal, State};
 /// schema.int("gold").unwrap();
 /// schema.bool("flag").unwrap();
 /// let mut domain = Domain::new(schema);
-/// domain.add_action(Action::builder("mine").add("gold", 1)).unwrap();
+/// domain.add_action(Action::builder("mine").increase("gold", 1)).unwrap();
 /// let goal = domain.goal([Predicate::eq("flag", true)]).unwrap(); // nothing sets it
 /// let space = domain.forward(&goal);
 /// let limits = SearchLimits { max_expansions: Some(1000), ..SearchLimits::default() };

@@ -105,7 +105,7 @@ impl<'a> GoalCount<'a> {
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::ge("gold", 1)]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let space = domain.regression(&goal, &start).unwrap();
+    /// let space = domain.regression(&start, &goal).unwrap();
     /// let mut h = GoalCount::new(&domain, &goal, &start);
     /// assert_eq!(Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()), 1.into());
     /// ```
@@ -193,7 +193,7 @@ pub enum Combine {
 /// schema.int("gold").unwrap();
 /// schema.bool("flag").unwrap();
 /// let mut domain = Domain::new(schema);
-/// domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+/// domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
 /// let start = domain.schema().default_state();
 /// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
 /// let mut h = NumericDistance::admissible(&domain, &goal, &start);

@@ -190,10 +190,10 @@ impl Condition<'_> {
 /// let mut domain = Domain::new(schema);
 /// domain.add_action(Action::builder("walk").cost(2).set("at_mine", true)).unwrap();
 /// domain
-///     .add_action(Action::builder("mine").cost(3).pre(Predicate::eq("at_mine", true)).add("gold", 25))
+///     .add_action(Action::builder("mine").cost(3).pre(Predicate::eq("at_mine", true)).increase("gold", 25))
 ///     .unwrap();
 /// domain
-///     .add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).sub("gold", 60).set("armed", true))
+///     .add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).decrease("gold", 60).set("armed", true))
 ///     .unwrap();
 /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
 /// let start = domain.schema().state().set("gold", 20).build().unwrap();

@@ -5,8 +5,8 @@
 //!   and string (interned to a [`Symbol`]). A [`State`] is one 8-byte slot
 //!   per variable, so hashing and comparing are cheap.
 //! - [`Predicate`]s compare a variable with constants (or are named
-//!   closures); a [`Goal`] is a conjunction of them. [`Effect`]s set, add,
-//!   subtract, toggle, or run a named closure. An [`Action`] has
+//!   closures); a [`Goal`] is a conjunction of them. [`Effect`]s set,
+//!   increase, decrease, toggle, or run a named closure. An [`Action`] has
 //!   preconditions, effects (applied in order) and a cost. Names and types
 //!   are checked when a [`Domain`] adds an action or builds a goal, and
 //!   errors ([`FactoredError`]) name the variable and the action or goal.
@@ -30,12 +30,12 @@
 //! schema.int("gold").unwrap();
 //! schema.bool("has_axe").unwrap();
 //! let mut domain = Domain::new(schema);
-//! domain.add_action(Action::builder("work").cost(2).add("gold", 10)).unwrap();
+//! domain.add_action(Action::builder("work").cost(2).increase("gold", 10)).unwrap();
 //! domain
 //!     .add_action(
 //!         Action::builder("buy_axe")
 //!             .pre(Predicate::ge("gold", 30))
-//!             .sub("gold", 30)
+//!             .decrease("gold", 30)
 //!             .set("has_axe", true),
 //!     )
 //!     .unwrap();
@@ -47,12 +47,12 @@
 //! let plan = astar(&forward, start.clone(), h).unwrap().outcome.into_solution().unwrap();
 //! assert_eq!(plan.cost, 7);
 //!
-//! let regression = domain.regression(&goal, &start).unwrap();
+//! let regression = domain.regression(&start, &goal).unwrap();
 //! let result = dijkstra(&regression, regression.start_node()).unwrap();
 //! let solution = result.outcome.solution().unwrap();
 //! let steps = regression.plan(solution);
 //! assert_eq!(domain.names(&steps), ["work", "work", "work", "buy_axe"]);
-//! assert_eq!(domain.validate(&start, &steps, &goal), Ok(7));
+//! assert_eq!(domain.validate(&start, &goal, &steps), Ok(7));
 //! ```
 
 mod action;
@@ -92,7 +92,17 @@ pub use value::{Value, VarType};
 /// The cost type of both search spaces: action costs and plan costs.
 pub type Cost = u32;
 
-/// The names most programs need.
+/// The names most programs need. It can be glob-imported next to
+/// search-core's prelude: [`Cost`] is then this crate's type (`u32`), since
+/// search-core keeps its `Cost` trait out of its prelude.
+///
+/// ```
+/// use search_core::prelude::*;
+/// use state_factored::prelude::*;
+///
+/// let c: Cost = 3;
+/// assert_eq!(c + 1, 4_u32);
+/// ```
 pub mod prelude {
     pub use crate::{
         Action, ActionId, Cost, Domain, Effect, FactoredError, ForwardSpace, Goal, GoalCount,

@@ -91,8 +91,8 @@ impl Spec {
             for (var, effect) in &a.effects {
                 action = match effect {
                     SpecEffect::Set(v) => action.set(var, v.clone()),
-                    SpecEffect::Add(v) => action.add(var, v.clone()),
-                    SpecEffect::Sub(v) => action.sub(var, v.clone()),
+                    SpecEffect::Add(v) => action.increase(var, v.clone()),
+                    SpecEffect::Sub(v) => action.decrease(var, v.clone()),
                 };
             }
             domain.add_action(action)?;

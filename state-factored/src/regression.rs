@@ -23,8 +23,8 @@ use crate::{ActionId, Cost, Domain, FactoredError, Goal, State, VarType};
 /// let b = domain.goal([Predicate::in_range("gold", 5, 9)]).unwrap();
 /// let start = domain.schema().default_state();
 /// assert_eq!(
-///     domain.regression(&a, &start).unwrap().start_node(),
-///     domain.regression(&b, &start).unwrap().start_node(),
+///     domain.regression(&start, &a).unwrap().start_node(),
+///     domain.regression(&start, &b).unwrap().start_node(),
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -42,7 +42,7 @@ impl Subgoal {
     /// schema.bool("armed").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// assert_eq!(node.constraints().len(), 1);
     /// assert_eq!(node.constraints()[0].0, 1);
     /// ```
@@ -62,7 +62,7 @@ impl Subgoal {
     /// schema.int("gold").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::ge("gold", 5)]).unwrap();
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// assert!(node.heap_bytes() >= std::mem::size_of_val(node.constraints()));
     /// ```
     pub fn heap_bytes(&self) -> usize {
@@ -104,7 +104,7 @@ impl Subgoal {
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::ge("gold", 5)]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let node = domain.regression(&goal, &start).unwrap().start_node();
+    /// let node = domain.regression(&start, &goal).unwrap().start_node();
     /// assert!(!node.is_satisfied_by(&start));
     /// ```
     #[inline]
@@ -148,13 +148,13 @@ impl Subgoal {
 /// schema.int("gold").unwrap();
 /// schema.bool("armed").unwrap();
 /// let mut domain = Domain::new(schema);
-/// domain.add_action(Action::builder("mine").cost(3).add("gold", 25)).unwrap();
+/// domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
 /// domain
-///     .add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).sub("gold", 60).set("armed", true))
+///     .add_action(Action::builder("buy").pre(Predicate::ge("gold", 60)).decrease("gold", 60).set("armed", true))
 ///     .unwrap();
 /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
 /// let start = domain.schema().state().set("gold", 20).build().unwrap();
-/// let space = domain.regression(&goal, &start).unwrap();
+/// let space = domain.regression(&start, &goal).unwrap();
 /// let h = NumericDistance::admissible(&domain, &goal, &start);
 /// let result = astar(&space, space.start_node(), h).unwrap();
 /// let solution = result.outcome.solution().unwrap();
@@ -187,13 +187,13 @@ impl<'a> RegressionSpace<'a> {
     ///     .unwrap();
     /// let goal = domain.goal([]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let error = RegressionSpace::new(&domain, &goal, &start).unwrap_err();
+    /// let error = RegressionSpace::new(&domain, &start, &goal).unwrap_err();
     /// assert_eq!(error.to_string(), "regression cannot use custom effect `teleport` of action `warp`");
     /// ```
     pub fn new(
         domain: &'a Domain,
-        goal: &'a Goal,
         start: &'a State,
+        goal: &'a Goal,
     ) -> Result<Self, FactoredError> {
         let mut items: Vec<String> = goal
             .customs
@@ -228,7 +228,7 @@ impl<'a> RegressionSpace<'a> {
     /// schema.int("gold").unwrap();
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::ge("gold", i64::MIN)]).unwrap(); // always true
-    /// let node = domain.regression(&goal, &domain.schema().default_state()).unwrap().start_node();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
     /// assert!(node.constraints().is_empty());
     /// ```
     pub fn start_node(&self) -> Subgoal {
@@ -266,7 +266,7 @@ impl<'a> RegressionSpace<'a> {
     /// domain.add_action(Action::builder("second").pre(Predicate::eq("a", true)).set("b", true)).unwrap();
     /// let goal = domain.goal([Predicate::eq("b", true)]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let space = domain.regression(&goal, &start).unwrap();
+    /// let space = domain.regression(&start, &goal).unwrap();
     /// let result = bfs(&space, space.start_node()).unwrap();
     /// let plan = space.plan(result.outcome.solution().unwrap());
     /// assert_eq!(domain.names(&plan), ["first", "second"]);

@@ -46,10 +46,10 @@ fn problem(tape: &[u8]) -> (Domain, State, Goal) {
         }
         for _ in 0..=t.next(2) {
             a = match t.next(3) {
-                0 => a.add(int(&mut t), i64::from(t.next(3)) + 1),
+                0 => a.increase(int(&mut t), i64::from(t.next(3)) + 1),
                 1 => {
                     let (var, d) = (int(&mut t), i64::from(t.next(3)) + 1);
-                    a.pre(Predicate::ge(var, d)).sub(var, d)
+                    a.pre(Predicate::ge(var, d)).decrease(var, d)
                 }
                 _ => a.set(boolean(&mut t), t.next(2) == 1),
             };
@@ -82,7 +82,7 @@ fn cost(
 ) -> Option<u64> {
     let solution = outcome.into_solution()?;
     let replayed = domain
-        .validate(start, &solution.actions, goal)
+        .validate(start, goal, &solution.actions)
         .expect("every plan replays");
     assert_eq!(replayed, u64::from(solution.cost));
     Some(replayed)
@@ -134,7 +134,7 @@ fn what_dominance_cannot_order() {
     schema.float("heat").unwrap();
     let mut domain = Domain::new(schema.clone());
     domain
-        .add_action(Action::builder("mine").add("gold", 1))
+        .add_action(Action::builder("mine").increase("gold", 1))
         .unwrap();
     let goal = domain.goal([Predicate::ge("gold", 3)]).unwrap();
     assert!(ResourceDominance::new(&domain, &goal).is_some());
@@ -158,7 +158,7 @@ fn what_dominance_cannot_order() {
     // A toggled flag must match; gold stays ordered.
     let mut toggled = Domain::new(schema);
     toggled
-        .add_action(Action::builder("mine").add("gold", 1))
+        .add_action(Action::builder("mine").increase("gold", 1))
         .unwrap();
     toggled
         .add_action(Action::builder("flip").effect(Effect::toggle("lit")))

@@ -82,12 +82,12 @@ fn problem(tape: &[u8]) -> (Domain, State, Goal) {
                 0 => {
                     let var = INTS[usize::from(t.next(2))];
                     let d = i64::from(t.next(2)) + 1;
-                    a.pre(Predicate::in_range(var, 0, 4 - d)).add(var, d)
+                    a.pre(Predicate::in_range(var, 0, 4 - d)).increase(var, d)
                 }
                 1 => {
                     let var = INTS[usize::from(t.next(2))];
                     let d = i64::from(t.next(2)) + 1;
-                    a.pre(Predicate::in_range(var, d, 4)).sub(var, d)
+                    a.pre(Predicate::in_range(var, d, 4)).decrease(var, d)
                 }
                 2 => {
                     let var = BOOLS[usize::from(t.next(2))];
@@ -101,9 +101,10 @@ fn problem(tape: &[u8]) -> (Domain, State, Goal) {
                 _ => {
                     let d = f64::from(t.next(2) + 1) * 0.5;
                     if t.next(2) == 0 {
-                        a.pre(Predicate::in_range("x", 0.0, 2.0 - d)).add("x", d)
+                        a.pre(Predicate::in_range("x", 0.0, 2.0 - d))
+                            .increase("x", d)
                     } else {
-                        a.pre(Predicate::in_range("x", d, 2.0)).sub("x", d)
+                        a.pre(Predicate::in_range("x", d, 2.0)).decrease("x", d)
                     }
                 }
             };
@@ -150,7 +151,7 @@ fn replayed<N>(
                 plan.reverse();
             }
             let cost = domain
-                .validate(start, &plan, goal)
+                .validate(start, goal, &plan)
                 .expect("every plan replays");
             assert_eq!(
                 cost,
@@ -171,7 +172,7 @@ proptest! {
     fn directions_and_heuristics_agree_with_dijkstra(tape in proptest::collection::vec(any::<u8>(), 80)) {
         let (d, s, g) = problem(&tape);
         let forward = d.forward(&g);
-        let regression = d.regression(&g, &s).unwrap();
+        let regression = d.regression(&s, &g).unwrap();
         let reference = Search::new(&forward, s.clone())
             .algorithm(Algorithm::Dijkstra)
             .limits(limits())
@@ -315,7 +316,7 @@ where
     // Regression: on every subgoal a breadth-first regression reaches (up
     // to 40), the estimate is at most the cheapest forward plan from the
     // start into the subgoal.
-    let regression = d.regression(g, s).unwrap();
+    let regression = d.regression(s, g).unwrap();
     let mut subgoals = vec![regression.start_node()];
     let mut next = 0;
     while next < subgoals.len() && subgoals.len() < 40 {
@@ -412,9 +413,9 @@ proptest! {
                 a = a.pre(Predicate::eq("key", true));
             }
             a = if down {
-                a.pre(Predicate::ge("r", SIZES[size])).sub("r", SIZES[size])
+                a.pre(Predicate::ge("r", SIZES[size])).decrease("r", SIZES[size])
             } else {
-                a.add("r", SIZES[size])
+                a.increase("r", SIZES[size])
             };
             d.add_action(a).unwrap();
         }

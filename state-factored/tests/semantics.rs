@@ -46,11 +46,11 @@ fn type_errors_name_the_variable() {
         .unwrap_err();
     assert!(matches!(e, FactoredError::TypeMismatch { ref variable, .. } if variable == "armed"));
     let e = d
-        .add_action(Action::builder("c").add("location", "x"))
+        .add_action(Action::builder("c").increase("location", "x"))
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "`add` does not apply to string variable `location` in action `c`"
+        "`increase` does not apply to string variable `location` in action `c`"
     );
     let e = d
         .add_action(Action::builder("d").effect(Effect::toggle("gold")))
@@ -113,7 +113,7 @@ fn nan_and_infinities_are_rejected() {
         let e = d.schema().state().set("noise", bad).build().unwrap_err();
         assert!(matches!(e, FactoredError::NonFinite { ref variable, .. } if variable == "noise"));
         let e = d
-            .add_action(Action::builder("a").add("noise", bad))
+            .add_action(Action::builder("a").increase("noise", bad))
             .unwrap_err();
         assert!(
             e.to_string()
@@ -134,7 +134,7 @@ fn nan_and_infinities_are_rejected() {
 fn float_overflow_makes_the_action_inapplicable() {
     let mut d = Domain::new(schema());
     let id = d
-        .add_action(Action::builder("shout").add("noise", f64::MAX))
+        .add_action(Action::builder("shout").increase("noise", f64::MAX))
         .unwrap();
     let s = d.schema().state().set("noise", f64::MAX).build().unwrap();
     assert!(d.apply(id, &s).is_none());
@@ -146,7 +146,7 @@ fn float_overflow_makes_the_action_inapplicable() {
 fn int_overflow_makes_the_action_inapplicable_in_both_directions() {
     let mut d = Domain::new(schema());
     let id = d
-        .add_action(Action::builder("mint").add("gold", i64::MAX / 2 + 1))
+        .add_action(Action::builder("mint").increase("gold", i64::MAX / 2 + 1))
         .unwrap();
     let s = d
         .schema()
@@ -165,12 +165,12 @@ fn int_overflow_makes_the_action_inapplicable_in_both_directions() {
     let r = dijkstra(&d.forward(&goal), once.clone()).unwrap();
     assert_eq!(r.outcome, Outcome::Exhausted);
     // Regression: no gold < 0 state is reachable by adding, from any start.
-    let space = d.regression(&goal, &once).unwrap();
+    let space = d.regression(&once, &goal).unwrap();
     let r = dijkstra(&space, space.start_node()).unwrap();
     assert_eq!(r.outcome.name(), "exhausted");
     // Subtraction near the bottom.
     let pay = d
-        .add_action(Action::builder("pay").sub("gold", 10))
+        .add_action(Action::builder("pay").decrease("gold", 10))
         .unwrap();
     let poor = d
         .schema()
@@ -188,19 +188,23 @@ fn two_effects_on_one_variable_compose_in_order() {
     let armed = s.bool("armed").unwrap();
     let mut d = Domain::new(s);
     let add_twice = d
-        .add_action(Action::builder("add_twice").add("gold", 2).add("gold", 3))
+        .add_action(
+            Action::builder("add_twice")
+                .increase("gold", 2)
+                .increase("gold", 3),
+        )
         .unwrap();
     let set_then_add = d
         .add_action(
             Action::builder("set_then_add")
                 .set("gold", 5)
-                .add("gold", 1),
+                .increase("gold", 1),
         )
         .unwrap();
     let add_then_set = d
         .add_action(
             Action::builder("add_then_set")
-                .add("gold", 1)
+                .increase("gold", 1)
                 .set("gold", 5),
         )
         .unwrap();
@@ -221,11 +225,11 @@ fn two_effects_on_one_variable_compose_in_order() {
     // needs set_then_add.
     for (target, expected) in [(15, "add_twice"), (6, "set_then_add"), (5, "add_then_set")] {
         let goal = d.goal([Predicate::eq("gold", target)]).unwrap();
-        let space = d.regression(&goal, &start).unwrap();
+        let space = d.regression(&start, &goal).unwrap();
         let r = dijkstra(&space, space.start_node()).unwrap();
         let plan = space.plan(r.outcome.solution().unwrap());
         assert_eq!(d.names(&plan), [expected]);
-        assert_eq!(d.validate(&start, &plan, &goal), Ok(1));
+        assert_eq!(d.validate(&start, &goal, &plan), Ok(1));
     }
 }
 
@@ -236,13 +240,14 @@ fn custom_effects_read_the_state_before_the_action() {
     let b = s.int("b").unwrap();
     let mut d = Domain::new(s);
     let id = d
-        .add_action(Action::builder("copy").add("a", 1).effect(Effect::custom(
-            "b_gets_old_a",
-            move |before, after| {
-                after.set_int(b, before.int(a));
-                true
-            },
-        )))
+        .add_action(
+            Action::builder("copy")
+                .increase("a", 1)
+                .effect(Effect::custom("b_gets_old_a", move |before, after| {
+                    after.set_int(b, before.int(a));
+                    true
+                })),
+        )
         .unwrap();
     let start = d.schema().state().set("a", 7).build().unwrap();
     let next = d.apply(id, &start).unwrap();
@@ -259,7 +264,7 @@ fn a_goal_already_satisfied_costs_nothing_in_both_directions() {
     let f = dijkstra(&p.domain.forward(&goal), p.start.clone()).unwrap();
     let solution = f.outcome.solution().unwrap();
     assert_eq!((solution.cost, solution.actions.len()), (0, 0));
-    let space = p.domain.regression(&goal, &p.start).unwrap();
+    let space = p.domain.regression(&p.start, &goal).unwrap();
     let r = dijkstra(&space, space.start_node()).unwrap();
     assert_eq!(r.outcome.solution().unwrap().cost, 0);
     assert_eq!(r.stats.expanded, 1);
@@ -273,14 +278,14 @@ fn unreachable_goal_with_unbounded_increments() {
     s.float("noise").unwrap();
     s.bool("flag").unwrap();
     let mut d = Domain::new(s);
-    d.add_action(Action::builder("mine").add("gold", 1))
+    d.add_action(Action::builder("mine").increase("gold", 1))
         .unwrap();
-    d.add_action(Action::builder("shout").add("noise", 0.5))
+    d.add_action(Action::builder("shout").increase("noise", 0.5))
         .unwrap();
     d.add_action(
         Action::builder("spend")
             .pre(Predicate::ge("gold", 3))
-            .sub("gold", 2),
+            .decrease("gold", 2),
     )
     .unwrap();
     let goal = d
@@ -312,7 +317,7 @@ fn unreachable_goal_with_unbounded_increments() {
         );
         assert!(r.stats.elapsed.as_secs() < 5);
 
-        let space = d.regression(&goal, &start).unwrap();
+        let space = d.regression(&start, &goal).unwrap();
         let r = Search::new(&space, space.start_node())
             .algorithm(algorithm)
             .heuristic(GoalCount::new(&d, &goal, &start))
@@ -343,7 +348,7 @@ fn regression_refuses_custom_parts_and_names_them() {
         .unwrap();
     let goal = d.goal([Predicate::custom("happy", |_| true)]).unwrap();
     let start = d.schema().default_state();
-    let e = d.regression(&goal, &start).unwrap_err();
+    let e = d.regression(&start, &goal).unwrap_err();
     let FactoredError::NotRegressable { items } = &e else {
         panic!("{e}")
     };
@@ -366,7 +371,8 @@ fn float_tolerance_and_regression_through_float_effects() {
     let mut s = Schema::new();
     s.float("x").unwrap();
     let mut d = Domain::new(s);
-    d.add_action(Action::builder("step").add("x", 0.1)).unwrap();
+    d.add_action(Action::builder("step").increase("x", 0.1))
+        .unwrap();
     let start = d.schema().default_state();
     // 0.1 added three times is 0.30000000000000004, not 0.3.
     let exact = d.goal([Predicate::eq("x", 0.3)]).unwrap();
@@ -387,11 +393,11 @@ fn float_tolerance_and_regression_through_float_effects() {
     let r = dijkstra(&d.forward(&near), start.clone()).unwrap();
     assert_eq!(r.outcome.solution().unwrap().cost, 3);
     // Regression computes the exact float preimages, so it agrees.
-    let space = d.regression(&near, &start).unwrap();
+    let space = d.regression(&start, &near).unwrap();
     let r = dijkstra(&space, space.start_node()).unwrap();
     let plan = space.plan(r.outcome.solution().unwrap());
-    assert_eq!(d.validate(&start, &plan, &near), Ok(3));
-    let space = d.regression(&exact, &start).unwrap();
+    assert_eq!(d.validate(&start, &near, &plan), Ok(3));
+    let space = d.regression(&start, &exact).unwrap();
     let r = Search::new(&space, space.start_node())
         .algorithm(Algorithm::Dijkstra)
         .limits(limits)
@@ -410,7 +416,7 @@ fn subgoals_are_canonical() {
     let start = d.schema().default_state();
     let node = |preds: Vec<Predicate>| {
         let goal = d.goal(preds).unwrap();
-        d.regression(&goal, &start).unwrap().start_node()
+        d.regression(&start, &goal).unwrap().start_node()
     };
     assert_eq!(
         node(vec![Predicate::ne("n", 3), Predicate::ge("n", 3)]),
@@ -458,7 +464,7 @@ fn wide_states_beyond_the_inline_size_behave_the_same() {
         d.add_action(
             Action::builder(&format!("inc{k}"))
                 .pre(Predicate::lt(&name, 2))
-                .add(&name, 1),
+                .increase(&name, 1),
         )
         .unwrap();
     }
@@ -499,7 +505,7 @@ fn hmax_looks_through_preconditions_in_both_directions() {
         Heuristic::<State, u32>::estimate(&mut h, &p.start),
         Estimate::Value(10)
     );
-    let space = p.domain.regression(&p.goal, &p.start).unwrap();
+    let space = p.domain.regression(&p.start, &p.goal).unwrap();
     assert_eq!(
         Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()),
         Estimate::Value(10)
@@ -539,7 +545,7 @@ fn operator_counting_counts_resources_in_both_directions() {
         Heuristic::<State, u32>::estimate(&mut h, &p.start),
         Estimate::Value(28)
     );
-    let space = p.domain.regression(&p.goal, &p.start).unwrap();
+    let space = p.domain.regression(&p.start, &p.goal).unwrap();
     assert_eq!(
         Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()),
         Estimate::Value(28)
@@ -555,7 +561,7 @@ fn operator_counting_counts_resources_in_both_directions() {
     assert_eq!(forward.outcome.solution().map(|s| s.cost), Some(29));
     let backward = search_core::astar(&space, space.start_node(), h).unwrap();
     let plan = space.plan(backward.outcome.solution().unwrap());
-    assert_eq!(p.domain.validate(&p.start, &plan, &p.goal).unwrap(), 29);
+    assert_eq!(p.domain.validate(&p.start, &p.goal, &plan).unwrap(), 29);
 }
 
 #[test]
@@ -566,7 +572,7 @@ fn operator_counting_proves_dead_ends_and_forbids_unsupported_actions() {
     schema.bool("key").unwrap();
     schema.bool("open").unwrap();
     let mut d = Domain::new(schema);
-    d.add_action(Action::builder("mine").add("gold", 1))
+    d.add_action(Action::builder("mine").increase("gold", 1))
         .unwrap();
     // Nothing sets the key, so `unlock` can never occur.
     d.add_action(
@@ -612,17 +618,17 @@ fn operator_counting_stays_admissible_with_steps_of_very_different_sizes() {
     d.add_action(
         Action::builder("big")
             .pre(Predicate::eq("licensed", true))
-            .add("r", 1_i64 << 40),
+            .increase("r", 1_i64 << 40),
     )
     .unwrap();
-    d.add_action(Action::builder("small").add("r", 1024))
+    d.add_action(Action::builder("small").increase("r", 1024))
         .unwrap();
     let start = d.schema().default_state();
     let goal = d.goal([Predicate::ge("r", 2048)]).unwrap();
     for extra in [false, true] {
         let mut d = d.clone();
         if extra {
-            d.add_action(Action::builder("t").cost(3).add("r", 2048))
+            d.add_action(Action::builder("t").cost(3).increase("r", 2048))
                 .unwrap();
         }
         let mut h = OperatorCounting::new(&d, &goal, &start);
@@ -642,7 +648,7 @@ fn operator_counting_forbids_an_action_with_contradictory_preconditions() {
     schema.int("gold").unwrap();
     schema.bool("rich").unwrap();
     let mut d = Domain::new(schema);
-    d.add_action(Action::builder("mine").cost(2).add("gold", 1))
+    d.add_action(Action::builder("mine").cost(2).increase("gold", 1))
         .unwrap();
     // Never applicable: gold >= 5 and gold <= 3 at once.
     d.add_action(

@@ -11,13 +11,19 @@ fn house() -> Arc<ActionSet> {
     let mut a = ActionSet::<u64>::new();
     a.declare_shared("door_open").unwrap();
     a.declare_shared("alarm").unwrap();
-    a.add("open_door", 1)
+    a.add_action("open_door", 1)
         .pre("door_open", false)
         .eff("door_open", true);
-    a.add("enter", 1).pre("door_open", true).eff("inside", true);
-    a.add("eat", 1).pre("inside", true).eff("fed", true);
-    a.add("hide", 1).pre("inside", true).eff("safe", true);
-    a.add("pray", 1).pre("miracle", true).eff("rich", true);
+    a.add_action("enter", 1)
+        .pre("door_open", true)
+        .eff("inside", true);
+    a.add_action("eat", 1).pre("inside", true).eff("fed", true);
+    a.add_action("hide", 1)
+        .pre("inside", true)
+        .eff("safe", true);
+    a.add_action("pray", 1)
+        .pre("miracle", true)
+        .eff("rich", true);
     a.declare("miracle").unwrap();
     Arc::new(a)
 }
@@ -187,7 +193,7 @@ fn a_goal_with_no_plan_is_reported_and_the_next_is_tried() {
 #[test]
 fn one_action_set_different_executors_per_agent() {
     let mut a = ActionSet::<u64>::new();
-    a.add("attack", 1).eff("enemy_down", true);
+    a.add_action("attack", 1).eff("enemy_down", true);
     let actions = Arc::new(a);
     let calls = Arc::new(Mutex::new(Vec::new()));
     let mut agents: Vec<Agent<ActionSet>> = ["archer", "gunner"]
@@ -233,8 +239,8 @@ fn factored_agents_share_world_variables() {
             Action::builder("mine")
                 .cost(2)
                 .pre(Predicate::ge("ore_left", 1))
-                .add("gold", 10)
-                .sub("ore_left", 1),
+                .increase("gold", 10)
+                .decrease("ore_left", 1),
         )
         .unwrap();
     let domain = Arc::new(domain);

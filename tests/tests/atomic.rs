@@ -256,13 +256,13 @@ fn the_sixty_fifth_atom_is_an_error_naming_it() {
     for i in 0..64 {
         actions.declare(&format!("a{i}")).unwrap();
     }
-    actions.add("grow", 1).eff("a64", true);
+    actions.add_action("grow", 1).eff("a64", true);
     let goal = actions.partial([("a0", true)]).unwrap();
     assert!(matches!(
         ForwardSpace::new(&actions, goal),
         Err(AtomicError::TooManyAtoms { name, .. }) if name == "a64"
     ));
-    let mut eager = actions.add("grow_now", 1);
+    let mut eager = actions.add_action("grow_now", 1);
     assert!(eager.try_eff("a65", true).is_err());
 
     // A wide state takes it.
@@ -277,7 +277,7 @@ fn the_sixty_fifth_atom_is_an_error_naming_it() {
 fn wide_states_plan_beyond_sixty_four_atoms() {
     let mut actions = ActionSet::<Wide<2>>::new();
     for i in 0..100 {
-        let mut step = actions.add(&format!("s{i}"), 1);
+        let mut step = actions.add_action(&format!("s{i}"), 1);
         if i > 0 {
             step.pre(&format!("a{}", i - 1), true);
         }
@@ -322,10 +322,13 @@ fn unknown_names_are_typed_errors() {
 #[test]
 fn empty_preconditions_and_effects() {
     let mut actions = ActionSet::<u64>::new();
-    actions.add("wait", 1); // no preconditions, no effects: never useful
-    actions.add("wake", 2).eff("awake", true); // no preconditions
-    actions.add("stretch", 1).pre("awake", true); // no effects
-    actions.add("work", 3).pre("awake", true).eff("done", true);
+    actions.add_action("wait", 1); // no preconditions, no effects: never useful
+    actions.add_action("wake", 2).eff("awake", true); // no preconditions
+    actions.add_action("stretch", 1).pre("awake", true); // no effects
+    actions
+        .add_action("work", 3)
+        .pre("awake", true)
+        .eff("done", true);
     let start = actions.state([]).unwrap();
     let goal = actions.partial([("done", true)]).unwrap();
     let p = Problem {
@@ -424,7 +427,7 @@ fn an_unsolvable_goal_is_exhausted_without_panic() {
 fn mismatch_is_declared_inadmissible_and_can_overestimate() {
     let mut actions = ActionSet::<u64>::new();
     actions
-        .add("all_at_once", 1)
+        .add_action("all_at_once", 1)
         .eff("a", true)
         .eff("b", true)
         .eff("c", true);

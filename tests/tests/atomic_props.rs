@@ -65,7 +65,7 @@ fn build<B: Bits>(spec: &Spec) -> Built<B> {
         actions.declare(&format!("a{i}")).unwrap();
     }
     for (k, (pre, eff, cost)) in spec.actions.iter().enumerate() {
-        let mut b = actions.add(&format!("act{k}"), *cost);
+        let mut b = actions.add_action(&format!("act{k}"), *cost);
         // Later literals on the same atom override earlier ones.
         let mut seen_pre = std::collections::BTreeMap::new();
         seen_pre.extend(pre.iter().copied());

@@ -3,10 +3,10 @@
 //! message that says which limit was passed and what to do (issue 13: it
 //! said "path cost overflows the cost type ... WorldState(1)").
 
-use tests::heuristic;
 use planners::problem::{parse, LoadedProblem};
 use planners::{Direction, PlanError, Planner};
 use search_core::{Algorithm, SearchError};
+use tests::heuristic;
 
 const EXPENSIVE: &str = r#"
 kind = "atomic"

@@ -75,7 +75,7 @@ fn memory_limit_holds_for_nodes_that_own_heap_memory() {
     let problem = economy(50).unwrap();
     let regression = problem
         .domain
-        .regression(&problem.goal, &problem.start)
+        .regression(&problem.start, &problem.goal)
         .unwrap();
     let m = measure(&regression, regression.start_node(), max);
     // Four small blocks a node: glibc's headers and rounding add about 13%.
@@ -90,7 +90,7 @@ fn memory_limit_holds_for_nodes_that_own_heap_memory() {
     for i in 0..20 {
         let var = format!("v{i}");
         domain
-            .add_action(Action::builder(&format!("inc{i}")).add(&var, 1))
+            .add_action(Action::builder(&format!("inc{i}")).increase(&var, 1))
             .unwrap();
     }
     let goal = domain.goal([Predicate::ge("v0", 1_000)]).unwrap();

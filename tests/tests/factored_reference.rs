@@ -21,7 +21,7 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
     let problem = hitman().unwrap();
     let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
     let forward = d.forward(g);
-    let regression = d.regression(g, s).unwrap();
+    let regression = d.regression(s, g).unwrap();
     for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
         let fwd = Search::new(&forward, s.clone())
             .algorithm(algorithm)
@@ -33,7 +33,7 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
             .unwrap();
         assert_eq!(fwd.cost, 15, "forward {algorithm:?}");
         assert_eq!(d.names(&fwd.actions), OPTIMAL, "forward {algorithm:?}");
-        assert_eq!(d.validate(s, &fwd.actions, g), Ok(15));
+        assert_eq!(d.validate(s, g, &fwd.actions), Ok(15));
 
         let reg = Search::new(&regression, regression.start_node())
             .algorithm(algorithm)
@@ -49,7 +49,7 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
             d.names(&plan).iter().filter(|n| **n == "mine_gold").count(),
             2
         );
-        assert_eq!(d.validate(s, &plan, g), Ok(15), "regression {algorithm:?}");
+        assert_eq!(d.validate(s, g, &plan), Ok(15), "regression {algorithm:?}");
     }
 }
 
@@ -58,7 +58,7 @@ fn hitman_with_every_heuristic_and_algorithm() {
     let problem = hitman().unwrap();
     let (d, g, s) = (&problem.domain, &problem.goal, &problem.start);
     let forward = d.forward(g);
-    let regression = d.regression(g, s).unwrap();
+    let regression = d.regression(s, g).unwrap();
     // Gold and noise grow without bound: a greedy search on a flat
     // heuristic can dive along `mine_gold` forever, so every run has a limit.
     let limits = || SearchLimits {
@@ -75,11 +75,11 @@ fn hitman_with_every_heuristic_and_algorithm() {
     for algorithm in algorithms {
         let forward_cost = |r: Result<search_core::ResultOf<ForwardSpace<'_>>, _>| {
             let sol = r.unwrap().outcome.into_solution();
-            sol.map(|sol| d.validate(s, &sol.actions, g).unwrap())
+            sol.map(|sol| d.validate(s, g, &sol.actions).unwrap())
         };
         let regression_cost = |r: Result<search_core::ResultOf<RegressionSpace<'_>>, _>| {
             let sol = r.unwrap().outcome.into_solution();
-            sol.map(|sol| d.validate(s, &regression.plan(&sol), g).unwrap())
+            sol.map(|sol| d.validate(s, g, &regression.plan(&sol)).unwrap())
         };
         let costs = [
             forward_cost(

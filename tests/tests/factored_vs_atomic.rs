@@ -54,7 +54,7 @@ fn atomic_cost(p: &Problem<u64>) -> Option<u32> {
 /// (A*), each plan replayed.
 fn factored_costs(d: &Domain, s: &State, g: &Goal) -> [Option<u64>; 3] {
     let forward = d.forward(g);
-    let replay = |plan: &[state_factored::ActionId]| d.validate(s, plan, g).unwrap();
+    let replay = |plan: &[state_factored::ActionId]| d.validate(s, g, plan).unwrap();
     let by_dijkstra = dijkstra(&forward, s.clone())
         .unwrap()
         .outcome
@@ -63,7 +63,7 @@ fn factored_costs(d: &Domain, s: &State, g: &Goal) -> [Option<u64>; 3] {
         .unwrap()
         .outcome
         .into_solution();
-    let space = d.regression(g, s).unwrap();
+    let space = d.regression(s, g).unwrap();
     let by_regression = astar(
         &space,
         space.start_node(),
@@ -130,7 +130,7 @@ fn random_problem(tape: &[u8]) -> Problem<u64> {
         if effects.is_empty() {
             effects.push((usize::from(next(u8::try_from(atoms).unwrap())), true));
         }
-        let mut builder = actions.add(&format!("a{k}"), cost);
+        let mut builder = actions.add_action(&format!("a{k}"), cost);
         for (i, value) in literals {
             builder.pre(&format!("p{i}"), value);
         }

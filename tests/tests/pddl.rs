@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use planners::heuristics::NamedHeuristic;
-use tests::heuristic;
 use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, solve_text, GroundedTask, GroundingLimits,
     IpcPlan, Location, PddlError, PddlOptions, PddlSolution,
 };
 use planners::{Direction, PlanOutcome, PlannerConfig};
+use tests::heuristic;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -3,10 +3,10 @@
 //! validates, mutex pruning prunes.
 
 use planners::heuristics::NamedHeuristic;
-use tests::heuristic;
 use planners::pddl::{solve_text, IpcPlan, PddlOptions, PddlSolution};
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, SearchLimits};
+use tests::heuristic;
 
 fn read(domain: &str, file: &str) -> String {
     let path = tests::pddl_benchmarks().join(domain).join(file);
@@ -90,11 +90,7 @@ fn optimal_costs_agree_in_both_directions_on_every_domain() {
         let reference = solve(
             &domain,
             problem,
-            &config(
-                Direction::Forward,
-                Algorithm::Dijkstra,
-                heuristic("blind"),
-            ),
+            &config(Direction::Forward, Algorithm::Dijkstra, heuristic("blind")),
             &options,
         );
         let optimum = cost(&reference, name);
@@ -145,11 +141,7 @@ fn regression_dijkstra_agrees_on_the_smallest_tasks() {
         let forward = solve(
             &domain,
             &problem,
-            &config(
-                Direction::Forward,
-                Algorithm::Dijkstra,
-                heuristic("blind"),
-            ),
+            &config(Direction::Forward, Algorithm::Dijkstra, heuristic("blind")),
             &options,
         );
         let regression = solve(
@@ -203,8 +195,7 @@ fn every_algorithm_and_heuristic_solves_gripper_in_every_direction() {
                 );
                 let c = cost(&s, &what);
                 let optimal = matches!(algorithm, Algorithm::Dijkstra | Algorithm::BreadthFirst)
-                    || (algorithm == Algorithm::AStar
-                        && heuristic.info().admissible);
+                    || (algorithm == Algorithm::AStar && heuristic.info().admissible);
                 if optimal {
                     assert_eq!(c, optimum, "{what}");
                 } else {

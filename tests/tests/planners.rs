@@ -5,14 +5,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use planners::heuristics::NamedHeuristic;
-use tests::heuristic;
-use planners::{
-    validate, Direction, PlanError, PlanOutcome, Planner, PlannerConfig,
-};
+use planners::{validate, Direction, PlanError, PlanOutcome, Planner, PlannerConfig};
 use rayon::prelude::*;
 use search_core::{Algorithm, Limit, SearchLimits};
 use state_atomic::problems as atomic;
 use state_factored::problems as factored;
+use tests::heuristic;
 
 const DIRECTIONS: [Direction; 3] = [
     Direction::Forward,
@@ -62,11 +60,7 @@ fn atomic_scenarios_in_every_direction() {
                 "{}",
                 p.name
             );
-            for heuristic in [
-                heuristic("ff"),
-                heuristic("hadd"),
-                heuristic("mismatch"),
-            ] {
+            for heuristic in [heuristic("ff"), heuristic("hadd"), heuristic("mismatch")] {
                 let c = config(direction, Algorithm::GreedyBestFirst, heuristic);
                 assert!(solve(&p.actions, &p.start, &p.goal, c).0 >= *optimal);
             }
@@ -114,8 +108,14 @@ fn portfolio_reports_both_directions_and_the_winner() {
 #[test]
 fn unsolvable_limited_and_cancelled() {
     let mut actions = state_atomic::ActionSet::<u64>::new();
-    actions.add("toggle", 1).pre("a", false).eff("a", true);
-    actions.add("untoggle", 1).pre("a", true).eff("a", false);
+    actions
+        .add_action("toggle", 1)
+        .pre("a", false)
+        .eff("a", true);
+    actions
+        .add_action("untoggle", 1)
+        .pre("a", true)
+        .eff("a", false);
     actions.declare("never").unwrap();
     let start = actions.state([]).unwrap();
     let goal = actions.partial([("never", true)]).unwrap();
@@ -145,7 +145,7 @@ fn unsolvable_limited_and_cancelled() {
     schema.bool("flag").unwrap();
     let mut domain = state_factored::Domain::new(schema);
     domain
-        .add_action(state_factored::Action::builder("inc").add("n", 1))
+        .add_action(state_factored::Action::builder("inc").increase("n", 1))
         .unwrap();
     let goal = domain
         .goal([state_factored::Predicate::eq("flag", true)])
@@ -186,11 +186,7 @@ fn unsolvable_limited_and_cancelled() {
 #[test]
 fn errors_name_what_is_wrong() {
     let p = atomic::hungry_agent::<u64>().unwrap();
-    let c = config(
-        Direction::Forward,
-        Algorithm::AStar,
-        heuristic("numeric"),
-    );
+    let c = config(Direction::Forward, Algorithm::AStar, heuristic("numeric"));
     let error = Planner::new(c)
         .plan(&p.actions, &p.start, &p.goal)
         .unwrap_err();
@@ -206,7 +202,7 @@ fn errors_name_what_is_wrong() {
     schema.int("n").unwrap();
     let mut domain = state_factored::Domain::new(schema);
     domain
-        .add_action(state_factored::Action::builder("inc").add("n", 1))
+        .add_action(state_factored::Action::builder("inc").increase("n", 1))
         .unwrap();
     let goal = domain
         .goal([state_factored::Predicate::custom("big", |s| s.len() > 5)])

@@ -7,12 +7,12 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use tests::heuristic;
 use planners::problem::{load, parse, LoadedProblem, ProblemError};
 use planners::{Direction, PlannerConfig, PlanningDomain};
 use search_core::Algorithm;
 use state_atomic::problems as atomic;
 use state_factored::problems as factored;
+use tests::heuristic;
 
 /// Every shipped file with its optimal cost (DESIGN.md, "Reference
 /// scenarios").

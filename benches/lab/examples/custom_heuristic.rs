@@ -54,7 +54,9 @@ impl<'a, T: TaskView> CheapestAchiever<'a, T> {
                     }
                 }
                 // A custom effect may change any variable.
-                None => by_variable.iter_mut().for_each(|slot| cheaper(slot, action.cost)),
+                None => by_variable
+                    .iter_mut()
+                    .for_each(|slot| cheaper(slot, action.cost)),
             }
         }
         Self {
@@ -88,7 +90,8 @@ struct Forward<'a, T: TaskView> {
 impl<T: TaskView> Heuristic<T::State, u32> for Forward<'_, T> {
     fn estimate(&mut self, state: &T::State) -> Estimate<u32> {
         let (task, goal) = (self.table.task, self.goal);
-        self.table.largest(|each| task.unmet_goal(goal, state, each))
+        self.table
+            .largest(|each| task.unmet_goal(goal, state, each))
     }
 
     fn is_admissible(&self) -> bool {
@@ -109,7 +112,8 @@ struct Backward<'a, T: TaskView> {
 impl<T: TaskView> Heuristic<T::Subgoal, u32> for Backward<'_, T> {
     fn estimate(&mut self, subgoal: &T::Subgoal) -> Estimate<u32> {
         let (task, start) = (self.table.task, self.start);
-        self.table.largest(|each| task.unmet_subgoal(start, subgoal, each))
+        self.table
+            .largest(|each| task.unmet_subgoal(start, subgoal, each))
     }
 
     fn is_admissible(&self) -> bool {
@@ -157,13 +161,24 @@ fn main() -> ExitCode {
     .build();
     let mut args: Vec<OsString> = std::env::args_os().collect();
     if args.len() == 1 {
-        let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/custom-heuristic.toml");
+        let suite = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../suites/custom-heuristic.toml"
+        );
         let out = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/custom-heuristic");
         args.extend(
             [
-                "bench", suite, "--out", out, "--overwrite",
-                "--compare", "fwd-astar-hmax", "fwd-astar-cheapest",
-                "--compare", "reg-astar-hmax", "reg-astar-cheapest",
+                "bench",
+                suite,
+                "--out",
+                out,
+                "--overwrite",
+                "--compare",
+                "fwd-astar-hmax",
+                "fwd-astar-cheapest",
+                "--compare",
+                "reg-astar-hmax",
+                "reg-astar-cheapest",
             ]
             .map(OsString::from),
         );

@@ -402,7 +402,8 @@ fn default_suite_with(heuristics: &Registry) -> Result<Suite, SuiteError> {
                 .into_iter()
                 .any(|r| heuristic.supports(r, direction))
             {
-                let astar = Configuration::searchlab(direction, Algorithm::AStar, heuristic.clone());
+                let astar =
+                    Configuration::searchlab(direction, Algorithm::AStar, heuristic.clone());
                 suite.add_config(astar);
             }
         }
@@ -424,8 +425,11 @@ fn list_heuristics(heuristics: &Registry, markdown: bool) {
     );
     for h in heuristics.iter() {
         let info = h.info();
-        let representations: Vec<String> =
-            info.representations.iter().map(ToString::to_string).collect();
+        let representations: Vec<String> = info
+            .representations
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let directions = match (info.forward, info.regression) {
             (true, true) => "both",
             (true, false) => "forward",
@@ -813,7 +817,12 @@ fn write_reports(
 
 fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
     let limits = args.limits.over(safety_limits());
-    let heuristic = match args.heuristic.as_deref().map(|h| heuristics.get(h)).transpose() {
+    let heuristic = match args
+        .heuristic
+        .as_deref()
+        .map(|h| heuristics.get(h))
+        .transpose()
+    {
         Ok(heuristic) => heuristic,
         Err(e) => {
             eprintln!("error: {e}");

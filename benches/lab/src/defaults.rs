@@ -69,10 +69,7 @@ pub fn default_configs() -> Vec<Configuration> {
             (Algorithm::GreedyBestFirst, "ff"),
             (Algorithm::GreedyBestFirst, "mismatch"),
             (Algorithm::WeightedAStar { weight: 2.0 }, "ff"),
-            (
-                Algorithm::WeightedAStar { weight: 2.0 },
-                "numeric-sum",
-            ),
+            (Algorithm::WeightedAStar { weight: 2.0 }, "numeric-sum"),
             (Algorithm::Dijkstra, "blind"),
         ] {
             if let Ok(heuristic) = heuristic(name) {

@@ -21,26 +21,46 @@
 //!   (`fd-astar-hmax`, `pp-gbfs-ff` ...), run as subprocesses on PDDL tasks
 //!   under the same limits, their plans replayed by searchlab.
 //!
-//! A custom heuristic becomes a configuration in a few lines:
+//! A user heuristic (any [`NamedHeuristic`](planners::heuristics::NamedHeuristic)
+//! from the registry of [`planners::heuristics`]) becomes a configuration
+//! in a few lines, and runs on every problem whose representation it
+//! serves, PDDL tasks included:
 //!
 //! ```
+//! use planners::heuristics::{heuristic, HeuristicFactory, NamedHeuristic, TaskView};
+//! use planners::{BoxedHeuristic, Direction};
+//! use search_core::{Admissible, Algorithm};
 //! use searchlab_lab::report::Report;
 //! use searchlab_lab::runner::{run_suite, RunOptions};
-//! use searchlab_lab::suite::{Configuration, CustomHeuristic, Suite, SuiteProblem};
-//! use planners::{Direction, HeuristicName};
-//! use search_core::{Admissible, Algorithm};
-//! use state_atomic::WorldState;
+//! use searchlab_lab::suite::{Configuration, Suite, SuiteProblem};
+//!
+//! /// One while the goal does not hold: admissible with unit-or-more costs.
+//! struct Open;
+//! impl HeuristicFactory for Open {
+//!     fn forward<'a, T: TaskView>(&self, task: &'a T, _: &'a T::State, goal: &'a T::Goal)
+//!         -> Option<BoxedHeuristic<'a, T::State>> {
+//!         Some(Box::new(Admissible(move |s: &T::State| {
+//!             let mut open = 0;
+//!             task.unmet_goal(goal, s, |_| open = 1);
+//!             open
+//!         })))
+//!     }
+//!     fn regression<'a, T: TaskView>(&self, task: &'a T, start: &'a T::State, _: &'a T::Goal)
+//!         -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+//!         Some(Box::new(Admissible(move |g: &T::Subgoal| {
+//!             let mut open = 0;
+//!             task.unmet_subgoal(start, g, |_| open = 1);
+//!             open
+//!         })))
+//!     }
+//! }
 //!
 //! let mut suite = Suite::new("example");
 //! suite.add_problem(SuiteProblem::atomic("reference", "hungry-agent",
 //!     state_atomic::problems::hungry_agent().unwrap()));
-//! // One when the goal does not hold yet: admissible with unit-or-more costs.
-//! let goal_open = CustomHeuristic::new("open").atomic_forward(|p| {
-//!     let goal = p.goal;
-//!     Box::new(Admissible(move |s: &WorldState| u32::from(!s.satisfies(&goal))))
-//! });
-//! suite.add_config(Configuration::custom(Direction::Forward, Algorithm::AStar, goal_open));
-//! suite.add_config(Configuration::builtin(Direction::Forward, Algorithm::AStar, HeuristicName::HMax));
+//! let open = NamedHeuristic::builder("open", "1 until the goal holds").admissible().generic(Open).build();
+//! suite.add_config(Configuration::searchlab(Direction::Forward, Algorithm::AStar, open));
+//! suite.add_config(Configuration::searchlab(Direction::Forward, Algorithm::AStar, heuristic("hmax").unwrap()));
 //! let records = run_suite(&suite, &RunOptions::default()).unwrap();
 //! let report = Report::new(&records);
 //! assert_eq!(report.coverage("reference", "fwd-astar-open"), 1);

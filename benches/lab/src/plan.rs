@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use planners::heuristics::{heuristic, NamedHeuristic};
 use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
-use planners::heuristics::{heuristic, NamedHeuristic};
 use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::{Algorithm, Statistics};
 use serde_json::json;

@@ -350,8 +350,7 @@ impl RunRecord {
         self.cpu_time.map_or(Ok(()), |t| seconds("cpu_time", t))?;
         self.translator_time
             .map_or(Ok(()), |t| seconds("translator_time", t))?;
-        self.setup_time
-            .map_or(Ok(()), |t| seconds("setup_time", t))
+        self.setup_time.map_or(Ok(()), |t| seconds("setup_time", t))
     }
 
     fn describe(&self) -> String {

@@ -16,9 +16,7 @@ use search_core::Statistics;
 use crate::external::{run_external, ExternalRun, Peers};
 use crate::provenance::{rfc3339, Build, Machine};
 use crate::record::{MemoryMeasure, ResumeKey, RunOutcome, RunRecord};
-use crate::suite::{
-    Configuration, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite,
-};
+use crate::suite::{Configuration, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite};
 use crate::SuiteError;
 
 /// The `K`-th of `N` disjoint slices of a suite's runs (`1 <= K <= N`).
@@ -437,8 +435,12 @@ fn plan_instance(
         .planner_config(limits)
         .ok_or_else(|| format!("{} is not a searchlab configuration", config.name))?;
     match instance {
-        Instance::Atomic(p) => measure(&Planner::new(planner_config), &p.actions, &p.start, &p.goal),
-        Instance::Factored(p) => measure(&Planner::new(planner_config), &p.domain, &p.start, &p.goal),
+        Instance::Atomic(p) => {
+            measure(&Planner::new(planner_config), &p.actions, &p.start, &p.goal)
+        }
+        Instance::Factored(p) => {
+            measure(&Planner::new(planner_config), &p.domain, &p.start, &p.goal)
+        }
         Instance::Pddl(task) => measure_pddl(task, &planner_config),
     }
 }

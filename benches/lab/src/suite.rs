@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use planners::heuristics::{NamedHeuristic, Registry, Representation};
 use planners::{Direction, PlannerConfig};
-use search_core::{Algorithm, SearchError};
+use search_core::Algorithm;
 use serde::{Deserialize, Serialize};
 
 use crate::external::{ExternalSearch, Peers};
@@ -181,9 +181,10 @@ impl SuiteProblem {
     }
 }
 
-/// [`planners::parse_algorithm`], with a weighted A*'s weight checked as the
+/// [`Algorithm`]'s `FromStr`, which checks a weighted A*'s weight as the
 /// search checks it (finite and at least 1), so that a configuration that
-/// could only fail is refused before anything runs.
+/// could only fail is refused before anything runs; the error names the
+/// algorithm as written.
 ///
 /// # Errors
 /// [`SuiteError::Invalid`] naming the algorithm and what is wrong.
@@ -194,14 +195,8 @@ impl SuiteProblem {
 /// assert!(parse_algorithm("wastar:0.5").unwrap_err().to_string().contains(">= 1"));
 /// ```
 pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
-    let bad = |why: String| SuiteError::Invalid(format!("algorithm `{name}`: {why}"));
-    let algorithm = planners::parse_algorithm(name).map_err(|e| bad(e.to_string()))?;
-    match algorithm {
-        Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
-            Err(bad(SearchError::InvalidWeight { weight }.to_string()))
-        }
-        _ => Ok(algorithm),
-    }
+    name.parse()
+        .map_err(|e| SuiteError::Invalid(format!("algorithm `{name}`: {e}")))
 }
 
 /// How a configuration plans.
@@ -244,11 +239,15 @@ impl Configuration {
     /// let c = Configuration::searchlab(Direction::Regression, Algorithm::GreedyBestFirst, ff);
     /// assert_eq!(c.name, "reg-gbfs-ff");
     /// ```
-    pub fn searchlab(direction: Direction, algorithm: Algorithm, heuristic: NamedHeuristic) -> Self {
+    pub fn searchlab(
+        direction: Direction,
+        algorithm: Algorithm,
+        heuristic: NamedHeuristic,
+    ) -> Self {
         let name = format!(
             "{}-{}-{}",
             direction.short_name(),
-            planners::algorithm_name(algorithm),
+            algorithm,
             heuristic.name()
         );
         Self {
@@ -334,7 +333,7 @@ impl Configuration {
             } => format!(
                 "{}-{}-{}",
                 direction.short_name(),
-                planners::algorithm_name(*algorithm),
+                algorithm,
                 heuristic.name()
             ),
             Method::External(search) => search.name.to_owned(),
@@ -498,10 +497,20 @@ impl Suite {
             }
             let what: Vec<String> = skipped
                 .iter()
-                .map(|(kind, n)| format!("{n} {} problem{}", kind_name(*kind), if *n == 1 { "" } else { "s" }))
+                .map(|(kind, n)| {
+                    format!(
+                        "{n} {} problem{}",
+                        kind_name(*kind),
+                        if *n == 1 { "" } else { "s" }
+                    )
+                })
                 .collect();
             let info = heuristic.info();
-            let serves: Vec<String> = info.representations.iter().map(ToString::to_string).collect();
+            let serves: Vec<String> = info
+                .representations
+                .iter()
+                .map(ToString::to_string)
+                .collect();
             let directions = match (info.forward, info.regression) {
                 (true, false) => " in forward search",
                 (false, true) => " in regression",

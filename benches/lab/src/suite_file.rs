@@ -58,16 +58,16 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use planners::problem::LoadedProblem;
 use planners::heuristics::Registry;
+use planners::problem::LoadedProblem;
 use planners::Direction;
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::defaults::{generate, generator_sizes, reference_problems, safety_limits, GENERATORS};
 use crate::suite::{
-    mebibytes, parse_algorithm, time_limit, Configuration, PddlTask, RunLimits,
-    Source, Suite, SuiteProblem,
+    mebibytes, parse_algorithm, time_limit, Configuration, PddlTask, RunLimits, Source, Suite,
+    SuiteProblem,
 };
 use crate::SuiteError;
 

@@ -139,9 +139,16 @@ fn bench(lab: Lab, suite: &Path, out: &Path) -> ExitCode {
 fn a_heuristic_written_once_runs_on_atomic_wide_factored_and_pddl_problems_both_ways() {
     let dir = scratch("everywhere");
     let problems = format!("{REFERENCE}{}", wide_pddl_task(&dir));
-    let suite = suite_file(&dir, &problems, "heuristics = [\"open\", \"hmax\"]\ndirections = [\"forward\", \"regression\"]");
+    let suite = suite_file(
+        &dir,
+        &problems,
+        "heuristics = [\"open\", \"hmax\"]\ndirections = [\"forward\", \"regression\"]",
+    );
     let out = dir.join("out");
-    assert_eq!(bench(Lab::new().heuristic(open()), &suite, &out), ExitCode::SUCCESS);
+    assert_eq!(
+        bench(Lab::new().heuristic(open()), &suite, &out),
+        ExitCode::SUCCESS
+    );
     let records = read_jsonl(&out.join("results.jsonl")).unwrap();
     for config in ["fwd-astar-open", "reg-astar-open"] {
         for problem in ["hungry-agent", "hitman", "star70"] {
@@ -167,7 +174,11 @@ fn a_heuristic_written_once_runs_on_atomic_wide_factored_and_pddl_problems_both_
 #[test]
 fn a_heuristic_for_one_representation_is_skipped_elsewhere_with_a_note() {
     let dir = scratch("skipped");
-    let suite = suite_file(&dir, REFERENCE, "heuristics = [\"wrong\"]\ndirections = [\"forward\", \"regression\"]");
+    let suite = suite_file(
+        &dir,
+        REFERENCE,
+        "heuristics = [\"wrong\"]\ndirections = [\"forward\", \"regression\"]",
+    );
     let mut registry = planners::heuristics::Registry::builtin();
     registry.add(wrong()).unwrap();
     let loaded = searchlab_lab::suite_file::load_suite_with(&suite, &registry).unwrap();
@@ -180,7 +191,9 @@ fn a_heuristic_for_one_representation_is_skipped_elsewhere_with_a_note() {
     assert!(notes[1].contains("reg-astar-wrong skips"), "{notes:?}");
     // The forward runs happen on the atomic problems, none elsewhere.
     let runs = loaded.runs();
-    assert!(runs.iter().all(|r| loaded.configs[r.config].name == "fwd-astar-wrong"));
+    assert!(runs
+        .iter()
+        .all(|r| loaded.configs[r.config].name == "fwd-astar-wrong"));
     assert_eq!(runs.len(), loaded.problems.len() - 1);
 }
 
@@ -188,7 +201,12 @@ fn a_heuristic_for_one_representation_is_skipped_elsewhere_with_a_note() {
 fn a_suite_file_names_the_researchers_heuristic() {
     let dir = scratch("names");
     let path = suite_file(&dir, REFERENCE, "heuristics = [\"open\", \"hmax\"]");
-    let args = ["searchlab", "bench", path.to_str().unwrap(), "--no-progress"];
+    let args = [
+        "searchlab",
+        "bench",
+        path.to_str().unwrap(),
+        "--no-progress",
+    ];
     assert_eq!(Lab::new().heuristic(open()).run(args), ExitCode::SUCCESS);
     // Without it, the name is unknown: an input error.
     assert_eq!(Lab::new().run(args), ExitCode::from(2));
@@ -202,13 +220,20 @@ fn a_configuration_name_may_carry_the_researchers_heuristic() {
         REFERENCE,
         "names = [\"fwd-astar-open\", \"fwd-wastar2-open\"]",
     );
-    let args = ["searchlab", "bench", path.to_str().unwrap(), "--no-progress"];
+    let args = [
+        "searchlab",
+        "bench",
+        path.to_str().unwrap(),
+        "--no-progress",
+    ];
     assert_eq!(Lab::new().heuristic(open()).run(args), ExitCode::SUCCESS);
 }
 
 #[test]
 fn a_heuristic_whose_name_is_taken_is_an_input_error() {
-    let taken = NamedHeuristic::builder("hmax", "mine").generic(Open).build();
+    let taken = NamedHeuristic::builder("hmax", "mine")
+        .generic(Open)
+        .build();
     let lab = Lab::new().heuristic(taken);
     assert_eq!(lab.run(["searchlab", "heuristics"]), ExitCode::from(2));
 }
@@ -222,12 +247,26 @@ fn plan_and_heuristics_know_the_researchers_heuristic() {
     let problems = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../problems/hungry_agent.toml");
     for heuristic in ["open", "wrong"] {
         let lab = Lab::new().heuristic(open()).heuristic(wrong());
-        let args = ["searchlab", "plan", problems.to_str().unwrap(), "--heuristic", heuristic];
+        let args = [
+            "searchlab",
+            "plan",
+            problems.to_str().unwrap(),
+            "--heuristic",
+            heuristic,
+        ];
         assert_eq!(lab.run(args), ExitCode::SUCCESS, "{heuristic}");
     }
     // `wrong` does not serve regression: an input error, not a panic.
     let lab = Lab::new().heuristic(wrong());
-    let args = ["searchlab", "plan", problems.to_str().unwrap(), "--heuristic", "wrong", "--direction", "regression"];
+    let args = [
+        "searchlab",
+        "plan",
+        problems.to_str().unwrap(),
+        "--heuristic",
+        "wrong",
+        "--direction",
+        "regression",
+    ];
     assert_eq!(lab.run(args), ExitCode::from(2));
 }
 

@@ -5,11 +5,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use planners::heuristics::heuristic;
 use planners::pddl::{
     ground, parse_domain, parse_problem, solve_text, GroundingExceeded, GroundingLimits, PddlError,
     PddlOptions,
 };
-use planners::{Direction, HeuristicName, PlannerConfig};
+use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, Limit};
 use searchlab_lab::plan::{plan_pddl, PlanRequest, EXIT_LIMIT};
 use searchlab_lab::record::RunOutcome;
@@ -226,10 +227,10 @@ fn the_suite_records_a_grounding_limit_as_a_limit() {
     };
     suite.add_problem(SuiteProblem::pddl("huge", "huge30", task(30)));
     suite.add_problem(SuiteProblem::pddl("huge", "huge2", task(2)));
-    suite.add_config(Configuration::builtin(
+    suite.add_config(Configuration::searchlab(
         Direction::Forward,
         Algorithm::AStar,
-        HeuristicName::HMax,
+        heuristic("hmax").unwrap(),
     ));
     let records = run_suite(
         &suite,

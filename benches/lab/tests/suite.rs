@@ -16,45 +16,56 @@ use searchlab_lab::suite::{Configuration, RunLimits, Suite, SuiteProblem};
 use searchlab_lab::suite_file::parse_suite;
 use state_atomic::{ActionSet, Bits, PartialState, WorldState};
 
-/// A forward-only atomic heuristic from `estimate(state, goal)`.
-fn atomic_forward(
-    name: &str,
-    admissible: bool,
-    estimate: fn(&WorldState<u64>, &PartialState<u64>) -> u32,
-) -> NamedHeuristic {
-    /// Serves `u64` states only: the tests' problems have at most 64 atoms.
-    struct Forward(fn(&WorldState<u64>, &PartialState<u64>) -> u32, bool);
-    impl AtomicFactory for Forward {
-        fn forward<'a, B: Bits>(
-            &self,
-            _: &'a ActionSet<B>,
-            _: &'a WorldState<B>,
-            goal: &'a PartialState<B>,
-        ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
-            let goal = (goal as &dyn std::any::Any).downcast_ref::<PartialState<u64>>()?;
-            let estimate = self.0;
-            let h = move |s: &WorldState<u64>| estimate(s, goal);
-            let boxed: BoxedHeuristic<'a, WorldState<u64>> = if self.1 {
-                Box::new(Admissible(h))
-            } else {
-                Box::new(h)
-            };
-            // `B` is `u64` here, as the downcast proved.
-            let boxed: Box<dyn std::any::Any> = Box::new(boxed);
-            boxed.downcast::<BoxedHeuristic<'a, WorldState<B>>>().ok().map(|b| *b)
-        }
-        fn regression<'a, B: Bits>(
-            &self,
-            _: &'a ActionSet<B>,
-            _: &'a WorldState<B>,
-            _: &'a PartialState<B>,
-        ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
-            None
-        }
+/// An atomic heuristic that panics off the empty state (forward only).
+struct Boom;
+
+impl AtomicFactory for Boom {
+    fn forward<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        Some(Box::new(|s: &WorldState<B>| -> u32 {
+            assert!(s.bits().is_zero(), "the heuristic gave up");
+            0
+        }))
     }
-    let builder = NamedHeuristic::builder(name, "a test heuristic").forward_only();
-    let builder = if admissible { builder.admissible() } else { builder };
-    builder.atomic(Forward(estimate, admissible)).build()
+
+    fn regression<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        None
+    }
+}
+
+/// 1 while the goal does not hold (atomic, forward only): admissible with
+/// costs of 1 or more.
+struct OpenGoal;
+
+impl AtomicFactory for OpenGoal {
+    fn forward<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        Some(Box::new(Admissible(move |s: &WorldState<B>| {
+            u32::from(!s.satisfies(goal))
+        })))
+    }
+
+    fn regression<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        None
+    }
 }
 
 /// A suite small enough for debug builds: three atomic problems, one
@@ -231,10 +242,10 @@ fn shards_are_disjoint_and_merge_into_the_whole() {
 #[test]
 fn a_panicking_configuration_is_a_failed_run_not_a_failed_suite() {
     let mut suite = tiny_suite();
-    let boom = atomic_forward("boom", false, |s, _| {
-        assert!(s.bits() == 0, "the heuristic gave up");
-        0
-    });
+    let boom = NamedHeuristic::builder("boom", "panics")
+        .forward_only()
+        .atomic(Boom)
+        .build();
     suite.add_config(Configuration::searchlab(
         Direction::Forward,
         Algorithm::AStar,
@@ -275,7 +286,11 @@ fn a_panicking_configuration_is_a_failed_run_not_a_failed_suite() {
 #[test]
 fn a_custom_heuristic_lands_in_the_same_tables() {
     let mut suite = tiny_suite();
-    let open = atomic_forward("open", true, |s, goal| u32::from(!s.satisfies(goal)));
+    let open = NamedHeuristic::builder("open", "1 until the goal holds")
+        .admissible()
+        .forward_only()
+        .atomic(OpenGoal)
+        .build();
     suite.add_config(Configuration::searchlab(
         Direction::Forward,
         Algorithm::AStar,

@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use planners::heuristics::heuristic;
 use planners::pddl::IpcPlan;
 use planners::problem::parse;
-use planners::{Direction, HeuristicName};
+use planners::Direction;
 use search_core::Algorithm;
 use searchlab_lab::plan::{
     plan_file, plan_loaded, plan_pddl, PlanRequest, EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_SOLVED,
@@ -70,7 +71,7 @@ fn exit_codes() {
         let request = PlanRequest {
             direction,
             algorithm: Algorithm::BreadthFirst,
-            heuristic: Some(HeuristicName::Blind),
+            heuristic: Some(heuristic("blind").unwrap()),
             ..PlanRequest::default()
         };
         let (text, code) = plan_loaded(&loaded, &request);
@@ -84,7 +85,7 @@ fn exit_codes() {
     )
     .unwrap();
     let limited = PlanRequest {
-        heuristic: Some(HeuristicName::Blind),
+        heuristic: Some(heuristic("blind").unwrap()),
         max_expansions: Some(1),
         ..PlanRequest::default()
     };
@@ -97,7 +98,7 @@ fn exit_codes() {
     assert!(text.contains("no/such/problem.toml"), "{text}");
 
     let wrong = PlanRequest {
-        heuristic: Some(HeuristicName::Ff),
+        heuristic: Some(heuristic("ff").unwrap()),
         ..PlanRequest::default()
     };
     let (text, code) = plan_file(&problems().join("hitman.toml"), &wrong);
@@ -184,7 +185,7 @@ fn pddl_input_errors_and_limits_have_their_exit_codes() {
     let (text, code) = plan_pddl(&domain, &domain, &PlanRequest::default(), None);
     assert_eq!(code, EXIT_INPUT_ERROR, "{text}");
     let limited = PlanRequest {
-        heuristic: Some(HeuristicName::Blind),
+        heuristic: Some(heuristic("blind").unwrap()),
         max_expansions: Some(10),
         ..PlanRequest::default()
     };
@@ -198,7 +199,7 @@ fn hmax_on_a_factored_problem_is_the_numeric_hmax() {
     for direction in [Direction::Forward, Direction::Regression] {
         let request = PlanRequest {
             direction,
-            heuristic: Some(HeuristicName::HMax),
+            heuristic: Some(heuristic("hmax").unwrap()),
             ..PlanRequest::default()
         };
         let (text, code) = plan_file(&problems().join("hitman.toml"), &request);
@@ -224,7 +225,7 @@ fn no_plan_leaves_no_plan_file_behind() {
     let (dir, domain, problem) = copied_task("stale", "blocks", "task10.pddl");
     let out = dir.join("plan.txt");
     let limited = PlanRequest {
-        heuristic: Some(HeuristicName::Blind),
+        heuristic: Some(heuristic("blind").unwrap()),
         max_expansions: Some(10),
         ..PlanRequest::default()
     };
@@ -299,7 +300,7 @@ const RUNAWAY: &str = "kind = \"factored\"\nname = \"runaway\"\ngoal = [\"x < 0\
 fn a_memory_limit_stops_a_runaway_plan() {
     let loaded = parse(RUNAWAY, "runaway.toml").unwrap();
     let request = PlanRequest {
-        heuristic: Some(HeuristicName::Blind),
+        heuristic: Some(heuristic("blind").unwrap()),
         max_memory_bytes: Some(1 << 20),
         ..PlanRequest::default()
     };

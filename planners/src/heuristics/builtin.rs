@@ -2,17 +2,15 @@
 
 use search_core::{Estimate, Heuristic};
 use state_atomic::{
-    ActionSet, AdmissibleMismatch, Bits, Mismatch, PartialState, RelaxedForward,
-    RelaxedRegression, WorldState,
+    ActionSet, AdmissibleMismatch, Bits, Mismatch, PartialState, RelaxedForward, RelaxedRegression,
+    WorldState,
 };
 use state_factored::{
     Combine, Domain, Goal, GoalCount, NumericDistance, NumericHmax, OperatorCounting, State,
     Subgoal,
 };
 
-use super::{
-    AtomicFactory, FactoredFactory, HeuristicFactory, NamedHeuristic, Registry, TaskView,
-};
+use super::{AtomicFactory, FactoredFactory, HeuristicFactory, NamedHeuristic, Registry, TaskView};
 use crate::BoxedHeuristic;
 
 /// The built-in registry, in the order `searchlab heuristics` lists it.
@@ -105,7 +103,11 @@ impl<N, F: FnMut(&N) -> bool> Heuristic<N, u32> for BlindEstimate<F> {
 }
 
 fn cheapest<T: TaskView>(task: &T) -> u32 {
-    task.action_views().iter().map(|a| a.cost).min().unwrap_or(0)
+    task.action_views()
+        .iter()
+        .map(|a| a.cost)
+        .min()
+        .unwrap_or(0)
 }
 
 impl HeuristicFactory for BlindFactory {
@@ -171,17 +173,37 @@ macro_rules! atomic_factory {
     };
 }
 
-atomic_factory!(MismatchFactory, |a, s, g| {
-    let _ = a;
-    Mismatch::forward(*g)
-}, {
-    let _ = a;
-    Mismatch::regression(*s)
-});
-atomic_factory!(AdmissibleMismatchFactory, |a, s, g| AdmissibleMismatch::forward(a, *g), AdmissibleMismatch::regression(a, *s));
-atomic_factory!(HMaxFactory, |a, s, g| RelaxedForward::h_max(a, *g), RelaxedRegression::h_max(a, *s));
-atomic_factory!(HAddFactory, |a, s, g| RelaxedForward::h_add(a, *g), RelaxedRegression::h_add(a, *s));
-atomic_factory!(FfFactory, |a, s, g| RelaxedForward::h_ff(a, *g), RelaxedRegression::h_ff(a, *s));
+atomic_factory!(
+    MismatchFactory,
+    |a, s, g| {
+        let _ = a;
+        Mismatch::forward(*g)
+    },
+    {
+        let _ = a;
+        Mismatch::regression(*s)
+    }
+);
+atomic_factory!(
+    AdmissibleMismatchFactory,
+    |a, s, g| AdmissibleMismatch::forward(a, *g),
+    AdmissibleMismatch::regression(a, *s)
+);
+atomic_factory!(
+    HMaxFactory,
+    |a, s, g| RelaxedForward::h_max(a, *g),
+    RelaxedRegression::h_max(a, *s)
+);
+atomic_factory!(
+    HAddFactory,
+    |a, s, g| RelaxedForward::h_add(a, *g),
+    RelaxedRegression::h_add(a, *s)
+);
+atomic_factory!(
+    FfFactory,
+    |a, s, g| RelaxedForward::h_ff(a, *g),
+    RelaxedRegression::h_ff(a, *s)
+);
 
 /// A factored built-in: one value serves both directions (factored
 /// heuristics measure a state against constraints: forward the node against
@@ -214,6 +236,16 @@ macro_rules! factored_factory {
 
 factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, g, s));
 factored_factory!(NumericHmaxFactory, |d, s, g| NumericHmax::new(d, g, s));
-factored_factory!(NumericMaxFactory, |d, s, g| NumericDistance::new(d, g, s, Combine::Max));
-factored_factory!(NumericSumFactory, |d, s, g| NumericDistance::new(d, g, s, Combine::Sum));
+factored_factory!(NumericMaxFactory, |d, s, g| NumericDistance::new(
+    d,
+    g,
+    s,
+    Combine::Max
+));
+factored_factory!(NumericSumFactory, |d, s, g| NumericDistance::new(
+    d,
+    g,
+    s,
+    Combine::Sum
+));
 factored_factory!(CountingFactory, |d, s, g| OperatorCounting::new(d, g, s));

@@ -88,7 +88,8 @@ impl NamedHeuristic {
     /// Whether it answers to `name` (its name or an alias, in any case).
     pub fn answers_to(&self, name: &str) -> bool {
         let info = &self.0.info;
-        info.name.eq_ignore_ascii_case(name) || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        info.name.eq_ignore_ascii_case(name)
+            || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
 
     /// Whether it serves `direction` (a portfolio needs both) on problems
@@ -311,7 +312,11 @@ impl Registry {
                 return Err(duplicate(format!("`{name}` already names `{taken}`")));
             }
         }
-        if !info.name.chars().all(|c| c.is_ascii_alphanumeric() || "_-:".contains(c)) {
+        if !info
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-:".contains(c))
+        {
             return Err(duplicate(
                 "a name is letters, digits, `-`, `_` and `:`".to_owned(),
             ));
@@ -360,7 +365,14 @@ impl Registry {
             let aliases = if info.aliases.is_empty() {
                 String::new()
             } else {
-                format!(" ({})", info.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "))
+                format!(
+                    " ({})",
+                    info.aliases
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             };
             let directions = match (info.forward, info.regression) {
                 (true, true) => "both",
@@ -460,7 +472,11 @@ mod tests {
             .build();
         assert!(registry.add(alias).is_err());
         let bare = NamedHeuristic::builder("bare", "x").build();
-        assert!(registry.add(bare).unwrap_err().to_string().contains("no factory"));
+        assert!(registry
+            .add(bare)
+            .unwrap_err()
+            .to_string()
+            .contains("no factory"));
         let spaced = NamedHeuristic::builder("my h", "x").factored(Never).build();
         assert!(registry.add(spaced).is_err());
         let fine = NamedHeuristic::builder("mine", "x").factored(Never).build();

@@ -54,7 +54,7 @@ pub(super) fn build(
         for eff in &action.eff {
             checked.push((false, effect(source, &actions, eff, "effect")?));
         }
-        let mut builder = actions.add(action.name.get_ref(), cost);
+        let mut builder = actions.add_action(action.name.get_ref(), cost);
         for (is_pre, (atom, value, at)) in checked {
             let result = if is_pre {
                 builder.try_pre(&atom, value).map(|_| ())

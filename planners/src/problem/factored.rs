@@ -451,8 +451,8 @@ fn effect(
             }
             let value = fits(&at, var, ty, &literal)?;
             match op.value {
-                Operator::AddAssign => Ok(Effect::add(var, value)),
-                Operator::SubAssign => Ok(Effect::sub(var, value)),
+                Operator::AddAssign => Ok(Effect::increase(var, value)),
+                Operator::SubAssign => Ok(Effect::decrease(var, value)),
                 _ => Ok(Effect::set(var, value)),
             }
         }

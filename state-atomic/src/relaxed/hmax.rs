@@ -318,7 +318,7 @@ mod tests {
             for k in 0..rng.below(60) {
                 let pre = rng.partial(atoms.min(12), 3, strips);
                 let eff = rng.partial(atoms.min(12), 3, false);
-                let mut b = actions.add(&format!("act{k}"), cost);
+                let mut b = actions.add_action(&format!("act{k}"), cost);
                 for (name, value) in &pre {
                     b.pre(name, *value);
                 }

@@ -51,8 +51,8 @@ pub enum RelaxedKind {
 /// use search_core::{astar, Estimate, Heuristic};
 /// use state_atomic::{ActionSet, ForwardSpace, RelaxedForward, RelaxedKind};
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let goal = actions.partial([("fed", true)]).unwrap();
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Max);
@@ -76,7 +76,7 @@ impl<B: Bits> RelaxedForward<B> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{ActionSet, RelaxedForward, RelaxedKind};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).eff("fed", true);
+    /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let mut h = RelaxedForward::new(&actions, goal, RelaxedKind::Ff);
     /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::Value(5));
@@ -168,8 +168,8 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
 /// use search_core::{Estimate, Heuristic};
 /// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let mut h = RelaxedRegression::new(&actions, start, RelaxedKind::Add);
 /// let subgoal = actions.partial([("fed", true), ("has_food", true)]).unwrap();
@@ -189,7 +189,7 @@ impl<B: Bits> RelaxedRegression<B> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{ActionSet, RelaxedKind, RelaxedRegression};
     /// let mut actions = ActionSet::<u64>::new();
-    /// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
     /// let mut h = RelaxedRegression::new(&actions, actions.state([]).unwrap(), RelaxedKind::Max);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// assert_eq!(h.estimate(&goal), Estimate::DeadEnd); // no food, ever

@@ -75,13 +75,13 @@ const TOLERANCE: f64 = 1e-6;
 /// schema.int("wood").unwrap();
 /// schema.bool("house").unwrap();
 /// let mut domain = Domain::new(schema);
-/// domain.add_action(Action::builder("chop").cost(2).add("wood", 3)).unwrap();
+/// domain.add_action(Action::builder("chop").cost(2).increase("wood", 3)).unwrap();
 /// domain
 ///     .add_action(
 ///         Action::builder("build")
 ///             .cost(5)
 ///             .pre(Predicate::ge("wood", 10))
-///             .sub("wood", 10)
+///             .decrease("wood", 10)
 ///             .set("house", true),
 ///     )
 ///     .unwrap();
