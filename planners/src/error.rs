@@ -34,7 +34,7 @@ pub enum PlanError {
     },
     /// A heuristic that does not serve this kind of task in this direction
     /// (see `searchlab heuristics`), or whose factory declined the task.
-    #[error("heuristic `{heuristic}` is not available for {direction} search on {representation} problems")]
+    #[error("heuristic `{heuristic}` is not available for {direction} search on {representation} problems (`searchlab heuristics` lists what each serves)")]
     UnsupportedHeuristic {
         /// The heuristic's name.
         heuristic: String,

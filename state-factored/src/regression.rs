@@ -85,7 +85,7 @@ impl Subgoal {
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::ge("gold", 5)]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let node = domain.regression(&goal, &start).unwrap().start_node();
+    /// let node = domain.regression(&start, &goal).unwrap().start_node();
     /// assert_eq!(node.unmet_by(&start).collect::<Vec<_>>(), [0]);
     /// ```
     pub fn unmet_by<'s>(&'s self, state: &'s State) -> impl Iterator<Item = usize> + 's {

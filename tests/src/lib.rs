@@ -577,7 +577,10 @@ pub fn plan_and_validate<D: planners::PlanningDomain>(
     (plan.cost, plan.len())
 }
 
-/// The built-in heuristic `name`; panics on an unknown name (for tests).
+/// The built-in heuristic `name`, for tests.
+///
+/// # Panics
+/// On a name that is not a built-in heuristic's.
 pub fn heuristic(name: &str) -> planners::heuristics::NamedHeuristic {
     planners::heuristics::heuristic(name).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -430,17 +430,11 @@ fn list_heuristics(heuristics: &Registry, markdown: bool) {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let directions = match (info.forward, info.regression) {
-            (true, true) => "both",
-            (true, false) => "forward",
-            (false, true) => "regression",
-            (false, false) => "none",
-        };
         println!(
             "{:<22}{:<20}{:<12}{:<12}{:<11}{:<11}{}",
             info.name,
             representations.join(", "),
-            directions,
+            info.directions.to_string(),
             yes(info.admissible),
             yes(info.consistent),
             "",
@@ -548,23 +542,12 @@ fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
     let mut suite = bench_suite(args, heuristics)?;
     override_limits(&mut suite, &args.limits);
     let peers = Peers::locate();
-    if let Some(note) = suite.retain_available(&peers) {
-        eprintln!("{note}");
-    }
-    for note in suite.skip_notes() {
+    let missing_peers = suite.retain_available(&peers);
+    for note in missing_peers.into_iter().chain(suite.skip_notes()) {
         eprintln!("{note}");
     }
     let compare = pairs(&args.compare);
-    for (a, b) in &compare {
-        for name in [a, b] {
-            if !suite.configs.iter().any(|c| &c.name == name) {
-                return Err(SuiteError::Invalid(format!(
-                    "--compare: no configuration `{name}` in the suite (it has: {})",
-                    suite.config_names().join(", ")
-                )));
-            }
-        }
-    }
+    check_compared(&suite, &compare)?;
     if let Some(dir) = &args.slurm.slurm {
         return crate::slurm_cli::write_job(args, &suite, dir);
     }
@@ -649,6 +632,19 @@ fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
         println!(
             "(searchlab bench --out DIR also writes results, the Markdown and HTML reports and SVG plots)"
         );
+    }
+    Ok(())
+}
+
+/// Refuses a `--compare` pair that names a configuration the suite lacks.
+fn check_compared(suite: &Suite, compare: &[(String, String)]) -> Result<(), SuiteError> {
+    for name in compare.iter().flat_map(|(a, b)| [a, b]) {
+        if !suite.configs.iter().any(|c| &c.name == name) {
+            return Err(SuiteError::Invalid(format!(
+                "--compare: no configuration `{name}` in the suite (it has: {})",
+                suite.config_names().join(", ")
+            )));
+        }
     }
     Ok(())
 }

@@ -105,13 +105,13 @@ pub struct RunOptions {
 /// ```
 /// use searchlab_lab::runner::{run_suite, RunOptions};
 /// use searchlab_lab::suite::{Configuration, Suite, SuiteProblem};
-/// use planners::{Direction, HeuristicName};
+/// use planners::{heuristics::heuristic, Direction};
 /// use search_core::Algorithm;
 ///
 /// let mut suite = Suite::new("tiny");
 /// suite.add_problem(SuiteProblem::atomic("reference", "hungry-agent",
 ///     state_atomic::problems::hungry_agent().unwrap()));
-/// suite.add_config(Configuration::builtin(Direction::Forward, Algorithm::AStar, HeuristicName::HMax));
+/// suite.add_config(Configuration::searchlab(Direction::Forward, Algorithm::AStar, heuristic("hmax").unwrap()));
 /// let records = run_suite(&suite, &RunOptions { jobs: Some(1), ..RunOptions::default() }).unwrap();
 /// assert_eq!(records[0].cost, Some(30));
 /// assert!(records[0].solved());

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use planners::heuristics::{NamedHeuristic, Registry, Representation};
+use planners::heuristics::{Directions, NamedHeuristic, Registry, Representation};
 use planners::{Direction, PlannerConfig};
 use search_core::Algorithm;
 use serde::{Deserialize, Serialize};
@@ -511,10 +511,10 @@ impl Suite {
                 .iter()
                 .map(ToString::to_string)
                 .collect();
-            let directions = match (info.forward, info.regression) {
-                (true, false) => " in forward search",
-                (false, true) => " in regression",
-                _ => "",
+            let directions = match info.directions {
+                Directions::Forward => " in forward search",
+                Directions::Regression => " in regression",
+                Directions::Both => "",
             };
             notes.push(format!(
                 "note: {} skips {} ({} serves {} problems{directions} only)",

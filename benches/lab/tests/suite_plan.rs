@@ -104,7 +104,7 @@ fn exit_codes() {
     let (text, code) = plan_file(&problems().join("hitman.toml"), &wrong);
     assert_eq!(code, EXIT_INPUT_ERROR);
     assert!(
-        text.contains("`ff` is not available for factored"),
+        text.contains("`ff` is not available for forward search on factored problems"),
         "{text}"
     );
 

@@ -55,6 +55,7 @@ fn deterministic(records: Vec<RunRecord>) -> Vec<RunRecord> {
             time: 0.0,
             cpu_time: None,
             translator_time: None,
+            setup_time: None,
             started: None,
             ..r
         })

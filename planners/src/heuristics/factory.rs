@@ -50,7 +50,7 @@ use crate::BoxedHeuristic;
 ///
 /// let unmet = NamedHeuristic::builder("unmet", "1 until the goal holds").admissible().generic(Unmet).build();
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_food"]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
 /// let planner = Planner::new(PlannerConfig { heuristic: unmet, ..PlannerConfig::default() });

@@ -17,7 +17,7 @@
 //! use planners::{Direction, Planner, PlannerConfig};
 //!
 //! let mut actions = state_atomic::ActionSet::<u64>::new();
-//! actions.add("eat", 5).pre("has_food", true).eff("fed", true);
+//! actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 //! let start = actions.state(["has_food"]).unwrap();
 //! let goal = actions.partial([("fed", true)]).unwrap();
 //! let config = PlannerConfig { heuristic: heuristic("hmax").unwrap(), ..PlannerConfig::default() };
@@ -31,5 +31,7 @@ mod registry;
 mod view;
 
 pub use factory::{AtomicFactory, FactoredFactory, HeuristicFactory};
-pub use registry::{heuristic, HeuristicBuilder, HeuristicInfo, NamedHeuristic, Registry};
+pub use registry::{
+    heuristic, Directions, HeuristicBuilder, HeuristicInfo, NamedHeuristic, Registry,
+};
 pub use view::{ActionView, Representation, TaskView};

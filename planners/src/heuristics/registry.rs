@@ -1,6 +1,6 @@
 //! Named heuristics and the registry that lists them.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::str::FromStr;
 use std::sync::{Arc, LazyLock};
 
@@ -21,14 +21,46 @@ pub struct HeuristicInfo {
     /// Never above the true cost, so A* finds optimal plans with it.
     pub admissible: bool,
     /// Never drops by more than an action's cost along an action, so A*
-    /// never reopens a node.
+    /// never reopens a node: on every representation it serves (an
+    /// instance may say more, as atomic `h_max` does).
     pub consistent: bool,
-    /// It serves forward search.
-    pub forward: bool,
-    /// It serves regression.
-    pub regression: bool,
+    /// The directions it serves.
+    pub directions: Directions,
     /// The representations it has a factory for.
     pub representations: Vec<Representation>,
+}
+
+/// The search directions a heuristic serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Directions {
+    /// Forward search and regression.
+    Both,
+    /// Forward search only.
+    Forward,
+    /// Regression only.
+    Regression,
+}
+
+impl Directions {
+    /// Whether `direction` is served (a portfolio needs both).
+    pub fn serve(self, direction: Direction) -> bool {
+        matches!(
+            (self, direction),
+            (Directions::Both, _)
+                | (Directions::Forward, Direction::Forward)
+                | (Directions::Regression, Direction::Regression)
+        )
+    }
+}
+
+impl fmt::Display for Directions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Directions::Both => "both",
+            Directions::Forward => "forward",
+            Directions::Regression => "regression",
+        })
+    }
 }
 
 struct Entry {
@@ -67,8 +99,7 @@ impl NamedHeuristic {
                 description: description.to_owned(),
                 admissible: false,
                 consistent: false,
-                forward: true,
-                regression: true,
+                directions: Directions::Both,
                 representations: Vec::new(),
             },
             slots: Slots::default(),
@@ -96,12 +127,7 @@ impl NamedHeuristic {
     /// of `representation`.
     pub fn supports(&self, representation: Representation, direction: Direction) -> bool {
         let info = &self.0.info;
-        info.representations.contains(&representation)
-            && match direction {
-                Direction::Forward => info.forward,
-                Direction::Regression => info.regression,
-                Direction::Portfolio => info.forward && info.regression,
-            }
+        info.representations.contains(&representation) && info.directions.serve(direction)
     }
 
     /// A heuristic for forward search on `task`.
@@ -118,7 +144,7 @@ impl NamedHeuristic {
         self.0
             .slots
             .get::<T>()
-            .filter(|_| self.0.info.forward)
+            .filter(|_| self.0.info.directions.serve(Direction::Forward))
             .and_then(|make| make.forward(task, start, goal))
             .ok_or_else(|| self.unsupported::<T>(Direction::Forward))
     }
@@ -137,7 +163,7 @@ impl NamedHeuristic {
         self.0
             .slots
             .get::<T>()
-            .filter(|_| self.0.info.regression)
+            .filter(|_| self.0.info.directions.serve(Direction::Regression))
             .and_then(|make| make.regression(task, start, goal))
             .ok_or_else(|| self.unsupported::<T>(Direction::Regression))
     }
@@ -218,13 +244,13 @@ impl HeuristicBuilder {
 
     /// It serves forward search only.
     pub fn forward_only(mut self) -> Self {
-        self.info.regression = false;
+        self.info.directions = Directions::Forward;
         self
     }
 
     /// It serves regression only.
     pub fn regression_only(mut self) -> Self {
-        self.info.forward = false;
+        self.info.directions = Directions::Regression;
         self
     }
 
@@ -374,21 +400,17 @@ impl Registry {
                         .join(", ")
                 )
             };
-            let directions = match (info.forward, info.regression) {
-                (true, true) => "both",
-                (true, false) => "forward",
-                (false, true) => "regression",
-                (false, false) => "none",
-            };
-            table.push_str(&format!(
-                "| `{}`{aliases} | {} | {} | {directions} | {} | {} | {} |\n",
+            let _ = writeln!(
+                table,
+                "| `{}`{aliases} | {} | {} | {} | {} | {} | {} |",
                 info.name,
                 yes(info.representations.contains(&Representation::Atomic)),
                 yes(info.representations.contains(&Representation::Factored)),
+                info.directions,
                 yes(info.admissible),
                 yes(info.consistent),
                 info.description
-            ));
+            );
         }
         table
     }
@@ -441,31 +463,33 @@ mod tests {
         assert_eq!(NamedHeuristic::default().name(), "blind");
     }
 
+    /// A factored factory that makes nothing.
+    struct Never;
+    impl crate::heuristics::FactoredFactory for Never {
+        fn forward<'a>(
+            &self,
+            _: &'a state_factored::Domain,
+            _: &'a state_factored::State,
+            _: &'a state_factored::Goal,
+        ) -> Option<BoxedHeuristic<'a, state_factored::State>> {
+            None
+        }
+        fn regression<'a>(
+            &self,
+            _: &'a state_factored::Domain,
+            _: &'a state_factored::State,
+            _: &'a state_factored::Goal,
+        ) -> Option<BoxedHeuristic<'a, state_factored::Subgoal>> {
+            None
+        }
+    }
+
     #[test]
     fn a_taken_name_or_alias_is_refused() {
         let mut registry = Registry::builtin();
         let hmax = registry.get("hmax").unwrap();
         let error = registry.add(hmax).unwrap_err().to_string();
         assert!(error.contains("`hmax` already names `hmax`"), "{error}");
-        struct Never;
-        impl crate::heuristics::FactoredFactory for Never {
-            fn forward<'a>(
-                &self,
-                _: &'a state_factored::Domain,
-                _: &'a state_factored::State,
-                _: &'a state_factored::Goal,
-            ) -> Option<BoxedHeuristic<'a, state_factored::State>> {
-                None
-            }
-            fn regression<'a>(
-                &self,
-                _: &'a state_factored::Domain,
-                _: &'a state_factored::State,
-                _: &'a state_factored::Goal,
-            ) -> Option<BoxedHeuristic<'a, state_factored::Subgoal>> {
-                None
-            }
-        }
         let alias = NamedHeuristic::builder("mine", "x")
             .aliases(&["H_MAX"])
             .factored(Never)

@@ -55,7 +55,7 @@ pub struct ActionView<Id> {
 /// use state_atomic::ActionSet;
 ///
 /// let mut actions = ActionSet::<u64>::new();
-/// actions.add("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let goal = actions.partial([("has_food", true)]).unwrap();
 /// let mut unmet = Vec::new();

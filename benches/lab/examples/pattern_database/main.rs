@@ -70,7 +70,8 @@ fn print_setup_times(results: &Path) -> Result<(), searchlab_lab::SuiteError> {
             r.config,
             setup * 1e3,
             (r.time - setup).max(0.0) * 1e3,
-            r.cost.map_or_else(|| r.outcome.name().to_owned(), |c| c.to_string()),
+            r.cost
+                .map_or_else(|| r.outcome.name().to_owned(), |c| c.to_string()),
         );
     }
     Ok(())
@@ -90,13 +91,24 @@ fn main() -> ExitCode {
     if args.len() > 1 {
         return Lab::new().heuristic(pdb).run(args);
     }
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/pattern-database.toml");
+    let suite = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../suites/pattern-database.toml"
+    );
     let out = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/pattern-database");
     args.extend(
         [
-            "bench", suite, "--out", out, "--overwrite",
-            "--compare", "fwd-astar-hmax", "fwd-astar-pdb",
-            "--compare", "reg-astar-hmax", "reg-astar-pdb",
+            "bench",
+            suite,
+            "--out",
+            out,
+            "--overwrite",
+            "--compare",
+            "fwd-astar-hmax",
+            "fwd-astar-pdb",
+            "--compare",
+            "reg-astar-hmax",
+            "reg-astar-pdb",
         ]
         .map(OsString::from),
     );

@@ -769,8 +769,11 @@ mod tests {
     #[test]
     fn a_goal_the_actions_cannot_reach_is_a_dead_end() {
         let mut actions = ActionSet::<u64>::new();
-        actions.add("lock", 1).eff("open", false);
-        actions.add("eat", 1).pre("open", true).eff("fed", true);
+        actions.add_action("lock", 1).eff("open", false);
+        actions
+            .add_action("eat", 1)
+            .pre("open", true)
+            .eff("fed", true);
         let start = actions.state([]).expect("no atoms");
         let goal = actions.partial([("open", true)]).expect("declared");
         assert_eq!(

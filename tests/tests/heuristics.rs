@@ -1,0 +1,127 @@
+//! The heuristic registry: what each built-in heuristic says of itself
+//! matches what its instances do, and a heuristic serves exactly the
+//! representations, widths and directions it declares.
+
+use planners::heuristics::{NamedHeuristic, Registry, Representation, TaskView};
+use planners::{Direction, PlanError, Planner, PlannerConfig};
+use search_core::{Algorithm, Heuristic};
+use state_atomic::{Bits, Wide};
+
+fn atomic<B: Bits>() -> state_atomic::problems::Problem<B> {
+    state_atomic::problems::hungry_agent::<B>().unwrap()
+}
+
+fn factored() -> state_factored::problems::Problem {
+    state_factored::problems::hitman().unwrap()
+}
+
+/// Makes `h` for `task` in `direction`, and returns the instance's
+/// declared properties, or the error.
+fn properties<T: TaskView>(
+    h: &NamedHeuristic,
+    task: &T,
+    start: &T::State,
+    goal: &T::Goal,
+    direction: Direction,
+) -> Result<(bool, bool), PlanError> {
+    Ok(match direction {
+        Direction::Forward => {
+            let made = h.forward(task, start, goal)?;
+            (made.is_admissible(), made.is_consistent())
+        }
+        _ => {
+            let made = h.regression(task, start, goal)?;
+            (made.is_admissible(), made.is_consistent())
+        }
+    })
+}
+
+#[test]
+fn every_builtin_serves_what_it_declares_with_the_properties_it_declares() {
+    let a = atomic::<u64>();
+    let w = atomic::<Wide<2>>();
+    let f = factored();
+    for h in Registry::builtin().iter() {
+        let info = h.info();
+        for direction in [Direction::Forward, Direction::Regression] {
+            let made = [
+                (
+                    Representation::Atomic,
+                    properties(h, &a.actions, &a.start, &a.goal, direction),
+                ),
+                (
+                    Representation::Atomic,
+                    properties(h, &w.actions, &w.start, &w.goal, direction),
+                ),
+                (
+                    Representation::Factored,
+                    properties(h, &f.domain, &f.start, &f.goal, direction),
+                ),
+            ];
+            for (representation, made) in made {
+                let what = format!("{} {direction} {representation}", info.name);
+                if h.supports(representation, direction) {
+                    let (admissible, consistent) = made.unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert_eq!(admissible, info.admissible, "{what}: admissible");
+                    // Declared consistent means consistent on every
+                    // representation; an instance may be more (atomic h_max
+                    // is consistent, the factored one is not known to be).
+                    assert!(consistent || !info.consistent, "{what}: consistent");
+                } else {
+                    let error = made.unwrap_err().to_string();
+                    assert!(error.contains("is not available"), "{what}: {error}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn admissible_builtins_find_the_optimal_cost_on_every_width_and_direction() {
+    let a = atomic::<u64>();
+    let w = atomic::<Wide<3>>();
+    let f = factored();
+    for h in Registry::builtin().iter().filter(|h| h.info().admissible) {
+        for direction in [
+            Direction::Forward,
+            Direction::Regression,
+            Direction::Portfolio,
+        ] {
+            let config = PlannerConfig {
+                direction,
+                algorithm: Algorithm::AStar,
+                heuristic: h.clone(),
+                ..PlannerConfig::default()
+            };
+            let what = format!("{} {direction}", h.name());
+            if h.supports(Representation::Atomic, direction) {
+                for cost in [
+                    tests::plan_and_validate(&a.actions, &a.start, &a.goal, config.clone()).0,
+                    tests::plan_and_validate(&w.actions, &w.start, &w.goal, config.clone()).0,
+                ] {
+                    assert_eq!(cost, 30, "{what}");
+                }
+            }
+            if h.supports(Representation::Factored, direction) {
+                let cost = tests::plan_and_validate(&f.domain, &f.start, &f.goal, config).0;
+                assert_eq!(cost, 15, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_width_outside_the_registry_is_an_error_not_a_panic() {
+    let odd = atomic::<Wide<5>>();
+    let planner = Planner::new(PlannerConfig {
+        heuristic: planners::heuristics::heuristic("hmax").unwrap(),
+        ..PlannerConfig::default()
+    });
+    let error = planner
+        .plan(&odd.actions, &odd.start, &odd.goal)
+        .unwrap_err();
+    assert!(
+        matches!(error, PlanError::UnsupportedHeuristic { .. }),
+        "{error}"
+    );
+}
