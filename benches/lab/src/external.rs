@@ -128,8 +128,16 @@ impl Peers {
         Self::in_dir(dir)
     }
 
-    /// The peers installed in the virtual environment `dir`.
+    /// The peers installed in the virtual environment `dir`. A relative
+    /// `dir` is made absolute, since the peers run in a directory of their
+    /// own.
+    ///
+    /// ```
+    /// let peers = searchlab_lab::external::Peers::in_dir(std::path::Path::new(".peers"));
+    /// assert!(peers.dir.is_absolute());
+    /// ```
     pub fn in_dir(dir: &Path) -> Self {
+        let dir = &std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
         let python = dir.join("bin/python");
         let pattern =
             dir.join("lib/python3*/site-packages/up_fast_downward/downward/fast-downward.py");
