@@ -76,11 +76,11 @@ fn forward(p: &Problem, which: H) -> Option<(u32, u64)> {
             .expect("valid costs")
     };
     let result = match which {
-        H::Count => run(Box::new(GoalCount::new(d, g, s))),
-        H::Max => run(Box::new(NumericDistance::admissible(d, g, s))),
-        H::Sum => run(Box::new(NumericDistance::informative(d, g, s))),
-        H::Hmax => run(Box::new(NumericHmax::new(d, g, s))),
-        H::Counting => run(Box::new(OperatorCounting::new(d, g, s))),
+        H::Count => run(Box::new(GoalCount::new(d, s, g))),
+        H::Max => run(Box::new(NumericDistance::admissible(d, s, g))),
+        H::Sum => run(Box::new(NumericDistance::informative(d, s, g))),
+        H::Hmax => run(Box::new(NumericHmax::new(d, s, g))),
+        H::Counting => run(Box::new(OperatorCounting::new(d, s, g))),
     };
     match result.outcome {
         Outcome::Solved(solution) => Some((solution.cost, result.stats.expanded)),
@@ -95,8 +95,8 @@ fn forward_dominance(p: &Problem, which: H) -> Option<(u32, u64)> {
     let (d, g, s) = (&p.domain, &p.goal, &p.start);
     let space = d.forward(g);
     let heuristic: Box<dyn Heuristic<State, u32> + '_> = match which {
-        H::Counting => Box::new(OperatorCounting::new(d, g, s)),
-        _ => Box::new(NumericHmax::new(d, g, s)),
+        H::Counting => Box::new(OperatorCounting::new(d, s, g)),
+        _ => Box::new(NumericHmax::new(d, s, g)),
     };
     let result = Search::new(&space, s.clone())
         .heuristic(heuristic)
@@ -122,11 +122,11 @@ fn regression(p: &Problem, which: H) -> Option<(u32, u64)> {
             .expect("valid costs")
     };
     let result = match which {
-        H::Count => run(Box::new(GoalCount::new(d, g, s))),
-        H::Max => run(Box::new(NumericDistance::admissible(d, g, s))),
-        H::Sum => run(Box::new(NumericDistance::informative(d, g, s))),
-        H::Hmax => run(Box::new(NumericHmax::new(d, g, s))),
-        H::Counting => run(Box::new(OperatorCounting::new(d, g, s))),
+        H::Count => run(Box::new(GoalCount::new(d, s, g))),
+        H::Max => run(Box::new(NumericDistance::admissible(d, s, g))),
+        H::Sum => run(Box::new(NumericDistance::informative(d, s, g))),
+        H::Hmax => run(Box::new(NumericHmax::new(d, s, g))),
+        H::Counting => run(Box::new(OperatorCounting::new(d, s, g))),
     };
     match result.outcome {
         Outcome::Solved(solution) => {

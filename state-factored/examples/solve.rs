@@ -22,17 +22,17 @@ fn report(problem: &Problem) {
                 0 => Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(GoalCount::new(d, g, s))
+                    .heuristic(GoalCount::new(d, s, g))
                     .run(),
                 1 => Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .heuristic(NumericDistance::admissible(d, s, g))
                     .run(),
                 _ => Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::informative(d, g, s))
+                    .heuristic(NumericDistance::informative(d, s, g))
                     .run(),
             }
             .expect("valid costs");
@@ -41,17 +41,17 @@ fn report(problem: &Problem) {
                 0 => Search::new(&regression, start)
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(GoalCount::new(d, g, s))
+                    .heuristic(GoalCount::new(d, s, g))
                     .run(),
                 1 => Search::new(&regression, start)
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .heuristic(NumericDistance::admissible(d, s, g))
                     .run(),
                 _ => Search::new(&regression, start)
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::informative(d, g, s))
+                    .heuristic(NumericDistance::informative(d, s, g))
                     .run(),
             }
             .expect("valid costs");

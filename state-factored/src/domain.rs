@@ -389,7 +389,7 @@ impl Domain {
     /// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
     /// let start = domain.schema().default_state();
     /// let space = domain.forward(&goal);
-    /// let result = astar(&space, start.clone(), GoalCount::new(&domain, &goal, &start)).unwrap();
+    /// let result = astar(&space, start.clone(), GoalCount::new(&domain, &start, &goal)).unwrap();
     /// assert_eq!(result.outcome.solution().unwrap().cost, 9);
     /// ```
     pub fn forward<'a>(&'a self, goal: &'a Goal) -> ForwardSpace<'a> {

@@ -53,7 +53,7 @@ const MAX_PLAN_STEPS: i64 = 1 << 32;
 /// let space = p.domain.forward(&p.goal);
 /// let dominance = ResourceDominance::new(&p.domain, &p.goal).unwrap();
 /// let result = Search::new(&space, p.start.clone())
-///     .heuristic(NumericHmax::new(&p.domain, &p.goal, &p.start))
+///     .heuristic(NumericHmax::new(&p.domain, &p.start, &p.goal))
 ///     .dominance(dominance)
 ///     .run()
 ///     .unwrap();

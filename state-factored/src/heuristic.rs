@@ -81,7 +81,7 @@ fn reaches(domain: &Domain) -> Vec<(Reach, Cost)> {
 /// domain.add_action(Action::builder("set_b").set("b", true)).unwrap();
 /// let goal = domain.goal([Predicate::eq("a", true), Predicate::eq("b", true)]).unwrap();
 /// let start = domain.schema().default_state();
-/// let mut h = GoalCount::new(&domain, &goal, &start);
+/// let mut h = GoalCount::new(&domain, &start, &goal);
 /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), 2.into());
 /// assert!(Heuristic::<State, u32>::is_admissible(&h));
 /// ```
@@ -106,10 +106,10 @@ impl<'a> GoalCount<'a> {
     /// let goal = domain.goal([Predicate::ge("gold", 1)]).unwrap();
     /// let start = domain.schema().default_state();
     /// let space = domain.regression(&start, &goal).unwrap();
-    /// let mut h = GoalCount::new(&domain, &goal, &start);
+    /// let mut h = GoalCount::new(&domain, &start, &goal);
     /// assert_eq!(Heuristic::<Subgoal, u32>::estimate(&mut h, &space.start_node()), 1.into());
     /// ```
-    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+    pub fn new(domain: &'a Domain, start: &'a State, goal: &'a Goal) -> Self {
         let actions = domain.actions();
         let basic = actions
             .iter()
@@ -196,10 +196,10 @@ pub enum Combine {
 /// domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
 /// let start = domain.schema().default_state();
 /// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
-/// let mut h = NumericDistance::admissible(&domain, &goal, &start);
+/// let mut h = NumericDistance::admissible(&domain, &start, &goal);
 /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::Value(9)); // 3 mines
 /// let stuck = domain.goal([Predicate::eq("flag", true)]).unwrap();
-/// let mut h = NumericDistance::admissible(&domain, &stuck, &start);
+/// let mut h = NumericDistance::admissible(&domain, &start, &stuck);
 /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::DeadEnd);
 /// ```
 #[derive(Clone, Debug)]
@@ -218,10 +218,10 @@ impl<'a> NumericDistance<'a> {
     /// let domain = Domain::new(Schema::new());
     /// let goal = domain.goal([]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let h = NumericDistance::new(&domain, &goal, &start, Combine::Sum);
+    /// let h = NumericDistance::new(&domain, &start, &goal, Combine::Sum);
     /// assert_eq!(h.combine(), Combine::Sum);
     /// ```
-    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State, combine: Combine) -> Self {
+    pub fn new(domain: &'a Domain, start: &'a State, goal: &'a Goal, combine: Combine) -> Self {
         Self {
             goal,
             start,
@@ -238,11 +238,11 @@ impl<'a> NumericDistance<'a> {
     /// let domain = Domain::new(Schema::new());
     /// let goal = domain.goal([]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let h = NumericDistance::admissible(&domain, &goal, &start);
+    /// let h = NumericDistance::admissible(&domain, &start, &goal);
     /// assert!(Heuristic::<State, u32>::is_admissible(&h));
     /// ```
-    pub fn admissible(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
-        Self::new(domain, goal, start, Combine::Max)
+    pub fn admissible(domain: &'a Domain, start: &'a State, goal: &'a Goal) -> Self {
+        Self::new(domain, start, goal, Combine::Max)
     }
 
     /// The informative form ([`Combine::Sum`]).
@@ -253,11 +253,11 @@ impl<'a> NumericDistance<'a> {
     /// let domain = Domain::new(Schema::new());
     /// let goal = domain.goal([]).unwrap();
     /// let start = domain.schema().default_state();
-    /// let h = NumericDistance::informative(&domain, &goal, &start);
+    /// let h = NumericDistance::informative(&domain, &start, &goal);
     /// assert!(!Heuristic::<State, u32>::is_admissible(&h));
     /// ```
-    pub fn informative(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
-        Self::new(domain, goal, start, Combine::Sum)
+    pub fn informative(domain: &'a Domain, start: &'a State, goal: &'a Goal) -> Self {
+        Self::new(domain, start, goal, Combine::Sum)
     }
 
     /// How the variables are combined.

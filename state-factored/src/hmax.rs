@@ -197,7 +197,7 @@ impl Condition<'_> {
 ///     .unwrap();
 /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
 /// let start = domain.schema().state().set("gold", 20).build().unwrap();
-/// let mut h = NumericHmax::new(&domain, &goal, &start);
+/// let mut h = NumericHmax::new(&domain, &start, &goal);
 /// // buy (1) after gold >= 60: walk (2), then mine twice (2 * 3).
 /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::Value(9));
 /// let plan = astar(&domain.forward(&goal), start.clone(), h).unwrap();
@@ -496,11 +496,11 @@ impl<'a> NumericHmax<'a> {
     /// let domain = Domain::new(schema);
     /// let goal = domain.goal([Predicate::eq("flag", true)]).unwrap(); // nothing sets it
     /// let start = domain.schema().default_state();
-    /// let mut h = NumericHmax::new(&domain, &goal, &start);
+    /// let mut h = NumericHmax::new(&domain, &start, &goal);
     /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::DeadEnd);
     /// assert!(Heuristic::<State, u32>::is_admissible(&h));
     /// ```
-    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+    pub fn new(domain: &'a Domain, start: &'a State, goal: &'a Goal) -> Self {
         let types: Vec<VarType> = domain.schema().vars().map(crate::Var::var_type).collect();
         let (conditions, goal_conditions, pre) = conditions(domain, goal);
         let (achievers, changes) = achievers(domain, &types);
@@ -755,7 +755,7 @@ impl Heuristic<Subgoal, Cost> for NumericHmax<'_> {
 /// use state_factored::NumericHmax;
 /// let p = state_factored::problems::hitman().unwrap();
 /// let space = p.domain.forward(&p.goal);
-/// let mut h = NumericHmax::new(&p.domain, &p.goal, &p.start);
+/// let mut h = NumericHmax::new(&p.domain, &p.start, &p.goal);
 /// for _ in 0..3 {
 ///     let result = astar(&space, p.start.clone(), &mut h).unwrap();
 ///     assert_eq!(result.outcome.solution().unwrap().cost, 15);

@@ -43,7 +43,7 @@
 //! let start = domain.schema().state().set("gold", 5).build().unwrap();
 //!
 //! let forward = domain.forward(&goal);
-//! let h = NumericDistance::admissible(&domain, &goal, &start);
+//! let h = NumericDistance::admissible(&domain, &start, &goal);
 //! let plan = astar(&forward, start.clone(), h).unwrap().outcome.into_solution().unwrap();
 //! assert_eq!(plan.cost, 7);
 //!

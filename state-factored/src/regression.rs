@@ -155,7 +155,7 @@ impl Subgoal {
 /// let goal = domain.goal([Predicate::eq("armed", true)]).unwrap();
 /// let start = domain.schema().state().set("gold", 20).build().unwrap();
 /// let space = domain.regression(&start, &goal).unwrap();
-/// let h = NumericDistance::admissible(&domain, &goal, &start);
+/// let h = NumericDistance::admissible(&domain, &start, &goal);
 /// let result = astar(&space, space.start_node(), h).unwrap();
 /// let solution = result.outcome.solution().unwrap();
 /// assert_eq!(solution.cost, 7);

@@ -115,7 +115,7 @@ proptest! {
         for algorithm in [Algorithm::Dijkstra, Algorithm::AStar] {
             let pruned = Search::new(&space, s.clone())
                 .algorithm(algorithm)
-                .heuristic(NumericHmax::new(&d, &g, &s))
+                .heuristic(NumericHmax::new(&d, &s, &g))
                 .dominance(dominance())
                 .limits(limits.clone())
                 .run()

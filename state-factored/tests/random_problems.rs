@@ -182,21 +182,21 @@ proptest! {
 
         let mut runs = Vec::new();
         {
-            let h = || NumericDistance::new(&d, &g, &s, Combine::Max);
+            let h = || NumericDistance::new(&d, &s, &g, Combine::Max);
             let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("forward A* distance", replayed(&d, &s, &g, f.outcome, false)));
             let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("regression A* distance", replayed(&d, &s, &g, r.outcome, true)));
         }
         {
-            let h = || NumericHmax::new(&d, &g, &s);
+            let h = || NumericHmax::new(&d, &s, &g);
             let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("forward A* hmax", replayed(&d, &s, &g, f.outcome, false)));
             let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("regression A* hmax", replayed(&d, &s, &g, r.outcome, true)));
         }
         {
-            let h = || OperatorCounting::new(&d, &g, &s);
+            let h = || OperatorCounting::new(&d, &s, &g);
             let f = Search::new(&forward, s.clone()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
             runs.push(("forward A* counting", replayed(&d, &s, &g, f.outcome, false)));
             let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::AStar).heuristic(h()).limits(limits()).run().unwrap();
@@ -204,7 +204,7 @@ proptest! {
         }
         let r = Search::new(&regression, regression.start_node()).algorithm(Algorithm::Dijkstra).limits(limits()).run().unwrap();
         runs.push(("regression Dijkstra", replayed(&d, &s, &g, r.outcome, true)));
-        let count = GoalCount::new(&d, &g, &s);
+        let count = GoalCount::new(&d, &s, &g);
         if search_core::Heuristic::<State, u32>::is_admissible(&count) {
             let f = Search::new(&forward, s.clone()).heuristic(count.clone()).limits(limits()).run().unwrap();
             runs.push(("forward A* count", replayed(&d, &s, &g, f.outcome, false)));
@@ -220,7 +220,7 @@ proptest! {
         // Inadmissible searches still return valid plans, and find one
         // exactly when one exists.
         for algorithm in [Algorithm::GreedyBestFirst, Algorithm::BreadthFirst, Algorithm::WeightedAStar { weight: 3.0 }] {
-            let h = || NumericDistance::informative(&d, &g, &s);
+            let h = || NumericDistance::informative(&d, &s, &g);
             let f = Search::new(&forward, s.clone()).algorithm(algorithm).heuristic(h()).limits(limits()).run().unwrap();
             let f = replayed(&d, &s, &g, f.outcome, false);
             let r = Search::new(&regression, regression.start_node()).algorithm(algorithm).heuristic(h()).limits(limits()).run().unwrap();
@@ -372,7 +372,7 @@ proptest! {
     #[test]
     fn hmax_is_admissible(tape in proptest::collection::vec(any::<u8>(), 80)) {
         let (d, s, g) = problem(&tape);
-        assert_admissible(NumericHmax::new(&d, &g, &s), &d, &s, &g)?;
+        assert_admissible(NumericHmax::new(&d, &s, &g), &d, &s, &g)?;
     }
 
     /// `OperatorCounting` is admissible in both directions, with its
@@ -381,8 +381,8 @@ proptest! {
     #[test]
     fn operator_counting_is_admissible(tape in proptest::collection::vec(any::<u8>(), 80)) {
         let (d, s, g) = problem(&tape);
-        assert_admissible(OperatorCounting::new(&d, &g, &s), &d, &s, &g)?;
-        let mut relaxed = OperatorCounting::new(&d, &g, &s);
+        assert_admissible(OperatorCounting::new(&d, &s, &g), &d, &s, &g)?;
+        let mut relaxed = OperatorCounting::new(&d, &s, &g);
         relaxed.node_budget(1);
         assert_admissible(relaxed, &d, &s, &g)?;
     }
@@ -426,7 +426,7 @@ proptest! {
             .limits(limits())
             .run()
             .unwrap();
-        let mut h = OperatorCounting::new(&d, &goal, &start);
+        let mut h = OperatorCounting::new(&d, &start, &goal);
         let estimate = Heuristic::<State, u32>::estimate(&mut h, &start);
         match (estimate, result.outcome) {
             (Estimate::Value(v), Outcome::Solved(s)) => prop_assert!(v <= s.cost, "h {} > h* {}", v, s.cost),

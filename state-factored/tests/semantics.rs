@@ -306,7 +306,7 @@ fn unreachable_goal_with_unbounded_increments() {
         let forward = d.forward(&goal);
         let r = Search::new(&forward, start.clone())
             .algorithm(algorithm)
-            .heuristic(GoalCount::new(&d, &goal, &start))
+            .heuristic(GoalCount::new(&d, &start, &goal))
             .limits(limits.clone())
             .run()
             .unwrap();
@@ -320,7 +320,7 @@ fn unreachable_goal_with_unbounded_increments() {
         let space = d.regression(&start, &goal).unwrap();
         let r = Search::new(&space, space.start_node())
             .algorithm(algorithm)
-            .heuristic(GoalCount::new(&d, &goal, &start))
+            .heuristic(GoalCount::new(&d, &start, &goal))
             .limits(limits.clone())
             .run()
             .unwrap();
@@ -331,7 +331,7 @@ fn unreachable_goal_with_unbounded_increments() {
     let r = search_core::astar(
         &d.forward(&goal),
         start.clone(),
-        NumericDistance::admissible(&d, &goal, &start),
+        NumericDistance::admissible(&d, &start, &goal),
     )
     .unwrap();
     assert_eq!(r.outcome, Outcome::Exhausted);
@@ -485,7 +485,7 @@ fn wide_states_beyond_the_inline_size_behave_the_same() {
             ..SearchLimits::default()
         });
         let result = if h {
-            search.heuristic(NumericHmax::new(&d, &goal, &start)).run()
+            search.heuristic(NumericHmax::new(&d, &start, &goal)).run()
         } else {
             search.algorithm(Algorithm::Dijkstra).run()
         }
@@ -498,7 +498,7 @@ fn wide_states_beyond_the_inline_size_behave_the_same() {
 fn hmax_looks_through_preconditions_in_both_directions() {
     use search_core::{Estimate, Heuristic};
     let p = state_factored::problems::hitman().unwrap();
-    let mut h = NumericHmax::new(&p.domain, &p.goal, &p.start);
+    let mut h = NumericHmax::new(&p.domain, &p.start, &p.goal);
     // attack (1) after has_weapon: buy_weapon (1) after gold >= 60, which
     // needs the walk to the mine (2) and two mines (2 * 3).
     assert_eq!(
@@ -536,7 +536,7 @@ fn hmax_looks_through_preconditions_in_both_directions() {
 fn operator_counting_counts_resources_in_both_directions() {
     use search_core::{Estimate, Heuristic};
     let p = state_factored::problems::economy(1).unwrap();
-    let mut h = OperatorCounting::new(&p.domain, &p.goal, &p.start);
+    let mut h = OperatorCounting::new(&p.domain, &p.start, &p.goal);
     // With budget enough to close the program, the start's estimate is one
     // below the optimal cost, 29: tools, whole chops and quarries, the
     // sales, all counted (the program ignores only the order of actions).
@@ -551,7 +551,7 @@ fn operator_counting_counts_resources_in_both_directions() {
         Estimate::Value(28)
     );
     // h_max sees only the most expensive condition.
-    let mut hmax = NumericHmax::new(&p.domain, &p.goal, &p.start);
+    let mut hmax = NumericHmax::new(&p.domain, &p.start, &p.goal);
     assert_eq!(
         Heuristic::<State, u32>::estimate(&mut hmax, &p.start),
         Estimate::Value(16)
@@ -583,7 +583,7 @@ fn operator_counting_proves_dead_ends_and_forbids_unsupported_actions() {
     .unwrap();
     let start = d.schema().default_state();
     let goal = d.goal([Predicate::eq("open", true)]).unwrap();
-    let mut h = OperatorCounting::new(&d, &goal, &start);
+    let mut h = OperatorCounting::new(&d, &start, &goal);
     assert_eq!(
         Heuristic::<State, u32>::estimate(&mut h, &start),
         Estimate::DeadEnd
@@ -591,14 +591,14 @@ fn operator_counting_proves_dead_ends_and_forbids_unsupported_actions() {
     // Spending more gold than any state can hold is a dead end too: gold
     // only rises, so it never falls below its value now.
     let goal = d.goal([Predicate::le("gold", -1)]).unwrap();
-    let mut h = OperatorCounting::new(&d, &goal, &start);
+    let mut h = OperatorCounting::new(&d, &start, &goal);
     assert_eq!(
         Heuristic::<State, u32>::estimate(&mut h, &start),
         Estimate::DeadEnd
     );
     // A goal already met costs nothing.
     let goal = d.goal([Predicate::ge("gold", 0)]).unwrap();
-    let mut h = OperatorCounting::new(&d, &goal, &start);
+    let mut h = OperatorCounting::new(&d, &start, &goal);
     assert_eq!(
         Heuristic::<State, u32>::estimate(&mut h, &start),
         Estimate::Value(0)
@@ -631,7 +631,7 @@ fn operator_counting_stays_admissible_with_steps_of_very_different_sizes() {
             d.add_action(Action::builder("t").cost(3).increase("r", 2048))
                 .unwrap();
         }
-        let mut h = OperatorCounting::new(&d, &goal, &start);
+        let mut h = OperatorCounting::new(&d, &start, &goal);
         match Heuristic::<State, u32>::estimate(&mut h, &start) {
             Estimate::Value(v) => assert!(v <= 2, "{v} > 2 (extra: {extra})"),
             Estimate::DeadEnd => panic!("dead end (extra: {extra})"),
@@ -667,7 +667,7 @@ fn operator_counting_forbids_an_action_with_contradictory_preconditions() {
     .unwrap();
     let start = d.schema().default_state();
     let goal = d.goal([Predicate::eq("rich", true)]).unwrap();
-    let mut h = OperatorCounting::new(&d, &goal, &start);
+    let mut h = OperatorCounting::new(&d, &start, &goal);
     // Two mines and the cash-in; the impossible action is no shortcut.
     assert_eq!(
         Heuristic::<State, u32>::estimate(&mut h, &start),

@@ -25,7 +25,7 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
     for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
         let fwd = Search::new(&forward, s.clone())
             .algorithm(algorithm)
-            .heuristic(NumericDistance::admissible(d, g, s))
+            .heuristic(NumericDistance::admissible(d, s, g))
             .run()
             .unwrap()
             .outcome
@@ -37,7 +37,7 @@ fn hitman_forward_and_regression_with_astar_and_dijkstra() {
 
         let reg = Search::new(&regression, regression.start_node())
             .algorithm(algorithm)
-            .heuristic(NumericDistance::admissible(d, g, s))
+            .heuristic(NumericDistance::admissible(d, s, g))
             .run()
             .unwrap()
             .outcome
@@ -86,42 +86,42 @@ fn hitman_with_every_heuristic_and_algorithm() {
                 Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(GoalCount::new(d, g, s))
+                    .heuristic(GoalCount::new(d, s, g))
                     .run(),
             ),
             forward_cost(
                 Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::informative(d, g, s))
+                    .heuristic(NumericDistance::informative(d, s, g))
                     .run(),
             ),
             forward_cost(
                 Search::new(&forward, s.clone())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .heuristic(NumericDistance::admissible(d, s, g))
                     .run(),
             ),
             regression_cost(
                 Search::new(&regression, regression.start_node())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(GoalCount::new(d, g, s))
+                    .heuristic(GoalCount::new(d, s, g))
                     .run(),
             ),
             regression_cost(
                 Search::new(&regression, regression.start_node())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::informative(d, g, s))
+                    .heuristic(NumericDistance::informative(d, s, g))
                     .run(),
             ),
             regression_cost(
                 Search::new(&regression, regression.start_node())
                     .algorithm(algorithm)
                     .limits(limits())
-                    .heuristic(NumericDistance::admissible(d, g, s))
+                    .heuristic(NumericDistance::admissible(d, s, g))
                     .run(),
             ),
         ];

@@ -59,7 +59,7 @@ fn factored_costs(d: &Domain, s: &State, g: &Goal) -> [Option<u64>; 3] {
         .unwrap()
         .outcome
         .into_solution();
-    let by_astar = astar(&forward, s.clone(), NumericDistance::admissible(d, g, s))
+    let by_astar = astar(&forward, s.clone(), NumericDistance::admissible(d, s, g))
         .unwrap()
         .outcome
         .into_solution();
@@ -67,7 +67,7 @@ fn factored_costs(d: &Domain, s: &State, g: &Goal) -> [Option<u64>; 3] {
     let by_regression = astar(
         &space,
         space.start_node(),
-        NumericDistance::admissible(d, g, s),
+        NumericDistance::admissible(d, s, g),
     )
     .unwrap()
     .outcome

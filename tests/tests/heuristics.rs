@@ -24,15 +24,12 @@ fn properties<T: TaskView>(
     goal: &T::Goal,
     direction: Direction,
 ) -> Result<(bool, bool), PlanError> {
-    Ok(match direction {
-        Direction::Forward => {
-            let made = h.forward(task, start, goal)?;
-            (made.is_admissible(), made.is_consistent())
-        }
-        _ => {
-            let made = h.regression(task, start, goal)?;
-            (made.is_admissible(), made.is_consistent())
-        }
+    Ok(if direction == Direction::Forward {
+        let made = h.forward(task, start, goal)?;
+        (made.is_admissible(), made.is_consistent())
+    } else {
+        let made = h.regression(task, start, goal)?;
+        (made.is_admissible(), made.is_consistent())
     })
 }
 

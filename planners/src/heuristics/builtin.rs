@@ -234,18 +234,18 @@ macro_rules! factored_factory {
     };
 }
 
-factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, g, s));
-factored_factory!(NumericHmaxFactory, |d, s, g| NumericHmax::new(d, g, s));
+factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, s, g));
+factored_factory!(NumericHmaxFactory, |d, s, g| NumericHmax::new(d, s, g));
 factored_factory!(NumericMaxFactory, |d, s, g| NumericDistance::new(
     d,
-    g,
     s,
+    g,
     Combine::Max
 ));
 factored_factory!(NumericSumFactory, |d, s, g| NumericDistance::new(
     d,
-    g,
     s,
+    g,
     Combine::Sum
 ));
-factored_factory!(CountingFactory, |d, s, g| OperatorCounting::new(d, g, s));
+factored_factory!(CountingFactory, |d, s, g| OperatorCounting::new(d, s, g));

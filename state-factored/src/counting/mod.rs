@@ -87,7 +87,7 @@ const TOLERANCE: f64 = 1e-6;
 ///     .unwrap();
 /// let goal = domain.goal([Predicate::eq("house", true)]).unwrap();
 /// let start = domain.schema().state().set("wood", 1).build().unwrap();
-/// let mut h = OperatorCounting::new(&domain, &goal, &start);
+/// let mut h = OperatorCounting::new(&domain, &start, &goal);
 /// // Nine more wood takes three whole chops: 3 * 2 + 5.
 /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::Value(11));
 /// let plan = astar(&domain.forward(&goal), start.clone(), h).unwrap();
@@ -104,7 +104,7 @@ pub struct OperatorCounting<'a> {
 impl<'a> OperatorCounting<'a> {
     /// Operator counting for `domain` towards `goal`; `start` is where
     /// regression plans from (forward search passes its states instead).
-    pub fn new(domain: &'a Domain, goal: &'a Goal, start: &'a State) -> Self {
+    pub fn new(domain: &'a Domain, start: &'a State, goal: &'a Goal) -> Self {
         Self {
             start,
             goal,
@@ -121,7 +121,7 @@ impl<'a> OperatorCounting<'a> {
     /// use search_core::{Estimate, Heuristic};
     /// use state_factored::{OperatorCounting, State};
     /// let p = state_factored::problems::economy(1).unwrap();
-    /// let mut h = OperatorCounting::new(&p.domain, &p.goal, &p.start);
+    /// let mut h = OperatorCounting::new(&p.domain, &p.start, &p.goal);
     /// let Estimate::Value(exact) = Heuristic::<State, u32>::estimate(&mut h, &p.start) else {
     ///     unreachable!()
     /// };
