@@ -45,7 +45,7 @@ pub enum PlanError {
     },
     /// A heuristic that cannot join a registry.
     #[error("cannot register heuristic `{name}`: {why}")]
-    DuplicateHeuristic {
+    HeuristicRefused {
         /// Its name.
         name: String,
         /// Why not.

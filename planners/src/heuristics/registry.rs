@@ -322,30 +322,30 @@ impl Registry {
     /// Adds `heuristic`.
     ///
     /// # Errors
-    /// [`PlanError::DuplicateHeuristic`] when its name or an alias is taken,
+    /// [`PlanError::HeuristicRefused`] when its name or an alias is taken,
     /// or it has no factory.
     pub fn add(&mut self, heuristic: NamedHeuristic) -> Result<&mut Self, PlanError> {
         let info = heuristic.info();
-        let duplicate = |why: String| PlanError::DuplicateHeuristic {
+        let refuse = |why: String| PlanError::HeuristicRefused {
             name: info.name.clone(),
             why,
         };
         if info.representations.is_empty() {
-            return Err(duplicate("it has no factory".to_owned()));
+            return Err(refuse("it has no factory".to_owned()));
         }
         for name in std::iter::once(&info.name).chain(&info.aliases) {
-            if let Some(taken) = self.heuristics.iter().find(|h| h.answers_to(name)) {
-                return Err(duplicate(format!("`{name}` already names `{taken}`")));
+            let well_formed = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-:".contains(c));
+            if !well_formed {
+                return Err(refuse(format!(
+                    "`{name}`: a name is one or more letters, digits, `-`, `_` and `:`"
+                )));
             }
-        }
-        if !info
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-:".contains(c))
-        {
-            return Err(duplicate(
-                "a name is letters, digits, `-`, `_` and `:`".to_owned(),
-            ));
+            if let Some(taken) = self.heuristics.iter().find(|h| h.answers_to(name)) {
+                return Err(refuse(format!("`{name}` already names `{taken}`")));
+            }
         }
         self.heuristics.push(heuristic);
         Ok(self)
@@ -503,6 +503,13 @@ mod tests {
             .contains("no factory"));
         let spaced = NamedHeuristic::builder("my h", "x").factored(Never).build();
         assert!(registry.add(spaced).is_err());
+        let empty = NamedHeuristic::builder("", "x").factored(Never).build();
+        assert!(registry.add(empty).is_err());
+        let bad_alias = NamedHeuristic::builder("good", "x")
+            .aliases(&["bad alias"])
+            .factored(Never)
+            .build();
+        assert!(registry.add(bad_alias).is_err());
         let fine = NamedHeuristic::builder("mine", "x").factored(Never).build();
         assert!(registry.add(fine).is_ok());
     }
