@@ -420,8 +420,8 @@ fn list_heuristics(heuristics: &Registry, markdown: bool) {
     }
     let yes = |b: bool| if b { "yes" } else { "-" };
     println!(
-        "{:<22}{:<20}{:<12}{:<12}{:<11}{:<11}description",
-        "name", "representations", "directions", "admissible", "consistent", ""
+        "{:<22}{:<20}{:<12}{:<12}{:<12}description",
+        "name", "representations", "directions", "admissible", "consistent"
     );
     for h in heuristics.iter() {
         let info = h.info();
@@ -431,13 +431,12 @@ fn list_heuristics(heuristics: &Registry, markdown: bool) {
             .map(ToString::to_string)
             .collect();
         println!(
-            "{:<22}{:<20}{:<12}{:<12}{:<11}{:<11}{}",
+            "{:<22}{:<20}{:<12}{:<12}{:<12}{}",
             info.name,
             representations.join(", "),
             info.directions.to_string(),
             yes(info.admissible),
             yes(info.consistent),
-            "",
             info.description
         );
         if !info.aliases.is_empty() {
