@@ -272,6 +272,7 @@ fn an_action_with_contradictory_preconditions_never_applies() {
         neg_pre: vec![0],
         add: vec![1],
         del: vec![],
+        cost: 1,
     }];
     let grounded = GroundedTask::new(&by_hand).unwrap();
     let plan = IpcPlan::parse("plan", "(cheat a)\n").unwrap();
@@ -384,7 +385,6 @@ fn malformed_domains_give_located_errors() {
     for requirement in [
         ":adl",
         ":conditional-effects",
-        ":action-costs",
         ":numeric-fluents",
         ":derived-predicates",
         ":durative-actions",
@@ -410,9 +410,14 @@ fn malformed_domains_give_located_errors() {
         &["conditional effect `when`"],
     );
     domain_error(
-        &action("(p ?x)", "(and (p ?x) (increase (total-cost) 1))"),
+        &action("(p ?x)", "(and (p ?x) (increase (fuel) 1))"),
         "increase",
         &["numeric effect `increase`"],
+    );
+    domain_error(
+        &action("(p ?x)", "(and (p ?x) (increase (total-cost) 1))"),
+        "total-cost) 1",
+        &["undefined function `total-cost`"],
     );
     domain_error(
         &action("(or (p ?x) (q))", "(q)"),
@@ -430,9 +435,9 @@ fn malformed_domains_give_located_errors() {
         &["numeric comparison `>`"],
     );
     domain_error(
-        "(define (domain d)\n (:functions (total-cost)))",
-        ":functions",
-        &["numeric fluents"],
+        "(define (domain d)\n (:functions (location ?x) - object))",
+        "object))",
+        &["unsupported function type `object`"],
     );
     domain_error(
         "(define (domain d)\n (:derived (p) (q)))",
@@ -503,13 +508,18 @@ fn malformed_problems_give_located_errors() {
     );
     problem(
         "(:objects) (:init) (:goal (free)) (:metric minimize (total-cost))",
+        "total-cost",
+        &["undefined function `total-cost`"],
+    );
+    problem(
+        "(:objects) (:init) (:goal (free)) (:metric maximize (total-cost))",
         ":metric",
         &["unsupported", ":metric"],
     );
     problem(
         "(:objects) (:init (= (fuel) 3)) (:goal (free))",
-        "(= (fuel",
-        &["unsupported", "numeric"],
+        "fuel",
+        &["undefined function `fuel`"],
     );
     problem(
         "(:objects) (:init) (:goal (forall (?x) (free)))",

@@ -58,8 +58,9 @@ pub enum PddlError {
         message: String,
     },
     /// A requirement or construct outside the supported STRIPS subset
-    /// (`:strips`, `:typing`, `:negative-preconditions`, `:equality`).
-    #[error("{file}:{at}: unsupported {construct} (searchlab reads STRIPS with :typing, :negative-preconditions and :equality)")]
+    /// (`:strips`, `:typing`, `:negative-preconditions`, `:equality`,
+    /// `:action-costs`).
+    #[error("{file}:{at}: unsupported {construct} (searchlab reads STRIPS with :typing, :negative-preconditions, :equality and :action-costs)")]
     Unsupported {
         /// The file.
         file: String,
@@ -75,7 +76,7 @@ pub enum PddlError {
         file: String,
         /// Where.
         at: Location,
-        /// `type`, `predicate`, `object`, `variable`, `action`.
+        /// `type`, `predicate`, `function`, `object`, `variable`, `action`.
         kind: &'static str,
         /// The name.
         name: String,

@@ -23,7 +23,7 @@ use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
 use search_core::Limit;
 
-use super::parser::{fits, AtomTerm, Condition, Domain, Problem, Term};
+use super::parser::{fits, AtomTerm, Condition, CostTerm, Domain, Problem, Term};
 use super::PddlError;
 
 const UNBOUND: u32 = u32::MAX;
@@ -162,6 +162,9 @@ pub struct GroundOperator {
     pub add: Vec<u32>,
     /// Facts made false (none that it also adds).
     pub del: Vec<u32>,
+    /// What it costs: 1 without action costs; with them, what it adds to
+    /// `total-cost` (0 if nothing).
+    pub cost: u32,
 }
 
 /// A grounded STRIPS task: facts, operators, the initial state and the
@@ -178,6 +181,9 @@ pub struct GroundTask {
     pub goal: Vec<u32>,
     /// Facts the goal wants false.
     pub goal_false: Vec<u32>,
+    /// Whether the operators have their own costs (the problem's
+    /// `:metric` is `minimize (total-cost)`); otherwise each costs 1.
+    pub action_costs: bool,
     /// Counts and time.
     pub stats: GroundingStats,
 }
@@ -762,7 +768,23 @@ fn finalize(
             neg_pre: Vec::new(),
             add: Vec::new(),
             del: Vec::new(),
+            cost: 1,
         };
+        if problem.metric {
+            o.cost = match &schema.cost {
+                None => 0,
+                Some(CostTerm::Constant(c)) => *c,
+                Some(CostTerm::Function { function, args }) => {
+                    let args = args.iter().map(|t| term_value(*t, binding)).collect();
+                    // Matching required the value's hidden fact; an
+                    // operator whose cost has no value does not exist.
+                    match problem.function_values.get(&(*function, args)) {
+                        Some(&c) => c,
+                        None => continue 'ops,
+                    }
+                }
+            };
+        }
         for c in &schema.pre {
             if let Condition::Atom { positive, atom } = c {
                 if is_static[atom.predicate as usize] {
@@ -951,6 +973,7 @@ fn finalize(
         init,
         goal,
         goal_false,
+        action_costs: problem.metric,
         stats,
     })
 }

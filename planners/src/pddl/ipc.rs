@@ -1,5 +1,6 @@
 //! Plans in the IPC format: one `(action arg ...)` per line, then
-//! `; cost = N (unit cost)`.
+//! `; cost = N (unit cost)`, or `; cost = N (general cost)` for a task with
+//! action costs, as Fast Downward writes it.
 
 use std::fmt::Write as _;
 
@@ -31,6 +32,11 @@ pub struct IpcPlan {
     pub file: String,
     /// The steps in execution order.
     pub steps: Vec<PlanStep>,
+    /// The plan's cost on a task with action costs; `None` with unit
+    /// costs, where the cost is the length. Reading a plan leaves it
+    /// `None`: [`Task::validate`](super::Task::validate) tells the real
+    /// cost.
+    pub general_cost: Option<u64>,
 }
 
 impl IpcPlan {
@@ -45,6 +51,7 @@ impl IpcPlan {
                     at: Location::default(),
                 })
                 .collect(),
+            general_cost: None,
         }
     }
 
@@ -53,18 +60,34 @@ impl IpcPlan {
         self.steps.iter().map(|s| s.name.as_str()).collect()
     }
 
-    /// The plan's cost with unit costs: its length.
+    /// The plan's cost: [`general_cost`](Self::general_cost) if set,
+    /// otherwise (unit costs) its length.
+    ///
+    /// ```
+    /// use planners::pddl::IpcPlan;
+    /// let mut plan = IpcPlan::from_names(["drive a b", "drive b c"]);
+    /// assert_eq!(plan.cost(), 2);
+    /// plan.general_cost = Some(17);
+    /// assert_eq!(plan.cost(), 17);
+    /// assert!(plan.to_ipc_string().ends_with("; cost = 17 (general cost)\n"));
+    /// ```
     pub fn cost(&self) -> u64 {
-        self.steps.len() as u64
+        self.general_cost.unwrap_or(self.steps.len() as u64)
     }
 
-    /// The plan as IPC text.
+    /// The plan as IPC text, ending with `; cost = N (unit cost)` or, with
+    /// action costs, `; cost = N (general cost)`.
     pub fn to_ipc_string(&self) -> String {
         let mut text = String::new();
         for step in &self.steps {
             let _ = writeln!(text, "({})", step.name);
         }
-        let _ = writeln!(text, "; cost = {} (unit cost)", self.cost());
+        let kind = if self.general_cost.is_some() {
+            "general cost"
+        } else {
+            "unit cost"
+        };
+        let _ = writeln!(text, "; cost = {} ({kind})", self.cost());
         text
     }
 
@@ -122,6 +145,7 @@ impl IpcPlan {
         Ok(Self {
             file: file.to_owned(),
             steps,
+            general_cost: None,
         })
     }
 }

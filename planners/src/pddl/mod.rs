@@ -1,12 +1,15 @@
-//! PDDL front end: STRIPS with `:typing`, `:negative-preconditions` and
-//! `:equality`, grounded by relaxed reachability onto the narrowest atomic
-//! state, with `h^2` mutexes for regression and plans in the IPC format.
+//! PDDL front end: STRIPS with `:typing`, `:negative-preconditions`,
+//! `:equality` and `:action-costs`, grounded by relaxed reachability onto
+//! the narrowest atomic state, with `h^2` mutexes for regression and plans
+//! in the IPC format.
 //!
 //! - [`parse_domain`], [`parse_problem`]: files to [`Domain`] and
 //!   [`Problem`], with errors that give the file, line and column; anything
-//!   outside the subset (conditional effects, quantifiers, numeric fluents,
-//!   derived predicates, durative actions, action costs) is refused, naming
-//!   it.
+//!   outside the subset (conditional effects, quantifiers, numeric fluents
+//!   other than action costs, derived predicates, durative actions) is
+//!   refused, naming it. Tokens split as in Fast Downward's translator:
+//!   `(p?x)` is `p` and `?x`; `-` is a name character, so `?x-t` is one
+//!   variable and a typed list needs `?x - t`.
 //! - [`ground`]: a [`GroundTask`] of facts and operators;
 //!   [`GroundedTask::new`] puts it on a `u64` or a [`Wide`](state_atomic::Wide)
 //!   state; each [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
@@ -14,6 +17,22 @@
 //!   prunes subgoals with such a pair.
 //! - [`IpcPlan`]: writing and reading IPC plans; [`solve_files`] does it
 //!   all.
+//!
+//! # Action costs
+//!
+//! As in Fast Downward's translator: with `(:metric minimize
+//! (total-cost))` in the problem, a ground operator costs what its
+//! `(increase (total-cost) amount)` adds, where the amount is a number or a
+//! static function such as `(road-length ?x ?y)` whose values the
+//! problem's `:init` gives (`(= (road-length a b) 7)`); an action without
+//! an `increase` costs 0. An operator whose function has no value for its
+//! arguments does not exist (the translator drops it too, silently).
+//! Costs are integers from 0 to [`MAX_ACTION_COST`]; anything else is a
+//! located error. Without the metric every action costs 1, whatever its
+//! effects say. The search minimises the real costs, as Fast Downward's
+//! default `cost_type=normal` does (not `one` or `plusone`), and zero-cost
+//! actions are allowed. Plans end with `; cost = N (general cost)` on a
+//! task with action costs, `; cost = N (unit cost)` otherwise.
 //!
 //! ```
 //! use planners::pddl::{solve_text, PddlOptions};
@@ -52,7 +71,7 @@ pub use ground::{
 };
 pub use ipc::{IpcPlan, PlanStep};
 pub use mutex::{h2_mutexes, Mutexes};
-pub use parser::{parse_domain, parse_problem, Domain, Problem};
+pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
 pub use task::{GroundedTask, Task, TaskRegression, TaskVisitor};
 
 use crate::{Direction, PlanOutcome, Planner, PlannerConfig};

@@ -1,5 +1,5 @@
 //! Domain and problem files: the STRIPS subset with `:typing`,
-//! `:negative-preconditions` and `:equality`.
+//! `:negative-preconditions`, `:equality` and `:action-costs`.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -7,7 +7,20 @@ use super::sexp::{read, Sexp};
 use super::{Location, PddlError};
 
 /// The requirements searchlab reads.
-const SUPPORTED: [&str; 4] = [":strips", ":typing", ":negative-preconditions", ":equality"];
+const SUPPORTED: [&str; 5] = [
+    ":strips",
+    ":typing",
+    ":negative-preconditions",
+    ":equality",
+    ":action-costs",
+];
+
+/// The most one action may cost: Fast Downward's translator refuses
+/// numbers beyond a 32-bit signed integer, and so does searchlab.
+pub const MAX_ACTION_COST: u32 = i32::MAX.unsigned_abs();
+
+/// The function every action's cost goes to (`:action-costs`).
+const TOTAL_COST: &str = "total-cost";
 
 /// A type's index; 0 is `object`.
 pub(crate) type TypeId = usize;
@@ -50,6 +63,29 @@ pub(crate) struct Predicate {
     pub(crate) params: Vec<TypeSet>,
 }
 
+/// A function's declaration (`:functions`): `total-cost`, or a static
+/// function whose values the problem's `:init` gives.
+#[derive(Clone, Debug)]
+pub(crate) struct Function {
+    pub(crate) name: String,
+    pub(crate) params: Vec<TypeSet>,
+    /// A static function's hidden predicate, true of the arguments that
+    /// have a value: an action whose cost is the function's value needs it
+    /// as a precondition, so that grounding drops the operators whose cost
+    /// has no value, as Fast Downward's translator does. `None` for
+    /// `total-cost`.
+    pub(crate) predicate: Option<u32>,
+}
+
+/// The amount of an action's `(increase (total-cost) amount)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CostTerm {
+    /// A number.
+    Constant(u32),
+    /// A static function's value for these arguments.
+    Function { function: u32, args: Vec<Term> },
+}
+
 /// An action schema.
 #[derive(Clone, Debug)]
 pub(crate) struct Schema {
@@ -58,6 +94,8 @@ pub(crate) struct Schema {
     pub(crate) pre: Vec<Condition>,
     pub(crate) add: Vec<AtomTerm>,
     pub(crate) del: Vec<AtomTerm>,
+    /// `(increase (total-cost) ...)`, if the action has one.
+    pub(crate) cost: Option<CostTerm>,
 }
 
 /// A parsed PDDL domain.
@@ -78,10 +116,13 @@ pub struct Domain {
     /// Per type: itself and every ancestor.
     pub(crate) ancestors: Vec<Vec<TypeId>>,
     pub(crate) constants: Vec<(String, TypeSet)>,
+    /// The declared predicates, then the functions' hidden predicates.
     pub(crate) predicates: Vec<Predicate>,
+    pub(crate) functions: Vec<Function>,
     pub(crate) actions: Vec<Schema>,
     type_index: FxHashMap<String, TypeId>,
     predicate_index: FxHashMap<String, u32>,
+    function_index: FxHashMap<String, u32>,
 }
 
 impl Domain {
@@ -97,7 +138,19 @@ impl Domain {
 
     /// How many predicates it declares.
     pub fn predicate_count(&self) -> usize {
-        self.predicates.len()
+        self.predicate_index.len()
+    }
+
+    /// How many functions it declares (`total-cost` included).
+    ///
+    /// ```
+    /// use planners::pddl::parse_domain;
+    /// let domain = parse_domain("d.pddl", "(define (domain d) (:requirements :action-costs) \
+    ///     (:predicates (at ?x)) (:functions (total-cost) (road-length ?a ?b) - number))").unwrap();
+    /// assert_eq!((domain.predicate_count(), domain.function_count()), (1, 2));
+    /// ```
+    pub fn function_count(&self) -> usize {
+        self.functions.len()
     }
 }
 
@@ -119,6 +172,12 @@ pub struct Problem {
     pub(crate) objects: Vec<(String, TypeSet)>,
     pub(crate) init: Vec<(u32, Vec<u32>)>,
     pub(crate) goal: Vec<Condition>,
+    /// `(:metric minimize (total-cost))`: actions cost what they add to
+    /// `total-cost` (0 without an `increase`); without it every action
+    /// costs 1, as in Fast Downward.
+    pub(crate) metric: bool,
+    /// Static functions' values from `:init`, by function and arguments.
+    pub(crate) function_values: FxHashMap<(u32, Vec<u32>), u32>,
 }
 
 impl Problem {
@@ -130,6 +189,21 @@ impl Problem {
     /// How many objects there are, the domain's constants included.
     pub fn object_count(&self) -> usize {
         self.objects.len()
+    }
+
+    /// Whether actions have costs: the problem says `(:metric minimize
+    /// (total-cost))`. Without it every action costs 1.
+    ///
+    /// ```
+    /// use planners::pddl::{parse_domain, parse_problem};
+    /// let domain = parse_domain("d.pddl", "(define (domain d) (:predicates (p)) \
+    ///     (:functions (total-cost) - number))").unwrap();
+    /// let problem = parse_problem(&domain, "p.pddl", "(define (problem q) (:domain d) \
+    ///     (:init (= (total-cost) 0)) (:goal (p)) (:metric minimize (total-cost)))").unwrap();
+    /// assert!(problem.has_action_costs());
+    /// ```
+    pub fn has_action_costs(&self) -> bool {
+        self.metric
     }
 }
 
@@ -174,6 +248,38 @@ impl Reader<'_> {
             kind,
             name: name.to_owned(),
         }
+    }
+
+    /// A number for an action's cost or a function's value: an integer
+    /// from 0 to [`MAX_ACTION_COST`] (`7.0` is 7).
+    fn number(&self, sexp: &Sexp, what: &str) -> Result<u32, PddlError> {
+        let text = self.symbol(sexp, &format!("a {what}"))?;
+        let value: f64 = text
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| self.syntax(sexp.at(), format!("expected a {what}, found `{text}`")))?;
+        if value < 0.0 {
+            return Err(self.syntax(
+                sexp.at(),
+                format!("negative {what} `{text}`: action costs are 0 or more"),
+            ));
+        }
+        if value.fract() != 0.0 {
+            return Err(self.syntax(sexp.at(), format!("{what} `{text}` is not an integer")));
+        }
+        if value > f64::from(MAX_ACTION_COST) {
+            return Err(self.syntax(
+                sexp.at(),
+                format!("{what} `{text}` is larger than {MAX_ACTION_COST}"),
+            ));
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "an integer from 0 to MAX_ACTION_COST, checked above"
+        )]
+        Ok(value as u32)
     }
 
     fn symbol<'s>(&self, sexp: &'s Sexp, what: &str) -> Result<&'s str, PddlError> {
@@ -256,8 +362,9 @@ impl Reader<'_> {
 ///
 /// # Errors
 /// A located [`PddlError`] for malformed text, an undefined or duplicate
-/// name, a wrong arity, or a requirement or construct outside STRIPS with
-/// `:typing`, `:negative-preconditions` and `:equality`.
+/// name, a wrong arity, an action cost that is not an integer from 0 to
+/// [`MAX_ACTION_COST`], or a requirement or construct outside STRIPS with
+/// `:typing`, `:negative-preconditions`, `:equality` and `:action-costs`.
 ///
 /// ```
 /// use planners::pddl::{parse_domain, PddlError};
@@ -278,9 +385,11 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         ancestors: Vec::new(),
         constants: Vec::new(),
         predicates: Vec::new(),
+        functions: Vec::new(),
         actions: Vec::new(),
         type_index: FxHashMap::default(),
         predicate_index: FxHashMap::default(),
+        function_index: FxHashMap::default(),
     };
     domain.type_index.insert("object".to_owned(), 0);
     let mut constant_index = FxHashMap::default();
@@ -325,7 +434,10 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
                         return Err(r.syntax(item.at(), "empty predicate declaration"));
                     };
                     let name = r.symbol(head, "a predicate name")?;
-                    if name == "=" || domain.predicate_index.contains_key(name) {
+                    if name == "="
+                        || domain.predicate_index.contains_key(name)
+                        || domain.function_index.contains_key(name)
+                    {
                         return Err(r.duplicate(head.at(), "predicate", name));
                     }
                     let mut params = Vec::new();
@@ -344,9 +456,7 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
                     });
                 }
             }
-            ":functions" => {
-                return Err(r.unsupported(first.at(), "numeric fluents (`:functions`)"));
-            }
+            ":functions" => read_functions(&r, &mut domain, rest)?,
             ":derived" => {
                 return Err(r.unsupported(first.at(), "derived predicates (`:derived`)"));
             }
@@ -380,6 +490,126 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         }
     }
     Ok(domain)
+}
+
+/// `(:functions (total-cost) - number (road-length ?a ?b - place) - number)`:
+/// every function's type must be `number`; the type may be left out.
+fn read_functions(r: &Reader<'_>, domain: &mut Domain, items: &[Sexp]) -> Result<(), PddlError> {
+    let mut pending = 0;
+    let mut i = 0;
+    while i < items.len() {
+        let item = &items[i];
+        match item {
+            Sexp::Symbol(dash, at) if dash == "-" => {
+                let Some(ty) = items.get(i + 1) else {
+                    return Err(r.syntax(*at, "expected `number` after `-`"));
+                };
+                if pending == 0 {
+                    return Err(r.syntax(*at, "`-` with no function before it"));
+                }
+                match ty.symbol() {
+                    Some("number") => {}
+                    Some(other) => {
+                        return Err(r.unsupported(
+                            ty.at(),
+                            format!("function type `{other}` (object fluents)"),
+                        ));
+                    }
+                    None => return Err(r.syntax(ty.at(), "expected `number` after `-`")),
+                }
+                pending = 0;
+                i += 2;
+            }
+            Sexp::Symbol(other, at) => {
+                return Err(r.syntax(
+                    *at,
+                    format!("expected a function `(name ?x ...)`, found `{other}`"),
+                ));
+            }
+            Sexp::List(parts, at) => {
+                let Some(head) = parts.first() else {
+                    return Err(r.syntax(*at, "empty function declaration"));
+                };
+                let name = r.symbol(head, "a function name")?;
+                if domain.function_index.contains_key(name)
+                    || domain.predicate_index.contains_key(name)
+                {
+                    return Err(r.duplicate(head.at(), "function", name));
+                }
+                let mut params = Vec::new();
+                for (var, at, ty) in r.typed_list(&parts[1..])? {
+                    if !var.starts_with('?') {
+                        return Err(r.syntax(at, format!("expected a variable, found `{var}`")));
+                    }
+                    params.push(type_set(r, domain, ty)?);
+                }
+                let predicate = if name == TOTAL_COST {
+                    if !params.is_empty() {
+                        return Err(r.syntax(head.at(), "`total-cost` takes no arguments"));
+                    }
+                    None
+                } else {
+                    let index = u32::try_from(domain.predicates.len())
+                        .map_err(|_| r.syntax(*at, "too many functions"))?;
+                    // A space: no name read from a file has one.
+                    domain.predicates.push(Predicate {
+                        name: format!("= {name}"),
+                        params: params.clone(),
+                    });
+                    Some(index)
+                };
+                let index = u32::try_from(domain.functions.len())
+                    .map_err(|_| r.syntax(*at, "too many functions"))?;
+                domain.function_index.insert(name.to_owned(), index);
+                domain.functions.push(Function {
+                    name: name.to_owned(),
+                    params,
+                    predicate,
+                });
+                pending += 1;
+                i += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `(name arg ...)` of a declared function: its index and arguments.
+fn read_function_term(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    s: &Sexp,
+) -> Result<(u32, Vec<Term>), PddlError> {
+    let items = r.list(s, "a function `(name ...)`")?;
+    let Some(head) = items.first() else {
+        return Err(r.syntax(s.at(), "empty function `()`"));
+    };
+    let name = r.symbol(head, "a function name")?;
+    let Some(&function) = domain.function_index.get(name) else {
+        return Err(r.undefined(head.at(), "function", name));
+    };
+    let expected = domain.functions[function as usize].params.len();
+    if items.len() - 1 != expected {
+        return Err(PddlError::Arity {
+            file: r.file.to_owned(),
+            at: head.at(),
+            name: name.to_owned(),
+            expected,
+            found: items.len() - 1,
+        });
+    }
+    let args = items[1..]
+        .iter()
+        .map(|t| read_term(r, scope, t))
+        .collect::<Result<_, _>>()?;
+    Ok((function, args))
+}
+
+/// Whether `s` is `(total-cost)`.
+fn is_total_cost(s: &Sexp) -> bool {
+    s.list()
+        .is_some_and(|items| items.len() == 1 && items[0].symbol() == Some(TOTAL_COST))
 }
 
 fn read_types(r: &Reader<'_>, domain: &mut Domain, items: &[Sexp]) -> Result<(), PddlError> {
@@ -630,6 +860,42 @@ fn read_effect(
             Ok(())
         }
         "=" => Err(r.syntax(head_sexp.at(), "`=` in an effect")),
+        "increase" if items.get(1).is_some_and(is_total_cost) => {
+            let [_, target, amount] = items else {
+                return Err(r.syntax(s.at(), "expected `(increase (total-cost) amount)`"));
+            };
+            if !domain.function_index.contains_key(TOTAL_COST) {
+                let at = target.list().map_or(target.at(), |l| l[0].at());
+                return Err(r.undefined(at, "function", TOTAL_COST));
+            }
+            if schema.cost.is_some() {
+                return Err(r.syntax(
+                    head_sexp.at(),
+                    "a second `(increase (total-cost) ...)` in one action",
+                ));
+            }
+            let cost = match amount {
+                Sexp::Symbol(..) => CostTerm::Constant(r.number(amount, "cost")?),
+                Sexp::List(..) => {
+                    let head = amount.head().unwrap_or("");
+                    if matches!(head, "+" | "-" | "*" | "/") {
+                        return Err(r.unsupported(
+                            amount.at(),
+                            format!("arithmetic `{head}` in an action's cost"),
+                        ));
+                    }
+                    let (function, args) = read_function_term(r, domain, scope, amount)?;
+                    if domain.functions[function as usize].predicate.is_none() {
+                        return Err(
+                            r.syntax(amount.at(), "`(total-cost)` cannot be an action's cost")
+                        );
+                    }
+                    CostTerm::Function { function, args }
+                }
+            };
+            schema.cost = Some(cost);
+            Ok(())
+        }
         _ => {
             refuse_keyword(r, head, head_sexp.at())?;
             schema.add.push(read_atom(r, domain, scope, s)?);
@@ -655,6 +921,7 @@ fn read_action(
         pre: Vec::new(),
         add: Vec::new(),
         del: Vec::new(),
+        cost: None,
     };
     let mut precondition = None;
     let mut effect = None;
@@ -703,13 +970,27 @@ fn read_action(
         pre: Vec::new(),
         add: Vec::new(),
         del: Vec::new(),
+        cost: None,
     };
     if let Some(e) = effect {
         read_effect(r, domain, &scope, e, &mut effects)?;
     }
+    if let Some(CostTerm::Function { function, args }) = &effects.cost {
+        // Only the operators whose cost has a value exist (see `Function`).
+        if let Some(predicate) = domain.functions[*function as usize].predicate {
+            pre.push(Condition::Atom {
+                positive: true,
+                atom: AtomTerm {
+                    predicate,
+                    args: args.clone(),
+                },
+            });
+        }
+    }
     schema.pre = pre;
     schema.add = effects.add;
     schema.del = effects.del;
+    schema.cost = effects.cost;
     Ok(schema)
 }
 
@@ -717,8 +998,10 @@ fn read_action(
 ///
 /// # Errors
 /// A located [`PddlError`] for malformed text, a domain name that is not
-/// `domain`'s, an undefined or duplicate name, a wrong arity or type, or a
-/// construct outside the subset (numeric `:init` values, `:metric`).
+/// `domain`'s, an undefined or duplicate name, a wrong arity or type, a
+/// function value that is not an integer from 0 to [`MAX_ACTION_COST`], or
+/// a construct outside the subset (a `:metric` other than `minimize
+/// (total-cost)`).
 ///
 /// ```
 /// use planners::pddl::{parse_domain, parse_problem, PddlError};
@@ -736,6 +1019,8 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
         objects: domain.constants.clone(),
         init: Vec::new(),
         goal: Vec::new(),
+        metric: false,
+        function_values: FxHashMap::default(),
     };
     let mut objects: FxHashMap<String, u32> = FxHashMap::default();
     for (i, (name, _)) in domain.constants.iter().enumerate() {
@@ -793,9 +1078,8 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                 };
                 for item in rest {
                     if item.head() == Some("=") {
-                        return Err(
-                            r.unsupported(item.at(), "numeric fluent value `(= ...)` in `:init`")
-                        );
+                        read_function_value(&r, domain, &scope, &mut problem, item)?;
+                        continue;
                     }
                     if item.head() == Some("at")
                         && item.list().is_some_and(|l| {
@@ -833,9 +1117,21 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                 read_condition(&r, domain, &scope, g, &mut problem.goal)?;
                 seen_goal = true;
             }
-            ":metric" => {
-                return Err(r.unsupported(first.at(), "`:metric` (action costs, numeric fluents)"));
-            }
+            ":metric" => match rest {
+                [Sexp::Symbol(how, _), target] if how == "minimize" && is_total_cost(target) => {
+                    if !domain.function_index.contains_key(TOTAL_COST) {
+                        let at = target.list().map_or(target.at(), |l| l[0].at());
+                        return Err(r.undefined(at, "function", TOTAL_COST));
+                    }
+                    problem.metric = true;
+                }
+                _ => {
+                    return Err(r.unsupported(
+                        first.at(),
+                        "`:metric` other than `minimize (total-cost)` (numeric fluents)",
+                    ));
+                }
+            },
             ":constraints" => {
                 return Err(r.unsupported(first.at(), "constraints (`:constraints`)"));
             }
@@ -851,6 +1147,45 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
         return Err(r.syntax(top.at(), "missing `(:goal ...)`"));
     }
     Ok(problem)
+}
+
+/// `(= (function object ...) value)` in `:init`.
+fn read_function_value(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    problem: &mut Problem,
+    item: &Sexp,
+) -> Result<(), PddlError> {
+    let [_, target, value] = r.list(item, "`(= (function ...) value)`")? else {
+        return Err(r.syntax(item.at(), "expected `(= (function ...) value)`"));
+    };
+    let (function, args) = read_function_term(r, domain, scope, target)?;
+    let value = r.number(value, "function value")?;
+    let Some(predicate) = domain.functions[function as usize].predicate else {
+        return Ok(()); // `total-cost`: plans are costed from 0
+    };
+    let args: Vec<u32> = args
+        .iter()
+        .map(|t| match t {
+            Term::Obj(o) => *o,
+            Term::Var(_) => u32::MAX,
+        })
+        .collect();
+    if let Some(old) = problem
+        .function_values
+        .insert((function, args.clone()), value)
+    {
+        if old != value {
+            let name = &domain.functions[function as usize].name;
+            return Err(r.syntax(
+                item.at(),
+                format!("`{name}` is given two values for the same arguments ({old} and {value})"),
+            ));
+        }
+    }
+    problem.init.push((predicate, args));
+    Ok(())
 }
 
 /// Whether an object of declared types `types` belongs to one of `wanted`.

@@ -1,4 +1,12 @@
 //! Tokens and s-expressions with their locations.
+//!
+//! Tokens split as Fast Downward's translator splits them (it pads `(` and
+//! `)` with spaces, puts a space before every `?`, and splits on
+//! whitespace): `(p?x)` is `p` and `?x`, `?x?y` is `?x` and `?y`. `-` is a
+//! name character, as in the PDDL grammar, so `?x-type` is one variable
+//! and a typed list needs `?x - type`. `;` starts a comment to the end of
+//! the line; names are case-insensitive (lower-cased here). A non-ASCII
+//! character outside a comment is refused, as the translator refuses it.
 
 use super::{Location, PddlError};
 
@@ -44,6 +52,7 @@ impl Sexp {
 }
 
 /// Reads the single top-level s-expression of `text`.
+#[expect(clippy::too_many_lines, reason = "one pass over the characters")]
 pub(crate) fn read(file: &str, text: &str) -> Result<Sexp, PddlError> {
     let syntax = |at: Location, message: String| PddlError::Syntax {
         file: file.to_owned(),
@@ -81,9 +90,12 @@ pub(crate) fn read(file: &str, text: &str) -> Result<Sexp, PddlError> {
         }
         let is_delimiter = match c {
             None => true,
-            Some(ch) => ch.is_whitespace() || ch == '(' || ch == ')' || ch == ';',
+            Some(ch) => ch.is_whitespace() || matches!(ch, '(' | ')' | ';' | '?'),
         };
         if is_delimiter && !token.is_empty() {
+            if token == "?" {
+                return Err(syntax(token_at, "`?` without a variable name".to_owned()));
+            }
             let symbol = Sexp::Symbol(std::mem::take(&mut token), token_at);
             push(&mut stack, &mut top, symbol)?;
         }
@@ -121,12 +133,18 @@ pub(crate) fn read(file: &str, text: &str) -> Result<Sexp, PddlError> {
                 };
                 push(&mut stack, &mut top, Sexp::List(items, at))?;
             }
+            c if !c.is_ascii() => {
+                return Err(syntax(
+                    Location { line, column },
+                    format!("non-ASCII character `{c}` outside a comment"),
+                ));
+            }
             c if c.is_whitespace() => {}
             c => {
                 if token.is_empty() {
                     token_at = Location { line, column };
                 }
-                token.extend(c.to_lowercase());
+                token.push(c.to_ascii_lowercase());
             }
         }
     }

@@ -12,7 +12,8 @@ use super::{GroundTask, IpcPlan, Mutexes, PddlError};
 use crate::{PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
-/// one unit-cost action per ground operator. It is a [`PlanningDomain`], so
+/// one action per ground operator, of the operator's cost (1 without
+/// action costs). It is a [`PlanningDomain`], so
 /// the [`Planner`](crate::Planner) runs on it in both directions; regression
 /// prunes subgoals with `h^2` mutex pairs once
 /// [`set_mutexes`](Self::set_mutexes) gave them.
@@ -21,6 +22,7 @@ pub struct Task<B: Bits> {
     actions: ActionSet<B>,
     start: WorldState<B>,
     goal: PartialState<B>,
+    action_costs: bool,
     mutexes: Vec<B>,
     subsumption: Subsumption,
     mutex_pruned: AtomicU64,
@@ -64,7 +66,7 @@ impl<B: Bits> Task<B> {
             let add: B = bits_of(&op.add);
             let eff = PartialState::new(add, add | bits_of(&op.del));
             actions
-                .add_partial(&op.name, 1, pre, eff)
+                .add_partial(&op.name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
         }
         if let Some(&f) = ground.goal.iter().find(|f| ground.goal_false.contains(f)) {
@@ -77,6 +79,7 @@ impl<B: Bits> Task<B> {
             actions,
             start: WorldState::new(bits_of(&ground.init)),
             goal: PartialState::new(goal_true, goal_true | bits_of(&ground.goal_false)),
+            action_costs: ground.action_costs,
             mutexes: Vec::new(),
             subsumption: Subsumption::Parent,
             mutex_pruned: AtomicU64::new(0),
@@ -159,9 +162,26 @@ impl<B: Bits> Task<B> {
         )?)
     }
 
-    /// The IPC plan of a plan's actions.
+    /// Whether the actions have their own costs (see
+    /// [`GroundTask::action_costs`]).
+    pub fn has_action_costs(&self) -> bool {
+        self.action_costs
+    }
+
+    /// The IPC plan of a plan's actions; with action costs it carries the
+    /// plan's cost ([`IpcPlan::general_cost`]).
     pub fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan {
-        IpcPlan::from_names(actions.iter().map(|&id| self.actions.name(id)))
+        let mut plan = IpcPlan::from_names(actions.iter().map(|&id| self.actions.name(id)));
+        if self.action_costs {
+            plan.general_cost = Some(
+                actions
+                    .iter()
+                    .filter_map(|&id| self.actions.action(id))
+                    .map(|a| u64::from(a.cost))
+                    .sum(),
+            );
+        }
+        plan
     }
 }
 
