@@ -169,7 +169,7 @@ pub struct ExternalRun {
     /// The limit that stopped it (`time`, `memory`, `expansions`).
     pub limit: Option<String>,
     /// The plan's cost as the planner reports it (pyperplan reports none:
-    /// its plan's length, the cost with PDDL's unit costs).
+    /// the cost of its plan replayed on the task).
     pub cost: Option<u64>,
     /// The plan's number of steps.
     pub plan_length: Option<usize>,
@@ -228,14 +228,16 @@ pub fn run_external(
                 .filter(|l| l.trim_start().starts_with('('))
                 .count(),
         );
-        if search.planner == ExternalPlanner::Pyperplan {
-            run.cost = run.plan_length.map(|n| n as u64);
-        }
         let replayed = planners::pddl::validate_text(
             (&task.domain_file, &task.domain),
             (&task.problem_file, &task.problem),
             (&plan_file.display().to_string(), &plan),
         );
+        if search.planner == ExternalPlanner::Pyperplan {
+            // pyperplan reports no cost: its plan's cost is what the plan
+            // costs when replayed (its length on unit-cost tasks).
+            run.cost = replayed.as_ref().ok().copied();
+        }
         run.validation = Some(match (replayed, run.cost) {
             (Ok(c), Some(cost)) if c == cost => Ok(()),
             (Ok(c), cost) => Err(format!(

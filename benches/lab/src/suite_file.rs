@@ -448,7 +448,9 @@ pub const DEFAULT_PDDL_CONFIGS: [&str; 12] = [
 
 /// A suite of PDDL tasks: each path is a domain directory (its
 /// `domain.pddl` and every other `.pddl` file in it, sorted) or one problem
-/// file (with the `domain.pddl` beside it). Each directory is a domain of
+/// file (with the `domain.pddl` beside it). A task `pNN.pddl` with a
+/// `pNN-domain.pddl` beside it uses that domain file instead, as the IPC
+/// collections lay out domains that differ per task. Each directory is a domain of
 /// the suite's tables. `configs` names the configurations
 /// ([`Configuration::by_name`]; [`DEFAULT_PDDL_CONFIGS`] if empty).
 ///
@@ -485,35 +487,32 @@ pub fn pddl_suite_with(
                 path.display()
             )));
         }
-        let (domain_file, problems) = if path.is_dir() {
+        let problems: Vec<PathBuf> = if path.is_dir() {
             let mut problems: Vec<PathBuf> = std::fs::read_dir(path)
                 .map_err(|e| SuiteError::io(path, &e))?
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.extension().is_some_and(|x| x == "pddl")
-                        && p.file_name().is_some_and(|n| n != "domain.pddl")
-                })
+                .filter(|p| p.extension().is_some_and(|x| x == "pddl") && !is_domain_file(p))
                 .collect();
             problems.sort();
-            (path.join("domain.pddl"), problems)
+            problems
         } else {
-            let dir = path.parent().unwrap_or(Path::new("."));
-            (dir.join("domain.pddl"), vec![path.clone()])
+            vec![path.clone()]
         };
-        if !domain_file.is_file() {
-            return Err(SuiteError::Invalid(format!(
-                "--pddl {}: no domain file {}",
-                path.display(),
-                domain_file.display()
-            )));
-        }
         if problems.is_empty() {
             return Err(SuiteError::Invalid(format!(
-                "--pddl {}: no task files (*.pddl besides domain.pddl)",
+                "--pddl {}: no task files (*.pddl besides domain.pddl and *-domain.pddl)",
                 path.display()
             )));
         }
         for problem in &problems {
+            let domain_file = domain_of(problem);
+            if !domain_file.is_file() {
+                return Err(SuiteError::Invalid(format!(
+                    "--pddl {}: no domain file {}",
+                    path.display(),
+                    domain_file.display()
+                )));
+            }
             let task = load_pddl(&domain_file, problem, None)?;
             let place = format!("--pddl {}", path.display());
             listed
@@ -530,6 +529,26 @@ pub fn pddl_suite_with(
         suite.add_config(Configuration::by_name_among(name, heuristics)?);
     }
     Ok(suite)
+}
+
+/// Whether `file` is a domain file: `domain.pddl`, or `pNN-domain.pddl`
+/// beside a task `pNN.pddl` whose domain differs per task (as in the IPC
+/// collections).
+fn is_domain_file(file: &Path) -> bool {
+    file.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n == "domain.pddl" || n.ends_with("-domain.pddl"))
+}
+
+/// The domain file of task `problem`: `pNN-domain.pddl` beside it if there
+/// is one, else `domain.pddl`.
+fn domain_of(problem: &Path) -> PathBuf {
+    let dir = problem.parent().unwrap_or(Path::new("."));
+    let own = problem
+        .file_stem()
+        .map(|stem| dir.join(format!("{}-domain.pddl", stem.to_string_lossy())));
+    own.filter(|d| d.is_file())
+        .unwrap_or_else(|| dir.join("domain.pddl"))
 }
 
 fn directory_name(file: &Path) -> String {

@@ -712,3 +712,29 @@ fn runs_record_their_cpu_time_except_portfolios() {
     }
     assert_eq!(records[1].cpu_time, None);
 }
+
+#[test]
+fn a_task_with_a_domain_file_of_its_own_uses_it() {
+    let openstacks = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../benchmarks/pddl-ipc/openstacks-opt08-strips");
+    let suite = searchlab_lab::suite_file::pddl_suite(
+        &[openstacks],
+        &["fwd-astar-blind".to_owned()],
+        RunLimits::default(),
+    )
+    .unwrap();
+    // p01 .. p06, and none of the pNN-domain.pddl files as a task.
+    assert_eq!(suite.problems.len(), 6);
+    for problem in &suite.problems {
+        let searchlab_lab::suite::Instance::Pddl(task) = &*problem.instance else {
+            panic!("{} is not a PDDL task", problem.name);
+        };
+        assert!(
+            task.domain_file
+                .ends_with(&format!("{}-domain.pddl", problem.name)),
+            "{}: {}",
+            problem.name,
+            task.domain_file
+        );
+    }
+}
