@@ -24,6 +24,9 @@
 //! pddl_domain = "gripper/domain.pddl"
 //! pddl_problems = ["gripper/p0*.pddl"]
 //!
+//! [[problems]]             # without pddl_domain: each task's pNN-domain.pddl,
+//! pddl_problems = ["parcprinter/p0*.pddl"]  # else the domain.pddl beside it
+//!
 //! [[configs]]              # every combination that applies to a problem
 //! directions = ["forward", "regression"]
 //! algorithms = ["astar", "gbfs"]
@@ -305,10 +308,10 @@ fn add_problems(
     line: usize,
 ) -> Result<(), String> {
     let at = |file: &Path| format!("line {line} ({})", file.display());
-    if let Some(domain_file) = &entry.pddl_domain {
+    if entry.pddl_domain.is_some() || entry.pddl_problems.is_some() {
         if entry.generator.is_some() || entry.files.is_some() {
             return Err(
-                "a [[problems]] entry with `pddl_domain` takes no `generator` or `files`"
+                "a [[problems]] entry with `pddl_problems` takes no `generator` or `files`"
                     .to_owned(),
             );
         }
@@ -316,9 +319,15 @@ fn add_problems(
             .pddl_problems
             .as_ref()
             .filter(|p| !p.is_empty())
-            .ok_or_else(|| format!("`pddl_domain = \"{domain_file}\"` needs `pddl_problems`"))?;
-        let domain_path = base.join(domain_file);
+            .ok_or_else(|| "`pddl_domain` needs `pddl_problems`".to_owned())?;
         for file in expand(base, patterns)? {
+            // Without `pddl_domain`, each task's own domain file: the
+            // `pNN-domain.pddl` beside it, else `domain.pddl`.
+            let domain_path = match &entry.pddl_domain {
+                Some(domain_file) => base.join(domain_file),
+                None if is_domain_file(&file) => continue,
+                None => domain_of(&file),
+            };
             let problem = load_pddl(&domain_path, &file, entry.domain.as_deref())
                 .map_err(|e| e.to_string())?;
             listed.add(suite, problem, &at(&file), Some(&file))?;
@@ -375,7 +384,7 @@ fn add_problems(
         }
         _ => {
             return Err(
-                "each [[problems]] entry needs `generator`, `files` or `pddl_domain`".to_owned(),
+                "each [[problems]] entry needs `generator`, `files` or `pddl_problems`".to_owned(),
             )
         }
     }

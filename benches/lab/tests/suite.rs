@@ -627,7 +627,7 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
             .unwrap_err()
             .to_string()
     };
-    assert!(error(std::slice::from_ref(&dir), &[]).contains("no domain file"));
+    assert!(error(std::slice::from_ref(&dir), &[]).contains("no task files"));
     assert!(error(&[dir.join("nothing")], &[]).contains("no such directory or file"));
     assert!(error(&[dir.join("chain")], &["fwd-astar-hmx".to_owned()]).contains("hmx"));
     // A task given twice, in its directory and on its own.
@@ -737,4 +737,32 @@ fn a_task_with_a_domain_file_of_its_own_uses_it() {
             task.domain_file
         );
     }
+}
+
+#[test]
+fn a_suite_file_without_pddl_domain_pairs_each_task_with_its_domain() {
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/pddl-ipc");
+    let text = "[[problems]]\npddl_problems = [\"parcprinter-08-strips/p0[12]*.pddl\", \"pegsol-08-strips/p01.pddl\"]\n\
+                [[configs]]\nnames = [\"fwd-astar-blind\"]\n";
+    let suite = parse_suite(text, "s.toml", &base).unwrap();
+    // p01.pddl, p02.pddl (their -domain files are not tasks) and pegsol's p01.
+    let names: Vec<(&str, &str)> = suite
+        .problems
+        .iter()
+        .map(|p| (p.domain.as_str(), p.name.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("parcprinter-08-strips", "p01"),
+            ("parcprinter-08-strips", "p02"),
+            ("pegsol-08-strips", "p01")
+        ]
+    );
+    let domain_file = |i: usize| match &*suite.problems[i].instance {
+        searchlab_lab::suite::Instance::Pddl(task) => task.domain_file.clone(),
+        _ => panic!("not PDDL"),
+    };
+    assert!(domain_file(0).ends_with("p01-domain.pddl"));
+    assert!(domain_file(2).ends_with("pegsol-08-strips/domain.pddl"));
 }
