@@ -628,6 +628,9 @@ fn pddl_suites_from_directories_and_configurations_by_name() {
             .to_string()
     };
     assert!(error(std::slice::from_ref(&dir), &[]).contains("no task files"));
+    std::fs::create_dir_all(dir.join("lonely")).unwrap();
+    std::fs::write(dir.join("lonely/p1.pddl"), chain_problem(1)).unwrap();
+    assert!(error(&[dir.join("lonely")], &[]).contains("no domain file"));
     assert!(error(&[dir.join("nothing")], &[]).contains("no such directory or file"));
     assert!(error(&[dir.join("chain")], &["fwd-astar-hmx".to_owned()]).contains("hmx"));
     // A task given twice, in its directory and on its own.
