@@ -11,7 +11,8 @@
 //!   algorithm runs on them.
 //! - Heuristics: [`Mismatch`] (classic, inadmissible in general),
 //!   [`AdmissibleMismatch`], and `h_max`, `h_add` and `h_FF`
-//!   ([`RelaxedForward`], [`RelaxedRegression`]); any closure works too.
+//!   ([`RelaxedForward`], [`RelaxedRegression`]), and LM-cut ([`LmCut`],
+//!   forward); any closure works too.
 //!
 //! ```
 //! use search_core::prelude::*;
@@ -44,6 +45,7 @@ mod action;
 mod bits;
 mod error;
 mod forward;
+mod lmcut;
 mod mismatch;
 pub mod problems;
 mod registry;
@@ -55,6 +57,7 @@ pub use action::{Action, ActionBuilder, ActionId, ActionSet};
 pub use bits::{Bits, Wide};
 pub use error::AtomicError;
 pub use forward::{Applicability, ForwardSpace};
+pub use lmcut::LmCut;
 pub use mismatch::{AdmissibleMismatch, Mismatch};
 pub use registry::{Atom, AtomRegistry, Named};
 pub use regression::{RegressionSpace, Subsumption};
@@ -64,9 +67,9 @@ pub use state::{PartialState, WorldState};
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, Mismatch,
-        PartialState, RegressionSpace, RelaxedForward, RelaxedKind, RelaxedRegression, Wide,
-        WorldState,
+        ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, LmCut,
+        Mismatch, PartialState, RegressionSpace, RelaxedForward, RelaxedKind, RelaxedRegression,
+        Wide, WorldState,
     };
 }
 

@@ -103,8 +103,9 @@ pub(super) struct Relaxation<B: Bits> {
     pub(super) plan: RelaxedPlan,
 }
 
-/// Appends the literals of `p` on the first `atoms` atoms to `out`.
-pub(super) fn literals<B: Bits>(p: &PartialState<B>, atoms: usize, out: &mut Vec<u32>) {
+/// Appends the literals of `p` on the first `atoms` atoms to `out`
+/// (`2 * atom + value`; LM-cut compiles its task the same way).
+pub(crate) fn literals<B: Bits>(p: &PartialState<B>, atoms: usize, out: &mut Vec<u32>) {
     p.care().for_each_one(|i| {
         if i < atoms {
             #[expect(clippy::cast_possible_truncation, reason = "atoms fit in u32")]

@@ -20,7 +20,8 @@ mod hmax;
 
 use search_core::{Estimate, Heuristic};
 
-use self::costs::{literals, Relaxation};
+pub(crate) use self::costs::literals;
+use self::costs::Relaxation;
 use self::hmax::Layers;
 use crate::{ActionSet, Bits, PartialState, WorldState};
 

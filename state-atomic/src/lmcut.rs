@@ -1,0 +1,542 @@
+//! LM-cut (Helmert and Domshlak 2009), as Fast Downward computes it.
+//!
+//! Each round computes `h_max` over the delete relaxation, keeping for each
+//! action its `h_max` supporter (a costliest precondition). The goal zone is
+//! the artificial goal and what reaches it through zero-cost actions'
+//! supporters; the cut is every action whose supporter is reachable from the
+//! state without crossing the goal zone and which adds a goal-zone literal.
+//! The cut's cheapest cost is a landmark's cost: it is added to the value and
+//! taken off every action of the cut, and `h_max` is updated for the
+//! cheaper actions only. The rounds end when `h_max` of the goal is 0.
+//!
+//! Facts are literals, `2 * atom + value`, as in the relaxed heuristics
+//! (`relaxed/`), so preconditions and goals may ask for false atoms. Two
+//! artificial literals follow them: a precondition that every state holds,
+//! given to actions without preconditions so that every action has a
+//! supporter, and the goal, added by a zero-cost action whose preconditions
+//! are the goal literals.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use search_core::{Estimate, Heuristic};
+
+use crate::relaxed::literals;
+use crate::{ActionSet, Bits, PartialState, WorldState};
+
+/// The `h_max` of a literal not reached.
+const UNREACHED: u64 = u64::MAX;
+
+/// No supporter: the action is not reached.
+const NONE: u32 = u32::MAX;
+
+/// The largest `h_max` bound for which the queue is a list of buckets, one
+/// per cost (Fast Downward's bucket queue); above it, a binary heap.
+const MAX_BUCKETS: u64 = 1 << 14;
+
+/// An index as `u32` (literals and actions are counted in `u32`).
+fn to_u32(i: usize) -> u32 {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "literals and actions fit in u32"
+    )]
+    let i = i as u32;
+    i
+}
+
+/// Inverts per-action literal lists (`lists` cut by `starts`) into
+/// per-literal action lists over `props` literals, as `(starts, actions)`.
+fn by_literal(lists: &[u32], starts: &[u32], props: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut per_literal = vec![Vec::new(); props];
+    for (op, range) in starts.windows(2).enumerate() {
+        for &l in &lists[range[0] as usize..range[1] as usize] {
+            per_literal[l as usize].push(to_u32(op));
+        }
+    }
+    let mut start = vec![0];
+    let mut flat = Vec::new();
+    for list in per_literal {
+        flat.extend(list);
+        start.push(to_u32(flat.len()));
+    }
+    (start, flat)
+}
+
+/// The `(cost, literal)` queue of the `h_max` explorations. Buckets pop the
+/// literal pushed last among the cheapest, as Fast Downward's do, so ties
+/// between supporters break the same way where literals are ordered alike.
+#[derive(Clone, Debug)]
+enum Queue {
+    Buckets {
+        /// Bucket `c` holds the literals queued at cost `c`.
+        slots: Vec<Vec<u32>>,
+        /// No bucket below it holds a literal.
+        current: usize,
+        len: usize,
+    },
+    Heap(BinaryHeap<Reverse<(u64, u32)>>),
+}
+
+impl Queue {
+    /// Buckets if every cost pushed is at most `bound` and that is small.
+    fn new(bound: u64) -> Self {
+        if bound < MAX_BUCKETS {
+            #[expect(clippy::cast_possible_truncation, reason = "below MAX_BUCKETS")]
+            let size = bound as usize + 1;
+            Queue::Buckets {
+                slots: vec![Vec::new(); size],
+                current: 0,
+                len: 0,
+            }
+        } else {
+            Queue::Heap(BinaryHeap::new())
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Queue::Buckets {
+                slots,
+                current,
+                len,
+            } => {
+                if *len > 0 {
+                    slots.iter_mut().for_each(Vec::clear);
+                }
+                *current = 0;
+                *len = 0;
+            }
+            Queue::Heap(heap) => heap.clear(),
+        }
+    }
+
+    fn push(&mut self, cost: u64, literal: u32) {
+        match self {
+            Queue::Buckets {
+                slots,
+                current,
+                len,
+            } => {
+                #[expect(clippy::cast_possible_truncation, reason = "below the bucket count")]
+                let c = cost as usize;
+                // Explorations push no cost below the one popped last; this
+                // keeps the queue right if one did.
+                *current = (*current).min(c);
+                slots[c].push(literal);
+                *len += 1;
+            }
+            Queue::Heap(heap) => heap.push(Reverse((cost, literal))),
+        }
+    }
+
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        match self {
+            Queue::Buckets {
+                slots,
+                current,
+                len,
+            } => {
+                if *len == 0 {
+                    return None;
+                }
+                loop {
+                    if let Some(literal) = slots[*current].pop() {
+                        *len -= 1;
+                        return Some((*current as u64, literal));
+                    }
+                    *current += 1;
+                }
+            }
+            Queue::Heap(heap) => heap.pop().map(|Reverse(entry)| entry),
+        }
+    }
+}
+
+/// The LM-cut heuristic for [`ForwardSpace`](crate::ForwardSpace): the sum
+/// of the costs of disjunctive action landmarks found by repeated cuts in
+/// the `h_max` justification graph. Admissible, and at least `h_max`
+/// ([`RelaxedForward::h_max`](crate::RelaxedForward::h_max)); not consistent
+/// in general. A state from which the goal is relaxed unreachable is a dead
+/// end.
+///
+/// Zero-cost actions are fine: they join the goal zone rather than a cut.
+/// Atoms the registry does not know (bits beyond it) are compared with the
+/// state directly: no action changes them. The buffers of the computation
+/// are kept, so an estimate does not allocate.
+///
+/// ```
+/// use search_core::{astar, Estimate, Heuristic};
+/// use state_atomic::{ActionSet, ForwardSpace, LmCut, RelaxedForward};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("get_a", 3).eff("a", true);
+/// actions.add_action("get_b", 4).pre("busy", false).eff("b", true);
+/// let goal = actions.partial([("a", true), ("b", true)]).unwrap();
+/// let start = actions.state([]).unwrap();
+/// // Both landmarks count: 3 + 4, where h_max sees only the costlier.
+/// assert_eq!(LmCut::new(&actions, goal).estimate(&start), Estimate::Value(7));
+/// assert_eq!(RelaxedForward::h_max(&actions, goal).estimate(&start), Estimate::Value(4));
+/// let space = ForwardSpace::new(&actions, goal).unwrap();
+/// let result = astar(&space, start, LmCut::new(&actions, goal)).unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 7);
+/// ```
+#[derive(Clone, Debug)]
+pub struct LmCut<B: Bits = u64> {
+    /// The goal, for its atoms beyond the registry.
+    goal: PartialState<B>,
+    atoms: usize,
+    /// Atoms whose true (false) literal some action or the goal asks for:
+    /// a state's literals that matter.
+    seed_true: B,
+    seed_false: B,
+    /// Each action's cost; the last action is the artificial goal action.
+    base_cost: Vec<u64>,
+    pre_start: Vec<u32>,
+    pre: Vec<u32>,
+    /// Effect literals that something asks for; the others cannot matter.
+    eff_start: Vec<u32>,
+    eff: Vec<u32>,
+    /// Literal -> actions that have it as a precondition (CSR).
+    users_start: Vec<u32>,
+    users: Vec<u32>,
+    /// Literal -> actions that add it (CSR).
+    achievers_start: Vec<u32>,
+    achievers: Vec<u32>,
+    /// Each action's number of preconditions, copied into `unsatisfied`.
+    pre_count: Vec<u32>,
+    // Scratch, reused by every estimate.
+    cost: Vec<u64>,
+    unsatisfied: Vec<u32>,
+    supporter: Vec<u32>,
+    supporter_cost: Vec<u64>,
+    h: Vec<u64>,
+    /// `zone[l] == round`: literal `l` is in this round's goal zone.
+    zone: Vec<u32>,
+    /// `before[l] == round`: reached this round without the goal zone.
+    before: Vec<u32>,
+    round: u32,
+    /// The literals the state holds that matter, and the artificial one.
+    seeds: Vec<u32>,
+    stack: Vec<u32>,
+    cut: Vec<u32>,
+    queue: Queue,
+}
+
+impl<B: Bits> LmCut<B> {
+    /// LM-cut towards `goal` for `actions`.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_atomic::{ActionSet, LmCut, WorldState};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let mut h = LmCut::new(&actions, goal);
+    /// assert_eq!(h.estimate(&actions.state(["has_groceries"]).unwrap()), Estimate::Value(15));
+    /// assert_eq!(h.estimate(&actions.state([]).unwrap()), Estimate::DeadEnd);
+    /// assert!(Heuristic::<WorldState, u32>::is_admissible(&h));
+    /// ```
+    pub fn new(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        let atoms = actions.registry().len();
+        let artificial_pre = 2 * atoms;
+        let artificial_goal = 2 * atoms + 1;
+        let props = 2 * atoms + 2;
+        let mut goal_lits = Vec::new();
+        literals(&goal, atoms, &mut goal_lits);
+        // A literal matters if an action or the goal asks for it.
+        let mut asked = vec![false; props];
+        let mut scratch = Vec::new();
+        for action in actions.iter() {
+            scratch.clear();
+            literals(&action.pre, atoms, &mut scratch);
+            for &l in &scratch {
+                asked[l as usize] = true;
+            }
+        }
+        for &l in &goal_lits {
+            asked[l as usize] = true;
+        }
+        asked[artificial_goal] = true;
+
+        let mut pre_start = vec![0];
+        let mut pre = Vec::new();
+        let mut eff_start = vec![0];
+        let mut eff = Vec::new();
+        let mut base_cost = Vec::new();
+        let mut add = |pre_lits: &[u32], eff_lits: &[u32], cost: u32| {
+            // An action without an effect that matters is left out.
+            if !eff_lits.iter().any(|&l| asked[l as usize]) {
+                return;
+            }
+            if pre_lits.is_empty() {
+                pre.push(to_u32(artificial_pre));
+            } else {
+                pre.extend_from_slice(pre_lits);
+            }
+            pre_start.push(to_u32(pre.len()));
+            eff.extend(eff_lits.iter().filter(|&&l| asked[l as usize]));
+            eff_start.push(to_u32(eff.len()));
+            base_cost.push(u64::from(cost));
+        };
+        let mut effects = Vec::new();
+        for action in actions.iter() {
+            scratch.clear();
+            literals(&action.pre, atoms, &mut scratch);
+            effects.clear();
+            literals(&action.eff, atoms, &mut effects);
+            add(&scratch, &effects, action.cost);
+        }
+        add(&goal_lits, &[to_u32(artificial_goal)], 0);
+
+        let ops = base_cost.len();
+        let (users_start, users) = by_literal(&pre, &pre_start, props);
+        let (achievers_start, achievers) = by_literal(&eff, &eff_start, props);
+        let (mut seed_true, mut seed_false) = (B::zero(), B::zero());
+        for atom in 0..atoms {
+            if asked[2 * atom + 1] {
+                seed_true = seed_true | B::bit(atom);
+            }
+            if asked[2 * atom] {
+                seed_false = seed_false | B::bit(atom);
+            }
+        }
+        let pre_count = pre_start.windows(2).map(|w| w[1] - w[0]).collect();
+        // An `h_max` sums the costs of distinct actions along a chain of
+        // supporters, so no cost pushed exceeds the sum of the largest.
+        let largest = base_cost.iter().copied().max().unwrap_or(0);
+        let bound = largest.saturating_mul(ops as u64);
+        Self {
+            goal,
+            atoms,
+            seed_true,
+            seed_false,
+            cost: base_cost.clone(),
+            base_cost,
+            pre_start,
+            pre,
+            eff_start,
+            eff,
+            users_start,
+            users,
+            achievers_start,
+            achievers,
+            pre_count,
+            unsatisfied: vec![0; ops],
+            supporter: vec![NONE; ops],
+            supporter_cost: vec![UNREACHED; ops],
+            h: vec![UNREACHED; props],
+            zone: vec![0; props],
+            before: vec![0; props],
+            round: 0,
+            seeds: Vec::with_capacity(props),
+            stack: Vec::with_capacity(props),
+            cut: Vec::with_capacity(ops),
+            queue: Queue::new(bound),
+        }
+    }
+
+    fn artificial_goal(&self) -> usize {
+        2 * self.atoms + 1
+    }
+
+    fn enqueue(&mut self, literal: u32, cost: u64) {
+        let l = literal as usize;
+        if cost < self.h[l] {
+            self.h[l] = cost;
+            self.queue.push(cost, literal);
+        }
+    }
+
+    fn enqueue_effects(&mut self, op: usize, cost: u64) {
+        for k in self.eff_start[op] as usize..self.eff_start[op + 1] as usize {
+            self.enqueue(self.eff[k], cost);
+        }
+    }
+
+    /// `h_max` from the state's literals (`seeds`), each reached action's
+    /// supporter being the precondition settled last.
+    fn first_exploration(&mut self) {
+        self.cost.copy_from_slice(&self.base_cost);
+        self.unsatisfied.copy_from_slice(&self.pre_count);
+        self.supporter.fill(NONE);
+        self.supporter_cost.fill(UNREACHED);
+        self.h.fill(UNREACHED);
+        self.queue.clear();
+        for k in 0..self.seeds.len() {
+            self.enqueue(self.seeds[k], 0);
+        }
+        while let Some((c, l)) = self.queue.pop() {
+            if self.h[l as usize] < c {
+                continue;
+            }
+            let l = l as usize;
+            for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
+                let op = self.users[k] as usize;
+                self.unsatisfied[op] -= 1;
+                if self.unsatisfied[op] == 0 {
+                    self.supporter[op] = to_u32(l);
+                    self.supporter_cost[op] = c;
+                    self.enqueue_effects(op, c + self.cost[op]);
+                }
+            }
+        }
+    }
+
+    /// Marks the goal zone: the artificial goal, and from each marked
+    /// literal the supporters of its zero-cost achievers.
+    fn mark_goal_zone(&mut self) {
+        self.stack.clear();
+        self.stack.push(to_u32(self.artificial_goal()));
+        while let Some(l) = self.stack.pop() {
+            let l = l as usize;
+            if self.zone[l] == self.round {
+                continue;
+            }
+            self.zone[l] = self.round;
+            for k in self.achievers_start[l] as usize..self.achievers_start[l + 1] as usize {
+                let op = self.achievers[k] as usize;
+                // An unreached zero-cost achiever has no supporter.
+                if self.cost[op] == 0 && self.supporter[op] != NONE {
+                    self.stack.push(self.supporter[op]);
+                }
+            }
+        }
+    }
+
+    /// Collects the cut: from the state's literals along supporters, the
+    /// actions that would enter the goal zone.
+    fn find_cut(&mut self) {
+        self.cut.clear();
+        self.stack.clear();
+        for k in 0..self.seeds.len() {
+            let l = self.seeds[k];
+            self.before[l as usize] = self.round;
+            self.stack.push(l);
+        }
+        while let Some(l) = self.stack.pop() {
+            let l = l as usize;
+            for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
+                let op = self.users[k] as usize;
+                if self.supporter[op] as usize != l {
+                    continue;
+                }
+                let effects = self.eff_start[op] as usize..self.eff_start[op + 1] as usize;
+                if self.eff[effects.clone()]
+                    .iter()
+                    .any(|&e| self.zone[e as usize] == self.round)
+                {
+                    // A zero-cost action into the zone has its supporter
+                    // in the zone, which is never reached here.
+                    debug_assert!(self.cost[op] > 0);
+                    self.cut.push(to_u32(op));
+                } else {
+                    for k in effects {
+                        let e = self.eff[k];
+                        if self.before[e as usize] != self.round {
+                            self.before[e as usize] = self.round;
+                            self.stack.push(e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Updates `h_max` after the cut's actions got cheaper: only literals
+    /// whose cost falls, and actions whose supporter's cost fell, are
+    /// revisited.
+    fn update_exploration(&mut self) {
+        self.queue.clear();
+        for k in 0..self.cut.len() {
+            let op = self.cut[k] as usize;
+            let at = self.h[self.supporter[op] as usize] + self.cost[op];
+            self.enqueue_effects(op, at);
+        }
+        while let Some((c, l)) = self.queue.pop() {
+            if self.h[l as usize] < c {
+                continue;
+            }
+            let l = l as usize;
+            for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
+                let op = self.users[k] as usize;
+                if self.supporter[op] as usize != l || self.supporter_cost[op] <= c {
+                    continue;
+                }
+                let old = self.supporter_cost[op];
+                // The costliest precondition, the first one among equals
+                // (Fast Downward's `update_h_max_supporter`).
+                let mut best = self.supporter[op] as usize;
+                for &p in &self.pre[self.pre_start[op] as usize..self.pre_start[op + 1] as usize] {
+                    if self.h[p as usize] > self.h[best] {
+                        best = p as usize;
+                    }
+                }
+                self.supporter[op] = to_u32(best);
+                self.supporter_cost[op] = self.h[best];
+                if self.h[best] != old {
+                    self.enqueue_effects(op, self.h[best] + self.cost[op]);
+                }
+            }
+        }
+    }
+
+    /// Starts a round: fresh goal-zone and before-zone marks.
+    fn next_round(&mut self) {
+        if self.round == u32::MAX {
+            self.zone.fill(0);
+            self.before.fill(0);
+            self.round = 0;
+        }
+        self.round += 1;
+    }
+}
+
+impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
+    fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
+        let outside = self.goal.care() & !B::low(self.atoms);
+        if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
+            return Estimate::DeadEnd;
+        }
+        self.seeds.clear();
+        let seeds = &mut self.seeds;
+        (state.bits() & self.seed_true).for_each_one(|atom| seeds.push(to_u32(2 * atom + 1)));
+        (!state.bits() & self.seed_false).for_each_one(|atom| seeds.push(to_u32(2 * atom)));
+        seeds.push(to_u32(2 * self.atoms));
+        self.first_exploration();
+        let goal = self.artificial_goal();
+        if self.h[goal] == UNREACHED {
+            return Estimate::DeadEnd;
+        }
+        let mut total: u64 = 0;
+        while self.h[goal] != 0 {
+            self.next_round();
+            self.mark_goal_zone();
+            self.find_cut();
+            let cut_cost = self
+                .cut
+                .iter()
+                .map(|&op| self.cost[op as usize])
+                .min()
+                .unwrap_or(0);
+            debug_assert!(cut_cost > 0, "a cut is never empty or free");
+            if cut_cost == 0 {
+                // Cannot happen (see `find_cut`); stop rather than loop.
+                break;
+            }
+            for k in 0..self.cut.len() {
+                self.cost[self.cut[k] as usize] -= cut_cost;
+            }
+            total = total.saturating_add(cut_cost);
+            self.update_exploration();
+        }
+        Estimate::Value(u32::try_from(total).unwrap_or(u32::MAX))
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+
+    fn is_consistent(&self) -> bool {
+        false
+    }
+}
