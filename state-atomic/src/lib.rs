@@ -11,8 +11,8 @@
 //!   algorithm runs on them.
 //! - Heuristics: [`Mismatch`] (classic, inadmissible in general),
 //!   [`AdmissibleMismatch`], and `h_max`, `h_add` and `h_FF`
-//!   ([`RelaxedForward`], [`RelaxedRegression`]), and LM-cut ([`LmCut`],
-//!   forward); any closure works too.
+//!   ([`RelaxedForward`], [`RelaxedRegression`]), and LM-cut ([`LmCut`];
+//!   [`LmCutRegression`] toward the start); any closure works too.
 //!
 //! ```
 //! use search_core::prelude::*;
@@ -57,7 +57,7 @@ pub use action::{Action, ActionBuilder, ActionId, ActionSet};
 pub use bits::{Bits, Wide};
 pub use error::AtomicError;
 pub use forward::{Applicability, ForwardSpace};
-pub use lmcut::LmCut;
+pub use lmcut::{LmCut, LmCutRegression};
 pub use mismatch::{AdmissibleMismatch, Mismatch};
 pub use registry::{Atom, AtomRegistry, Named};
 pub use regression::{RegressionSpace, Subsumption};
@@ -68,8 +68,8 @@ pub use state::{PartialState, WorldState};
 pub mod prelude {
     pub use crate::{
         ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, LmCut,
-        Mismatch, PartialState, RegressionSpace, RelaxedForward, RelaxedKind, RelaxedRegression,
-        Wide, WorldState,
+        LmCutRegression, Mismatch, PartialState, RegressionSpace, RelaxedForward, RelaxedKind,
+        RelaxedRegression, Wide, WorldState,
     };
 }
 

@@ -203,6 +203,10 @@ pub struct LmCut<B: Bits = u64> {
     achievers: Vec<u32>,
     /// Each action's number of preconditions, copied into `unsatisfied`.
     pre_count: Vec<u32>,
+    /// `in_goal[l]`: literal `l` is a precondition of the artificial goal
+    /// action, which `users` leaves out so that the goal can change (in
+    /// regression, with every subgoal).
+    in_goal: Vec<bool>,
     // Scratch, reused by every estimate.
     cost: Vec<u64>,
     unsatisfied: Vec<u32>,
@@ -237,6 +241,12 @@ impl<B: Bits> LmCut<B> {
     /// assert!(Heuristic::<WorldState, u32>::is_admissible(&h));
     /// ```
     pub fn new(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
+        Self::build(actions, goal, false)
+    }
+
+    /// The tables for `actions`, the goal action asking for `goal`; with
+    /// `ask_all`, every literal is kept (a later goal may ask for any).
+    fn build(actions: &ActionSet<B>, goal: PartialState<B>, ask_all: bool) -> Self {
         let atoms = actions.registry().len();
         let artificial_pre = 2 * atoms;
         let artificial_goal = 2 * atoms + 1;
@@ -244,7 +254,7 @@ impl<B: Bits> LmCut<B> {
         let mut goal_lits = Vec::new();
         literals(&goal, atoms, &mut goal_lits);
         // A literal matters if an action or the goal asks for it.
-        let mut asked = vec![false; props];
+        let mut asked = vec![ask_all; props];
         let mut scratch = Vec::new();
         for action in actions.iter() {
             scratch.clear();
@@ -289,7 +299,8 @@ impl<B: Bits> LmCut<B> {
         add(&goal_lits, &[to_u32(artificial_goal)], 0);
 
         let ops = base_cost.len();
-        let (users_start, users) = by_literal(&pre, &pre_start, props);
+        // The goal action (the last) is found through `in_goal` instead.
+        let (users_start, users) = by_literal(&pre, &pre_start[..ops], props);
         let (achievers_start, achievers) = by_literal(&eff, &eff_start, props);
         let (mut seed_true, mut seed_false) = (B::zero(), B::zero());
         for atom in 0..atoms {
@@ -305,7 +316,7 @@ impl<B: Bits> LmCut<B> {
         // supporters, so no cost pushed exceeds the sum of the largest.
         let largest = base_cost.iter().copied().max().unwrap_or(0);
         let bound = largest.saturating_mul(ops as u64);
-        Self {
+        let mut built = Self {
             goal,
             atoms,
             seed_true,
@@ -321,6 +332,7 @@ impl<B: Bits> LmCut<B> {
             achievers_start,
             achievers,
             pre_count,
+            in_goal: vec![false; props],
             unsatisfied: vec![0; ops],
             supporter: vec![NONE; ops],
             supporter_cost: vec![UNREACHED; ops],
@@ -332,11 +344,56 @@ impl<B: Bits> LmCut<B> {
             stack: Vec::with_capacity(props),
             cut: Vec::with_capacity(ops),
             queue: Queue::new(bound),
-        }
+        };
+        built.mark_goal_literals(true);
+        built
     }
 
     fn artificial_goal(&self) -> usize {
         2 * self.atoms + 1
+    }
+
+    /// The artificial goal action: the last.
+    fn goal_action(&self) -> usize {
+        self.base_cost.len() - 1
+    }
+
+    /// Sets (or clears) `in_goal` for the goal action's preconditions.
+    fn mark_goal_literals(&mut self, value: bool) {
+        let op = self.goal_action();
+        for k in self.pre_start[op] as usize..self.pre_start[op + 1] as usize {
+            self.in_goal[self.pre[k] as usize] = value;
+        }
+    }
+
+    /// Makes the goal action ask for `goal` instead.
+    fn set_goal(&mut self, goal: &PartialState<B>) {
+        self.mark_goal_literals(false);
+        let op = self.goal_action();
+        self.pre.truncate(self.pre_start[op] as usize);
+        literals(goal, self.atoms, &mut self.pre);
+        if self.pre.len() == self.pre_start[op] as usize {
+            self.pre.push(to_u32(2 * self.atoms));
+        }
+        self.pre_start[op + 1] = to_u32(self.pre.len());
+        self.pre_count[op] = self.pre_start[op + 1] - self.pre_start[op];
+        self.goal = *goal;
+        self.mark_goal_literals(true);
+    }
+
+    /// How many actions have literal `l` as a precondition, the goal
+    /// action among them if it asks for `l`.
+    fn users_len(&self, l: usize) -> usize {
+        (self.users_start[l + 1] - self.users_start[l]) as usize + usize::from(self.in_goal[l])
+    }
+
+    /// The `k`-th action with precondition `l`; the goal action last.
+    fn user(&self, l: usize, k: usize) -> usize {
+        let start = self.users_start[l] as usize;
+        match self.users.get(start + k) {
+            Some(&op) if start + k < self.users_start[l + 1] as usize => op as usize,
+            _ => self.goal_action(),
+        }
     }
 
     fn enqueue(&mut self, literal: u32, cost: u64) {
@@ -370,8 +427,8 @@ impl<B: Bits> LmCut<B> {
                 continue;
             }
             let l = l as usize;
-            for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
-                let op = self.users[k] as usize;
+            for k in 0..self.users_len(l) {
+                let op = self.user(l, k);
                 self.unsatisfied[op] -= 1;
                 if self.unsatisfied[op] == 0 {
                     self.supporter[op] = to_u32(l);
@@ -415,8 +472,8 @@ impl<B: Bits> LmCut<B> {
         }
         while let Some(l) = self.stack.pop() {
             let l = l as usize;
-            for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
-                let op = self.users[k] as usize;
+            for k in 0..self.users_len(l) {
+                let op = self.user(l, k);
                 if self.supporter[op] as usize != l {
                     continue;
                 }
@@ -457,8 +514,8 @@ impl<B: Bits> LmCut<B> {
                 continue;
             }
             let l = l as usize;
-            for k in self.users_start[l] as usize..self.users_start[l + 1] as usize {
-                let op = self.users[k] as usize;
+            for k in 0..self.users_len(l) {
+                let op = self.user(l, k);
                 if self.supporter[op] as usize != l || self.supporter_cost[op] <= c {
                     continue;
                 }
@@ -530,6 +587,58 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
             self.update_exploration();
         }
         Estimate::Value(u32::try_from(total).unwrap_or(u32::MAX))
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+
+    fn is_consistent(&self) -> bool {
+        false
+    }
+}
+
+/// LM-cut for regression: the cost of reaching a subgoal from the start,
+/// as LM-cut estimates it (the start's literals seed the relaxation and the
+/// subgoal is the goal). Admissible; a subgoal the start cannot reach even
+/// in the relaxation is a dead end. It is as strong toward the start as
+/// [`LmCut`] is toward the goal, and dominates
+/// [`RelaxedRegression::h_max`](crate::RelaxedRegression::h_max).
+///
+/// ```
+/// use search_core::{astar, Estimate, Heuristic};
+/// use state_atomic::{ActionSet, LmCutRegression, RegressionSpace};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let mut h = LmCutRegression::new(&actions, start);
+/// assert_eq!(h.estimate(&goal), Estimate::Value(15));
+/// let space = RegressionSpace::new(&actions, start, goal).unwrap();
+/// let result = astar(&space, goal, LmCutRegression::new(&actions, start)).unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 15);
+/// ```
+#[derive(Clone, Debug)]
+pub struct LmCutRegression<B: Bits = u64> {
+    cut: LmCut<B>,
+    start: WorldState<B>,
+}
+
+impl<B: Bits> LmCutRegression<B> {
+    /// LM-cut from `start` for `actions`, toward any subgoal.
+    pub fn new(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+        Self {
+            cut: LmCut::build(actions, PartialState::empty(), true),
+            start,
+        }
+    }
+}
+
+impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<B> {
+    fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
+        self.cut.set_goal(subgoal);
+        self.cut.estimate(&self.start)
     }
 
     fn is_admissible(&self) -> bool {

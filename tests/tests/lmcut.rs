@@ -1,7 +1,7 @@
 //! LM-cut: on random small tasks it never exceeds the optimal cost, calls a
 //! state a dead end only when no plan exists, lets A* find Dijkstra's cost,
-//! and dominates `h_max`; on the shipped STRIPS benchmarks its initial value
-//! is Fast Downward's.
+//! and dominates `h_max`, forward and (toward the start) in regression; on
+//! the shipped STRIPS benchmarks its initial value is Fast Downward's.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,7 +10,8 @@ use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, Groundin
 use proptest::prelude::*;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search};
 use state_atomic::{
-    ActionSet, Bits, ForwardSpace, LmCut, PartialState, RelaxedForward, Wide, WorldState,
+    ActionSet, Bits, ForwardSpace, LmCut, LmCutRegression, PartialState, RegressionSpace,
+    RelaxedForward, RelaxedRegression, Wide, WorldState,
 };
 
 /// A random action: preconditions, effects (atom index, value) and cost.
@@ -165,6 +166,50 @@ fn check<B: Bits>(spec: &Spec, offset: usize) -> Result<(), TestCaseError> {
         let astar = optimal(&built, state, Algorithm::AStar, Box::new(lmcut.clone()));
         prop_assert_eq!(astar, best);
     }
+    check_regression(&built)
+}
+
+/// Regression: LM-cut from the start toward each subgoal never exceeds the
+/// optimal cost, equals forward LM-cut at the goal, dominates regression's
+/// `h_max`, and lets regression A* find Dijkstra's cost.
+fn check_regression<B: Bits>(built: &Built<B>) -> Result<(), TestCaseError> {
+    let best = optimal(built, built.start, Algorithm::Dijkstra, Box::new(Blind));
+    let mut backward = LmCutRegression::new(&built.actions, built.start);
+    let h = backward.estimate(&built.goal);
+    prop_assert_eq!(
+        h,
+        LmCut::new(&built.actions, built.goal).estimate(&built.start)
+    );
+    match (h, best) {
+        (Estimate::Value(h), Some(cost)) => prop_assert!(h <= cost, "h {h} > {cost}"),
+        (Estimate::DeadEnd, Some(cost)) => {
+            prop_assert!(false, "a dead end with a plan of cost {cost}");
+        }
+        (_, None) => {}
+    }
+    let mut hmax = RelaxedRegression::h_max(&built.actions, built.start);
+    match (h, hmax.estimate(&built.goal)) {
+        (Estimate::Value(h), Estimate::Value(m)) => prop_assert!(h >= m, "{h} < h_max {m}"),
+        (Estimate::DeadEnd, Estimate::DeadEnd) => {}
+        (h, m) => prop_assert!(false, "LM-cut {h:?}, h_max {m:?}"),
+    }
+    let space = RegressionSpace::new(&built.actions, built.start, built.goal).unwrap();
+    let result = Search::new(&space, built.goal)
+        .algorithm(Algorithm::AStar)
+        .heuristic(backward)
+        .run()
+        .unwrap();
+    let found = match result.outcome {
+        Outcome::Solved(s) => {
+            let plan = RegressionSpace::<B>::execution_order(&s.actions);
+            let replay = built.actions.validate(built.start, &built.goal, &plan);
+            prop_assert_eq!(replay, Ok(u64::from(s.cost)));
+            Some(s.cost)
+        }
+        Outcome::Exhausted => None,
+        other => panic!("no limits were set: {other:?}"),
+    };
+    prop_assert_eq!(found, best);
     Ok(())
 }
 

@@ -2,8 +2,8 @@
 
 use search_core::{Estimate, Heuristic};
 use state_atomic::{
-    ActionSet, AdmissibleMismatch, Bits, LmCut, Mismatch, PartialState, RelaxedForward,
-    RelaxedRegression, WorldState,
+    ActionSet, AdmissibleMismatch, Bits, LmCut, LmCutRegression, Mismatch, PartialState,
+    RelaxedForward, RelaxedRegression, WorldState,
 };
 use state_factored::{
     Combine, Domain, Goal, GoalCount, NumericDistance, NumericHmax, OperatorCounting, State,
@@ -52,11 +52,10 @@ pub(super) fn registry() -> Registry {
             .atomic(FfFactory),
         NamedHeuristic::builder(
             "lmcut",
-            "LM-cut: the costs of action landmarks cut from h_max's supporters (Fast Downward's lmcut)",
+            "LM-cut: the costs of action landmarks cut from h_max's supporters (Fast Downward's lmcut); regression: from the start toward the subgoal",
         )
         .aliases(&["lm-cut", "lm_cut"])
         .admissible()
-        .forward_only()
         .atomic(LmCutFactory),
         NamedHeuristic::builder(
             "numeric",
@@ -212,29 +211,11 @@ atomic_factory!(
     |a, s, g| RelaxedForward::h_ff(a, *g),
     RelaxedRegression::h_ff(a, *s)
 );
-
-/// LM-cut, forward only: its explorations start from each state.
-struct LmCutFactory;
-
-impl AtomicFactory for LmCutFactory {
-    fn forward<'a, B: Bits>(
-        &self,
-        actions: &'a ActionSet<B>,
-        _start: &'a WorldState<B>,
-        goal: &'a PartialState<B>,
-    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
-        Some(Box::new(LmCut::new(actions, *goal)))
-    }
-
-    fn regression<'a, B: Bits>(
-        &self,
-        _actions: &'a ActionSet<B>,
-        _start: &'a WorldState<B>,
-        _goal: &'a PartialState<B>,
-    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
-        None
-    }
-}
+atomic_factory!(
+    LmCutFactory,
+    |a, s, g| LmCut::new(a, *g),
+    LmCutRegression::new(a, *s)
+);
 
 /// A factored built-in: one value serves both directions (factored
 /// heuristics measure a state against constraints: forward the node against
