@@ -366,6 +366,15 @@ impl<B: Bits> LmCut<B> {
         }
     }
 
+    /// Whether every literal of `goal` (within the registry) is one this
+    /// relaxation keeps.
+    fn keeps(&self, goal: &PartialState<B>) -> bool {
+        let inside = goal.care() & B::low(self.atoms);
+        let wants_true = inside & goal.values();
+        let wants_false = inside & !goal.values();
+        (wants_true & !self.seed_true).is_zero() && (wants_false & !self.seed_false).is_zero()
+    }
+
     /// Makes the goal action ask for `goal` instead.
     fn set_goal(&mut self, goal: &PartialState<B>) {
         self.mark_goal_literals(false);
@@ -605,6 +614,10 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
 /// [`LmCut`] is toward the goal, and dominates
 /// [`RelaxedRegression::h_max`](crate::RelaxedRegression::h_max).
 ///
+/// Regression's subgoals ask only for literals of the goal and of action
+/// preconditions, so the relaxation keeps only those; a subgoal that asks
+/// for another literal is estimated over every literal instead.
+///
 /// ```
 /// use search_core::{astar, Estimate, Heuristic};
 /// use state_atomic::{ActionSet, LmCutRegression, RegressionSpace};
@@ -613,23 +626,28 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
 /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
 /// let start = actions.state(["has_groceries"]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
-/// let mut h = LmCutRegression::new(&actions, start);
+/// let mut h = LmCutRegression::new(&actions, start, goal);
 /// assert_eq!(h.estimate(&goal), Estimate::Value(15));
 /// let space = RegressionSpace::new(&actions, start, goal).unwrap();
-/// let result = astar(&space, goal, LmCutRegression::new(&actions, start)).unwrap();
+/// let result = astar(&space, goal, LmCutRegression::new(&actions, start, goal)).unwrap();
 /// assert_eq!(result.outcome.solution().unwrap().cost, 15);
 /// ```
 #[derive(Clone, Debug)]
 pub struct LmCutRegression<B: Bits = u64> {
-    cut: LmCut<B>,
+    /// Over the literals of the goal and of preconditions.
+    narrow: LmCut<B>,
+    /// Over every literal, for other subgoals.
+    wide: LmCut<B>,
     start: WorldState<B>,
 }
 
 impl<B: Bits> LmCutRegression<B> {
-    /// LM-cut from `start` for `actions`, toward any subgoal.
-    pub fn new(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+    /// LM-cut from `start` for `actions`, toward the subgoals that
+    /// regression from `goal` meets (and any other, more slowly).
+    pub fn new(actions: &ActionSet<B>, start: WorldState<B>, goal: PartialState<B>) -> Self {
         Self {
-            cut: LmCut::build(actions, PartialState::empty(), true),
+            narrow: LmCut::build(actions, goal, false),
+            wide: LmCut::build(actions, goal, true),
             start,
         }
     }
@@ -637,8 +655,13 @@ impl<B: Bits> LmCutRegression<B> {
 
 impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<B> {
     fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
-        self.cut.set_goal(subgoal);
-        self.cut.estimate(&self.start)
+        let cut = if self.narrow.keeps(subgoal) {
+            &mut self.narrow
+        } else {
+            &mut self.wide
+        };
+        cut.set_goal(subgoal);
+        cut.estimate(&self.start)
     }
 
     fn is_admissible(&self) -> bool {

@@ -174,7 +174,7 @@ fn check<B: Bits>(spec: &Spec, offset: usize) -> Result<(), TestCaseError> {
 /// `h_max`, and lets regression A* find Dijkstra's cost.
 fn check_regression<B: Bits>(built: &Built<B>) -> Result<(), TestCaseError> {
     let best = optimal(built, built.start, Algorithm::Dijkstra, Box::new(Blind));
-    let mut backward = LmCutRegression::new(&built.actions, built.start);
+    let mut backward = LmCutRegression::new(&built.actions, built.start, built.goal);
     let h = backward.estimate(&built.goal);
     prop_assert_eq!(
         h,
@@ -341,4 +341,24 @@ fn lmcut_matches_fast_downward_on_the_initial_states() {
         agree, 29,
         "tasks where LM-cut is Fast Downward's classic value"
     );
+}
+
+#[test]
+fn a_subgoal_beyond_the_goals_and_preconditions_is_still_estimated() {
+    let mut actions = ActionSet::<u64>::new();
+    actions.add_action("paint", 3).eff("painted", true);
+    actions
+        .add_action("eat", 5)
+        .pre("has_food", true)
+        .eff("fed", true);
+    let start = actions.state(["has_food"]).unwrap();
+    let goal = actions.partial([("fed", true)]).unwrap();
+    let mut h = LmCutRegression::new(&actions, start, goal);
+    // No goal or precondition asks for `painted`: the wide relaxation
+    // answers, and as forward LM-cut toward that subgoal does.
+    let odd = actions.partial([("painted", true), ("fed", true)]).unwrap();
+    let forward = LmCut::new(&actions, odd).estimate(&start);
+    assert_eq!(forward, Estimate::Value(8));
+    assert_eq!(h.estimate(&odd), forward);
+    assert_eq!(h.estimate(&goal), Estimate::Value(5));
 }

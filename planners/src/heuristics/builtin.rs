@@ -214,7 +214,7 @@ atomic_factory!(
 atomic_factory!(
     LmCutFactory,
     |a, s, g| LmCut::new(a, *g),
-    LmCutRegression::new(a, *s)
+    LmCutRegression::new(a, *s, *g)
 );
 
 /// A factored built-in: one value serves both directions (factored
