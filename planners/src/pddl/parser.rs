@@ -581,15 +581,32 @@ fn read_function_term(
     scope: &Scope<'_>,
     s: &Sexp,
 ) -> Result<(u32, Vec<Term>), PddlError> {
-    let items = r.list(s, "a function `(name ...)`")?;
+    let names = &domain.function_index;
+    read_application(r, scope, s, "function", names, |f| {
+        domain.functions[f as usize].params.len()
+    })
+}
+
+/// `(name arg ...)` where `name` is a declared `kind` (`predicate`,
+/// `function`) in `names`, with as many arguments as `arity` says: its
+/// index and arguments.
+fn read_application(
+    r: &Reader<'_>,
+    scope: &Scope<'_>,
+    s: &Sexp,
+    kind: &'static str,
+    names: &FxHashMap<String, u32>,
+    arity: impl Fn(u32) -> usize,
+) -> Result<(u32, Vec<Term>), PddlError> {
+    let items = r.list(s, &format!("a `({kind} ...)`"))?;
     let Some(head) = items.first() else {
-        return Err(r.syntax(s.at(), "empty function `()`"));
+        return Err(r.syntax(s.at(), &format!("empty {kind} `()`")));
     };
-    let name = r.symbol(head, "a function name")?;
-    let Some(&function) = domain.function_index.get(name) else {
-        return Err(r.undefined(head.at(), "function", name));
+    let name = r.symbol(head, &format!("a {kind} name"))?;
+    let Some(&index) = names.get(name) else {
+        return Err(r.undefined(head.at(), kind, name));
     };
-    let expected = domain.functions[function as usize].params.len();
+    let expected = arity(index);
     if items.len() - 1 != expected {
         return Err(PddlError::Arity {
             file: r.file.to_owned(),
@@ -603,7 +620,7 @@ fn read_function_term(
         .iter()
         .map(|t| read_term(r, scope, t))
         .collect::<Result<_, _>>()?;
-    Ok((function, args))
+    Ok((index, args))
 }
 
 /// Whether `s` is `(total-cost)`.
@@ -711,28 +728,10 @@ fn read_atom(
     scope: &Scope<'_>,
     s: &Sexp,
 ) -> Result<AtomTerm, PddlError> {
-    let items = r.list(s, "an atom `(predicate ...)`")?;
-    let Some(head) = items.first() else {
-        return Err(r.syntax(s.at(), "empty atom `()`"));
-    };
-    let name = r.symbol(head, "a predicate name")?;
-    let Some(&predicate) = domain.predicate_index.get(name) else {
-        return Err(r.undefined(head.at(), "predicate", name));
-    };
-    let expected = domain.predicates[predicate as usize].params.len();
-    if items.len() - 1 != expected {
-        return Err(PddlError::Arity {
-            file: r.file.to_owned(),
-            at: head.at(),
-            name: name.to_owned(),
-            expected,
-            found: items.len() - 1,
-        });
-    }
-    let args = items[1..]
-        .iter()
-        .map(|t| read_term(r, scope, t))
-        .collect::<Result<_, _>>()?;
+    let names = &domain.predicate_index;
+    let (predicate, args) = read_application(r, scope, s, "predicate", names, |p| {
+        domain.predicates[p as usize].params.len()
+    })?;
     Ok(AtomTerm { predicate, args })
 }
 
