@@ -100,6 +100,14 @@ impl<B: Bits> TaskView for ActionSet<B> {
     ) {
         self.unmet_goal(subgoal, start, each);
     }
+
+    fn meets_goal(&self, goal: &PartialState<B>, state: &WorldState<B>) -> bool {
+        state.satisfies(goal)
+    }
+
+    fn start_meets(&self, start: &WorldState<B>, subgoal: &PartialState<B>) -> bool {
+        start.satisfies(subgoal)
+    }
 }
 
 impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {

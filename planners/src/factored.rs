@@ -74,6 +74,14 @@ impl TaskView for Domain {
     fn unmet_subgoal(&self, start: &State, subgoal: &Subgoal, mut each: impl FnMut(Option<usize>)) {
         subgoal.unmet_by(start).for_each(|v| each(Some(v)));
     }
+
+    fn meets_goal(&self, goal: &Goal, state: &State) -> bool {
+        goal.is_satisfied(state)
+    }
+
+    fn start_meets(&self, start: &State, subgoal: &Subgoal) -> bool {
+        subgoal.is_satisfied_by(start)
+    }
 }
 
 impl crate::agent::AgentDomain for Domain {

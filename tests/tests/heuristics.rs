@@ -122,3 +122,48 @@ fn a_width_outside_the_registry_is_an_error_not_a_panic() {
         "{error}"
     );
 }
+
+/// `meets_goal` and `start_meets` (each representation's own test) agree
+/// with the conditions `unmet_goal` and `unmet_subgoal` report.
+fn meets_agrees_with_unmet<T: TaskView>(
+    task: &T,
+    states: &[T::State],
+    goal: &T::Goal,
+    subgoal: &T::Subgoal,
+) {
+    for state in states {
+        let mut unmet = 0;
+        task.unmet_goal(goal, state, |_| unmet += 1);
+        assert_eq!(task.meets_goal(goal, state), unmet == 0);
+        let mut unmet = 0;
+        task.unmet_subgoal(state, subgoal, |_| unmet += 1);
+        assert_eq!(task.start_meets(state, subgoal), unmet == 0);
+    }
+}
+
+/// A plan by forward A* (blind).
+fn plan_of<D: planners::PlanningDomain>(
+    domain: &D,
+    start: &D::State,
+    goal: &D::Goal,
+) -> Vec<D::ActionId> {
+    let report = Planner::new(PlannerConfig::default())
+        .plan(domain, start, goal)
+        .unwrap();
+    report.plan().unwrap().actions.clone()
+}
+
+#[test]
+fn meeting_a_goal_is_having_no_unmet_condition() {
+    let a = atomic::<u64>();
+    let done = a
+        .actions
+        .replay(a.start, &plan_of(&a.actions, &a.start, &a.goal))
+        .unwrap();
+    meets_agrees_with_unmet(&a.actions, &[a.start, done], &a.goal, &a.goal);
+    let f = factored();
+    let plan = plan_of(&f.domain, &f.start, &f.goal);
+    let (done, _) = f.domain.replay(&f.start, &plan).unwrap();
+    let subgoal = f.domain.regression(&f.start, &f.goal).unwrap().start_node();
+    meets_agrees_with_unmet(&f.domain, &[f.start.clone(), done], &f.goal, &subgoal);
+}

@@ -271,17 +271,13 @@ fn pairs(flat: &[String]) -> Vec<(String, String)> {
 ///     fn forward<'a, T: TaskView>(&self, task: &'a T, _: &'a T::State, goal: &'a T::Goal)
 ///         -> Option<BoxedHeuristic<'a, T::State>> {
 ///         Some(Box::new(Admissible(move |s: &T::State| {
-///             let mut open = 0;
-///             task.unmet_goal(goal, s, |_| open = 1);
-///             open
+///             u32::from(!task.meets_goal(goal, s))
 ///         })))
 ///     }
 ///     fn regression<'a, T: TaskView>(&self, task: &'a T, start: &'a T::State, _: &'a T::Goal)
 ///         -> Option<BoxedHeuristic<'a, T::Subgoal>> {
 ///         Some(Box::new(Admissible(move |g: &T::Subgoal| {
-///             let mut open = 0;
-///             task.unmet_subgoal(start, g, |_| open = 1);
-///             open
+///             u32::from(!task.start_meets(start, g))
 ///         })))
 ///     }
 /// }

@@ -126,11 +126,7 @@ impl HeuristicFactory for BlindFactory {
     ) -> Option<BoxedHeuristic<'a, T::State>> {
         Some(Box::new(BlindEstimate {
             cheapest: cheapest(task),
-            unmet: move |s: &T::State| {
-                let mut unmet = false;
-                task.unmet_goal(goal, s, |_| unmet = true);
-                unmet
-            },
+            unmet: move |s: &T::State| !task.meets_goal(goal, s),
         }))
     }
 
@@ -142,11 +138,7 @@ impl HeuristicFactory for BlindFactory {
     ) -> Option<BoxedHeuristic<'a, T::Subgoal>> {
         Some(Box::new(BlindEstimate {
             cheapest: cheapest(task),
-            unmet: move |g: &T::Subgoal| {
-                let mut unmet = false;
-                task.unmet_subgoal(start, g, |_| unmet = true);
-                unmet
-            },
+            unmet: move |g: &T::Subgoal| !task.start_meets(start, g),
         }))
     }
 }

@@ -33,17 +33,13 @@ use crate::BoxedHeuristic;
 ///     fn forward<'a, T: TaskView>(&self, task: &'a T, _: &'a T::State, goal: &'a T::Goal)
 ///         -> Option<BoxedHeuristic<'a, T::State>> {
 ///         Some(Box::new(Admissible(move |s: &T::State| {
-///             let mut unmet = 0;
-///             task.unmet_goal(goal, s, |_| unmet = 1);
-///             unmet
+///             u32::from(!task.meets_goal(goal, s))
 ///         })))
 ///     }
 ///     fn regression<'a, T: TaskView>(&self, task: &'a T, start: &'a T::State, _: &'a T::Goal)
 ///         -> Option<BoxedHeuristic<'a, T::Subgoal>> {
 ///         Some(Box::new(Admissible(move |g: &T::Subgoal| {
-///             let mut unmet = 0;
-///             task.unmet_subgoal(start, g, |_| unmet = 1);
-///             unmet
+///             u32::from(!task.start_meets(start, g))
 ///         })))
 ///     }
 /// }

@@ -93,4 +93,21 @@ pub trait TaskView: Sync + 'static {
         subgoal: &Self::Subgoal,
         each: impl FnMut(Option<usize>),
     );
+
+    /// Whether `state` meets every condition of `goal`. The default asks
+    /// [`unmet_goal`](Self::unmet_goal); representations override it with
+    /// their own test, which stops at the first failed condition.
+    fn meets_goal(&self, goal: &Self::Goal, state: &Self::State) -> bool {
+        let mut met = true;
+        self.unmet_goal(goal, state, |_| met = false);
+        met
+    }
+
+    /// Whether `start` meets every condition of `subgoal`; see
+    /// [`meets_goal`](Self::meets_goal).
+    fn start_meets(&self, start: &Self::State, subgoal: &Self::Subgoal) -> bool {
+        let mut met = true;
+        self.unmet_subgoal(start, subgoal, |_| met = false);
+        met
+    }
 }
