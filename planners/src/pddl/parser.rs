@@ -600,7 +600,7 @@ fn read_application(
 ) -> Result<(u32, Vec<Term>), PddlError> {
     let items = r.list(s, &format!("a `({kind} ...)`"))?;
     let Some(head) = items.first() else {
-        return Err(r.syntax(s.at(), &format!("empty {kind} `()`")));
+        return Err(r.syntax(s.at(), format!("empty {kind} `()`")));
     };
     let name = r.symbol(head, &format!("a {kind} name"))?;
     let Some(&index) = names.get(name) else {
