@@ -616,7 +616,8 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
 ///
 /// Regression's subgoals ask only for literals of the goal and of action
 /// preconditions, so the relaxation keeps only those; a subgoal that asks
-/// for another literal is estimated over every literal instead.
+/// for another literal is estimated over every literal instead (tables
+/// built the first time one comes).
 ///
 /// ```
 /// use search_core::{astar, Estimate, Heuristic};
@@ -633,32 +634,36 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
 /// assert_eq!(result.outcome.solution().unwrap().cost, 15);
 /// ```
 #[derive(Clone, Debug)]
-pub struct LmCutRegression<B: Bits = u64> {
+pub struct LmCutRegression<'a, B: Bits = u64> {
+    actions: &'a ActionSet<B>,
     /// Over the literals of the goal and of preconditions.
     narrow: LmCut<B>,
-    /// Over every literal, for other subgoals.
-    wide: LmCut<B>,
+    /// Over every literal, for other subgoals; made when first needed.
+    wide: Option<Box<LmCut<B>>>,
     start: WorldState<B>,
 }
 
-impl<B: Bits> LmCutRegression<B> {
+impl<'a, B: Bits> LmCutRegression<'a, B> {
     /// LM-cut from `start` for `actions`, toward the subgoals that
     /// regression from `goal` meets (and any other, more slowly).
-    pub fn new(actions: &ActionSet<B>, start: WorldState<B>, goal: PartialState<B>) -> Self {
+    pub fn new(actions: &'a ActionSet<B>, start: WorldState<B>, goal: PartialState<B>) -> Self {
         Self {
+            actions,
             narrow: LmCut::build(actions, goal, false),
-            wide: LmCut::build(actions, goal, true),
+            wide: None,
             start,
         }
     }
 }
 
-impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<B> {
+impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<'_, B> {
     fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
         let cut = if self.narrow.keeps(subgoal) {
             &mut self.narrow
         } else {
-            &mut self.wide
+            let actions = self.actions;
+            self.wide
+                .get_or_insert_with(|| Box::new(LmCut::build(actions, *subgoal, true)))
         };
         cut.set_goal(subgoal);
         cut.estimate(&self.start)
