@@ -72,6 +72,7 @@ pub fn default_configs() -> Vec<Configuration> {
             (Algorithm::WeightedAStar { weight: 2.0 }, "numeric-sum"),
             (Algorithm::Dijkstra, "blind"),
         ] {
+            // Every name is a built-in one; a test checks that none is lost.
             if let Ok(heuristic) = heuristic(name) {
                 configs.push(Configuration::searchlab(direction, algorithm, heuristic));
             }
@@ -252,4 +253,18 @@ pub fn default_suite() -> Result<Suite, SuiteError> {
     }
     suite.configs = default_configs();
     Ok(suite)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_default_configuration_names_a_builtin_heuristic() {
+        let names: Vec<String> = super::default_configs()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(names.len(), 16, "{names:?}");
+        assert!(names.contains(&"fwd-astar-counting".to_owned()));
+        assert!(names.contains(&"reg-dijkstra-blind".to_owned()));
+    }
 }
