@@ -48,5 +48,5 @@ pub mod problem;
 pub use config::{Direction, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};
 pub use error::PlanError;
-pub use plan::{Plan, PlanOutcome, PlanReport};
+pub use plan::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use planner::Planner;

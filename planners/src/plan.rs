@@ -91,6 +91,24 @@ pub struct PlanReport<Id> {
     /// estimate), part of `elapsed`; for a portfolio, the longer of the two
     /// directions' (they run at once).
     pub setup_time: Duration,
+    /// The plans an anytime search
+    /// ([`Algorithm::RestartingWeightedAStar`](search_core::Algorithm)) found on
+    /// the way, each cheaper than the one before, the last the outcome's
+    /// (empty for the other algorithms).
+    pub improvements: Vec<PlanImprovement<Id>>,
+}
+
+/// A plan an anytime search found, cheaper than every one before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanImprovement<Id> {
+    /// The plan, in execution order.
+    pub plan: Plan<Id>,
+    /// The weight of the weighted A* iteration that found it.
+    pub weight: f64,
+    /// Expansions, over all iterations, when it was found.
+    pub expanded: u64,
+    /// Search time, over all iterations, when it was found.
+    pub elapsed: Duration,
 }
 
 impl<Id> PlanReport<Id> {

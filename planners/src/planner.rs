@@ -5,12 +5,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use search_core::{
-    Heuristic, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status, Workspace,
+    Heuristic, Improvement, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status, Workspace,
 };
 
 use crate::{
-    BoxedHeuristic, Direction, Plan, PlanError, PlanOutcome, PlanReport, PlannerConfig,
-    PlanningDomain,
+    BoxedHeuristic, Direction, Plan, PlanError, PlanImprovement, PlanOutcome, PlanReport,
+    PlannerConfig, PlanningDomain,
 };
 
 /// Expansions between two looks at the caller's cancellation flag in a
@@ -191,6 +191,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     regression: None,
                     elapsed: began.elapsed(),
                     setup_time: run.setup_time,
+                    improvements: run.improvements,
                 }
             }
             Direction::Regression => {
@@ -202,6 +203,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     regression: Some(run.stats),
                     elapsed: began.elapsed(),
                     setup_time: run.setup_time,
+                    improvements: run.improvements,
                 }
             }
             Direction::Portfolio => self.portfolio(domain, start, goal)?,
@@ -260,14 +262,15 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let (forward, regression) = (forward?, regression?);
         let setup_time = forward.setup_time.max(regression.setup_time);
         let (forward_stats, regression_stats) = (forward.stats, regression.stats);
-        let (forward, regression) = (forward.outcome, regression.outcome);
-        let (outcome, direction) = match winner.load(Ordering::Acquire) {
+        let forward = (forward.outcome, forward.improvements);
+        let regression = (regression.outcome, regression.improvements);
+        let ((outcome, improvements), direction) = match winner.load(Ordering::Acquire) {
             FORWARD => (forward, Direction::Forward),
             REGRESSION => (regression, Direction::Regression),
             // Neither settled it: a limit (or the caller) stopped both.
             _ => match (forward, regression) {
-                (limit @ PlanOutcome::LimitReached(_), _) => (limit, Direction::Forward),
-                (_, limit @ PlanOutcome::LimitReached(_)) => (limit, Direction::Regression),
+                (limit @ (PlanOutcome::LimitReached(_), _), _) => (limit, Direction::Forward),
+                (_, limit @ (PlanOutcome::LimitReached(_), _)) => (limit, Direction::Regression),
                 (outcome, _) => (outcome, Direction::Forward),
             },
         };
@@ -278,6 +281,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             regression: Some(regression_stats),
             elapsed: Duration::ZERO,
             setup_time,
+            improvements,
         })
     }
 
@@ -300,11 +304,13 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         };
         let setup_time = setup.elapsed();
         let buffers = &self.forward_buffers;
-        let result = self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
+        let (result, improvements) =
+            self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
         Ok(DirectionRun {
             outcome: plan_outcome(result.outcome, |actions| actions),
             stats: result.stats,
             setup_time,
+            improvements: plan_improvements(improvements, |actions| actions),
         })
     }
 
@@ -327,11 +333,14 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         };
         let setup_time = setup.elapsed();
         let buffers = &self.regression_buffers;
-        let result = self.search(&space, node, heuristic, limits, watch, buffers)?;
+        let (result, improvements) =
+            self.search(&space, node, heuristic, limits, watch, buffers)?;
+        let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
         Ok(DirectionRun {
-            outcome: plan_outcome(result.outcome, |actions| domain.execution_order(&actions)),
+            outcome: plan_outcome(result.outcome, order),
             stats: result.stats,
             setup_time,
+            improvements: plan_improvements(improvements, order),
         })
     }
 
@@ -343,7 +352,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
         buffers: &Buffers<S::Node, S::Action>,
-    ) -> Result<ResultOf<S>, PlanError> {
+    ) -> Result<(ResultOf<S>, Vec<SearchImprovement<S>>), PlanError> {
         let mut search = Search::new(space, start)
             .algorithm(self.config.algorithm)
             .heuristic(heuristic)
@@ -356,16 +365,22 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             }
         }
         let result = search.run()?;
+        let improvements = search.improvements().to_vec();
         buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
-        Ok(result)
+        Ok((result, improvements))
     }
 }
 
-/// One direction's search: its outcome, statistics and heuristic setup time.
+type SearchImprovement<S> =
+    Improvement<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;
+
+/// One direction's search: its outcome, statistics, heuristic setup time and
+/// an anytime search's plans on the way.
 struct DirectionRun<Id> {
     outcome: PlanOutcome<Id>,
     stats: search_core::Statistics,
     setup_time: Duration,
+    improvements: Vec<PlanImprovement<Id>>,
 }
 
 /// The caller's cancellation flag, passed on to a portfolio's shared flag.
@@ -381,6 +396,24 @@ impl Watch<'_> {
             self.stop.store(true, Ordering::Relaxed);
         }
     }
+}
+
+fn plan_improvements<N, Id: Copy>(
+    improvements: Vec<Improvement<N, Id, u32>>,
+    order: impl Fn(Vec<Id>) -> Vec<Id>,
+) -> Vec<PlanImprovement<Id>> {
+    improvements
+        .into_iter()
+        .map(|i| PlanImprovement {
+            plan: Plan {
+                actions: order(i.solution.actions),
+                cost: u64::from(i.solution.cost),
+            },
+            weight: i.weight,
+            expanded: i.expanded,
+            elapsed: i.elapsed,
+        })
+        .collect()
 }
 
 fn plan_outcome<N, Id: Copy>(

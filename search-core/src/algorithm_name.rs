@@ -7,11 +7,12 @@ use crate::{Algorithm, SearchError};
 
 /// The names [`Algorithm::from_str`] accepts, for error messages and help
 /// texts.
-const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs";
+const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, rwastar";
 
 impl fmt::Display for Algorithm {
     /// The short name: `astar`, `wastar2` (the weight as `{}` writes it),
-    /// `gbfs`, `dijkstra`, `bfs`. It parses back to the same value.
+    /// `gbfs`, `dijkstra`, `bfs`, `rwastar`. It parses back to the same
+    /// value.
     ///
     /// ```
     /// use search_core::Algorithm;
@@ -21,6 +22,7 @@ impl fmt::Display for Algorithm {
     /// assert_eq!(Algorithm::GreedyBestFirst.to_string(), "gbfs");
     /// assert_eq!(Algorithm::Dijkstra.to_string(), "dijkstra");
     /// assert_eq!(Algorithm::BreadthFirst.to_string(), "bfs");
+    /// assert_eq!(Algorithm::RestartingWeightedAStar.to_string(), "rwastar");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -29,6 +31,7 @@ impl fmt::Display for Algorithm {
             Algorithm::GreedyBestFirst => f.write_str("gbfs"),
             Algorithm::Dijkstra => f.write_str("dijkstra"),
             Algorithm::BreadthFirst => f.write_str("bfs"),
+            Algorithm::RestartingWeightedAStar => f.write_str("rwastar"),
         }
     }
 }
@@ -39,7 +42,7 @@ impl FromStr for Algorithm {
     /// Reads an algorithm's name, in any case: `astar` or `a*`; `wastar:W`
     /// or `wastarW` (weighted A* with weight `W`, e.g. `wastar:2`,
     /// `wastar1.5`); `gbfs` or `greedy`; `dijkstra` or `ucs`; `bfs` or
-    /// `breadth-first`. What [`Display`](fmt::Display) writes reads back to
+    /// `breadth-first`; `rwastar` or `anytime` (restarting weighted A*). What [`Display`](fmt::Display) writes reads back to
     /// the same value.
     ///
     /// # Errors
@@ -56,7 +59,7 @@ impl FromStr for Algorithm {
     /// assert_eq!(weighted.to_string().parse::<Algorithm>(), Ok(weighted));
     /// assert_eq!(
     ///     "dfs".parse::<Algorithm>().unwrap_err().to_string(),
-    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs)"
+    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar)"
     /// );
     /// assert!(matches!(
     ///     "wastar:0.5".parse::<Algorithm>(),
@@ -84,6 +87,7 @@ impl FromStr for Algorithm {
             "gbfs" | "greedy" => Ok(Algorithm::GreedyBestFirst),
             "dijkstra" | "ucs" => Ok(Algorithm::Dijkstra),
             "bfs" | "breadth-first" => Ok(Algorithm::BreadthFirst),
+            "rwastar" | "anytime" => Ok(Algorithm::RestartingWeightedAStar),
             _ => Err(unknown()),
         }
     }
@@ -105,6 +109,7 @@ mod tests {
             Algorithm::GreedyBestFirst,
             Algorithm::Dijkstra,
             Algorithm::BreadthFirst,
+            Algorithm::RestartingWeightedAStar,
         ] {
             assert_eq!(algorithm.to_string().parse(), Ok(algorithm), "{algorithm}");
         }
@@ -120,6 +125,7 @@ mod tests {
             ("Greedy", Algorithm::GreedyBestFirst),
             ("ucs", Algorithm::Dijkstra),
             ("Breadth-First", Algorithm::BreadthFirst),
+            ("Anytime", Algorithm::RestartingWeightedAStar),
         ] {
             assert_eq!(name.parse(), Ok(algorithm), "{name}");
         }

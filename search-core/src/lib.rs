@@ -1,5 +1,6 @@
-//! searchlab's search engine: A*, weighted A*, greedy best-first, Dijkstra
-//! and breadth-first search over any node type.
+//! searchlab's search engine: A*, weighted A*, greedy best-first, Dijkstra,
+//! breadth-first search and restarting weighted A* (anytime) over any node
+//! type.
 //!
 //! A state representation implements [`SearchSpace`] (successors with action
 //! labels and edge costs, and a goal test); a [`Heuristic`] estimates the
@@ -33,6 +34,7 @@
 //! ```
 
 mod algorithm_name;
+mod anytime;
 mod astar;
 mod bfs;
 mod cost;
@@ -50,6 +52,7 @@ mod stats;
 mod store;
 mod weighted_astar;
 
+pub use anytime::{Improvement, RESTART_WEIGHTS};
 pub use astar::astar;
 pub use bfs::bfs;
 pub use cost::{Cost, FloatCost};

@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use num_traits::{CheckedAdd, Zero};
 
+use crate::anytime::{Improvement, Next, Schedule, RESTART_WEIGHTS};
 use crate::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
 use crate::store::{NodeStore, Refused, Slot};
 use crate::{
@@ -24,6 +25,7 @@ pub type ResultOf<S> =
 /// | [`GreedyBestFirst`](Algorithm::GreedyBestFirst) | `h` | yes | no | any plan, fast |
 /// | [`Dijkstra`](Algorithm::Dijkstra) | `g` | ignored | never needed | optimal |
 /// | [`BreadthFirst`](Algorithm::BreadthFirst) | depth | ignored | no | fewest edges |
+/// | [`RestartingWeightedAStar`](Algorithm::RestartingWeightedAStar) | `g + floor(w h)`, `w` = 5, 3, 2, 1 | yes | yes | better plans as it goes; optimal at the end with admissible `h` |
 ///
 /// Ties among equal priorities go to the larger `g` (the deeper node), then
 /// to the node stored first. Everything is deterministic: the same space and
@@ -54,6 +56,11 @@ pub enum Algorithm {
     Dijkstra,
     /// Breadth-first search, see [`bfs`](crate::bfs()).
     BreadthFirst,
+    /// Restarting weighted A*, an anytime search: weighted A* with the
+    /// weights [`RESTART_WEIGHTS`](crate::RESTART_WEIGHTS) in turn, each
+    /// iteration pruned to plans cheaper than the best so far; see
+    /// [`Search::improvements`] and the module `anytime`'s rules.
+    RestartingWeightedAStar,
 }
 
 impl Algorithm {
@@ -74,12 +81,18 @@ impl Algorithm {
     fn buckets_integer_priorities(self) -> bool {
         matches!(
             self,
-            Algorithm::AStar | Algorithm::WeightedAStar { .. } | Algorithm::Dijkstra
+            Algorithm::AStar
+                | Algorithm::WeightedAStar { .. }
+                | Algorithm::Dijkstra
+                | Algorithm::RestartingWeightedAStar
         )
     }
 
     fn reopens(self) -> bool {
-        matches!(self, Algorithm::AStar | Algorithm::WeightedAStar { .. })
+        matches!(
+            self,
+            Algorithm::AStar | Algorithm::WeightedAStar { .. } | Algorithm::RestartingWeightedAStar
+        )
     }
 
     /// The open-list priority of a node; `None` on overflow.
@@ -90,6 +103,10 @@ impl Algorithm {
             Algorithm::GreedyBestFirst => Some(greedy::priority(g, h)),
             Algorithm::Dijkstra => Some(dijkstra::priority(g, h)),
             Algorithm::BreadthFirst => Some(bfs::priority(g, h)),
+            // A search runs its iterations' algorithms; this is the first's.
+            Algorithm::RestartingWeightedAStar => {
+                weighted_astar::priority(g, h, RESTART_WEIGHTS[0])
+            }
         }
     }
 
@@ -197,6 +214,10 @@ pub struct Search<'s, S: SearchSpace, H = Blind> {
     /// The search time and expansions at the last reading.
     last_clock: (Duration, u64),
     end: Option<End>,
+    /// Restarting weighted A*'s iterations and plans so far.
+    schedule: Option<Schedule<S::Node, S::Action, S::Cost>>,
+    /// The start, kept for the next iteration of restarting weighted A*.
+    origin: Option<S::Node>,
 }
 
 impl<'s, S: SearchSpace> Search<'s, S, Blind> {
@@ -220,6 +241,8 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
             next_clock: 0,
             last_clock: (Duration::ZERO, 0),
             end: None,
+            schedule: None,
+            origin: None,
         }
     }
 }
@@ -232,8 +255,56 @@ where
     /// Chooses the algorithm.
     #[must_use]
     pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
-        self.algorithm = algorithm;
+        if algorithm == Algorithm::RestartingWeightedAStar {
+            let schedule = Schedule::new();
+            self.algorithm = schedule.algorithm();
+            self.schedule = Some(schedule);
+        } else {
+            self.algorithm = algorithm;
+            self.schedule = None;
+        }
         self
+    }
+
+    /// The plans restarting weighted A* found so far, each cheaper than the
+    /// one before (empty for the other algorithms). Read it between
+    /// [`step`](Search::step)s to act on a plan before the search ends.
+    ///
+    /// ```
+    /// use search_core::{Algorithm, Search, SearchSpace, Status};
+    ///
+    /// /// Two roads from 0 to 10: ten steps at cost 1, or a jump at cost 20.
+    /// struct Roads;
+    /// impl SearchSpace for Roads {
+    ///     type Node = u32;
+    ///     type Action = &'static str;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &u32) -> bool { *n == 10 }
+    ///     fn successors<F: FnMut(&'static str, u32, u32)>(&self, n: &u32, mut emit: F) {
+    ///         if *n < 10 { emit("step", n + 1, 1); }
+    ///         if *n == 0 { emit("jump", 10, 20); }
+    ///     }
+    /// }
+    ///
+    /// let mut search = Search::new(&Roads, 0)
+    ///     .algorithm(Algorithm::RestartingWeightedAStar)
+    ///     .heuristic(search_core::Admissible(|n: &u32| 10 - n));
+    /// let mut first = None;
+    /// while search.step(1).unwrap() == Status::Running {
+    ///     first = first.or(search.improvements().first().map(|i| i.solution.cost));
+    /// }
+    /// // Weight 5 jumps (cost 20); weight 3, below 20, walks (10); weight 2
+    /// // finds nothing below 10, so 10 is optimal.
+    /// assert_eq!(first, Some(20));
+    /// let costs: Vec<u32> = search.improvements().iter().map(|i| i.solution.cost).collect();
+    /// assert_eq!(costs, [20, 10]);
+    /// let result = search.run().unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().cost, 10);
+    /// ```
+    pub fn improvements(&self) -> &[Improvement<S::Node, S::Action, S::Cost>] {
+        self.schedule
+            .as_ref()
+            .map_or(&[], |schedule| &schedule.improvements)
     }
 
     /// Chooses the open list (default [`OpenListKind::Auto`], the measured
@@ -263,6 +334,8 @@ where
             next_clock: self.next_clock,
             last_clock: self.last_clock,
             end: self.end,
+            schedule: self.schedule,
+            origin: self.origin,
         }
     }
 
@@ -330,6 +403,9 @@ where
                 break;
             }
             self.expand_next();
+            if self.end.is_some() && self.schedule.is_some() {
+                self.next_iteration(started);
+            }
         }
         self.stats.elapsed += started.elapsed();
         self.stats.stored = self.ws.store.len();
@@ -349,10 +425,11 @@ where
     /// As for [`step`](Search::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
         while self.step(u64::MAX)? == Status::Running {}
-        let outcome = match &self.end {
-            Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
-            Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
-            Some(End::Cancelled) => Outcome::Cancelled,
+        let outcome = match (self.improvements().last(), &self.end) {
+            (Some(best), _) => Outcome::Solved(best.solution.clone()),
+            (None, Some(End::Goal(index))) => Outcome::Solved(self.solution(*index)),
+            (None, Some(End::Limit(limit))) => Outcome::LimitReached(*limit),
+            (None, Some(End::Cancelled)) => Outcome::Cancelled,
             _ => Outcome::Exhausted,
         };
         Ok(SearchResult {
@@ -366,6 +443,42 @@ where
             self.end = Some(End::Failed(error));
             return;
         }
+        self.stats = Statistics::default();
+        if self.schedule.is_some() {
+            self.origin = Some(start.clone());
+        }
+        self.begin_iteration(start);
+    }
+
+    /// After an iteration of restarting weighted A* ended: keep its plan and
+    /// start the next one, or end the search (see the module `anytime`).
+    /// Any other end (exhausted under the bound, so the best plan is
+    /// optimal; a limit; cancellation; an error) ends the search.
+    fn next_iteration(&mut self, step_started: Instant) {
+        let Some(End::Goal(goal)) = self.end else {
+            return;
+        };
+        let solution = self.solution(goal);
+        let admissible = self.heuristic.is_admissible();
+        let (expanded, elapsed) = (
+            self.stats.expanded,
+            self.stats.elapsed + step_started.elapsed(),
+        );
+        let Some(schedule) = self.schedule.as_mut() else {
+            return;
+        };
+        if let Next::Restart(algorithm) = schedule.found(solution, expanded, elapsed, admissible) {
+            if let Some(start) = self.origin.clone() {
+                self.algorithm = algorithm;
+                self.end = None;
+                self.begin_iteration(start);
+            }
+        }
+    }
+
+    /// Empties the store and open list and puts `start` on them; the
+    /// statistics go on adding up.
+    fn begin_iteration(&mut self, start: S::Node) {
         self.ws.store.clear(self.space.node_numbers());
         let zero = S::Cost::zero();
         self.ws.open.clear(
@@ -376,11 +489,10 @@ where
         self.last_key = None;
         self.pruned = false;
         self.max_branching = 1;
-        self.next_clock = 0;
-        self.last_clock = (Duration::ZERO, 0);
-        self.stats = Statistics::default();
-        self.stats.generated = 1;
-        self.stats.evaluated = 1;
+        self.next_clock = self.stats.expanded;
+        self.last_clock = (self.stats.elapsed, self.stats.expanded);
+        self.stats.generated += 1;
+        self.stats.evaluated += 1;
         let h = if self.algorithm.uses_heuristic() {
             match self.heuristic.estimate(&start) {
                 Estimate::Value(h) => h,
@@ -563,8 +675,11 @@ where
             pruned: &mut self.pruned,
             end: &mut self.end,
             bound: self.limits.cost_bound,
+            below: self.schedule.as_ref().and_then(Schedule::bound),
             max_memory: self.limits.max_memory_bytes,
-            guarded: self.limits.cost_bound.is_some() || self.limits.max_memory_bytes.is_some(),
+            guarded: self.limits.cost_bound.is_some()
+                || self.limits.max_memory_bytes.is_some()
+                || self.schedule.is_some(),
             parent: &node,
             index,
             grandparent,
@@ -695,8 +810,10 @@ struct Expansion<'e, S: SearchSpace, H> {
     pruned: &'e mut bool,
     end: &'e mut Option<End>,
     bound: Option<S::Cost>,
+    /// Restarting weighted A*'s best plan's cost: only cheaper paths count.
+    below: Option<S::Cost>,
     max_memory: Option<usize>,
-    /// Whether either of the two limits above is set.
+    /// Whether any of the three limits above is set.
     guarded: bool,
     /// The node being expanded, its index, its parent's and its path cost.
     parent: &'e S::Node,
@@ -757,17 +874,24 @@ where
         let Some((child, h)) = found else {
             return;
         };
-        if self.bound.is_some_and(|b| {
-            self.algorithm.uses_heuristic()
-                && self.heuristic.is_admissible()
-                && child_g.checked_add(&h).is_none_or(|f| f > b)
-        }) {
+        if (self.bound.is_some() || self.below.is_some())
+            && self.algorithm.uses_heuristic()
+            && self.heuristic.is_admissible()
+            && child_g.checked_add(&h).is_none_or(|f| self.beyond_bound(f))
+        {
             *self.pruned = true;
             return;
         }
         if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
             *self.end = Some(stop);
         }
+    }
+
+    /// Whether a path of `cost` (or one through a node, at least `cost`) is
+    /// pruned: above the cost bound, or not below the best plan's cost.
+    #[inline]
+    fn beyond_bound(&self, cost: S::Cost) -> bool {
+        self.bound.is_some_and(|b| cost > b) || self.below.is_some_and(|b| cost >= b)
     }
 
     /// Ends the search on a node the store could not take.
@@ -803,7 +927,7 @@ where
     /// at `child_g`; false (and the search marked) if it must not be stored.
     #[inline(never)]
     fn within_limits(&mut self, child_g: S::Cost, child: &S::Node) -> bool {
-        if self.bound.is_some_and(|b| child_g > b) {
+        if self.beyond_bound(child_g) {
             *self.pruned = true;
             return false;
         }

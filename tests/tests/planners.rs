@@ -305,3 +305,47 @@ fn a_planner_that_kept_buffers_plans_as_a_fresh_one() {
         }
     }
 }
+
+/// Restarting weighted A* in every direction ends with the optimum, with an
+/// admissible and with an inadmissible heuristic; every plan it lists on
+/// the way replays, in execution order, at its cost, and each is cheaper
+/// than the one before.
+#[test]
+fn anytime_search_improves_to_the_optimum_in_every_direction() {
+    let hungry = atomic::hungry_agent::<u64>().unwrap();
+    let chain = atomic::consumed_fact::<u64>().unwrap();
+    for (p, optimal) in [(&hungry, 30), (&chain, 7)] {
+        for direction in DIRECTIONS {
+            for h in ["hmax", "ff"] {
+                let c = config(direction, Algorithm::RestartingWeightedAStar, heuristic(h));
+                let name = c.name();
+                let report = Planner::new(c).plan(&p.actions, &p.start, &p.goal).unwrap();
+                assert_eq!(report.plan().map(|plan| plan.cost), Some(optimal), "{name}");
+                assert_eq!(
+                    report.improvements.last().map(|i| &i.plan),
+                    report.plan(),
+                    "{name}"
+                );
+                for found in &report.improvements {
+                    let replayed = validate(&p.actions, &p.start, &p.goal, &found.plan.actions);
+                    assert_eq!(replayed.ok(), Some(found.plan.cost), "{name}");
+                }
+                let costs: Vec<u64> = report.improvements.iter().map(|i| i.plan.cost).collect();
+                assert!(costs.windows(2).all(|w| w[1] < w[0]), "{name}: {costs:?}");
+            }
+        }
+    }
+    let hitman = factored::hitman().unwrap();
+    let c = PlannerConfig {
+        limits: SearchLimits {
+            max_expansions: Some(200_000),
+            ..SearchLimits::default()
+        },
+        ..config(
+            Direction::Forward,
+            Algorithm::RestartingWeightedAStar,
+            heuristic("numeric"),
+        )
+    };
+    assert_eq!(solve(&hitman.domain, &hitman.start, &hitman.goal, c).0, 15);
+}

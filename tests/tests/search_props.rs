@@ -374,3 +374,64 @@ proptest! {
         prop_assert_eq!(hashed.stats.counters(), reused.stats.counters());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Restarting weighted A* ends with the optimum, with an admissible
+    /// heuristic (A* under the bound proves it) and with an inadmissible
+    /// one (the last weight repeats until nothing cheaper is left); every
+    /// plan it reports is valid and cheaper than the one before.
+    #[test]
+    fn restarting_weighted_astar_improves_to_the_optimum(p in problem(), scale in 1_u32..=4) {
+        let inadmissible = |n: &usize| match p.heuristic[*n] {
+            Estimate::Value(v) => Estimate::Value(v * scale),
+            Estimate::DeadEnd => Estimate::DeadEnd,
+        };
+        let admissible = Search::new(&p.graph, p.start)
+            .algorithm(Algorithm::RestartingWeightedAStar)
+            .heuristic(p.h());
+        let scaled = Search::new(&p.graph, p.start)
+            .algorithm(Algorithm::RestartingWeightedAStar)
+            .heuristic(inadmissible);
+        let runs = [
+            ("admissible", improvements_and_result(admissible)),
+            ("scaled", improvements_and_result(scaled)),
+        ];
+        for (name, (costs, result)) in runs {
+            prop_assert_eq!(result.outcome.solution().map(|s| s.cost), p.optimal(), "{}", name);
+            prop_assert!(costs.windows(2).all(|w| w[1] < w[0]), "{}: {:?}", name, costs);
+            prop_assert_eq!(costs.last().copied(), p.optimal(), "{}", name);
+            if let Some(plan) = result.outcome.solution() {
+                prop_assert_eq!(replay(&p.graph, &p.start, plan), Ok(plan.cost));
+            } else {
+                prop_assert_eq!(&result.outcome, &Outcome::Exhausted);
+            }
+        }
+    }
+}
+
+/// Steps `search` to its end one expansion at a time, checking that the
+/// improvements only ever grow; returns their costs and the result.
+fn improvements_and_result<H>(
+    mut search: Search<'_, GraphSpace<u32>, H>,
+) -> (Vec<u32>, search_core::SearchResult<usize, usize, u32>)
+where
+    H: search_core::Heuristic<usize, u32>,
+{
+    let mut seen = 0;
+    while search.step(1).unwrap() == Status::Running {
+        let now = search.improvements().len();
+        assert!(now >= seen, "an improvement disappeared");
+        seen = now;
+    }
+    for improvement in search.improvements() {
+        assert!(improvement.expanded <= search.statistics().expanded);
+    }
+    let costs = search
+        .improvements()
+        .iter()
+        .map(|i| i.solution.cost)
+        .collect();
+    (costs, search.run().unwrap())
+}

@@ -232,9 +232,15 @@ struct PlanArgs {
     /// forward, regression or portfolio.
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
-    /// astar, wastar:W (W >= 1), gbfs, dijkstra or bfs.
+    /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs or rwastar
+    /// (restarting weighted A*, anytime).
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
+    /// Anytime search: restarting weighted A* (weights 5, 3, 2, 1), which
+    /// lists every cheaper plan it finds on the way; the same as
+    /// `--algorithm rwastar`.
+    #[arg(long, conflicts_with = "algorithm")]
+    anytime: bool,
     /// A heuristic by name (`searchlab heuristics` lists them; default:
     /// hmax for atomic and PDDL problems, numeric for factored ones).
     #[arg(long = "heuristic")]
@@ -822,7 +828,11 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
     };
     let request = PlanRequest {
         direction: args.direction,
-        algorithm: args.algorithm,
+        algorithm: if args.anytime {
+            Algorithm::RestartingWeightedAStar
+        } else {
+            args.algorithm
+        },
         heuristic,
         max_expansions: limits.max_expansions,
         max_time: limits.max_time,

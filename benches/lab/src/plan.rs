@@ -8,7 +8,9 @@ use std::time::Duration;
 use planners::heuristics::{heuristic, NamedHeuristic};
 use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
-use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
+use planners::{
+    Direction, PlanImprovement, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain,
+};
 use search_core::{Algorithm, Statistics};
 use serde_json::json;
 
@@ -295,6 +297,7 @@ pub fn plan_pddl(
         regression: solution.regression.clone(),
         elapsed: solution.search_time,
         setup_time: solution.setup_time,
+        improvements: solution.improvements.clone(),
     };
     let mut text = if request.json {
         pddl_json(&heading, &solution, &report)
@@ -456,7 +459,48 @@ fn to_json<Id>(
         "regression": stats_json(report.regression.as_ref()),
         "time": report.elapsed.as_secs_f64(),
         "setup_time": report.setup_time.as_secs_f64(),
+        "improvements": improvements_json(&report.improvements),
     })
+}
+
+/// An anytime search's plans on the way, as JSON.
+fn improvements_json<Id>(improvements: &[PlanImprovement<Id>]) -> serde_json::Value {
+    improvements
+        .iter()
+        .map(|i| {
+            json!({
+                "cost": i.plan.cost,
+                "length": i.plan.actions.len(),
+                "weight": i.weight,
+                "expanded": i.expanded,
+                "time": i.elapsed.as_secs_f64(),
+            })
+        })
+        .collect()
+}
+
+/// An anytime search's plans on the way, one line each.
+fn improvements_text<Id>(out: &mut String, improvements: &[PlanImprovement<Id>]) {
+    if improvements.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "
+plans found on the way (each cheaper than the last)"
+    );
+    for (n, i) in improvements.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {:>3}. cost {:<8} length {:<6} weight {:<4} after {} expansions, {:.2?}",
+            n + 1,
+            i.plan.cost,
+            i.plan.actions.len(),
+            i.weight,
+            i.expanded,
+            i.elapsed
+        );
+    }
 }
 
 /// A row of the statistics table: its label and how to read it.
@@ -493,6 +537,7 @@ fn to_text<Id>(
             }
         }
     }
+    improvements_text(&mut out, &report.improvements);
     if report.forward.is_some() && report.regression.is_some() {
         let _ = writeln!(out, "\nportfolio winner: {}", report.direction);
     }

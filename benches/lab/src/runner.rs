@@ -477,6 +477,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
                 regression: None,
                 elapsed: Duration::ZERO,
                 setup_time: Duration::ZERO,
+                improvements: Vec::new(),
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
@@ -495,6 +496,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         regression: solution.regression,
         elapsed: solution.search_time,
         setup_time: solution.setup_time,
+        improvements: Vec::new(),
     };
     let mut measured = summarize(&report, |_, _| {
         if valid {

@@ -151,6 +151,44 @@ fn a_pddl_task_plans_to_an_ipc_plan_with_statistics_as_comments() {
     }
 }
 
+/// `plan --anytime` (restarting weighted A*) lists each cheaper plan it
+/// finds; with FF, inadmissible, it goes on until none is cheaper, so it
+/// ends with the optimal cost (10, as A* with `h_max` finds).
+#[test]
+fn an_anytime_plan_lists_every_cheaper_plan_on_the_way() {
+    let (domain, problem) = pddl("blocks", "task05.pddl");
+    let request = PlanRequest {
+        algorithm: Algorithm::RestartingWeightedAStar,
+        heuristic: Some(heuristic("ff").unwrap()),
+        json: true,
+        ..PlanRequest::default()
+    };
+    let (text, code) = plan_pddl(&domain, &problem, &request, None);
+    assert_eq!(code, EXIT_SOLVED, "{text}");
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let costs: Vec<u64> = value["improvements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["cost"].as_u64().unwrap())
+        .collect();
+    assert_eq!(costs, [14, 10], "{text}");
+    assert_eq!(value["cost"], 10);
+    assert_eq!(value["config"], "fwd-rwastar-ff");
+    let text = plan_pddl(
+        &domain,
+        &problem,
+        &PlanRequest {
+            json: false,
+            ..request
+        },
+        None,
+    )
+    .0;
+    assert!(text.contains("plans found on the way"), "{text}");
+    assert!(text.contains("2. cost 10"), "{text}");
+}
+
 #[test]
 fn a_pddl_plan_file_holds_only_the_plan() {
     let (domain, problem) = pddl("gripper", "task01.pddl");

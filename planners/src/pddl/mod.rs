@@ -74,7 +74,7 @@ pub use mutex::{h2_mutexes, Mutexes};
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
 pub use task::{GroundedTask, Task, TaskRegression, TaskVisitor};
 
-use crate::{Direction, PlanOutcome, Planner, PlannerConfig};
+use crate::{Direction, PlanImprovement, PlanOutcome, Planner, PlannerConfig};
 
 /// How [`solve_files`] prepares the task, beyond the planner's
 /// configuration.
@@ -135,6 +135,10 @@ pub struct PddlSolution {
     /// the system does not say, and for a portfolio, whose searches run on
     /// other threads).
     pub search_cpu_time: Option<Duration>,
+    /// An anytime search's plans on the way (see
+    /// [`PlanReport::improvements`](crate::PlanReport::improvements)), each
+    /// validated by replay; actions are action indices of the task.
+    pub improvements: Vec<PlanImprovement<usize>>,
 }
 
 impl PddlSolution {
@@ -335,6 +339,7 @@ fn solve_named(
         search_time,
         setup_time: run.setup_time,
         search_cpu_time,
+        improvements: run.improvements,
     })
 }
 
@@ -358,6 +363,7 @@ struct Run {
     forward: Option<Statistics>,
     regression: Option<Statistics>,
     setup_time: Duration,
+    improvements: Vec<PlanImprovement<usize>>,
 }
 
 impl TaskVisitor for Solve<'_> {
@@ -366,6 +372,19 @@ impl TaskVisitor for Solve<'_> {
     fn visit<B: Bits>(self, task: &Task<B>) -> Self::Output {
         let planner = Planner::new(self.config.clone());
         let report = planner.plan(task, &task.start(), &task.goal())?;
+        let mut improvements = Vec::with_capacity(report.improvements.len());
+        for found in report.improvements {
+            task.validate(&task.to_ipc(&found.plan.actions))?;
+            improvements.push(PlanImprovement {
+                plan: crate::Plan {
+                    actions: found.plan.actions.iter().map(|a| a.index()).collect(),
+                    cost: found.plan.cost,
+                },
+                weight: found.weight,
+                expanded: found.expanded,
+                elapsed: found.elapsed,
+            });
+        }
         let mut plan = None;
         let outcome = match report.outcome {
             PlanOutcome::Solved(p) => {
@@ -388,6 +407,7 @@ impl TaskVisitor for Solve<'_> {
             forward: report.forward,
             regression: report.regression,
             setup_time: report.setup_time,
+            improvements,
         })
     }
 }
