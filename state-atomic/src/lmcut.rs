@@ -399,19 +399,15 @@ impl<B: Bits> LmCut<B> {
         self.mark_goal_literals(true);
     }
 
-    /// How many actions have literal `l` as a precondition, the goal
-    /// action among them if it asks for `l`.
-    fn users_len(&self, l: usize) -> usize {
-        (self.users_start[l + 1] - self.users_start[l]) as usize + usize::from(self.in_goal[l])
-    }
-
-    /// The `k`-th action with precondition `l`; the goal action last.
-    fn user(&self, l: usize, k: usize) -> usize {
-        let start = self.users_start[l] as usize;
-        match self.users.get(start + k) {
-            Some(&op) if start + k < self.users_start[l + 1] as usize => op as usize,
-            _ => self.goal_action(),
-        }
+    /// The actions with precondition `l`, the goal action last if it asks
+    /// for `l`. `users` is `self.users`, taken out for the caller's loop so
+    /// that the loop may change the rest of `self`.
+    fn users_of<'u>(&self, users: &'u [u32], l: usize) -> impl Iterator<Item = usize> + 'u {
+        let goal = self.in_goal[l].then(|| self.goal_action());
+        users[self.users_start[l] as usize..self.users_start[l + 1] as usize]
+            .iter()
+            .map(|&op| op as usize)
+            .chain(goal)
     }
 
     fn enqueue(&mut self, literal: u32, cost: u64) {
@@ -440,13 +436,13 @@ impl<B: Bits> LmCut<B> {
         for k in 0..self.seeds.len() {
             self.enqueue(self.seeds[k], 0);
         }
+        let users = std::mem::take(&mut self.users);
         while let Some((c, l)) = self.queue.pop() {
             if self.h[l as usize] < c {
                 continue;
             }
             let l = l as usize;
-            for k in 0..self.users_len(l) {
-                let op = self.user(l, k);
+            for op in self.users_of(&users, l) {
                 self.unsatisfied[op] -= 1;
                 if self.unsatisfied[op] == 0 {
                     self.supporter[op] = to_u32(l);
@@ -455,6 +451,7 @@ impl<B: Bits> LmCut<B> {
                 }
             }
         }
+        self.users = users;
     }
 
     /// Marks the goal zone, depth first: the artificial goal, and from each
@@ -522,10 +519,10 @@ impl<B: Bits> LmCut<B> {
             self.before[l as usize] = self.round;
             self.stack.push(l);
         }
+        let users = std::mem::take(&mut self.users);
         while let Some(l) = self.stack.pop() {
             let l = l as usize;
-            for k in 0..self.users_len(l) {
-                let op = self.user(l, k);
+            for op in self.users_of(&users, l) {
                 if self.supporter[op] as usize != l {
                     continue;
                 }
@@ -549,6 +546,7 @@ impl<B: Bits> LmCut<B> {
                 }
             }
         }
+        self.users = users;
     }
 
     /// Updates `h_max` after the cut's actions got cheaper: only literals
@@ -561,13 +559,13 @@ impl<B: Bits> LmCut<B> {
             let at = self.h[self.supporter[op] as usize] + self.cost[op];
             self.enqueue_effects(op, at);
         }
+        let users = std::mem::take(&mut self.users);
         while let Some((c, l)) = self.queue.pop() {
             if self.h[l as usize] < c {
                 continue;
             }
             let l = l as usize;
-            for k in 0..self.users_len(l) {
-                let op = self.user(l, k);
+            for op in self.users_of(&users, l) {
                 if self.supporter[op] as usize != l || self.supporter_cost[op] <= c {
                     continue;
                 }
@@ -587,6 +585,7 @@ impl<B: Bits> LmCut<B> {
                 }
             }
         }
+        self.users = users;
     }
 
     /// Starts a round: fresh goal-zone and before-zone marks.
