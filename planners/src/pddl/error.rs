@@ -57,10 +57,10 @@ pub enum PddlError {
         /// What is wrong, in lower case.
         message: String,
     },
-    /// A requirement or construct outside the supported STRIPS subset
-    /// (`:strips`, `:typing`, `:negative-preconditions`, `:equality`,
-    /// `:action-costs`).
-    #[error("{file}:{at}: unsupported {construct} (searchlab reads STRIPS with :typing, :negative-preconditions, :equality and :action-costs)")]
+    /// A requirement or construct outside the supported subset (ADL:
+    /// `:strips`, `:typing`, `:negative-preconditions`, `:equality`,
+    /// quantifiers, `or`, `imply`, `when`; and `:action-costs`).
+    #[error("{file}:{at}: unsupported {construct} (searchlab reads ADL with :action-costs)")]
     Unsupported {
         /// The file.
         file: String,
@@ -140,6 +140,13 @@ pub enum PddlError {
         /// The fact.
         fact: String,
     },
+    /// A goal that stays a disjunction after grounding and simplification
+    /// (an `or`, `exists` or `imply` that static facts do not decide).
+    #[error("unsupported disjunctive goal ({disjuncts} alternatives remain after grounding)")]
+    DisjunctiveGoal {
+        /// The disjuncts of the goal's normal form.
+        disjuncts: usize,
+    },
     /// Grounding stopped at one of its
     /// [`GroundingLimits`](super::GroundingLimits): a limit
     /// reached rather than bad input (see [`PddlError::limit`]).
@@ -205,6 +212,7 @@ impl PddlError {
             | PddlError::FileTooLarge { .. }
             | PddlError::TooManyFacts { .. }
             | PddlError::ContradictoryGoal { .. }
+            | PddlError::DisjunctiveGoal { .. }
             | PddlError::GroundingExceeded(_)
             | PddlError::Planner(_) => None,
         }

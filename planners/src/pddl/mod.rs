@@ -51,6 +51,7 @@
 //! }
 //! ```
 
+mod adl;
 mod error;
 mod ground;
 mod ipc;
