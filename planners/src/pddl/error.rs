@@ -140,13 +140,6 @@ pub enum PddlError {
         /// The fact.
         fact: String,
     },
-    /// A goal that stays a disjunction after grounding and simplification
-    /// (an `or`, `exists` or `imply` that static facts do not decide).
-    #[error("unsupported disjunctive goal ({disjuncts} alternatives remain after grounding)")]
-    DisjunctiveGoal {
-        /// The disjuncts of the goal's normal form.
-        disjuncts: usize,
-    },
     /// Grounding stopped at one of its
     /// [`GroundingLimits`](super::GroundingLimits): a limit
     /// reached rather than bad input (see [`PddlError::limit`]).
@@ -212,7 +205,6 @@ impl PddlError {
             | PddlError::FileTooLarge { .. }
             | PddlError::TooManyFacts { .. }
             | PddlError::ContradictoryGoal { .. }
-            | PddlError::DisjunctiveGoal { .. }
             | PddlError::GroundingExceeded(_)
             | PddlError::Planner(_) => None,
         }

@@ -168,6 +168,14 @@ pub struct GroundOperator {
     pub cost: u32,
 }
 
+/// The name of the goal actions that a disjunctive goal compiles to: one
+/// per disjunct of the goal's normal form, of cost 0, each making
+/// [`GOAL_REACHED`] true, which is then the goal. Plans leave them out.
+pub const GOAL_ACTION: &str = "<goal>";
+
+/// The fact that [`GOAL_ACTION`]s make true.
+pub const GOAL_REACHED: &str = "<goal reached>";
+
 /// A grounded STRIPS task: facts, operators, the initial state and the
 /// goal, independent of any state width.
 #[derive(Clone, Debug)]
@@ -988,10 +996,32 @@ fn finalize(
                     }
                 }
             }
-            _ => {
-                return Err(PddlError::DisjunctiveGoal {
-                    disjuncts: disjuncts.len(),
-                })
+            alternatives => {
+                // A goal action per alternative, of cost 0, reaches a
+                // fact of its own: the goal.
+                let reached = u32::try_from(n).unwrap_or(u32::MAX);
+                let base: Vec<Lit> = goal
+                    .iter()
+                    .map(|&f| literal(f, true))
+                    .chain(goal_false.iter().map(|&f| literal(f, false)))
+                    .collect();
+                for alternative in alternatives {
+                    let mut lits: Vec<Lit> = base.iter().chain(alternative).copied().collect();
+                    lits.sort_unstable();
+                    lits.dedup();
+                    let (pos, neg): (Vec<Lit>, Vec<Lit>) = lits.iter().partition(|&&l| l & 1 == 0);
+                    operators.push(GroundOperator {
+                        name: GOAL_ACTION.to_owned(),
+                        pre: pos.iter().map(|l| l >> 1).collect(),
+                        neg_pre: neg.iter().map(|l| l >> 1).collect(),
+                        add: vec![reached],
+                        del: Vec::new(),
+                        cost: 0,
+                    });
+                }
+                goal = vec![reached];
+                goal_false.clear();
+                changed.push(true);
             }
         }
     }
@@ -1015,6 +1045,7 @@ fn finalize(
     // relevant; an operator that adds or deletes a relevant fact is
     // relevant, and so are its preconditions. Other operators and facts
     // cannot matter to any plan and are dropped.
+    let n = changed.len(); // with the goal action's fact, if any
     let mut touching: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (i, o) in operators.iter().enumerate() {
         for &f in o.add.iter().chain(&o.del) {
@@ -1054,6 +1085,10 @@ fn finalize(
     for f in 0..n {
         if changed[f] {
             renumber[f] = u32::try_from(names.len()).unwrap_or(u32::MAX);
+            if f == facts.len() {
+                names.push(GOAL_REACHED.to_owned());
+                continue;
+            }
             let k = facts.key(f);
             let mut name = format!("({}", domain.predicates[k[0] as usize].name);
             for &obj in &k[1..] {

@@ -69,6 +69,7 @@ use state_atomic::{Bits, Subsumption};
 pub use error::{Location, PddlError};
 pub use ground::{
     ground, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
+    GOAL_ACTION, GOAL_REACHED,
 };
 pub use ipc::{IpcPlan, PlanStep};
 pub use mutex::{h2_mutexes, Mutexes};

@@ -11,7 +11,7 @@ use state_atomic::{
     WorldState,
 };
 
-use super::{GroundTask, IpcPlan, Mutexes, PddlError};
+use super::{GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION};
 use crate::{PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
@@ -160,36 +160,46 @@ impl<B: Bits> Task<B> {
     /// operator of this task.
     pub fn resolve(&self, plan: &IpcPlan) -> Result<Vec<ActionId>, PddlError> {
         let mut state = self.start;
-        let mut ids = Vec::with_capacity(plan.steps.len());
+        let mut ids = Vec::with_capacity(plan.steps.len() + 1);
         for step in &plan.steps {
-            let Some(first) = self.actions.find(&step.name) else {
+            let Some(id) = self.variant(&step.name, &mut state) else {
                 return Err(PddlError::Plan {
                     file: plan.file.clone(),
                     at: step.at,
                     message: format!("`({})` is not an action of this task", step.name),
                 });
             };
-            let variants = std::iter::once(first).chain(
-                (2..)
-                    .map_while(|k| self.actions.find(&variant_name(&step.name, k))),
-            );
-            let mut chosen = first;
-            for id in variants {
-                if self
-                    .actions
-                    .action(id)
-                    .is_some_and(|a| state.satisfies(&a.pre))
-                {
-                    chosen = id;
-                    break;
-                }
-            }
-            if let Some(action) = self.actions.action(chosen) {
-                state = state.apply(&action.eff);
-            }
-            ids.push(chosen);
+            ids.push(id);
+        }
+        // A disjunctive goal's action ends the plan (plans leave it out).
+        if let Some(id) = self.variant(GOAL_ACTION, &mut state) {
+            ids.push(id);
         }
         Ok(ids)
+    }
+
+    /// Of the actions called `name` (an operator's variants), the first
+    /// that applies in `state`, or the first if none does; `state` moves
+    /// on by it. `None` if no action is called `name`.
+    fn variant(&self, name: &str, state: &mut WorldState<B>) -> Option<ActionId> {
+        let first = self.actions.find(name)?;
+        let variants = std::iter::once(first)
+            .chain((2..).map_while(|k| self.actions.find(&variant_name(name, k))));
+        let mut chosen = first;
+        for id in variants {
+            if self
+                .actions
+                .action(id)
+                .is_some_and(|a| state.satisfies(&a.pre))
+            {
+                chosen = id;
+                break;
+            }
+        }
+        if let Some(action) = self.actions.action(chosen) {
+            *state = state.apply(&action.eff);
+        }
+        Some(chosen)
     }
 
     /// Replays an IPC plan from the initial state and checks the goal;
@@ -221,7 +231,8 @@ impl<B: Bits> Task<B> {
         let mut plan = IpcPlan::from_names(
             actions
                 .iter()
-                .map(|&id| plan_step_name(self.actions.name(id))),
+                .map(|&id| plan_step_name(self.actions.name(id)))
+                .filter(|&name| name != GOAL_ACTION),
         );
         if self.action_costs {
             plan.general_cost = Some(
