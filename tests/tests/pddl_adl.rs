@@ -92,18 +92,54 @@ fn every_adl_construct_parses() {
         (":disjunctive-preconditions", "(or (p ?x) (q ?x))", "(r)"),
         (":disjunctive-preconditions", "(imply (p ?x) (q ?x))", "(r)"),
         (":negative-preconditions", "(not (and (p ?x) (r)))", "(r)"),
-        (":negative-preconditions", "(not (or (p ?x) (not (r))))", "(r)"),
-        (":existential-preconditions", "(exists (?y - thing) (p ?y))", "(r)"),
-        (":universal-preconditions", "(forall (?y - thing) (p ?y))", "(r)"),
-        (":quantified-preconditions", "(not (exists (?y) (and (p ?y) (q ?x))))", "(r)"),
+        (
+            ":negative-preconditions",
+            "(not (or (p ?x) (not (r))))",
+            "(r)",
+        ),
+        (
+            ":existential-preconditions",
+            "(exists (?y - thing) (p ?y))",
+            "(r)",
+        ),
+        (
+            ":universal-preconditions",
+            "(forall (?y - thing) (p ?y))",
+            "(r)",
+        ),
+        (
+            ":quantified-preconditions",
+            "(not (exists (?y) (and (p ?y) (q ?x))))",
+            "(r)",
+        ),
         (":equality", "(not (= ?x c))", "(r)"),
-        (":equality", "(forall (?y - thing) (or (= ?y ?x) (p ?y)))", "(r)"),
+        (
+            ":equality",
+            "(forall (?y - thing) (or (= ?y ?x) (p ?y)))",
+            "(r)",
+        ),
         (":conditional-effects", "()", "(when (p ?x) (q ?x))"),
-        (":conditional-effects", "()", "(when (or (p ?x) (r)) (and (q ?x) (not (s))))"),
-        (":conditional-effects", "()", "(forall (?y - thing) (not (p ?y)))"),
+        (
+            ":conditional-effects",
+            "()",
+            "(when (or (p ?x) (r)) (and (q ?x) (not (s))))",
+        ),
+        (
+            ":conditional-effects",
+            "()",
+            "(forall (?y - thing) (not (p ?y)))",
+        ),
         (":adl", "()", "(forall (?y - thing) (when (p ?y) (q ?y)))"),
-        (":adl", "()", "(forall (?y) (forall (?z) (when (p ?y) (when (q ?z) (r)))))"),
-        (":adl", "()", "(and (r) (forall (?y) (when (exists (?z) (= ?z ?y)) (s))))"),
+        (
+            ":adl",
+            "()",
+            "(forall (?y) (forall (?z) (when (p ?y) (when (q ?z) (r)))))",
+        ),
+        (
+            ":adl",
+            "()",
+            "(and (r) (forall (?y) (when (exists (?z) (= ?z ?y)) (s))))",
+        ),
         (":adl", "(p c)", "(not (p c))"),
     ];
     for (requirement, pre, eff) in cases {
@@ -260,17 +296,30 @@ fn exists_or_and_imply_preconditions() {
     let problem = "(define (problem p) (:domain door) (:objects k1 k2 - key)
   (:init (lying k1) (lying k2) (fits k2) (escorted) (raining)) (:goal (inside)))";
     let plan = solve_both(domain, problem, 4);
-    assert!(plan.contains("(pick k2)") && !plan.contains("(pick k1)"), "{plan}");
-    assert!(plan.contains("(get-umbrella)") && !plan.contains("badge"), "{plan}");
+    assert!(
+        plan.contains("(pick k2)") && !plan.contains("(pick k1)"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("(get-umbrella)") && !plan.contains("badge"),
+        "{plan}"
+    );
     // Dry and not escorted: the badge instead of the umbrella.
     let dry = problem.replace("(escorted) (raining)", "");
     let plan = solve_both(domain, &dry, 4);
-    assert!(plan.contains("(get-badge)") && !plan.contains("umbrella"), "{plan}");
+    assert!(
+        plan.contains("(get-badge)") && !plan.contains("umbrella"),
+        "{plan}"
+    );
     // No key fits: no plan, in either direction.
     let stuck = problem.replace("(fits k2)", "");
     for config in both_directions() {
         let s = solve_text(domain, &stuck, &config, &PddlOptions::default()).unwrap();
-        assert!(matches!(s.outcome, PlanOutcome::Unsolvable), "{:?}", s.outcome);
+        assert!(
+            matches!(s.outcome, PlanOutcome::Unsolvable),
+            "{:?}",
+            s.outcome
+        );
     }
 }
 
@@ -288,7 +337,10 @@ fn a_negated_conjunction_and_universal_preconditions() {
     let problem = "(define (problem p) (:domain house) (:objects w1 w2 w3 - window)
   (:init (lamp) (heater) (open w1) (open w3)) (:goal (gone)))";
     let plan = solve_both(domain, problem, 4);
-    assert!(plan.contains("(lamp-off)") && !plan.contains("(shut w2)"), "{plan}");
+    assert!(
+        plan.contains("(lamp-off)") && !plan.contains("(shut w2)"),
+        "{plan}"
+    );
     let no_heater = problem.replace("(heater)", "");
     solve_both(domain, &no_heater, 3);
 }
@@ -313,7 +365,10 @@ fn constants_of_the_domain_and_objects_of_the_problem_meet() {
     );
     // Of another type, it is a second declaration.
     let d = parse_domain("d", &domain.replace("(:types room)", "(:types room door)")).unwrap();
-    let text = problem.replace("hall kitchen attic - room", "kitchen attic - room hall - door");
+    let text = problem.replace(
+        "hall kitchen attic - room",
+        "kitchen attic - room hall - door",
+    );
     let error = parse_problem(&d, "p.pddl", &text).unwrap_err();
     assert!(matches!(error, PddlError::Duplicate { .. }), "{error}");
     assert_eq!(error.location(), Some(locate(&text, "hall - door")));
@@ -331,7 +386,10 @@ fn a_disjunctive_goal_compiles_to_goal_actions_left_out_of_plans() {
     assert!(plan.ends_with("; cost = 5 (unit cost)\n"), "{plan}");
     let task = grounded(BRIEFCASE, problem);
     assert_eq!(task.goal.len(), 1);
-    assert_eq!(task.facts[task.goal[0] as usize], planners::pddl::GOAL_REACHED);
+    assert_eq!(
+        task.facts[task.goal[0] as usize],
+        planners::pddl::GOAL_REACHED
+    );
 }
 
 #[test]

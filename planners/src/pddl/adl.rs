@@ -73,20 +73,18 @@ pub(super) struct Instantiate<'a, L> {
 impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
     /// The objects of a type set (several with `either`).
     fn candidates(&self, types: &TypeSet) -> Vec<u32> {
-        match types.as_slice() {
-            [t] => self.objects.get(*t).cloned().unwrap_or_default(),
-            _ => {
-                let mut all: Vec<u32> = types
-                    .iter()
-                    .filter_map(|&t| self.objects.get(t))
-                    .flatten()
-                    .copied()
-                    .collect();
-                all.sort_unstable();
-                all.dedup();
-                all
-            }
+        if let [t] = types.as_slice() {
+            return self.objects.get(*t).cloned().unwrap_or_default();
         }
+        let mut all: Vec<u32> = types
+            .iter()
+            .filter_map(|&t| self.objects.get(t))
+            .flatten()
+            .copied()
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
     }
 
     fn condition(&mut self, c: &Condition, binding: &[u32]) -> Ground {
@@ -401,7 +399,12 @@ fn holds(pre: &[Lit], lit: Lit) -> bool {
 /// p` adds it unconditionally unless another effect deletes `p`; effects
 /// that change nothing given `pre` go; effects with the same condition
 /// are merged.
-fn simplify(pre: &[Lit], add: &mut Vec<u32>, del: &mut Vec<u32>, effects: &[Effect]) -> Vec<Effect> {
+fn simplify(
+    pre: &[Lit],
+    add: &mut Vec<u32>,
+    del: &mut Vec<u32>,
+    effects: &[Effect],
+) -> Vec<Effect> {
     let mut kept = Vec::new();
     for e in effects {
         if e.condition.iter().any(|&l| holds(pre, l ^ 1)) {

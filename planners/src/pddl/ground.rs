@@ -630,7 +630,10 @@ pub fn ground(
     let n_preds = domain.predicates.len();
     let mut is_static = vec![true; n_preds];
     for schema in &domain.actions {
-        let conditional = schema.effects.iter().flat_map(|e| e.add.iter().chain(&e.del));
+        let conditional = schema
+            .effects
+            .iter()
+            .flat_map(|e| e.add.iter().chain(&e.del));
         for atom in schema.add.iter().chain(&schema.del).chain(conditional) {
             is_static[atom.predicate as usize] = false;
         }
@@ -643,7 +646,14 @@ pub fn ground(
         .iter()
         .map(|schema| {
             let params: Vec<&TypeSet> = schema.params.iter().map(|(_, t)| t).collect();
-            prepare(domain, problem, &is_static, &params, schema.pre.iter(), &schema.add)
+            prepare(
+                domain,
+                problem,
+                &is_static,
+                &params,
+                schema.pre.iter(),
+                &schema.add,
+            )
         })
         .collect();
     for schema in &domain.actions {
@@ -656,7 +666,14 @@ pub fn ground(
                 .collect();
             let condition = effect.condition.iter().flat_map(|f| f.conjuncts());
             let literals = schema.pre.iter().chain(condition);
-            prepared.push(prepare(domain, problem, &is_static, &params, literals, &effect.add));
+            prepared.push(prepare(
+                domain,
+                problem,
+                &is_static,
+                &params,
+                literals,
+                &effect.add,
+            ));
         }
     }
     let mut triggers: Vec<Vec<(u32, usize)>> = vec![Vec::new(); n_preds];
@@ -881,8 +898,16 @@ fn finalize(
                 }
             }
         }
-        let add: Vec<u32> = schema.add.iter().filter_map(|a| lookup(a, binding)).collect();
-        let del: Vec<u32> = schema.del.iter().filter_map(|a| lookup(a, binding)).collect();
+        let add: Vec<u32> = schema
+            .add
+            .iter()
+            .filter_map(|a| lookup(a, binding))
+            .collect();
+        let del: Vec<u32> = schema
+            .del
+            .iter()
+            .filter_map(|a| lookup(a, binding))
+            .collect();
         let variants = if schema.pre_formulas.is_empty() && schema.effects.is_empty() {
             vec![Variant { pre, add, del }]
         } else {
@@ -933,16 +958,14 @@ fn finalize(
             for &f in &o.del {
                 changed[f as usize] = true;
             }
-            o.name = name
-                .get_or_insert_with(|| {
-                    let mut name = schema.name.clone();
-                    for &obj in binding {
-                        name.push(' ');
-                        name.push_str(&problem.objects[obj as usize].0);
-                    }
-                    name
-                })
-                .clone();
+            o.name.clone_from(name.get_or_insert_with(|| {
+                let mut name = schema.name.clone();
+                for &obj in binding {
+                    name.push(' ');
+                    name.push_str(&problem.objects[obj as usize].0);
+                }
+                name
+            }));
             budget.bytes += size_of::<GroundOperator>()
                 + allocated(o.name.capacity())
                 + [&o.pre, &o.neg_pre, &o.add, &o.del]

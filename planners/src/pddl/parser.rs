@@ -1029,18 +1029,8 @@ fn read_effect(
         }
         "=" => Err(r.syntax(head_sexp.at(), "`=` in an effect")),
         "increase" if items.get(1).is_some_and(is_total_cost) => {
-            let [_, target, amount] = items else {
-                return Err(r.syntax(s.at(), "expected `(increase (total-cost) amount)`"));
-            };
-            if !domain.function_index.contains_key(TOTAL_COST) {
-                let at = target.list().map_or(target.at(), |l| l[0].at());
-                return Err(r.undefined(at, "function", TOTAL_COST));
-            }
             if group != 0 {
-                return Err(r.unsupported(
-                    head_sexp.at(),
-                    "action cost inside `forall` or `when`",
-                ));
+                return Err(r.unsupported(head_sexp.at(), "action cost inside `forall` or `when`"));
             }
             if out.cost.is_some() {
                 return Err(r.syntax(
@@ -1048,26 +1038,7 @@ fn read_effect(
                     "a second `(increase (total-cost) ...)` in one action",
                 ));
             }
-            let cost = match amount {
-                Sexp::Symbol(..) => CostTerm::Constant(r.number(amount, "cost")?),
-                Sexp::List(..) => {
-                    let head = amount.head().unwrap_or("");
-                    if matches!(head, "+" | "-" | "*" | "/") {
-                        return Err(r.unsupported(
-                            amount.at(),
-                            format!("arithmetic `{head}` in an action's cost"),
-                        ));
-                    }
-                    let (function, args) = read_function_term(r, domain, scope, amount)?;
-                    if domain.functions[function as usize].predicate.is_none() {
-                        return Err(
-                            r.syntax(amount.at(), "`(total-cost)` cannot be an action's cost")
-                        );
-                    }
-                    CostTerm::Function { function, args }
-                }
-            };
-            out.cost = Some(cost);
+            out.cost = Some(read_cost(r, domain, scope, s)?);
             Ok(())
         }
         _ => {
@@ -1080,6 +1051,39 @@ fn read_effect(
             Ok(())
         }
     }
+}
+
+/// `(increase (total-cost) amount)`: the amount.
+fn read_cost(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    s: &Sexp,
+) -> Result<CostTerm, PddlError> {
+    let [_, target, amount] = r.list(s, "an effect")? else {
+        return Err(r.syntax(s.at(), "expected `(increase (total-cost) amount)`"));
+    };
+    if !domain.function_index.contains_key(TOTAL_COST) {
+        let at = target.list().map_or(target.at(), |l| l[0].at());
+        return Err(r.undefined(at, "function", TOTAL_COST));
+    }
+    Ok(match amount {
+        Sexp::Symbol(..) => CostTerm::Constant(r.number(amount, "cost")?),
+        Sexp::List(..) => {
+            let head = amount.head().unwrap_or("");
+            if matches!(head, "+" | "-" | "*" | "/") {
+                return Err(r.unsupported(
+                    amount.at(),
+                    format!("arithmetic `{head}` in an action's cost"),
+                ));
+            }
+            let (function, args) = read_function_term(r, domain, scope, amount)?;
+            if domain.functions[function as usize].predicate.is_none() {
+                return Err(r.syntax(amount.at(), "`(total-cost)` cannot be an action's cost"));
+            }
+            CostTerm::Function { function, args }
+        }
+    })
 }
 
 fn read_action(
