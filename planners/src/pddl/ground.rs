@@ -13,6 +13,13 @@
 //! the operators as constants, and operators and facts the goal does not
 //! depend on (backward relevance, as in Fast Downward's translator) are
 //! dropped.
+//!
+//! ADL: a schema is matched on its precondition's top-level literals (the
+//! rest only prunes later, so reachability over-approximates), and each
+//! conditional effect that adds something is matched as a rule of its own,
+//! its condition's top-level literals beside the schema's, its `forall`
+//! variables as parameters. Each operator found is then compiled to STRIPS
+//! variants by `adl.rs`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -153,7 +160,9 @@ pub struct GroundingStats {
 /// A ground operator over fact indices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroundOperator {
-    /// `schema arg ...`, lower case.
+    /// `schema arg ...`, lower case. The variants an ADL operator
+    /// compiles to (one per precondition disjunct and choice of conditional
+    /// effects) share it.
     pub name: String,
     /// Facts that must be true.
     pub pre: Vec<u32>,
