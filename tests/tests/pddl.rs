@@ -383,12 +383,10 @@ fn malformed_domains_give_located_errors() {
         &["variable `?x` is declared twice"],
     );
     for requirement in [
-        ":adl",
-        ":conditional-effects",
         ":numeric-fluents",
         ":derived-predicates",
         ":durative-actions",
-        ":universal-preconditions",
+        ":timed-initial-literals",
     ] {
         domain_error(
             &format!("(define (domain d) (:requirements :strips\n  {requirement}))"),
@@ -399,15 +397,16 @@ fn malformed_domains_give_located_errors() {
     let action = |pre: &str, eff: &str| {
         format!("(define (domain d) (:predicates (p ?x) (q))\n(:action a :parameters (?x) :precondition {pre} :effect {eff}))")
     };
+    // ADL: errors inside quantifiers and conditional effects are located.
     domain_error(
-        &action("(p ?x)", "(forall (?y) (p ?y))"),
-        "forall",
-        &["quantifier `forall`"],
+        &action("(p ?x)", "(forall (?y) (p ?y ?y))"),
+        "p ?y ?y",
+        &["`p` takes 1 argument(s), 2 given"],
     );
     domain_error(
-        &action("(p ?x)", "(when (q) (p ?x))"),
-        "when",
-        &["conditional effect `when`"],
+        &action("(p ?x)", "(when (q ?x) (p ?x))"),
+        "q ?x",
+        &["`q` takes 0 argument(s), 1 given"],
     );
     domain_error(
         &action("(p ?x)", "(and (p ?x) (increase (fuel) 1))"),
@@ -420,14 +419,14 @@ fn malformed_domains_give_located_errors() {
         &["undefined function `total-cost`"],
     );
     domain_error(
-        &action("(or (p ?x) (q))", "(q)"),
-        "or",
-        &["disjunctive precondition `or`"],
+        &action("(or (p ?x) (r))", "(q)"),
+        "r))",
+        &["undefined predicate `r`"],
     );
     domain_error(
-        &action("(exists (?y) (p ?y))", "(q)"),
-        "exists",
-        &["quantifier `exists`"],
+        &action("(exists (?y) (p ?z))", "(q)"),
+        "?z",
+        &["undefined variable `?z`"],
     );
     domain_error(
         &action("(> (f) 1)", "(q)"),
@@ -522,9 +521,9 @@ fn malformed_problems_give_located_errors() {
         &["undefined function `fuel`"],
     );
     problem(
-        "(:objects) (:init) (:goal (forall (?x) (free)))",
-        "forall",
-        &["quantifier `forall`"],
+        "(:objects) (:init) (:goal (forall (?x) (on ?x ?y)))",
+        "?y",
+        &["undefined variable `?y`"],
     );
     let text = "(define (problem p)\n (:domain other) (:goal (free)))";
     expect_error(

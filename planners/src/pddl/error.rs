@@ -57,10 +57,10 @@ pub enum PddlError {
         /// What is wrong, in lower case.
         message: String,
     },
-    /// A requirement or construct outside the supported STRIPS subset
-    /// (`:strips`, `:typing`, `:negative-preconditions`, `:equality`,
-    /// `:action-costs`).
-    #[error("{file}:{at}: unsupported {construct} (searchlab reads STRIPS with :typing, :negative-preconditions, :equality and :action-costs)")]
+    /// A requirement or construct outside the supported subset (ADL:
+    /// `:strips`, `:typing`, `:negative-preconditions`, `:equality`,
+    /// quantifiers, `or`, `imply`, `when`; and `:action-costs`).
+    #[error("{file}:{at}: unsupported {construct} (searchlab reads ADL with :action-costs)")]
     Unsupported {
         /// The file.
         file: String,

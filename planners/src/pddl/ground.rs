@@ -13,6 +13,13 @@
 //! the operators as constants, and operators and facts the goal does not
 //! depend on (backward relevance, as in Fast Downward's translator) are
 //! dropped.
+//!
+//! ADL: a schema is matched on its precondition's top-level literals (the
+//! rest only prunes later, so reachability over-approximates), and each
+//! conditional effect that adds something is matched as a rule of its own,
+//! its condition's top-level literals beside the schema's, its `forall`
+//! variables as parameters. Each operator found is then compiled to STRIPS
+//! variants by `adl.rs`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -23,7 +30,8 @@ use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
 use search_core::Limit;
 
-use super::parser::{fits, AtomTerm, Condition, CostTerm, Domain, Problem, Term};
+use super::adl::{literal, Instantiate, Lit, Variant};
+use super::parser::{fits, AtomTerm, Condition, CostTerm, Domain, Problem, Term, TypeSet};
 use super::PddlError;
 
 const UNBOUND: u32 = u32::MAX;
@@ -152,7 +160,9 @@ pub struct GroundingStats {
 /// A ground operator over fact indices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroundOperator {
-    /// `schema arg ...`, lower case.
+    /// `schema arg ...`, lower case. The variants an ADL operator
+    /// compiles to (one per precondition disjunct and choice of conditional
+    /// effects) share it.
     pub name: String,
     /// Facts that must be true.
     pub pre: Vec<u32>,
@@ -166,6 +176,14 @@ pub struct GroundOperator {
     /// `total-cost` (0 if nothing).
     pub cost: u32,
 }
+
+/// The name of the goal actions that a disjunctive goal compiles to: one
+/// per disjunct of the goal's normal form, of cost 0, each making
+/// [`GOAL_REACHED`] true, which is then the goal. Plans leave them out.
+pub const GOAL_ACTION: &str = "<goal>";
+
+/// The fact that [`GOAL_ACTION`]s make true.
+pub const GOAL_REACHED: &str = "<goal reached>";
 
 /// A grounded STRIPS task: facts, operators, the initial state and the
 /// goal, independent of any state width.
@@ -389,6 +407,35 @@ impl GroundingLimits {
     }
 }
 
+/// The steps and memory grounding may still spend once matching is done
+/// (instantiating operators, compiling ADL).
+pub(super) struct Budget {
+    steps: u64,
+    limits: GroundingLimits,
+    began: Instant,
+    /// Estimated bytes held for good: facts, operators.
+    bytes: usize,
+}
+
+impl Budget {
+    /// Counts a step; every 1,024 steps checks the time and the memory,
+    /// with `transient` bytes held for the moment besides.
+    pub(super) fn step(&mut self, transient: usize) -> Result<(), PddlError> {
+        self.steps += 1;
+        if self.steps > self.limits.max_steps {
+            return Err(GroundingExceeded::Steps {
+                limit: self.limits.max_steps,
+            }
+            .into());
+        }
+        if self.steps & CHECK_MASK == 0 {
+            self.limits
+                .check(self.began, self.bytes.saturating_add(transient))?;
+        }
+        Ok(())
+    }
+}
+
 fn term_value(term: Term, binding: &[u32]) -> u32 {
     match term {
         Term::Obj(o) => o,
@@ -592,60 +639,52 @@ pub fn ground(
     let n_preds = domain.predicates.len();
     let mut is_static = vec![true; n_preds];
     for schema in &domain.actions {
-        for atom in schema.add.iter().chain(&schema.del) {
+        let conditional = schema
+            .effects
+            .iter()
+            .flat_map(|e| e.add.iter().chain(&e.del));
+        for atom in schema.add.iter().chain(&schema.del).chain(conditional) {
             is_static[atom.predicate as usize] = false;
         }
     }
-    let n_objects = problem.objects.len();
-    let prepared: Vec<Prepared> = domain
+    // One matcher per schema, then one per conditional effect that adds
+    // something: its condition's top-level atoms join the schema's
+    // precondition, its `forall` variables its parameters.
+    let mut prepared: Vec<Prepared> = domain
         .actions
         .iter()
         .map(|schema| {
-            let allowed: Vec<Vec<bool>> = schema
-                .params
-                .iter()
-                .map(|(_, wanted)| {
-                    problem
-                        .objects
-                        .iter()
-                        .map(|(_, types)| fits(domain, types, wanted))
-                        .collect()
-                })
-                .collect();
-            let candidates = allowed
-                .iter()
-                .map(|a| {
-                    (0..n_objects)
-                        .filter(|&o| a[o])
-                        .map(|o| u32::try_from(o).unwrap_or(u32::MAX))
-                        .collect()
-                })
-                .collect();
-            let mut positive = Vec::new();
-            let mut checks = Vec::new();
-            for c in &schema.pre {
-                match c {
-                    Condition::Atom {
-                        positive: true,
-                        atom,
-                    } => positive.push(atom.clone()),
-                    Condition::Atom {
-                        positive: false,
-                        atom,
-                    } if is_static[atom.predicate as usize] => checks.push(c.clone()),
-                    Condition::Atom { .. } => {}
-                    Condition::Equal { .. } => checks.push(c.clone()),
-                }
-            }
-            Prepared {
-                allowed,
-                candidates,
-                positive,
-                checks,
-                add: schema.add.clone(),
-            }
+            let params: Vec<&TypeSet> = schema.params.iter().map(|(_, t)| t).collect();
+            prepare(
+                domain,
+                problem,
+                &is_static,
+                &params,
+                schema.pre.iter(),
+                &schema.add,
+            )
         })
         .collect();
+    for schema in &domain.actions {
+        for effect in schema.effects.iter().filter(|e| !e.add.is_empty()) {
+            let params: Vec<&TypeSet> = schema
+                .params
+                .iter()
+                .map(|(_, t)| t)
+                .chain(&effect.vars)
+                .collect();
+            let condition = effect.condition.iter().flat_map(|f| f.conjuncts());
+            let literals = schema.pre.iter().chain(condition);
+            prepared.push(prepare(
+                domain,
+                problem,
+                &is_static,
+                &params,
+                literals,
+                &effect.add,
+            ));
+        }
+    }
     let mut triggers: Vec<Vec<(u32, usize)>> = vec![Vec::new(); n_preds];
     for (s, prep) in prepared.iter().enumerate() {
         for (j, atom) in prep.positive.iter().enumerate() {
@@ -727,6 +766,76 @@ pub fn ground(
     finalize(domain, problem, &is_static, out, init_count)
 }
 
+/// A matcher for a schema (or one of its conditional effects) with
+/// parameters of types `params`, precondition `literals` and add effects
+/// `add`.
+fn prepare<'c>(
+    domain: &Domain,
+    problem: &Problem,
+    is_static: &[bool],
+    params: &[&TypeSet],
+    literals: impl Iterator<Item = &'c Condition>,
+    add: &[AtomTerm],
+) -> Prepared {
+    let n_objects = problem.objects.len();
+    let allowed: Vec<Vec<bool>> = params
+        .iter()
+        .map(|wanted| {
+            problem
+                .objects
+                .iter()
+                .map(|(_, types)| fits(domain, types, wanted))
+                .collect()
+        })
+        .collect();
+    let candidates = allowed
+        .iter()
+        .map(|a| {
+            (0..n_objects)
+                .filter(|&o| a[o])
+                .map(|o| u32::try_from(o).unwrap_or(u32::MAX))
+                .collect()
+        })
+        .collect();
+    let mut positive = Vec::new();
+    let mut checks = Vec::new();
+    for c in literals {
+        match c {
+            Condition::Atom {
+                positive: true,
+                atom,
+            } => positive.push(atom.clone()),
+            Condition::Atom {
+                positive: false,
+                atom,
+            } if is_static[atom.predicate as usize] => checks.push(c.clone()),
+            Condition::Atom { .. } => {}
+            Condition::Equal { .. } => checks.push(c.clone()),
+        }
+    }
+    Prepared {
+        allowed,
+        candidates,
+        positive,
+        checks,
+        add: add.to_vec(),
+    }
+}
+
+/// Per type: its objects, those of its subtypes included.
+fn objects_by_type(domain: &Domain, problem: &Problem) -> Vec<Vec<u32>> {
+    let mut objects = vec![Vec::new(); domain.types.len()];
+    for (o, (_, types)) in problem.objects.iter().enumerate() {
+        let o = u32::try_from(o).unwrap_or(u32::MAX);
+        for (t, list) in objects.iter_mut().enumerate() {
+            if fits(domain, types, &[t]) {
+                list.push(o);
+            }
+        }
+    }
+    objects
+}
+
 /// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
 /// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
 fn allocated(bytes: usize) -> usize {
@@ -742,8 +851,13 @@ fn finalize(
     out: Out,
     init_count: usize,
 ) -> Result<GroundTask, PddlError> {
-    let (limits, began) = (out.limits, out.began);
-    let mut bytes = out.bytes();
+    let objects = objects_by_type(domain, problem);
+    let mut budget = Budget {
+        steps: out.steps,
+        limits: out.limits,
+        began: out.began,
+        bytes: out.bytes(),
+    };
     let facts = out.facts;
     let n = facts.len();
     let mut key = Vec::new();
@@ -758,20 +872,15 @@ fn finalize(
     'ops: for i in 0..out.ops.len() {
         let op = out.ops.key(i);
         if i as u64 & CHECK_MASK == 0 {
-            limits.check(began, bytes)?;
+            budget.limits.check(budget.began, budget.bytes)?;
         }
-        let schema = &domain.actions[op[0] as usize];
-        let binding = &op[1..];
-        let mut o = GroundOperator {
-            name: String::new(),
-            pre: Vec::new(),
-            neg_pre: Vec::new(),
-            add: Vec::new(),
-            del: Vec::new(),
-            cost: 1,
+        let Some(schema) = domain.actions.get(op[0] as usize) else {
+            continue; // a conditional effect's matcher: it only found facts
         };
+        let binding = &op[1..];
+        let mut cost = 1;
         if problem.metric {
-            o.cost = match &schema.cost {
+            cost = match &schema.cost {
                 None => 0,
                 Some(CostTerm::Constant(c)) => *c,
                 Some(CostTerm::Function { function, args }) => {
@@ -785,63 +894,96 @@ fn finalize(
                 }
             };
         }
+        let mut pre: Vec<Lit> = Vec::new();
         for c in &schema.pre {
             if let Condition::Atom { positive, atom } = c {
                 if is_static[atom.predicate as usize] {
                     continue; // checked during matching
                 }
                 match (positive, lookup(atom, binding)) {
-                    (true, Some(f)) => o.pre.push(f),
                     (true, None) => continue 'ops, // cannot happen: matched
-                    (false, Some(f)) => o.neg_pre.push(f),
+                    (&positive, Some(f)) => pre.push(literal(f, positive)),
                     (false, None) => {} // never true
                 }
             }
         }
-        for atom in &schema.add {
-            if let Some(f) = lookup(atom, binding) {
-                o.add.push(f);
+        let add: Vec<u32> = schema
+            .add
+            .iter()
+            .filter_map(|a| lookup(a, binding))
+            .collect();
+        let del: Vec<u32> = schema
+            .del
+            .iter()
+            .filter_map(|a| lookup(a, binding))
+            .collect();
+        let variants = if schema.pre_formulas.is_empty() && schema.effects.is_empty() {
+            vec![Variant { pre, add, del }]
+        } else {
+            pre.sort_unstable();
+            pre.dedup();
+            Instantiate {
+                lookup: &mut lookup,
+                is_static,
+                objects: &objects,
+                budget: &mut budget,
             }
-        }
-        for atom in &schema.del {
-            if let Some(f) = lookup(atom, binding) {
-                o.del.push(f);
+            .compile(
+                binding,
+                &pre,
+                &schema.pre_formulas,
+                (&add, &del),
+                &schema.effects,
+            )?
+        };
+        let mut name = None;
+        for variant in variants {
+            let (pos, neg): (Vec<Lit>, Vec<Lit>) = variant.pre.iter().partition(|&&l| l & 1 == 0);
+            let mut o = GroundOperator {
+                name: String::new(),
+                pre: pos.iter().map(|l| l >> 1).collect(),
+                neg_pre: neg.iter().map(|l| l >> 1).collect(),
+                add: variant.add,
+                del: variant.del,
+                cost,
+            };
+            for list in [&mut o.pre, &mut o.neg_pre, &mut o.add, &mut o.del] {
+                list.sort_unstable();
+                list.dedup();
             }
-        }
-        for list in [&mut o.pre, &mut o.neg_pre, &mut o.add, &mut o.del] {
-            list.sort_unstable();
-            list.dedup();
-        }
-        if o.pre.iter().any(|f| o.neg_pre.binary_search(f).is_ok()) {
-            continue; // contradictory precondition
-        }
-        let add = o.add.clone();
-        o.del.retain(|f| add.binary_search(f).is_err());
-        if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) {
-            continue; // changes nothing
-        }
-        for &f in &o.add {
-            if o.pre.binary_search(&f).is_err() {
+            if o.pre.iter().any(|f| o.neg_pre.binary_search(f).is_ok()) {
+                continue; // contradictory precondition
+            }
+            let add = o.add.clone();
+            o.del.retain(|f| add.binary_search(f).is_err());
+            if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) {
+                continue; // changes nothing
+            }
+            for &f in &o.add {
+                if o.pre.binary_search(&f).is_err() {
+                    changed[f as usize] = true;
+                }
+            }
+            for &f in &o.del {
                 changed[f as usize] = true;
             }
+            o.name.clone_from(name.get_or_insert_with(|| {
+                let mut name = schema.name.clone();
+                for &obj in binding {
+                    name.push(' ');
+                    name.push_str(&problem.objects[obj as usize].0);
+                }
+                name
+            }));
+            budget.bytes += size_of::<GroundOperator>()
+                + allocated(o.name.capacity())
+                + [&o.pre, &o.neg_pre, &o.add, &o.del]
+                    .iter()
+                    .filter(|list| !list.is_empty())
+                    .map(|list| allocated(size_of::<u32>() * list.capacity()))
+                    .sum::<usize>();
+            operators.push(o);
         }
-        for &f in &o.del {
-            changed[f as usize] = true;
-        }
-        let mut name = schema.name.clone();
-        for &obj in binding {
-            name.push(' ');
-            name.push_str(&problem.objects[obj as usize].0);
-        }
-        o.name = name;
-        bytes += size_of::<GroundOperator>()
-            + allocated(o.name.capacity())
-            + [&o.pre, &o.neg_pre, &o.add, &o.del]
-                .iter()
-                .filter(|list| !list.is_empty())
-                .map(|list| allocated(size_of::<u32>() * list.capacity()))
-                .sum::<usize>();
-        operators.push(o);
     }
     let reachable_operators = operators.len();
     // The goal, over reachable facts.
@@ -867,6 +1009,54 @@ fn finalize(
             }
         }
     }
+    if !problem.goal_formulas.is_empty() {
+        let disjuncts = Instantiate {
+            lookup: &mut lookup,
+            is_static,
+            objects: &objects,
+            budget: &mut budget,
+        }
+        .dnf(&problem.goal_formulas, &[])?;
+        match disjuncts.as_slice() {
+            [] => unsolvable = true,
+            [only] => {
+                for &l in only {
+                    if l & 1 == 0 {
+                        goal.push(l >> 1);
+                    } else {
+                        goal_false.push(l >> 1);
+                    }
+                }
+            }
+            alternatives => {
+                // A goal action per alternative, of cost 0, reaches a
+                // fact of its own: the goal.
+                let reached = u32::try_from(n).unwrap_or(u32::MAX);
+                let base: Vec<Lit> = goal
+                    .iter()
+                    .map(|&f| literal(f, true))
+                    .chain(goal_false.iter().map(|&f| literal(f, false)))
+                    .collect();
+                for alternative in alternatives {
+                    let mut lits: Vec<Lit> = base.iter().chain(alternative).copied().collect();
+                    lits.sort_unstable();
+                    lits.dedup();
+                    let (pos, neg): (Vec<Lit>, Vec<Lit>) = lits.iter().partition(|&&l| l & 1 == 0);
+                    operators.push(GroundOperator {
+                        name: GOAL_ACTION.to_owned(),
+                        pre: pos.iter().map(|l| l >> 1).collect(),
+                        neg_pre: neg.iter().map(|l| l >> 1).collect(),
+                        add: vec![reached],
+                        del: Vec::new(),
+                        cost: 0,
+                    });
+                }
+                goal = vec![reached];
+                goal_false.clear();
+                changed.push(true);
+            }
+        }
+    }
     // A goal that wants a fact both true and false cannot hold (the
     // impossible fact below stands for it).
     goal.sort_unstable();
@@ -887,6 +1077,7 @@ fn finalize(
     // relevant; an operator that adds or deletes a relevant fact is
     // relevant, and so are its preconditions. Other operators and facts
     // cannot matter to any plan and are dropped.
+    let n = changed.len(); // with the goal action's fact, if any
     let mut touching: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (i, o) in operators.iter().enumerate() {
         for &f in o.add.iter().chain(&o.del) {
@@ -926,6 +1117,10 @@ fn finalize(
     for f in 0..n {
         if changed[f] {
             renumber[f] = u32::try_from(names.len()).unwrap_or(u32::MAX);
+            if f == facts.len() {
+                names.push(GOAL_REACHED.to_owned());
+                continue;
+            }
             let k = facts.key(f);
             let mut name = format!("({}", domain.predicates[k[0] as usize].name);
             for &obj in &k[1..] {
@@ -965,7 +1160,7 @@ fn finalize(
         facts: names.len(),
         operators: operators.len(),
         unsolvable,
-        elapsed: began.elapsed(),
+        elapsed: budget.began.elapsed(),
     };
     Ok(GroundTask {
         facts: names,

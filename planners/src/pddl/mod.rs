@@ -1,15 +1,15 @@
 //! PDDL front end: STRIPS with `:typing`, `:negative-preconditions`,
-//! `:equality` and `:action-costs`, grounded by relaxed reachability onto
-//! the narrowest atomic state, with `h^2` mutexes for regression and plans
-//! in the IPC format.
+//! `:equality`, `:action-costs` and ADL, grounded by relaxed reachability
+//! onto the narrowest atomic state, with `h^2` mutexes for regression and
+//! plans in the IPC format.
 //!
 //! - [`parse_domain`], [`parse_problem`]: files to [`Domain`] and
 //!   [`Problem`], with errors that give the file, line and column; anything
-//!   outside the subset (conditional effects, quantifiers, numeric fluents
-//!   other than action costs, derived predicates, durative actions) is
-//!   refused, naming it. Tokens split as in Fast Downward's translator:
-//!   `(p?x)` is `p` and `?x`; `-` is a name character, so `?x-t` is one
-//!   variable and a typed list needs `?x - t`.
+//!   outside the subset (numeric fluents other than action costs, derived
+//!   predicates, durative actions, constraints, preferences) is refused,
+//!   naming it. Tokens split as in Fast Downward's translator: `(p?x)` is
+//!   `p` and `?x`; `-` is a name character, so `?x-t` is one variable and
+//!   a typed list needs `?x - t`.
 //! - [`ground`]: a [`GroundTask`] of facts and operators;
 //!   [`GroundedTask::new`] puts it on a `u64` or a [`Wide`](state_atomic::Wide)
 //!   state; each [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
@@ -18,7 +18,50 @@
 //! - [`IpcPlan`]: writing and reading IPC plans; [`solve_files`] does it
 //!   all.
 //!
-//! # Action costs
+//! # ADL
+//!
+//! The requirements `:adl`, `:disjunctive-preconditions`,
+//! `:existential-preconditions`, `:universal-preconditions`,
+//! `:quantified-preconditions` and `:conditional-effects` are read:
+//! preconditions and goals with `and`, `or`, `imply`, `not` over any
+//! formula, `exists`, `forall` and `=`; effects with `forall` and `when`,
+//! nested; `:constants` of the domain beside the problem's objects (a
+//! constant declared again as an object of the same type is accepted, as
+//! Fast Downward does); `either` types. ADL is compiled to the same
+//! [`GroundTask`] STRIPS has, at grounding, so both directions, mutexes and
+//! every heuristic run on it unchanged:
+//!
+//! - Quantifiers expand over the objects of their types; static atoms,
+//!   atoms relaxed reachability never reaches, and `=` fold into constants
+//!   as soon as they appear, so a `forall` over a static condition costs
+//!   nothing. Reachability itself matches each conditional effect as a
+//!   rule of its own (its condition's atoms beside the action's), so it
+//!   finds the facts such effects add.
+//! - A precondition goes to disjunctive normal form; each disjunct is a
+//!   ground operator of its own, as in Fast Downward's translator. A goal
+//!   with more than one disjunct gets one [`GOAL_ACTION`] per disjunct (cost
+//!   0) making [`GOAL_REACHED`] true; plans leave it out.
+//! - Conditional effects are compiled away exactly. First they are
+//!   simplified against the operator's precondition: a condition it implies
+//!   makes the effect unconditional, one it contradicts drops it; `when p:
+//!   (not p)` is an unconditional `(not p)`, `when (not p): p` an
+//!   unconditional `p` (unless something else deletes `p`); effects that
+//!   change nothing go, effects with the same condition merge. What remains
+//!   splits: each variant chooses, per effect, that it fires (its condition
+//!   joins the precondition) or not (`not l1`, or `l1 and not l2`, ...:
+//!   mutually exclusive), so exactly one variant applies in any state, with
+//!   PDDL's semantics (effects read the state before the action; delete,
+//!   then add). Variants share the operator's name; a [`Task`] marks the
+//!   second and later ones in its action set, writes plans with the plain
+//!   name and, reading one, picks the variant that applies.
+//! - The blowup is bounded: every variant and every product of a normal
+//!   form is a step of [`GroundingLimits::max_steps`], and the variants
+//!   held count toward [`GroundingLimits::max_memory_bytes`], so a split too
+//!   large ends with [`GroundingExceeded`], never a hang. `k` effects with
+//!   `n` open literals each in their conditions make up to `(n + 1)^k`
+//!   variants per disjunct.
+//!
+//! //! # Action costs
 //!
 //! As in Fast Downward's translator: with `(:metric minimize
 //! (total-cost))` in the problem, a ground operator costs what its
@@ -51,6 +94,7 @@
 //! }
 //! ```
 
+mod adl;
 mod error;
 mod ground;
 mod ipc;
@@ -68,6 +112,7 @@ use state_atomic::{Bits, Subsumption};
 pub use error::{Location, PddlError};
 pub use ground::{
     ground, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
+    GOAL_ACTION, GOAL_REACHED,
 };
 pub use ipc::{IpcPlan, PlanStep};
 pub use mutex::{h2_mutexes, Mutexes};

@@ -1,5 +1,6 @@
-//! Domain and problem files: the STRIPS subset with `:typing`,
-//! `:negative-preconditions`, `:equality` and `:action-costs`.
+//! Domain and problem files: STRIPS with `:typing`,
+//! `:negative-preconditions`, `:equality`, `:action-costs` and ADL
+//! (`or`, `imply`, `not` over any formula, `exists`, `forall`, `when`).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -7,12 +8,18 @@ use super::sexp::{read, Sexp};
 use super::{Location, PddlError};
 
 /// The requirements searchlab reads.
-const SUPPORTED: [&str; 5] = [
+const SUPPORTED: [&str; 11] = [
     ":strips",
     ":typing",
     ":negative-preconditions",
     ":equality",
     ":action-costs",
+    ":adl",
+    ":disjunctive-preconditions",
+    ":existential-preconditions",
+    ":universal-preconditions",
+    ":quantified-preconditions",
+    ":conditional-effects",
 ];
 
 /// The most one action may cost: Fast Downward's translator refuses
@@ -56,6 +63,51 @@ pub(crate) enum Condition {
     },
 }
 
+/// A precondition or goal in negation normal form: `not` is pushed down
+/// to the literals while reading, `imply` is read as `or`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Formula {
+    Literal(Condition),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+    /// `forall` (`universal`) or `exists` over variables of these types;
+    /// they are bound after every variable in scope, in order.
+    Quantified {
+        universal: bool,
+        vars: Vec<TypeSet>,
+        body: Box<Formula>,
+    },
+}
+
+impl Formula {
+    /// The literals of the top-level conjunction (through nested `and`s):
+    /// what every state satisfying the formula satisfies.
+    pub(crate) fn conjuncts(&self) -> Vec<&Condition> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(f) = stack.pop() {
+            match f {
+                Formula::Literal(c) => out.push(c),
+                Formula::And(items) => stack.extend(items.iter().rev()),
+                Formula::Or(_) | Formula::Quantified { .. } => {}
+            }
+        }
+        out
+    }
+}
+
+/// The effects of one `forall` or `when` (or both, nested): under a
+/// condition, for every binding of its variables.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CondEffect {
+    /// `forall` variables, bound after the schema's parameters.
+    pub(crate) vars: Vec<TypeSet>,
+    /// The conjunction of the enclosing `when` conditions (empty: true).
+    pub(crate) condition: Vec<Formula>,
+    pub(crate) add: Vec<AtomTerm>,
+    pub(crate) del: Vec<AtomTerm>,
+}
+
 /// A predicate's declaration.
 #[derive(Clone, Debug)]
 pub(crate) struct Predicate {
@@ -91,9 +143,15 @@ pub(crate) enum CostTerm {
 pub(crate) struct Schema {
     pub(crate) name: String,
     pub(crate) params: Vec<(String, TypeSet)>,
+    /// The literals of the precondition's top-level conjunction.
     pub(crate) pre: Vec<Condition>,
+    /// The rest of that conjunction: `or` and quantifiers (ADL).
+    pub(crate) pre_formulas: Vec<Formula>,
+    /// Unconditional effects outside any `forall`.
     pub(crate) add: Vec<AtomTerm>,
     pub(crate) del: Vec<AtomTerm>,
+    /// `forall` and `when` effects (ADL).
+    pub(crate) effects: Vec<CondEffect>,
     /// `(increase (total-cost) ...)`, if the action has one.
     pub(crate) cost: Option<CostTerm>,
 }
@@ -171,7 +229,10 @@ pub struct Problem {
     /// Every object: the domain's constants first, then the problem's.
     pub(crate) objects: Vec<(String, TypeSet)>,
     pub(crate) init: Vec<(u32, Vec<u32>)>,
+    /// The literals of the goal's top-level conjunction.
     pub(crate) goal: Vec<Condition>,
+    /// The rest of it: `or` and quantifiers (ADL).
+    pub(crate) goal_formulas: Vec<Formula>,
     /// `(:metric minimize (total-cost))`: actions cost what they add to
     /// `total-cost` (0 without an `increase`); without it every action
     /// costs 1, as in Fast Downward.
@@ -363,15 +424,16 @@ impl Reader<'_> {
 /// # Errors
 /// A located [`PddlError`] for malformed text, an undefined or duplicate
 /// name, a wrong arity, an action cost that is not an integer from 0 to
-/// [`MAX_ACTION_COST`], or a requirement or construct outside STRIPS with
-/// `:typing`, `:negative-preconditions`, `:equality` and `:action-costs`.
+/// [`MAX_ACTION_COST`], or a requirement or construct outside ADL with
+/// `:action-costs` (derived predicates, numeric fluents, durative
+/// actions, ...).
 ///
 /// ```
 /// use planners::pddl::{parse_domain, PddlError};
-/// let error = parse_domain("d.pddl", "(define (domain d)\n (:requirements :strips :conditional-effects))").unwrap_err();
+/// let error = parse_domain("d.pddl", "(define (domain d)\n (:requirements :adl :derived-predicates))").unwrap_err();
 /// assert!(matches!(error, PddlError::Unsupported { .. }));
 /// assert_eq!(error.to_string().split(" (").next().unwrap(),
-///     "d.pddl:2:25: unsupported requirement `:conditional-effects`");
+///     "d.pddl:2:22: unsupported requirement `:derived-predicates`");
 /// ```
 #[expect(clippy::too_many_lines, reason = "one match over the sections")]
 pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
@@ -697,20 +759,52 @@ fn type_set(r: &Reader<'_>, domain: &Domain, ty: Option<&Sexp>) -> Result<TypeSe
     }
 }
 
-/// What names a term may refer to: a schema's parameters (none in a
-/// problem's goal) and the objects.
+/// What names a term may refer to: a schema's parameters and the
+/// variables of the quantifiers around the term (none in a problem's
+/// goal, outside quantifiers), and the objects.
 struct Scope<'a> {
-    vars: &'a [(String, TypeSet)],
+    vars: Vec<(String, TypeSet)>,
     objects: &'a FxHashMap<String, u32>,
+}
+
+impl Scope<'_> {
+    /// Reads a quantifier's `(?x ?y - t)` and brings its variables into
+    /// scope (until [`Scope::leave`]); returns their types.
+    fn enter(
+        &mut self,
+        r: &Reader<'_>,
+        domain: &Domain,
+        list: &Sexp,
+    ) -> Result<Vec<TypeSet>, PddlError> {
+        let mut types = Vec::new();
+        let first = self.vars.len();
+        for (var, at, ty) in r.typed_list(r.list(list, "a variable list `(?x - type)`")?)? {
+            if !var.starts_with('?') {
+                return Err(r.syntax(at, format!("expected a variable, found `{var}`")));
+            }
+            if self.vars[first..].iter().any(|(v, _)| v == var) {
+                return Err(r.duplicate(at, "variable", var));
+            }
+            let set = type_set(r, domain, ty)?;
+            self.vars.push((var.to_owned(), set.clone()));
+            types.push(set);
+        }
+        Ok(types)
+    }
+
+    fn leave(&mut self, count: usize) {
+        self.vars.truncate(self.vars.len() - count);
+    }
 }
 
 fn read_term(r: &Reader<'_>, scope: &Scope<'_>, s: &Sexp) -> Result<Term, PddlError> {
     let name = r.symbol(s, "a variable or an object")?;
     if name.starts_with('?') {
+        // The innermost variable of that name.
         scope
             .vars
             .iter()
-            .position(|(v, _)| v == name)
+            .rposition(|(v, _)| v == name)
             .map(|i| Term::Var(u32::try_from(i).unwrap_or(u32::MAX)))
             .ok_or_else(|| r.undefined(s.at(), "variable", name))
     } else {
@@ -738,9 +832,6 @@ fn read_atom(
 /// Refuses a formula keyword outside the subset, naming it.
 fn refuse_keyword(r: &Reader<'_>, head: &str, at: Location) -> Result<(), PddlError> {
     let construct = match head {
-        "or" | "imply" => format!("disjunctive precondition `{head}`"),
-        "forall" | "exists" => format!("quantifier `{head}`"),
-        "when" => "conditional effect `when`".to_owned(),
         "<" | "<=" | ">" | ">=" => format!("numeric comparison `{head}`"),
         "increase" | "decrease" | "assign" | "scale-up" | "scale-down" => {
             format!("numeric effect `{head}` (action costs, numeric fluents)")
@@ -751,69 +842,104 @@ fn refuse_keyword(r: &Reader<'_>, head: &str, at: Location) -> Result<(), PddlEr
     Err(r.unsupported(at, construct))
 }
 
-/// A precondition or goal: a conjunction of literals and (in)equalities.
-fn read_condition(
+/// A precondition or goal, read with the polarity `positive` (false under
+/// an odd number of `not`s) into negation normal form.
+fn read_formula(
     r: &Reader<'_>,
     domain: &Domain,
-    scope: &Scope<'_>,
+    scope: &mut Scope<'_>,
     s: &Sexp,
-    out: &mut Vec<Condition>,
-) -> Result<(), PddlError> {
+    positive: bool,
+) -> Result<Formula, PddlError> {
     let items = r.list(s, "a condition `(...)`")?;
     let Some(head_sexp) = items.first() else {
-        return Ok(()); // `()`: no condition
+        // `()`: no condition, true (and false under `not`).
+        return Ok(if positive {
+            Formula::And(Vec::new())
+        } else {
+            Formula::Or(Vec::new())
+        });
     };
-    let head = r.symbol(head_sexp, "a predicate or `and`, `not`, `=`")?;
+    let head = r.symbol(head_sexp, "a predicate or `and`, `or`, `not`, `=`")?;
+    let junction = |conjunction: bool, parts: Vec<Formula>| {
+        if conjunction {
+            Formula::And(parts)
+        } else {
+            Formula::Or(parts)
+        }
+    };
     match head {
-        "and" => {
-            for item in &items[1..] {
-                read_condition(r, domain, scope, item, out)?;
-            }
-            Ok(())
+        "and" | "or" => {
+            let parts = items[1..]
+                .iter()
+                .map(|item| read_formula(r, domain, scope, item, positive))
+                .collect::<Result<_, _>>()?;
+            Ok(junction((head == "and") == positive, parts))
         }
         "not" => {
             let [_, inner] = items else {
                 return Err(r.syntax(s.at(), "`not` takes one condition"));
             };
-            let inner_items = r.list(inner, "a condition `(...)`")?;
-            let inner_head = inner_items.first().and_then(Sexp::symbol).unwrap_or("");
-            if inner_head == "=" {
-                let (left, right) = read_equality(r, scope, inner)?;
-                out.push(Condition::Equal {
-                    positive: false,
-                    left,
-                    right,
-                });
-                return Ok(());
-            }
-            if matches!(inner_head, "and" | "not") {
-                return Err(r.unsupported(inner.at(), format!("negated `{inner_head}`")));
-            }
-            refuse_keyword(r, inner_head, inner.at())?;
-            out.push(Condition::Atom {
-                positive: false,
-                atom: read_atom(r, domain, scope, inner)?,
-            });
-            Ok(())
+            read_formula(r, domain, scope, inner, !positive)
+        }
+        "imply" => {
+            // `a -> b` is `not a or b`; negated, `a and not b`.
+            let [_, a, b] = items else {
+                return Err(r.syntax(s.at(), "`imply` takes two conditions"));
+            };
+            let parts = vec![
+                read_formula(r, domain, scope, a, !positive)?,
+                read_formula(r, domain, scope, b, positive)?,
+            ];
+            Ok(junction(!positive, parts))
+        }
+        "exists" | "forall" => {
+            let [_, list, body] = items else {
+                return Err(r.syntax(s.at(), format!("expected `({head} (?x ...) condition)`")));
+            };
+            let vars = scope.enter(r, domain, list)?;
+            let body = read_formula(r, domain, scope, body, positive);
+            scope.leave(vars.len());
+            Ok(Formula::Quantified {
+                universal: (head == "forall") == positive,
+                vars,
+                body: Box::new(body?),
+            })
         }
         "=" => {
             let (left, right) = read_equality(r, scope, s)?;
-            out.push(Condition::Equal {
-                positive: true,
+            Ok(Formula::Literal(Condition::Equal {
+                positive,
                 left,
                 right,
-            });
-            Ok(())
+            }))
         }
         _ => {
             refuse_keyword(r, head, head_sexp.at())?;
-            out.push(Condition::Atom {
-                positive: true,
+            if head == "when" {
+                return Err(r.syntax(head_sexp.at(), "`when` outside an effect"));
+            }
+            Ok(Formula::Literal(Condition::Atom {
+                positive,
                 atom: read_atom(r, domain, scope, s)?,
-            });
-            Ok(())
+            }))
         }
     }
+}
+
+/// A condition's literals at the top level, and the rest.
+fn split_conjunction(formula: Formula) -> (Vec<Condition>, Vec<Formula>) {
+    let mut literals = Vec::new();
+    let mut rest = Vec::new();
+    let mut stack = vec![formula];
+    while let Some(f) = stack.pop() {
+        match f {
+            Formula::Literal(c) => literals.push(c),
+            Formula::And(items) => stack.extend(items.into_iter().rev()),
+            other => rest.push(other),
+        }
+    }
+    (literals, rest)
 }
 
 fn read_equality(r: &Reader<'_>, scope: &Scope<'_>, s: &Sexp) -> Result<(Term, Term), PddlError> {
@@ -823,25 +949,67 @@ fn read_equality(r: &Reader<'_>, scope: &Scope<'_>, s: &Sexp) -> Result<(Term, T
     }
 }
 
-/// An effect: a conjunction of atoms and negated atoms.
+/// What an effect is read into: the action's unconditional effects and
+/// its `forall`/`when` groups, and its cost.
+#[derive(Default)]
+struct Effects {
+    effects: Vec<CondEffect>,
+    cost: Option<CostTerm>,
+}
+
+/// An effect: atoms and negated atoms, in `and`, `forall` and `when`,
+/// nested as PDDL allows; `group` collects the literals at this level
+/// (index 0 of `out.effects` is the unconditional group).
 fn read_effect(
     r: &Reader<'_>,
     domain: &Domain,
-    scope: &Scope<'_>,
+    scope: &mut Scope<'_>,
     s: &Sexp,
-    schema: &mut Schema,
+    group: usize,
+    out: &mut Effects,
 ) -> Result<(), PddlError> {
     let items = r.list(s, "an effect `(...)`")?;
     let Some(head_sexp) = items.first() else {
         return Ok(());
     };
-    let head = r.symbol(head_sexp, "a predicate or `and`, `not`")?;
+    let head = r.symbol(head_sexp, "a predicate or `and`, `not`, `forall`, `when`")?;
     match head {
         "and" => {
             for item in &items[1..] {
-                read_effect(r, domain, scope, item, schema)?;
+                read_effect(r, domain, scope, item, group, out)?;
             }
             Ok(())
+        }
+        "forall" => {
+            let [_, list, body] = items else {
+                return Err(r.syntax(s.at(), "expected `(forall (?x ...) effect)`"));
+            };
+            let vars = scope.enter(r, domain, list)?;
+            let mut inner = CondEffect {
+                condition: out.effects[group].condition.clone(),
+                vars: out.effects[group].vars.clone(),
+                ..CondEffect::default()
+            };
+            inner.vars.extend(vars.iter().cloned());
+            out.effects.push(inner);
+            let result = read_effect(r, domain, scope, body, out.effects.len() - 1, out);
+            scope.leave(vars.len());
+            result
+        }
+        "when" => {
+            let [_, condition, body] = items else {
+                return Err(r.syntax(s.at(), "expected `(when condition effect)`"));
+            };
+            let mut inner = CondEffect {
+                condition: out.effects[group].condition.clone(),
+                vars: out.effects[group].vars.clone(),
+                ..CondEffect::default()
+            };
+            inner
+                .condition
+                .push(read_formula(r, domain, scope, condition, true)?);
+            out.effects.push(inner);
+            read_effect(r, domain, scope, body, out.effects.len() - 1, out)
         }
         "not" => {
             let [_, inner] = items else {
@@ -849,58 +1017,73 @@ fn read_effect(
             };
             let inner_head = inner.head().unwrap_or("");
             refuse_keyword(r, inner_head, inner.at())?;
-            if matches!(inner_head, "and" | "not" | "=") {
+            if matches!(inner_head, "and" | "not" | "=" | "forall" | "when") {
                 return Err(r.syntax(
                     inner.at(),
                     format!("`{inner_head}` inside a negated effect"),
                 ));
             }
-            schema.del.push(read_atom(r, domain, scope, inner)?);
+            let atom = read_atom(r, domain, scope, inner)?;
+            out.effects[group].del.push(atom);
             Ok(())
         }
         "=" => Err(r.syntax(head_sexp.at(), "`=` in an effect")),
         "increase" if items.get(1).is_some_and(is_total_cost) => {
-            let [_, target, amount] = items else {
-                return Err(r.syntax(s.at(), "expected `(increase (total-cost) amount)`"));
-            };
-            if !domain.function_index.contains_key(TOTAL_COST) {
-                let at = target.list().map_or(target.at(), |l| l[0].at());
-                return Err(r.undefined(at, "function", TOTAL_COST));
+            if group != 0 {
+                return Err(r.unsupported(head_sexp.at(), "action cost inside `forall` or `when`"));
             }
-            if schema.cost.is_some() {
+            if out.cost.is_some() {
                 return Err(r.syntax(
                     head_sexp.at(),
                     "a second `(increase (total-cost) ...)` in one action",
                 ));
             }
-            let cost = match amount {
-                Sexp::Symbol(..) => CostTerm::Constant(r.number(amount, "cost")?),
-                Sexp::List(..) => {
-                    let head = amount.head().unwrap_or("");
-                    if matches!(head, "+" | "-" | "*" | "/") {
-                        return Err(r.unsupported(
-                            amount.at(),
-                            format!("arithmetic `{head}` in an action's cost"),
-                        ));
-                    }
-                    let (function, args) = read_function_term(r, domain, scope, amount)?;
-                    if domain.functions[function as usize].predicate.is_none() {
-                        return Err(
-                            r.syntax(amount.at(), "`(total-cost)` cannot be an action's cost")
-                        );
-                    }
-                    CostTerm::Function { function, args }
-                }
-            };
-            schema.cost = Some(cost);
+            out.cost = Some(read_cost(r, domain, scope, s)?);
             Ok(())
         }
         _ => {
             refuse_keyword(r, head, head_sexp.at())?;
-            schema.add.push(read_atom(r, domain, scope, s)?);
+            if matches!(head, "or" | "imply" | "exists") {
+                return Err(r.syntax(head_sexp.at(), format!("`{head}` in an effect")));
+            }
+            let atom = read_atom(r, domain, scope, s)?;
+            out.effects[group].add.push(atom);
             Ok(())
         }
     }
+}
+
+/// `(increase (total-cost) amount)`: the amount.
+fn read_cost(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    s: &Sexp,
+) -> Result<CostTerm, PddlError> {
+    let [_, target, amount] = r.list(s, "an effect")? else {
+        return Err(r.syntax(s.at(), "expected `(increase (total-cost) amount)`"));
+    };
+    if !domain.function_index.contains_key(TOTAL_COST) {
+        let at = target.list().map_or(target.at(), |l| l[0].at());
+        return Err(r.undefined(at, "function", TOTAL_COST));
+    }
+    Ok(match amount {
+        Sexp::Symbol(..) => CostTerm::Constant(r.number(amount, "cost")?),
+        Sexp::List(..) => {
+            let head = amount.head().unwrap_or("");
+            if matches!(head, "+" | "-" | "*" | "/") {
+                return Err(r.unsupported(
+                    amount.at(),
+                    format!("arithmetic `{head}` in an action's cost"),
+                ));
+            }
+            let (function, args) = read_function_term(r, domain, scope, amount)?;
+            if domain.functions[function as usize].predicate.is_none() {
+                return Err(r.syntax(amount.at(), "`(total-cost)` cannot be an action's cost"));
+            }
+            CostTerm::Function { function, args }
+        }
+    })
 }
 
 fn read_action(
@@ -914,14 +1097,7 @@ fn read_action(
         return Err(r.syntax(section.at(), "`:action` without a name"));
     };
     let name = r.symbol(name_sexp, "an action name")?;
-    let mut schema = Schema {
-        name: name.to_owned(),
-        params: Vec::new(),
-        pre: Vec::new(),
-        add: Vec::new(),
-        del: Vec::new(),
-        cost: None,
-    };
+    let mut params: Vec<(String, TypeSet)> = Vec::new();
     let mut precondition = None;
     let mut effect = None;
     let mut i = 2;
@@ -936,12 +1112,10 @@ fn read_action(
                     if !var.starts_with('?') {
                         return Err(r.syntax(at, format!("expected a variable, found `{var}`")));
                     }
-                    if schema.params.iter().any(|(v, _)| v == var) {
+                    if params.iter().any(|(v, _)| v == var) {
                         return Err(r.duplicate(at, "variable", var));
                     }
-                    schema
-                        .params
-                        .push((var.to_owned(), type_set(r, domain, ty)?));
+                    params.push((var.to_owned(), type_set(r, domain, ty)?));
                 }
             }
             ":precondition" => precondition = Some(value),
@@ -955,24 +1129,20 @@ fn read_action(
         }
         i += 2;
     }
-    let scope = Scope {
-        vars: &schema.params,
+    let mut scope = Scope {
+        vars: params.clone(),
         objects: constants,
     };
-    let mut pre = Vec::new();
-    if let Some(p) = precondition {
-        read_condition(r, domain, &scope, p, &mut pre)?;
-    }
-    let mut effects = Schema {
-        name: String::new(),
-        params: Vec::new(),
-        pre: Vec::new(),
-        add: Vec::new(),
-        del: Vec::new(),
+    let (mut pre, pre_formulas) = match precondition {
+        Some(p) => split_conjunction(read_formula(r, domain, &mut scope, p, true)?),
+        None => (Vec::new(), Vec::new()),
+    };
+    let mut effects = Effects {
+        effects: vec![CondEffect::default()],
         cost: None,
     };
     if let Some(e) = effect {
-        read_effect(r, domain, &scope, e, &mut effects)?;
+        read_effect(r, domain, &mut scope, e, 0, &mut effects)?;
     }
     if let Some(CostTerm::Function { function, args }) = &effects.cost {
         // Only the operators whose cost has a value exist (see `Function`).
@@ -986,11 +1156,20 @@ fn read_action(
             });
         }
     }
-    schema.pre = pre;
-    schema.add = effects.add;
-    schema.del = effects.del;
-    schema.cost = effects.cost;
-    Ok(schema)
+    let mut groups = effects.effects.into_iter();
+    let unconditional = groups.next().unwrap_or_default();
+    Ok(Schema {
+        name: name.to_owned(),
+        params,
+        pre,
+        pre_formulas,
+        add: unconditional.add,
+        del: unconditional.del,
+        effects: groups
+            .filter(|g| !g.add.is_empty() || !g.del.is_empty())
+            .collect(),
+        cost: effects.cost,
+    })
 }
 
 /// Reads a problem file's text against `domain`; `file` names it in errors.
@@ -1018,6 +1197,7 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
         objects: domain.constants.clone(),
         init: Vec::new(),
         goal: Vec::new(),
+        goal_formulas: Vec::new(),
         metric: false,
         function_values: FxHashMap::default(),
     };
@@ -1031,9 +1211,17 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
             let items = section.list().and_then(|l| l.get(1..)).unwrap_or_default();
             for (name, at, ty) in r.typed_list(items)? {
                 let types = type_set(&r, domain, ty)?;
-                if objects.contains_key(name) {
-                    // A constant repeated as an object is harmless.
-                    if domain.constants.iter().any(|(c, _)| c == name) {
+                if let Some(&known) = objects.get(name) {
+                    // A constant repeated as an object of the same type is
+                    // harmless (Fast Downward accepts it).
+                    let same_type = || {
+                        let mut a = types.clone();
+                        let mut b = problem.objects[known as usize].1.clone();
+                        a.sort_unstable();
+                        b.sort_unstable();
+                        a == b
+                    };
+                    if (known as usize) < domain.constants.len() && (ty.is_none() || same_type()) {
                         continue;
                     }
                     return Err(r.duplicate(at, "object", name));
@@ -1072,7 +1260,7 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
             ":objects" => {}
             ":init" => {
                 let scope = Scope {
-                    vars: &[],
+                    vars: Vec::new(),
                     objects: &objects,
                 };
                 for item in rest {
@@ -1109,11 +1297,12 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                 let [g] = rest else {
                     return Err(r.syntax(first.at(), "expected `(:goal <condition>)`"));
                 };
-                let scope = Scope {
-                    vars: &[],
+                let mut scope = Scope {
+                    vars: Vec::new(),
                     objects: &objects,
                 };
-                read_condition(&r, domain, &scope, g, &mut problem.goal)?;
+                let goal = read_formula(&r, domain, &mut scope, g, true)?;
+                (problem.goal, problem.goal_formulas) = split_conjunction(goal);
                 seen_goal = true;
             }
             ":metric" => match rest {

@@ -1,6 +1,9 @@
 //! A grounded task on the narrowest atomic state that holds it.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use rustc_hash::FxHashMap;
 
 use search_core::SearchSpace;
 use state_atomic::{
@@ -8,7 +11,7 @@ use state_atomic::{
     WorldState,
 };
 
-use super::{GroundTask, IpcPlan, Mutexes, PddlError};
+use super::{GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION};
 use crate::{PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
@@ -27,6 +30,19 @@ pub struct Task<B: Bits> {
     subsumption: Subsumption,
     mutex_pruned: AtomicU64,
     subsumption_pruned: AtomicU64,
+}
+
+/// What marks the `k`-th variant (from 2) of an ADL operator in the
+/// action set: no PDDL name holds a `#`.
+const VARIANT_MARK: &str = " #";
+
+fn variant_name(name: &str, k: usize) -> String {
+    format!("{name}{VARIANT_MARK}{k}")
+}
+
+/// An action's name as a plan step: without its variant mark.
+fn plan_step_name(name: &str) -> &str {
+    name.split_once(VARIANT_MARK).map_or(name, |(step, _)| step)
 }
 
 fn bits_of<B: Bits>(facts: &[u32]) -> B {
@@ -57,16 +73,25 @@ impl<B: Bits> Task<B> {
         for name in &ground.facts {
             actions.declare(name).map_err(|_| too_many())?;
         }
+        // Variants of one ADL operator share its name; the action set
+        // wants each name once, so the second and later ones are marked.
+        let mut variants: FxHashMap<&str, usize> = FxHashMap::default();
         for op in &ground.operators {
             if op.pre.iter().any(|f| op.neg_pre.contains(f)) {
                 continue;
             }
+            let count = variants.entry(op.name.as_str()).or_insert(0);
+            *count += 1;
+            let name = match *count {
+                1 => Cow::Borrowed(op.name.as_str()),
+                k => Cow::Owned(variant_name(&op.name, k)),
+            };
             let pre_true: B = bits_of(&op.pre);
             let pre = PartialState::new(pre_true, pre_true | bits_of(&op.neg_pre));
             let add: B = bits_of(&op.add);
             let eff = PartialState::new(add, add | bits_of(&op.del));
             actions
-                .add_partial(&op.name, op.cost, pre, eff)
+                .add_partial(&name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
         }
         if let Some(&f) = ground.goal.iter().find(|f| ground.goal_false.contains(f)) {
@@ -125,24 +150,56 @@ impl<B: Bits> Task<B> {
         self.subsumption_pruned.load(Ordering::Relaxed)
     }
 
-    /// The action ids of an IPC plan.
+    /// The action ids of an IPC plan. A step names a ground operator; of
+    /// the variants an ADL operator compiles to, the one that applies
+    /// after the steps before it (replayed from the start) is chosen, or
+    /// the first if none applies.
     ///
     /// # Errors
     /// [`PddlError::Plan`] naming the line of a step that is not a ground
     /// operator of this task.
     pub fn resolve(&self, plan: &IpcPlan) -> Result<Vec<ActionId>, PddlError> {
-        plan.steps
-            .iter()
-            .map(|step| {
-                self.actions
-                    .find(&step.name)
-                    .ok_or_else(|| PddlError::Plan {
-                        file: plan.file.clone(),
-                        at: step.at,
-                        message: format!("`({})` is not an action of this task", step.name),
-                    })
-            })
-            .collect()
+        let mut state = self.start;
+        let mut ids = Vec::with_capacity(plan.steps.len() + 1);
+        for step in &plan.steps {
+            let Some(id) = self.variant(&step.name, &mut state) else {
+                return Err(PddlError::Plan {
+                    file: plan.file.clone(),
+                    at: step.at,
+                    message: format!("`({})` is not an action of this task", step.name),
+                });
+            };
+            ids.push(id);
+        }
+        // A disjunctive goal's action ends the plan (plans leave it out).
+        if let Some(id) = self.variant(GOAL_ACTION, &mut state) {
+            ids.push(id);
+        }
+        Ok(ids)
+    }
+
+    /// Of the actions called `name` (an operator's variants), the first
+    /// that applies in `state`, or the first if none does; `state` moves
+    /// on by it. `None` if no action is called `name`.
+    fn variant(&self, name: &str, state: &mut WorldState<B>) -> Option<ActionId> {
+        let first = self.actions.find(name)?;
+        let variants = std::iter::once(first)
+            .chain((2..).map_while(|k| self.actions.find(&variant_name(name, k))));
+        let mut chosen = first;
+        for id in variants {
+            if self
+                .actions
+                .action(id)
+                .is_some_and(|a| state.satisfies(&a.pre))
+            {
+                chosen = id;
+                break;
+            }
+        }
+        if let Some(action) = self.actions.action(chosen) {
+            *state = state.apply(&action.eff);
+        }
+        Some(chosen)
     }
 
     /// Replays an IPC plan from the initial state and checks the goal;
@@ -171,7 +228,12 @@ impl<B: Bits> Task<B> {
     /// The IPC plan of a plan's actions; with action costs it carries the
     /// plan's cost ([`IpcPlan::general_cost`]).
     pub fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan {
-        let mut plan = IpcPlan::from_names(actions.iter().map(|&id| self.actions.name(id)));
+        let mut plan = IpcPlan::from_names(
+            actions
+                .iter()
+                .map(|&id| plan_step_name(self.actions.name(id)))
+                .filter(|&name| name != GOAL_ACTION),
+        );
         if self.action_costs {
             plan.general_cost = Some(
                 actions

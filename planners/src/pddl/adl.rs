@@ -1,0 +1,546 @@
+//! ADL compiled to STRIPS with negative preconditions, one ground
+//! operator at a time.
+//!
+//! A schema's formulas are instantiated for the operator's binding:
+//! quantifiers expand over the objects of their types, static atoms,
+//! unreachable atoms and equalities become constants and fold away as soon
+//! as they appear, so a quantifier over a static condition costs nothing.
+//! The precondition goes to disjunctive normal form; each disjunct is an
+//! operator of its own. Conditional effects are then simplified against
+//! that precondition and split: each variant of the operator chooses, per
+//! remaining effect, that it fires (its condition joins the precondition)
+//! or not (the negation of its condition joins, as mutually exclusive
+//! alternatives `not l1`, `l1 and not l2`, ...). Exactly one variant of a
+//! disjunct applies in any state, with exactly the effects PDDL gives it.
+//! Every variant and every product of the normal form counts as a step of
+//! the grounding limits.
+
+use std::mem::size_of;
+
+use super::ground::Budget;
+use super::parser::{AtomTerm, CondEffect, Condition, Formula, Term, TypeSet};
+use super::PddlError;
+
+/// A ground literal: `fact << 1`, with the low bit set when negated.
+pub(super) type Lit = u32;
+
+/// The literal that `fact` holds (`positive`) or not.
+pub(super) fn literal(fact: u32, positive: bool) -> Lit {
+    fact << 1 | u32::from(!positive)
+}
+
+/// Above this many disjuncts, a normal form is not searched for
+/// subsumed disjuncts (quadratic); they are harmless, only redundant.
+const SUBSUMPTION_LIMIT: usize = 256;
+
+/// A ground formula, negation already at the literals.
+enum Ground {
+    Const(bool),
+    Lit(Lit),
+    And(Vec<Ground>),
+    Or(Vec<Ground>),
+}
+
+/// One conditional effect of a ground operator, its condition a
+/// conjunction.
+#[derive(Clone, Debug)]
+struct Effect {
+    condition: Vec<Lit>,
+    add: Vec<u32>,
+    del: Vec<u32>,
+}
+
+/// A STRIPS operator made from an ADL one: its precondition as sorted
+/// literals, and its effects.
+#[derive(Debug)]
+pub(super) struct Variant {
+    pub(super) pre: Vec<Lit>,
+    pub(super) add: Vec<u32>,
+    pub(super) del: Vec<u32>,
+}
+
+/// What instantiation reads: the facts found reachable, which predicates
+/// are static, the objects of each type, and the grounding's budget.
+pub(super) struct Instantiate<'a, L> {
+    /// A ground atom's fact, if reachable (static facts: if true).
+    pub(super) lookup: L,
+    pub(super) is_static: &'a [bool],
+    /// Per type: its objects, subtypes' included.
+    pub(super) objects: &'a [Vec<u32>],
+    pub(super) budget: &'a mut Budget,
+}
+
+impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
+    /// The objects of a type set (several with `either`).
+    fn candidates(&self, types: &TypeSet) -> Vec<u32> {
+        if let [t] = types.as_slice() {
+            return self.objects.get(*t).cloned().unwrap_or_default();
+        }
+        let mut all: Vec<u32> = types
+            .iter()
+            .filter_map(|&t| self.objects.get(t))
+            .flatten()
+            .copied()
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    fn condition(&mut self, c: &Condition, binding: &[u32]) -> Ground {
+        match c {
+            Condition::Equal {
+                positive,
+                left,
+                right,
+            } => Ground::Const((value(*left, binding) == value(*right, binding)) == *positive),
+            Condition::Atom { positive, atom } => {
+                let fact = (self.lookup)(atom, binding);
+                if self.is_static[atom.predicate as usize] {
+                    Ground::Const(fact.is_some() == *positive)
+                } else {
+                    match fact {
+                        Some(f) => Ground::Lit(literal(f, *positive)),
+                        // Never reachable: always false.
+                        None => Ground::Const(!positive),
+                    }
+                }
+            }
+        }
+    }
+
+    /// `formula` under `binding` (extended by quantifiers, restored after).
+    fn instantiate(
+        &mut self,
+        formula: &Formula,
+        binding: &mut Vec<u32>,
+    ) -> Result<Ground, PddlError> {
+        Ok(match formula {
+            Formula::Literal(c) => self.condition(c, binding),
+            Formula::And(items) | Formula::Or(items) => {
+                let conjunction = matches!(formula, Formula::And(_));
+                let mut parts = Vec::new();
+                for item in items {
+                    let part = self.instantiate(item, binding)?;
+                    if push(conjunction, part, &mut parts) {
+                        return Ok(Ground::Const(!conjunction));
+                    }
+                }
+                junction(conjunction, parts)
+            }
+            Formula::Quantified {
+                universal,
+                vars,
+                body,
+            } => {
+                let mut parts = Vec::new();
+                if self.expand(*universal, vars, body, binding, &mut parts)? {
+                    return Ok(Ground::Const(!universal));
+                }
+                junction(*universal, parts)
+            }
+        })
+    }
+
+    /// The parts of a quantifier's conjunction (`universal`) or
+    /// disjunction, one per binding of `vars`; true when one part decides
+    /// it (a false part of a `forall`, a true part of an `exists`).
+    fn expand(
+        &mut self,
+        universal: bool,
+        vars: &[TypeSet],
+        body: &Formula,
+        binding: &mut Vec<u32>,
+        parts: &mut Vec<Ground>,
+    ) -> Result<bool, PddlError> {
+        let Some((types, rest)) = vars.split_first() else {
+            self.budget.step(0)?;
+            let part = self.instantiate(body, binding)?;
+            return Ok(push(universal, part, parts));
+        };
+        for object in self.candidates(types) {
+            binding.push(object);
+            let decided = self.expand(universal, rest, body, binding, parts);
+            binding.pop();
+            if decided? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The disjunctive normal form of the conjunction of `formulas`:
+    /// sorted, consistent conjunctions of literals, none a superset of
+    /// another (up to [`SUBSUMPTION_LIMIT`]).
+    pub(super) fn dnf(
+        &mut self,
+        formulas: &[Formula],
+        binding: &[u32],
+    ) -> Result<Vec<Vec<Lit>>, PddlError> {
+        let mut binding = binding.to_vec();
+        let mut parts = Vec::new();
+        for f in formulas {
+            let part = self.instantiate(f, &mut binding)?;
+            if push(true, part, &mut parts) {
+                return Ok(Vec::new());
+            }
+        }
+        self.normal_form(&junction(true, parts))
+    }
+
+    fn normal_form(&mut self, g: &Ground) -> Result<Vec<Vec<Lit>>, PddlError> {
+        Ok(match g {
+            Ground::Const(true) => vec![Vec::new()],
+            Ground::Const(false) => Vec::new(),
+            Ground::Lit(l) => vec![vec![*l]],
+            Ground::Or(parts) => {
+                let mut all = Vec::new();
+                for part in parts {
+                    all.extend(self.normal_form(part)?);
+                }
+                minimal(all)
+            }
+            Ground::And(parts) => {
+                let mut forms = parts
+                    .iter()
+                    .map(|p| self.normal_form(p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                // Small factors first: contradictions prune early.
+                forms.sort_by_key(Vec::len);
+                let mut product = vec![Vec::new()];
+                for form in forms {
+                    let mut next = Vec::new();
+                    let mut held = 0;
+                    for a in &product {
+                        for b in &form {
+                            if let Some(both) = merge(a, b) {
+                                held += size_of::<Vec<Lit>>() + both.len() * size_of::<Lit>();
+                                next.push(both);
+                            }
+                            self.budget.step(held)?;
+                        }
+                    }
+                    product = minimal(next);
+                    if product.is_empty() {
+                        break;
+                    }
+                }
+                product
+            }
+        })
+    }
+
+    /// An ADL operator under `binding`, compiled to STRIPS variants: `pre`
+    /// is the precondition's literal part, `formulas` the rest; `add` and
+    /// `del` are the unconditional effects, `effects` the others.
+    pub(super) fn compile(
+        &mut self,
+        binding: &[u32],
+        pre: &[Lit],
+        formulas: &[Formula],
+        (add, del): (&[u32], &[u32]),
+        effects: &[CondEffect],
+    ) -> Result<Vec<Variant>, PddlError> {
+        let disjuncts = self.dnf(formulas, binding)?;
+        let mut conditional = Vec::new();
+        let mut scratch = binding.to_vec();
+        for effect in effects {
+            self.effect(effect, &effect.vars, &mut scratch, &mut conditional)?;
+        }
+        let mut variants = Vec::new();
+        for disjunct in disjuncts {
+            let Some(pre) = merge(pre, &disjunct) else {
+                continue;
+            };
+            let mut add = add.to_vec();
+            let mut del = del.to_vec();
+            let effects = simplify(&pre, &mut add, &mut del, &conditional);
+            let mut split = Split {
+                effects: &effects,
+                add: &add,
+                del: &del,
+                fired: Vec::new(),
+                out: &mut variants,
+                held: 0,
+                budget: &mut *self.budget,
+            };
+            split.branch(pre, 0)?;
+        }
+        Ok(variants)
+    }
+
+    /// The ground conditional effects of `effect`, one per binding of its
+    /// `forall` variables and disjunct of its condition.
+    fn effect(
+        &mut self,
+        effect: &CondEffect,
+        vars: &[TypeSet],
+        binding: &mut Vec<u32>,
+        out: &mut Vec<Effect>,
+    ) -> Result<(), PddlError> {
+        if let Some((types, rest)) = vars.split_first() {
+            for object in self.candidates(types) {
+                binding.push(object);
+                let result = self.effect(effect, rest, binding, out);
+                binding.pop();
+                result?;
+            }
+            return Ok(());
+        }
+        self.budget.step(0)?;
+        let add: Vec<u32> = effect
+            .add
+            .iter()
+            .filter_map(|a| (self.lookup)(a, binding))
+            .collect();
+        let del: Vec<u32> = effect
+            .del
+            .iter()
+            .filter_map(|a| (self.lookup)(a, binding))
+            .collect();
+        if add.is_empty() && del.is_empty() {
+            return Ok(());
+        }
+        for condition in self.dnf(&effect.condition, binding)? {
+            out.push(Effect {
+                condition,
+                add: add.clone(),
+                del: del.clone(),
+            });
+        }
+        Ok(())
+    }
+}
+
+fn value(term: Term, binding: &[u32]) -> u32 {
+    match term {
+        Term::Obj(o) => o,
+        Term::Var(v) => binding[v as usize],
+    }
+}
+
+/// Adds `part` to a conjunction's (or disjunction's) parts; true when it
+/// decides the whole (false in a conjunction, true in a disjunction).
+fn push(conjunction: bool, part: Ground, parts: &mut Vec<Ground>) -> bool {
+    match part {
+        Ground::Const(c) => c != conjunction,
+        Ground::And(inner) if conjunction => {
+            parts.extend(inner);
+            false
+        }
+        Ground::Or(inner) if !conjunction => {
+            parts.extend(inner);
+            false
+        }
+        other => {
+            parts.push(other);
+            false
+        }
+    }
+}
+
+fn junction(conjunction: bool, mut parts: Vec<Ground>) -> Ground {
+    match parts.len() {
+        0 => Ground::Const(conjunction),
+        1 => parts.pop().unwrap_or(Ground::Const(conjunction)),
+        _ if conjunction => Ground::And(parts),
+        _ => Ground::Or(parts),
+    }
+}
+
+/// The union of two sorted conjunctions, `None` if it holds a literal and
+/// its negation.
+fn merge(a: &[Lit], b: &[Lit]) -> Option<Vec<Lit>> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    out.extend_from_slice(a);
+    out.extend_from_slice(b);
+    out.sort_unstable();
+    out.dedup();
+    consistent(&out).then_some(out)
+}
+
+/// Whether a sorted conjunction holds no literal with its negation (they
+/// sort next to each other).
+fn consistent(lits: &[Lit]) -> bool {
+    lits.windows(2).all(|w| w[0] >> 1 != w[1] >> 1)
+}
+
+/// Sorted, without duplicates or (when few) disjuncts that are supersets
+/// of others.
+fn minimal(mut disjuncts: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
+    disjuncts.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+    disjuncts.dedup();
+    if disjuncts.len() > SUBSUMPTION_LIMIT {
+        return disjuncts;
+    }
+    let mut kept: Vec<Vec<Lit>> = Vec::with_capacity(disjuncts.len());
+    for d in disjuncts {
+        // Shorter ones come first: only they can be subsets.
+        if !kept.iter().any(|k| is_subset(k, &d)) {
+            kept.push(d);
+        }
+    }
+    kept
+}
+
+fn is_subset(small: &[Lit], large: &[Lit]) -> bool {
+    small.iter().all(|l| large.binary_search(l).is_ok())
+}
+
+fn holds(pre: &[Lit], lit: Lit) -> bool {
+    pre.binary_search(&lit).is_ok()
+}
+
+/// The conditional effects left to split once the precondition `pre` is
+/// known; `add` and `del` gain the effects that turn out unconditional.
+///
+/// A condition implied by `pre` is dropped, one contradicted drops its
+/// effect; `when p: not p` deletes `p` unconditionally and `when (not p):
+/// p` adds it unconditionally unless another effect deletes `p`; effects
+/// that change nothing given `pre` go; effects with the same condition
+/// are merged.
+fn simplify(
+    pre: &[Lit],
+    add: &mut Vec<u32>,
+    del: &mut Vec<u32>,
+    effects: &[Effect],
+) -> Vec<Effect> {
+    let mut kept = Vec::new();
+    for e in effects {
+        if e.condition.iter().any(|&l| holds(pre, l ^ 1)) {
+            continue;
+        }
+        let condition: Vec<Lit> = e
+            .condition
+            .iter()
+            .copied()
+            .filter(|&l| !holds(pre, l))
+            .collect();
+        if condition.is_empty() {
+            add.extend_from_slice(&e.add);
+            del.extend_from_slice(&e.del);
+        } else {
+            kept.push(Effect {
+                condition,
+                add: e.add.clone(),
+                del: e.del.clone(),
+            });
+        }
+    }
+    let deleted = |del: &[u32], kept: &[Effect]| -> Vec<u32> {
+        let mut all: Vec<u32> = del
+            .iter()
+            .chain(kept.iter().flat_map(|e| &e.del))
+            .copied()
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    };
+    let ever_deleted = deleted(del, &kept);
+    for e in &mut kept {
+        if let [l] = e.condition[..] {
+            let fact = l >> 1;
+            if l & 1 == 0 {
+                // `when p: not p`: deleting a false `p` changes nothing.
+                if e.del.contains(&fact) {
+                    e.del.retain(|&f| f != fact);
+                    del.push(fact);
+                }
+            } else if e.add.contains(&fact) && ever_deleted.binary_search(&fact).is_err() {
+                // `when (not p): p`: adding a true `p` changes nothing.
+                e.add.retain(|&f| f != fact);
+                add.push(fact);
+            }
+        }
+    }
+    add.sort_unstable();
+    add.dedup();
+    del.sort_unstable();
+    del.dedup();
+    let ever_deleted = deleted(del, &kept);
+    for e in &mut kept {
+        e.add.retain(|&f| {
+            add.binary_search(&f).is_err()
+                && !(holds(pre, literal(f, true)) && ever_deleted.binary_search(&f).is_err())
+        });
+        e.del.retain(|&f| {
+            add.binary_search(&f).is_err()
+                && del.binary_search(&f).is_err()
+                && !holds(pre, literal(f, false))
+        });
+    }
+    kept.retain(|e| !e.add.is_empty() || !e.del.is_empty());
+    kept.sort_by(|a, b| a.condition.cmp(&b.condition));
+    let mut merged: Vec<Effect> = Vec::with_capacity(kept.len());
+    for e in kept {
+        match merged.last_mut() {
+            Some(last) if last.condition == e.condition => {
+                last.add.extend(e.add);
+                last.del.extend(e.del);
+            }
+            _ => merged.push(e),
+        }
+    }
+    merged
+}
+
+/// The split of one precondition disjunct's conditional effects.
+struct Split<'s> {
+    effects: &'s [Effect],
+    add: &'s [u32],
+    del: &'s [u32],
+    /// The effects that fire on the current branch.
+    fired: Vec<usize>,
+    out: &'s mut Vec<Variant>,
+    /// Estimated bytes of the variants made.
+    held: usize,
+    budget: &'s mut Budget,
+}
+
+impl Split<'_> {
+    /// The variants that decide effects `next..` under `pre`.
+    fn branch(&mut self, pre: Vec<Lit>, next: usize) -> Result<(), PddlError> {
+        let Some(effect) = self.effects.get(next) else {
+            return self.emit(pre);
+        };
+        if effect.condition.iter().any(|&l| holds(&pre, l ^ 1)) {
+            return self.branch(pre, next + 1);
+        }
+        let open: Vec<Lit> = effect
+            .condition
+            .iter()
+            .copied()
+            .filter(|&l| !holds(&pre, l))
+            .collect();
+        // Does not fire: the first open literal that is false decides.
+        for (k, &l) in open.iter().enumerate() {
+            let mut alternative = open[..k].to_vec();
+            alternative.push(l ^ 1);
+            if let Some(pre) = merge(&pre, &alternative) {
+                self.branch(pre, next + 1)?;
+            }
+        }
+        // Fires.
+        if let Some(pre) = merge(&pre, &open) {
+            self.fired.push(next);
+            let result = self.branch(pre, next + 1);
+            self.fired.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    fn emit(&mut self, pre: Vec<Lit>) -> Result<(), PddlError> {
+        let mut add = self.add.to_vec();
+        let mut del = self.del.to_vec();
+        for &i in &self.fired {
+            add.extend_from_slice(&self.effects[i].add);
+            del.extend_from_slice(&self.effects[i].del);
+        }
+        self.held += size_of::<Variant>() + (pre.len() + add.len() + del.len()) * size_of::<u32>();
+        self.budget.step(self.held)?;
+        self.out.push(Variant { pre, add, del });
+        Ok(())
+    }
+}
