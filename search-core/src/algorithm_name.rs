@@ -7,11 +7,13 @@ use crate::{Algorithm, SearchError};
 
 /// The names [`Algorithm::from_str`] accepts, for error messages and help
 /// texts.
-const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs";
+const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, lazygbfs";
 
 impl fmt::Display for Algorithm {
     /// The short name: `astar`, `wastar2` (the weight as `{}` writes it),
-    /// `gbfs`, `dijkstra`, `bfs`. It parses back to the same value.
+    /// `gbfs`, `dijkstra`, `bfs`, `lazygbfs` (no dash, so that it fits in a
+    /// configuration name such as `fwd-lazygbfs-ff`). It parses back to the
+    /// same value.
     ///
     /// ```
     /// use search_core::Algorithm;
@@ -21,6 +23,7 @@ impl fmt::Display for Algorithm {
     /// assert_eq!(Algorithm::GreedyBestFirst.to_string(), "gbfs");
     /// assert_eq!(Algorithm::Dijkstra.to_string(), "dijkstra");
     /// assert_eq!(Algorithm::BreadthFirst.to_string(), "bfs");
+    /// assert_eq!(Algorithm::LazyGreedy.to_string(), "lazygbfs");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -29,6 +32,7 @@ impl fmt::Display for Algorithm {
             Algorithm::GreedyBestFirst => f.write_str("gbfs"),
             Algorithm::Dijkstra => f.write_str("dijkstra"),
             Algorithm::BreadthFirst => f.write_str("bfs"),
+            Algorithm::LazyGreedy => f.write_str("lazygbfs"),
         }
     }
 }
@@ -39,7 +43,7 @@ impl FromStr for Algorithm {
     /// Reads an algorithm's name, in any case: `astar` or `a*`; `wastar:W`
     /// or `wastarW` (weighted A* with weight `W`, e.g. `wastar:2`,
     /// `wastar1.5`); `gbfs` or `greedy`; `dijkstra` or `ucs`; `bfs` or
-    /// `breadth-first`. What [`Display`](fmt::Display) writes reads back to
+    /// `breadth-first`; `lazygbfs`, `lazy-gbfs` or `lazy`. What [`Display`](fmt::Display) writes reads back to
     /// the same value.
     ///
     /// # Errors
@@ -84,6 +88,7 @@ impl FromStr for Algorithm {
             "gbfs" | "greedy" => Ok(Algorithm::GreedyBestFirst),
             "dijkstra" | "ucs" => Ok(Algorithm::Dijkstra),
             "bfs" | "breadth-first" => Ok(Algorithm::BreadthFirst),
+            "lazygbfs" | "lazy-gbfs" | "lazy" => Ok(Algorithm::LazyGreedy),
             _ => Err(unknown()),
         }
     }
@@ -105,6 +110,7 @@ mod tests {
             Algorithm::GreedyBestFirst,
             Algorithm::Dijkstra,
             Algorithm::BreadthFirst,
+            Algorithm::LazyGreedy,
         ] {
             assert_eq!(algorithm.to_string().parse(), Ok(algorithm), "{algorithm}");
         }
@@ -120,6 +126,8 @@ mod tests {
             ("Greedy", Algorithm::GreedyBestFirst),
             ("ucs", Algorithm::Dijkstra),
             ("Breadth-First", Algorithm::BreadthFirst),
+            ("lazy-gbfs", Algorithm::LazyGreedy),
+            ("Lazy", Algorithm::LazyGreedy),
         ] {
             assert_eq!(name.parse(), Ok(algorithm), "{name}");
         }
