@@ -515,6 +515,7 @@ impl Suite {
                 Directions::Forward => " in forward search",
                 Directions::Regression => " in regression",
                 Directions::Both => "",
+                Directions::None => " in no direction",
             };
             notes.push(format!(
                 "note: {} skips {} ({} serves {} problems{directions} only)",
