@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use search_core::{
-    Algorithm, Heuristic, LazyGreedy, Outcome, ResultOf, Search, SearchLimits, SearchSpace,
-    Status, Workspace,
+    Algorithm, Heuristic, LazyGreedy, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status,
+    Workspace,
 };
 
 use crate::{

@@ -48,6 +48,14 @@ struct Pending<S: SearchSpace> {
     cost: S::Cost,
 }
 
+/// A successor as generated: action, node, edge cost, and whether preferred.
+type Successor<S> = (
+    <S as SearchSpace>::Action,
+    <S as SearchSpace>::Node,
+    <S as SearchSpace>::Cost,
+    bool,
+);
+
 /// One queue of the alternation: entries by key, then first in, first out.
 struct Queue<C> {
     heap: BinaryHeap<Reverse<(C, u64, u32)>>,
@@ -131,7 +139,7 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     /// The best value of each heuristic so far, for progress.
     best: Vec<Option<S::Cost>>,
     /// Scratch for one expansion's successors and estimates.
-    successors: Vec<(S::Action, S::Node, S::Cost, bool)>,
+    successors: Vec<Successor<S>>,
     estimates: Vec<S::Cost>,
     node_heap: usize,
     pruned: bool,
@@ -411,30 +419,27 @@ where
                 }
             }
         }
-        let index = match known {
-            Some(i) => {
-                self.stats.reopened += 1;
-                let record = &mut self.records[i as usize];
-                record.parent = edge.parent;
-                record.g = g;
-                record.dead = dead;
-                i
-            }
-            None => {
-                let Ok(i) = u32::try_from(self.records.len()) else {
-                    self.end = Some(End::Limit(Limit::StoredNodes));
-                    return;
-                };
-                self.node_heap += self.space.node_heap_bytes(&edge.node);
-                self.index.insert(edge.node.clone(), i);
-                self.records.push(Record {
-                    node: edge.node,
-                    parent: edge.parent,
-                    g,
-                    dead,
-                });
-                i
-            }
+        let index = if let Some(i) = known {
+            self.stats.reopened += 1;
+            let record = &mut self.records[i as usize];
+            record.parent = edge.parent;
+            record.g = g;
+            record.dead = dead;
+            i
+        } else {
+            let Ok(i) = u32::try_from(self.records.len()) else {
+                self.end = Some(End::Limit(Limit::StoredNodes));
+                return;
+            };
+            self.node_heap += self.space.node_heap_bytes(&edge.node);
+            self.index.insert(edge.node.clone(), i);
+            self.records.push(Record {
+                node: edge.node,
+                parent: edge.parent,
+                g,
+                dead,
+            });
+            i
         };
         if dead {
             self.stats.dead_ends += 1;
@@ -473,7 +478,7 @@ where
                 *preferred = self
                     .heuristics
                     .iter_mut()
-                    .fold(false, |any, h| h.is_preferred(node, child) || any);
+                    .any(|h| h.is_preferred(node, child));
             }
             // Preferred successors first, each group in the space's order.
             successors.sort_by_key(|s| !s.3);
@@ -515,16 +520,13 @@ where
     /// Puts an edge on every queue of its kind, keyed by the parent's
     /// estimates.
     fn queue(&mut self, edge: Pending<S>, preferred: bool) {
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.pending[slot as usize] = Some(edge);
-                slot
-            }
-            None => {
-                self.pending.push(Some(edge));
-                self.holders.push(0);
-                u32::try_from(self.pending.len() - 1).unwrap_or(u32::MAX)
-            }
+        let slot = if let Some(slot) = self.free.pop() {
+            self.pending[slot as usize] = Some(edge);
+            slot
+        } else {
+            self.pending.push(Some(edge));
+            self.holders.push(0);
+            u32::try_from(self.pending.len() - 1).unwrap_or(u32::MAX)
         };
         let sequence = self.sequence;
         self.sequence += 1;
@@ -534,11 +536,7 @@ where
                 continue;
             }
             let k = if self.preferred { i / 2 } else { i };
-            let key = self
-                .estimates
-                .get(k)
-                .copied()
-                .unwrap_or_else(S::Cost::zero);
+            let key = self.estimates.get(k).copied().unwrap_or_else(S::Cost::zero);
             queue.heap.push(Reverse((key, sequence, slot)));
             holders += 1;
         }

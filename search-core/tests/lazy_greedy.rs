@@ -30,6 +30,10 @@ impl SearchSpace for Grid {
     }
 }
 
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "a heuristic takes its node by reference"
+)]
 fn manhattan(n: &(i32, i32)) -> u32 {
     (19 - n.0).unsigned_abs() + (19 - n.1).unsigned_abs()
 }
@@ -213,8 +217,8 @@ fn the_preferred_queue_leads_the_way() {
         max_expansions: Some(5_000),
         ..SearchLimits::default()
     };
-    let mut with = LazyGreedy::new(&Tree, Vec::new(), vec![PrefersZero { asked: 0 }])
-        .limits(limits.clone());
+    let mut with =
+        LazyGreedy::new(&Tree, Vec::new(), vec![PrefersZero { asked: 0 }]).limits(limits.clone());
     let result = with.run().unwrap();
     assert_eq!(result.outcome.solution().unwrap().actions, [0; 8]);
     assert!(result.stats.expanded <= 20, "{:?}", result.stats);

@@ -30,7 +30,9 @@ fn hungry() -> (ActionSet<u64>, WorldState<u64>, PartialState<u64>) {
     a.add_action("search_fridge", 30)
         .pre("fridge_has_bread", true)
         .eff("has_food", true);
-    a.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    a.add_action("eat", 5)
+        .pre("has_food", true)
+        .eff("fed", true);
     let start = a.state(["has_restaurant", "has_supermarket"]).unwrap();
     let goal = a.partial([("fed", true)]).unwrap();
     (a, start, goal)
@@ -118,13 +120,23 @@ fn consumed_fact_landmarks_and_counts_along_the_plan() {
 #[test]
 fn unreachable_goals_and_unachievable_landmarks_are_dead_ends() {
     let mut actions = ActionSet::<u64>::new();
-    actions.add_action("drop_key", 1).pre("key", true).eff("key", false).eff("x", true);
-    actions.add_action("never", 1).pre("magic", true).eff("y", true);
+    actions
+        .add_action("drop_key", 1)
+        .pre("key", true)
+        .eff("key", false)
+        .eff("x", true);
+    actions
+        .add_action("never", 1)
+        .pre("magic", true)
+        .eff("y", true);
     let start = actions.state(["key"]).unwrap();
     let goal = actions.partial([("y", true)]).unwrap();
     let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
     assert!(graph.is_unsolvable());
-    assert_eq!(LandmarkCount::new(&actions, start, goal).estimate(&start), Estimate::DeadEnd);
+    assert_eq!(
+        LandmarkCount::new(&actions, start, goal).estimate(&start),
+        Estimate::DeadEnd
+    );
 
     // key holds at the start and must hold at the end; dropping it is final.
     let goal = actions.partial([("key", true), ("x", true)]).unwrap();
@@ -167,19 +179,22 @@ fn lazy_search_with_ff_and_lmcount_solves_the_consumed_fact() {
     ];
     let result = LazyGreedy::new(&space, start, heuristics).run().unwrap();
     let plan = result.outcome.solution().unwrap();
-    assert_eq!(actions.validate(start, &goal, &plan.actions).unwrap(), u64::from(plan.cost));
+    assert_eq!(
+        actions.validate(start, &goal, &plan.actions).unwrap(),
+        u64::from(plan.cost)
+    );
 }
 
 /// A small deterministic generator (no dependency needed for a few tasks).
 struct Lcg(u64);
 
 impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
+    fn below(&mut self, n: u32) -> u32 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
+        u32::try_from((self.0 >> 33) % u64::from(n)).unwrap_or(0)
     }
 }
 
@@ -191,7 +206,7 @@ fn random_task(rng: &mut Lcg) -> (ActionSet<u64>, WorldState<u64>, PartialState<
         actions.declare(name).unwrap();
     }
     for a in 0..2 + rng.below(6) {
-        let mut builder = actions.add_action(&format!("a{a}"), 1 + rng.below(3) as u32);
+        let mut builder = actions.add_action(&format!("a{a}"), 1 + rng.below(3));
         for name in &names {
             match rng.below(6) {
                 0 => {
@@ -251,16 +266,19 @@ fn zero_only_at_goals_and_dead_ends_are_reliable() {
             for id in space.applicable(s) {
                 let next = s.apply(&actions.action(id).unwrap().eff);
                 edges.push((s, next));
-                if !parent.contains_key(&next) {
-                    parent.insert(next, Some(s));
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
+                    e.insert(Some(s));
                     order.push(next);
                     queue.push_back(next);
                 }
             }
         }
         // States that can reach the goal, backwards over the edges.
-        let mut solvable: Vec<WorldState<u64>> =
-            order.iter().copied().filter(|s| s.satisfies(&goal)).collect();
+        let mut solvable: Vec<WorldState<u64>> = order
+            .iter()
+            .copied()
+            .filter(|s| s.satisfies(&goal))
+            .collect();
         let mut changed = true;
         while changed {
             changed = false;

@@ -1,5 +1,5 @@
 //! LAMA-style satisficing search: lazy greedy best-first search alternating
-//! between h_FF and the landmark count, with preferred operators, solves
+//! between `h_FF` and the landmark count, with preferred operators, solves
 //! shipped PDDL tasks with plans that validate.
 
 use planners::heuristics::heuristic;
@@ -44,8 +44,13 @@ fn ff_and_lmcount_solve_shipped_tasks_with_valid_plans() {
         ),
     ] {
         let (domain_text, problem_text) = (read(domain), read(problem));
-        let solution = solve_text(&domain_text, &problem_text, &config, &PddlOptions::default())
-            .unwrap_or_else(|e| panic!("{problem}: {e}"));
+        let solution = solve_text(
+            &domain_text,
+            &problem_text,
+            &config,
+            &PddlOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{problem}: {e}"));
         let plan = solution
             .plan
             .as_ref()
@@ -95,6 +100,10 @@ fn lmcount_alone_works_in_eager_and_lazy_greedy_search() {
         };
         let solution = solve_text(&domain, &problem, &config, &PddlOptions::default())
             .unwrap_or_else(|e| panic!("{algorithm}: {e}"));
-        assert!(solution.plan.is_some(), "{algorithm}: {:?}", solution.outcome);
+        assert!(
+            solution.plan.is_some(),
+            "{algorithm}: {:?}",
+            solution.outcome
+        );
     }
 }

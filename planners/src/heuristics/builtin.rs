@@ -48,7 +48,7 @@ pub(super) fn registry() -> Registry {
         NamedHeuristic::builder("hadd", "h_add of the delete relaxation")
             .aliases(&["h_add", "h-add"])
             .atomic(HAddFactory),
-        NamedHeuristic::builder("ff", "h_FF: the cost of a relaxed plan; forward, prefers its actions that apply (helpful actions)")
+        NamedHeuristic::builder("ff", "h_FF: the cost of a relaxed plan; forward, it prefers the plan's actions that apply (helpful actions)")
             .aliases(&["hff", "h_ff", "h-ff"])
             .atomic(FfFactory),
         NamedHeuristic::builder(

@@ -166,7 +166,10 @@ impl NamedHeuristic {
             .filter(|r| parts.iter().all(|h| h.info().representations.contains(r)))
             .collect();
         let info = HeuristicInfo {
-            description: format!("lazy greedy search alternating between {}", name.replace('+', ", ")),
+            description: format!(
+                "lazy greedy search alternating between {}",
+                name.replace('+', ", ")
+            ),
             name,
             aliases: Vec::new(),
             admissible: all(|i| i.admissible),

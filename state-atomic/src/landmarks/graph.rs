@@ -170,11 +170,9 @@ impl LandmarkGraph {
                 for k in shared.into_iter().flatten() {
                     if k != l {
                         if let Some(from) = graph.by_literal[k as usize] {
-                            graph.orderings.push((
-                                from as usize,
-                                to,
-                                Ordering::GreedyNecessary,
-                            ));
+                            graph
+                                .orderings
+                                .push((from as usize, to, Ordering::GreedyNecessary));
                         }
                     }
                 }
