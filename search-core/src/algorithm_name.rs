@@ -60,7 +60,7 @@ impl FromStr for Algorithm {
     /// assert_eq!(weighted.to_string().parse::<Algorithm>(), Ok(weighted));
     /// assert_eq!(
     ///     "dfs".parse::<Algorithm>().unwrap_err().to_string(),
-    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs)"
+    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, lazygbfs)"
     /// );
     /// assert!(matches!(
     ///     "wastar:0.5".parse::<Algorithm>(),
