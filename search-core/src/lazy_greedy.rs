@@ -82,7 +82,8 @@ enum End {
 ///   [`reopen_closed`](Self::reopen_closed) lets a cheaper path reopen it.
 /// - One queue per heuristic; with [`preferred`](Self::preferred) (the
 ///   default), one more per heuristic for successors that some heuristic
-///   prefers ([`Heuristic::is_preferred`]), generated first. The queues take
+///   prefers ([`Heuristic::is_preferred`]), queued first
+///   ([`preferred_first`](Self::preferred_first)). The queues take
 ///   turns; the one used least goes next (the first on ties), and each time
 ///   a heuristic reaches a value below its best so far, the preferred queues
 ///   are boosted ([`boost`](Self::boost)).
@@ -122,6 +123,7 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     start: Option<S::Node>,
     heuristics: Vec<H>,
     preferred: bool,
+    preferred_first: bool,
     boost: i64,
     reopen_closed: bool,
     limits: SearchLimits<S::Cost>,
@@ -162,6 +164,7 @@ where
             start: Some(start),
             heuristics,
             preferred: true,
+            preferred_first: true,
             boost: DEFAULT_BOOST,
             reopen_closed: false,
             limits: SearchLimits::default(),
@@ -188,6 +191,15 @@ where
     #[must_use]
     pub fn preferred(mut self, on: bool) -> Self {
         self.preferred = on;
+        self
+    }
+
+    /// Whether preferred successors are queued before the others (default
+    /// yes; Fast Downward's `preferred_successors_first`, which defaults to
+    /// no there). Otherwise successors keep the space's order.
+    #[must_use]
+    pub fn preferred_first(mut self, on: bool) -> Self {
+        self.preferred_first = on;
         self
     }
 
@@ -480,8 +492,10 @@ where
                     .iter_mut()
                     .any(|h| h.is_preferred(node, child));
             }
-            // Preferred successors first, each group in the space's order.
-            successors.sort_by_key(|s| !s.3);
+            if self.preferred_first {
+                // Each group in the space's order.
+                successors.sort_by_key(|s| !s.3);
+            }
         }
         for (action, child, cost, preferred) in successors.drain(..) {
             let child_g = match g.checked_add(&cost) {

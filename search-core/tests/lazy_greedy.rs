@@ -224,6 +224,16 @@ fn the_preferred_queue_leads_the_way() {
     assert!(result.stats.expanded <= 20, "{:?}", result.stats);
     assert!(with.heuristics()[0].asked > 0);
 
+    // In the space's order, the preferred child is queued last: the
+    // preferred queue still leads, a few more removals later.
+    let result = LazyGreedy::new(&Tree, Vec::new(), vec![PrefersZero { asked: 0 }])
+        .preferred_first(false)
+        .limits(limits.clone())
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.solution().unwrap().actions, [0; 8]);
+    assert!(result.stats.expanded <= 20, "{:?}", result.stats);
+
     let result = LazyGreedy::new(&Tree, Vec::new(), vec![PrefersZero { asked: 0 }])
         .preferred(false)
         .limits(limits)

@@ -66,9 +66,10 @@ pub struct ExternalSearch {
 /// `fd-lazy-ff+lmcount` is searchlab's `fwd-lazygbfs-ff+lmcount` in Fast
 /// Downward: lazy greedy search alternating between `h_FF` and the landmark
 /// count over Zhu/Givan landmarks (with unit costs, as searchlab counts
-/// landmarks), preferred operators from both. `fd-lama-first` is Fast
-/// Downward's `lama-first` alias: landmarks by RHW with reasonable orderings,
-/// unit costs throughout, no landmark preferred operators.
+/// landmarks), preferred operators from both, queued first.
+/// `fd-lama-first` is Fast Downward's `lama-first` alias: landmarks by RHW
+/// with reasonable orderings, unit costs throughout, no landmark preferred
+/// operators.
 pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
     fd("fd-astar-blind", "astar(blind())"),
     fd("fd-astar-hmax", "astar(hmax())"),
@@ -77,7 +78,8 @@ pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
     fd(
         "fd-lazy-ff+lmcount",
         "let(hlm, eval_modify_costs(landmark_sum(lm_factory=lm_zg(), pref=true), cost_type=one), \
-         let(hff, ff(), lazy_greedy([hff, hlm], preferred=[hff, hlm])))",
+         let(hff, ff(), lazy_greedy([hff, hlm], preferred=[hff, hlm], \
+         preferred_successors_first=true)))",
     ),
     fd(
         "fd-lama-first",
