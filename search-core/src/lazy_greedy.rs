@@ -64,6 +64,14 @@ struct Queue<C> {
     priority: i64,
 }
 
+/// What the builder methods set.
+struct Options {
+    preferred: bool,
+    preferred_first: bool,
+    boost: i64,
+    reopen_closed: bool,
+}
+
 /// How a finished search ended.
 enum End {
     Goal(u32),
@@ -122,10 +130,7 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     space: &'s S,
     start: Option<S::Node>,
     heuristics: Vec<H>,
-    preferred: bool,
-    preferred_first: bool,
-    boost: i64,
-    reopen_closed: bool,
+    options: Options,
     limits: SearchLimits<S::Cost>,
     stats: Statistics,
     records: Vec<Record<S>>,
@@ -163,10 +168,12 @@ where
             space,
             start: Some(start),
             heuristics,
-            preferred: true,
-            preferred_first: true,
-            boost: DEFAULT_BOOST,
-            reopen_closed: false,
+            options: Options {
+                preferred: true,
+                preferred_first: true,
+                boost: DEFAULT_BOOST,
+                reopen_closed: false,
+            },
             limits: SearchLimits::default(),
             stats: Statistics::default(),
             records: Vec::new(),
@@ -190,7 +197,7 @@ where
     /// queues.
     #[must_use]
     pub fn preferred(mut self, on: bool) -> Self {
-        self.preferred = on;
+        self.options.preferred = on;
         self
     }
 
@@ -199,7 +206,7 @@ where
     /// no there). Otherwise successors keep the space's order.
     #[must_use]
     pub fn preferred_first(mut self, on: bool) -> Self {
-        self.preferred_first = on;
+        self.options.preferred_first = on;
         self
     }
 
@@ -207,7 +214,7 @@ where
     /// [`DEFAULT_BOOST`]; 0 for none).
     #[must_use]
     pub fn boost(mut self, amount: i64) -> Self {
-        self.boost = amount;
+        self.options.boost = amount;
         self
     }
 
@@ -215,7 +222,7 @@ where
     /// in LAMA's first iteration).
     #[must_use]
     pub fn reopen_closed(mut self, on: bool) -> Self {
-        self.reopen_closed = on;
+        self.options.reopen_closed = on;
         self
     }
 
@@ -306,7 +313,7 @@ where
                 preferred_only: false,
                 priority: 0,
             });
-            if self.preferred {
+            if self.options.preferred {
                 self.queues.push(Queue {
                     heap: BinaryHeap::new(),
                     preferred_only: true,
@@ -409,7 +416,7 @@ where
         let known = self.index.get(&edge.node).copied();
         if let Some(i) = known {
             let record = &self.records[i as usize];
-            if !(self.reopen_closed && !record.dead && g < record.g) {
+            if !(self.options.reopen_closed && !record.dead && g < record.g) {
                 return;
             }
         }
@@ -471,7 +478,7 @@ where
         }
         if progress {
             for queue in self.queues.iter_mut().filter(|q| q.preferred_only) {
-                queue.priority -= self.boost;
+                queue.priority -= self.options.boost;
             }
         }
         self.expand(index, &node);
@@ -485,14 +492,14 @@ where
             successors.push((action, child, cost, false));
         });
         self.stats.generated += successors.len() as u64;
-        if self.preferred && !self.heuristics.is_empty() {
+        if self.options.preferred && !self.heuristics.is_empty() {
             for (_, child, _, preferred) in &mut successors {
                 *preferred = self
                     .heuristics
                     .iter_mut()
                     .any(|h| h.is_preferred(node, child));
             }
-            if self.preferred_first {
+            if self.options.preferred_first {
                 // Each group in the space's order.
                 successors.sort_by_key(|s| !s.3);
             }
@@ -511,7 +518,7 @@ where
             }
             if let Some(&i) = self.index.get(&child) {
                 let record = &self.records[i as usize];
-                if !(self.reopen_closed && !record.dead && child_g < record.g) {
+                if !(self.options.reopen_closed && !record.dead && child_g < record.g) {
                     self.stats.duplicates += 1;
                     continue;
                 }
@@ -549,7 +556,7 @@ where
             if queue.preferred_only && !preferred {
                 continue;
             }
-            let k = if self.preferred { i / 2 } else { i };
+            let k = if self.options.preferred { i / 2 } else { i };
             let key = self.estimates.get(k).copied().unwrap_or_else(S::Cost::zero);
             queue.heap.push(Reverse((key, sequence, slot)));
             holders += 1;
