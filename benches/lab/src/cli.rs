@@ -232,11 +232,12 @@ struct PlanArgs {
     /// forward, regression or portfolio.
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
-    /// astar, wastar:W (W >= 1), gbfs, dijkstra or bfs.
+    /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs or lazygbfs.
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
     /// A heuristic by name (`searchlab heuristics` lists them; default:
-    /// hmax for atomic and PDDL problems, numeric for factored ones).
+    /// hmax for atomic and PDDL problems, numeric for factored ones); for
+    /// lazygbfs, names joined with `+` alternate (`ff+lmcount`).
     #[arg(long = "heuristic")]
     heuristic: Option<String>,
     #[command(flatten)]
