@@ -85,7 +85,10 @@ pub struct PlannerConfig {
     /// The heuristic (a built-in one from
     /// [`heuristics::heuristic`](crate::heuristics::heuristic), or a user's
     /// [`NamedHeuristic`]), used unless the [`Planner`](crate::Planner) was
-    /// given a custom closure for a direction.
+    /// given a custom closure for a direction. Lazy greedy search
+    /// ([`Algorithm::LazyGreedy`]) also takes an
+    /// [`alternation`](NamedHeuristic::alternation) (`ff+lmcount`) and uses
+    /// the preferred operators of every heuristic that names them.
     pub heuristic: NamedHeuristic,
     /// Limits for each direction's search.
     pub limits: SearchLimits<u32>,

@@ -43,6 +43,13 @@ pub enum PlanError {
         /// The direction asked for.
         direction: Direction,
     },
+    /// An alternation of heuristics (`ff+lmcount`) where one heuristic is
+    /// needed: only lazy greedy search alternates.
+    #[error("heuristic `{heuristic}` alternates between several heuristics, which only lazy greedy search (lazygbfs) does")]
+    Alternation {
+        /// The alternation's name.
+        heuristic: String,
+    },
     /// A heuristic that cannot join a registry.
     #[error("cannot register heuristic `{name}`: {why}")]
     HeuristicRefused {

@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use search_core::{
-    Heuristic, Improvement, Outcome, ResultOf, Search, SearchLimits, SearchSpace, Status, Workspace,
+    Algorithm, Heuristic, Improvement, LazyGreedy, Outcome, ResultOf, Search, SearchLimits,
+    SearchSpace, Status, Workspace,
 };
 
 use crate::{
@@ -296,11 +297,14 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let space = domain.forward(goal)?;
         let setup = Instant::now();
         let heuristic = match &self.forward {
-            Some(make) => make(),
+            Some(make) => vec![make()],
             None => self
                 .config
                 .heuristic
-                .forward(domain.task_view(), start, goal)?,
+                .parts()
+                .iter()
+                .map(|h| h.forward(domain.task_view(), start, goal))
+                .collect::<Result<_, _>>()?,
         };
         let setup_time = setup.elapsed();
         let buffers = &self.forward_buffers;
@@ -325,11 +329,14 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let (space, node) = domain.regression(start, goal)?;
         let setup = Instant::now();
         let heuristic = match &self.regression {
-            Some(make) => make(),
+            Some(make) => vec![make()],
             None => self
                 .config
                 .heuristic
-                .regression(domain.task_view(), start, goal)?,
+                .parts()
+                .iter()
+                .map(|h| h.regression(domain.task_view(), start, goal))
+                .collect::<Result<_, _>>()?,
         };
         let setup_time = setup.elapsed();
         let buffers = &self.regression_buffers;
@@ -344,15 +351,34 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         })
     }
 
+    /// Runs the configured algorithm with `heuristics` (several only for
+    /// lazy greedy search, which alternates between them).
     fn search<S: SearchSpace<Cost = u32>>(
         &self,
         space: &S,
         start: S::Node,
-        heuristic: BoxedHeuristic<'_, S::Node>,
+        mut heuristics: Vec<BoxedHeuristic<'_, S::Node>>,
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
         buffers: &Buffers<S::Node, S::Action>,
     ) -> Result<(ResultOf<S>, Vec<SearchImprovement<S>>), PlanError> {
+        if matches!(self.config.algorithm, Algorithm::LazyGreedy) {
+            // Preferred operators from every heuristic that gives them, as
+            // LAMA; its own tables, so no buffers are kept.
+            let mut search = LazyGreedy::new(space, start, heuristics).limits(limits);
+            if let Some(watch) = watch {
+                watch.forward_cancellation();
+                while search.step(PORTFOLIO_STEP)? == Status::Running {
+                    watch.forward_cancellation();
+                }
+            }
+            return Ok((search.run()?, Vec::new()));
+        }
+        let (Some(heuristic), true) = (heuristics.pop(), heuristics.is_empty()) else {
+            return Err(PlanError::Alternation {
+                heuristic: self.config.heuristic.name().to_owned(),
+            });
+        };
         let mut search = Search::new(space, start)
             .algorithm(self.config.algorithm)
             .heuristic(heuristic)

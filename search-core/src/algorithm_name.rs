@@ -7,12 +7,13 @@ use crate::{Algorithm, SearchError};
 
 /// The names [`Algorithm::from_str`] accepts, for error messages and help
 /// texts.
-const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, rwastar";
+const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs";
 
 impl fmt::Display for Algorithm {
     /// The short name: `astar`, `wastar2` (the weight as `{}` writes it),
-    /// `gbfs`, `dijkstra`, `bfs`, `rwastar`. It parses back to the same
-    /// value.
+    /// `gbfs`, `dijkstra`, `bfs`, `rwastar`, `lazygbfs` (no dash, so that it
+    /// fits in a configuration name such as `fwd-lazygbfs-ff`). It parses
+    /// back to the same value.
     ///
     /// ```
     /// use search_core::Algorithm;
@@ -23,6 +24,7 @@ impl fmt::Display for Algorithm {
     /// assert_eq!(Algorithm::Dijkstra.to_string(), "dijkstra");
     /// assert_eq!(Algorithm::BreadthFirst.to_string(), "bfs");
     /// assert_eq!(Algorithm::RestartingWeightedAStar.to_string(), "rwastar");
+    /// assert_eq!(Algorithm::LazyGreedy.to_string(), "lazygbfs");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -32,6 +34,7 @@ impl fmt::Display for Algorithm {
             Algorithm::Dijkstra => f.write_str("dijkstra"),
             Algorithm::BreadthFirst => f.write_str("bfs"),
             Algorithm::RestartingWeightedAStar => f.write_str("rwastar"),
+            Algorithm::LazyGreedy => f.write_str("lazygbfs"),
         }
     }
 }
@@ -42,7 +45,8 @@ impl FromStr for Algorithm {
     /// Reads an algorithm's name, in any case: `astar` or `a*`; `wastar:W`
     /// or `wastarW` (weighted A* with weight `W`, e.g. `wastar:2`,
     /// `wastar1.5`); `gbfs` or `greedy`; `dijkstra` or `ucs`; `bfs` or
-    /// `breadth-first`; `rwastar` or `anytime` (restarting weighted A*). What [`Display`](fmt::Display) writes reads back to
+    /// `breadth-first`; `rwastar` or `anytime` (restarting weighted A*);
+    /// `lazygbfs`, `lazy-gbfs` or `lazy`. What [`Display`](fmt::Display) writes reads back to
     /// the same value.
     ///
     /// # Errors
@@ -59,7 +63,7 @@ impl FromStr for Algorithm {
     /// assert_eq!(weighted.to_string().parse::<Algorithm>(), Ok(weighted));
     /// assert_eq!(
     ///     "dfs".parse::<Algorithm>().unwrap_err().to_string(),
-    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar)"
+    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs)"
     /// );
     /// assert!(matches!(
     ///     "wastar:0.5".parse::<Algorithm>(),
@@ -88,6 +92,7 @@ impl FromStr for Algorithm {
             "dijkstra" | "ucs" => Ok(Algorithm::Dijkstra),
             "bfs" | "breadth-first" => Ok(Algorithm::BreadthFirst),
             "rwastar" | "anytime" => Ok(Algorithm::RestartingWeightedAStar),
+            "lazygbfs" | "lazy-gbfs" | "lazy" => Ok(Algorithm::LazyGreedy),
             _ => Err(unknown()),
         }
     }
@@ -110,6 +115,7 @@ mod tests {
             Algorithm::Dijkstra,
             Algorithm::BreadthFirst,
             Algorithm::RestartingWeightedAStar,
+            Algorithm::LazyGreedy,
         ] {
             assert_eq!(algorithm.to_string().parse(), Ok(algorithm), "{algorithm}");
         }
@@ -126,6 +132,8 @@ mod tests {
             ("ucs", Algorithm::Dijkstra),
             ("Breadth-First", Algorithm::BreadthFirst),
             ("Anytime", Algorithm::RestartingWeightedAStar),
+            ("lazy-gbfs", Algorithm::LazyGreedy),
+            ("Lazy", Algorithm::LazyGreedy),
         ] {
             assert_eq!(name.parse(), Ok(algorithm), "{name}");
         }

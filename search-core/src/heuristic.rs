@@ -60,6 +60,41 @@ pub trait Heuristic<N, C> {
     fn is_consistent(&self) -> bool {
         false
     }
+
+    /// Tells a path-dependent heuristic (one whose estimate depends on how a
+    /// node was reached, such as the landmark count) that `child` was reached
+    /// from `parent`, just before `child` is estimated. The engine calls it
+    /// before every estimate of a node other than the start; the default
+    /// ignores it.
+    fn notify_transition(&mut self, parent: &N, child: &N) {
+        let _ = (parent, child);
+    }
+
+    /// Whether the step from `parent` to its successor `child` is preferred
+    /// (Fast Downward's preferred operators, FF's helpful actions). Asked
+    /// only after `parent` was estimated, for its successors, before any
+    /// other node is estimated. The default prefers nothing.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    ///
+    /// /// Distance to 10 on a line; steps towards 10 are preferred.
+    /// struct Towards10;
+    /// impl Heuristic<i32, u32> for Towards10 {
+    ///     fn estimate(&mut self, n: &i32) -> Estimate<u32> {
+    ///         Estimate::Value((10 - n).unsigned_abs())
+    ///     }
+    ///     fn is_preferred(&mut self, parent: &i32, child: &i32) -> bool {
+    ///         (10 - child).abs() < (10 - parent).abs()
+    ///     }
+    /// }
+    /// assert!(Towards10.is_preferred(&3, &4));
+    /// assert!(!Towards10.is_preferred(&3, &2));
+    /// ```
+    fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
+        let _ = (parent, child);
+        false
+    }
 }
 
 impl<N, C, R, F> Heuristic<N, C> for F
@@ -84,6 +119,12 @@ macro_rules! boxed_heuristic {
             }
             fn is_consistent(&self) -> bool {
                 (**self).is_consistent()
+            }
+            fn notify_transition(&mut self, parent: &N, child: &N) {
+                (**self).notify_transition(parent, child);
+            }
+            fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
+                (**self).is_preferred(parent, child)
             }
         }
     };
@@ -122,6 +163,12 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
     fn estimate(&mut self, node: &N) -> Estimate<C> {
         self.0.estimate(node)
     }
+    fn notify_transition(&mut self, parent: &N, child: &N) {
+        self.0.notify_transition(parent, child);
+    }
+    fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
+        self.0.is_preferred(parent, child)
+    }
     fn is_admissible(&self) -> bool {
         true
     }
@@ -134,6 +181,12 @@ pub struct Consistent<H>(pub H);
 impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
     fn estimate(&mut self, node: &N) -> Estimate<C> {
         self.0.estimate(node)
+    }
+    fn notify_transition(&mut self, parent: &N, child: &N) {
+        self.0.notify_transition(parent, child);
+    }
+    fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
+        self.0.is_preferred(parent, child)
     }
     fn is_admissible(&self) -> bool {
         true

@@ -1,6 +1,6 @@
-//! searchlab's search engine: A*, weighted A*, greedy best-first, Dijkstra,
-//! breadth-first search and restarting weighted A* (anytime) over any node
-//! type.
+//! searchlab's search engine: A*, weighted A*, greedy best-first (eager and
+//! lazy, with preferred operators), Dijkstra, breadth-first search and
+//! restarting weighted A* (anytime) over any node type.
 //!
 //! A state representation implements [`SearchSpace`] (successors with action
 //! labels and edge costs, and a goal test); a [`Heuristic`] estimates the
@@ -42,6 +42,7 @@ mod dijkstra;
 mod dominance;
 mod greedy;
 mod heuristic;
+mod lazy_greedy;
 mod limits;
 mod numbered;
 mod open;
@@ -60,6 +61,7 @@ pub use dijkstra::dijkstra;
 pub use dominance::Dominance;
 pub use greedy::greedy;
 pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic};
+pub use lazy_greedy::{lazy_greedy, LazyGreedy, DEFAULT_BOOST};
 pub use limits::{Limit, SearchLimits};
 pub use open::OpenListKind;
 pub use outcome::{Outcome, SearchError, SearchResult, Solution};
@@ -73,7 +75,7 @@ pub use weighted_astar::weighted_astar;
 /// glob-imported next to a state crate's, whose `Cost` is a type.
 pub mod prelude {
     pub use crate::{
-        astar, bfs, dijkstra, greedy, weighted_astar, Algorithm, Estimate, Heuristic, Outcome,
-        Search, SearchLimits, SearchSpace, Status,
+        astar, bfs, dijkstra, greedy, lazy_greedy, weighted_astar, Algorithm, Estimate, Heuristic,
+        LazyGreedy, Outcome, Search, SearchLimits, SearchSpace, Status,
     };
 }

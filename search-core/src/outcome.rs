@@ -141,6 +141,10 @@ pub enum SearchError {
         /// The weight given.
         weight: f64,
     },
+    /// [`Algorithm::LazyGreedy`](crate::Algorithm::LazyGreedy) given to a
+    /// [`Search`](crate::Search), which runs the eager algorithms only.
+    #[error("lazy greedy search runs in its own engine: use search_core::LazyGreedy, not Search")]
+    NeedsLazyGreedy,
     /// A name that is not an [`Algorithm`](crate::Algorithm)'s (see its
     /// `FromStr`).
     #[error("unknown algorithm `{name}` (known: {known})")]

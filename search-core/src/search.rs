@@ -26,13 +26,17 @@ pub type ResultOf<S> =
 /// | [`Dijkstra`](Algorithm::Dijkstra) | `g` | ignored | never needed | optimal |
 /// | [`BreadthFirst`](Algorithm::BreadthFirst) | depth | ignored | no | fewest edges |
 /// | [`RestartingWeightedAStar`](Algorithm::RestartingWeightedAStar) | `g + floor(w h)`, `w` = 5, 3, 2, 1 | yes | yes | better plans as it goes; optimal at the end with admissible `h` |
+/// | [`LazyGreedy`](Algorithm::LazyGreedy) | the parent's `h` | one or more | no | any plan, fewer evaluations |
 ///
 /// Ties among equal priorities go to the larger `g` (the deeper node), then
 /// to the node stored first. Everything is deterministic: the same space and
 /// start give the same expansions on every run.
 ///
+/// Lazy greedy search runs in its own engine, [`LazyGreedy`](crate::LazyGreedy);
+/// a [`Search`] refuses it with [`SearchError::NeedsLazyGreedy`].
+///
 /// `Display` writes a short name (`astar`, `wastar2`, `gbfs`, `dijkstra`,
-/// `bfs`) and `FromStr` reads it back, with aliases:
+/// `bfs`, `lazygbfs`) and `FromStr` reads it back, with aliases:
 ///
 /// ```
 /// use search_core::Algorithm;
@@ -61,6 +65,9 @@ pub enum Algorithm {
     /// iteration pruned to plans cheaper than the best so far; see
     /// [`Search::improvements`] and the module `anytime`'s rules.
     RestartingWeightedAStar,
+    /// Lazy greedy best-first search with preferred operators, see
+    /// [`LazyGreedy`](crate::LazyGreedy).
+    LazyGreedy,
 }
 
 impl Algorithm {
@@ -100,7 +107,7 @@ impl Algorithm {
         match self {
             Algorithm::AStar => astar::priority(g, h),
             Algorithm::WeightedAStar { weight } => weighted_astar::priority(g, h, weight),
-            Algorithm::GreedyBestFirst => Some(greedy::priority(g, h)),
+            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => Some(greedy::priority(g, h)),
             Algorithm::Dijkstra => Some(dijkstra::priority(g, h)),
             Algorithm::BreadthFirst => Some(bfs::priority(g, h)),
             // A search runs its iterations' algorithms; this is the first's.
@@ -116,6 +123,7 @@ impl Algorithm {
             Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
                 Err(SearchError::InvalidWeight { weight })
             }
+            Algorithm::LazyGreedy => Err(SearchError::NeedsLazyGreedy),
             _ => Ok(()),
         }
     }
@@ -968,6 +976,8 @@ where
     /// a dead end. Callers count the evaluation.
     fn evaluate(&mut self, child: u32) -> Option<S::Cost> {
         let store = &mut self.ws.store;
+        self.heuristic
+            .notify_transition(self.parent, store.node(child));
         match self.heuristic.estimate(store.node(child)) {
             Estimate::Value(h) => Some(h),
             Estimate::DeadEnd => {

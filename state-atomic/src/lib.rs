@@ -45,6 +45,7 @@ mod action;
 mod bits;
 mod error;
 mod forward;
+pub mod landmarks;
 mod lmcut;
 mod mismatch;
 pub mod problems;

@@ -232,8 +232,8 @@ struct PlanArgs {
     /// forward, regression or portfolio.
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
-    /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs or rwastar
-    /// (restarting weighted A*, anytime).
+    /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs, rwastar (restarting
+    /// weighted A*, anytime) or lazygbfs.
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
     /// Anytime search: restarting weighted A* (weights 5, 3, 2, 1), which
@@ -242,7 +242,8 @@ struct PlanArgs {
     #[arg(long, conflicts_with = "algorithm")]
     anytime: bool,
     /// A heuristic by name (`searchlab heuristics` lists them; default:
-    /// hmax for atomic and PDDL problems, numeric for factored ones).
+    /// hmax for atomic and PDDL problems, numeric for factored ones); for
+    /// lazygbfs, names joined with `+` alternate (`ff+lmcount`).
     #[arg(long = "heuristic")]
     heuristic: Option<String>,
     #[command(flatten)]

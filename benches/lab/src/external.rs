@@ -62,11 +62,31 @@ pub struct ExternalSearch {
 }
 
 /// Every peer configuration a suite accepts.
-pub const EXTERNAL_SEARCHES: [ExternalSearch; 7] = [
+///
+/// `fd-lazy-ff+lmcount` is searchlab's `fwd-lazygbfs-ff+lmcount` in Fast
+/// Downward: lazy greedy search alternating between `h_FF` and the landmark
+/// count over Zhu/Givan landmarks (with unit costs, as searchlab counts
+/// landmarks), preferred operators from both, queued first.
+/// `fd-lama-first` is Fast Downward's `lama-first` alias: landmarks by RHW
+/// with reasonable orderings, unit costs throughout, no landmark preferred
+/// operators.
+pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
     fd("fd-astar-blind", "astar(blind())"),
     fd("fd-astar-hmax", "astar(hmax())"),
     fd("fd-astar-lmcut", "astar(lmcut())"),
     fd("fd-gbfs-ff", "eager_greedy([ff()])"),
+    fd(
+        "fd-lazy-ff+lmcount",
+        "let(hlm, eval_modify_costs(landmark_sum(lm_factory=lm_zg(), pref=true), cost_type=one), \
+         let(hff, ff(), lazy_greedy([hff, hlm], preferred=[hff, hlm], \
+         preferred_successors_first=true)))",
+    ),
+    fd(
+        "fd-lama-first",
+        "let(hlm, eval_modify_costs(landmark_sum(lm_factory=lm_reasonable_orders_hps(lm_rhw()), \
+         pref=false), cost_type=one), let(hff, eval_modify_costs(ff(), cost_type=one), \
+         lazy_greedy([hff, hlm], preferred=[hff, hlm], cost_type=one, reopen_closed=false)))",
+    ),
     pp("pp-astar-blind", "astar blind"),
     pp("pp-astar-hmax", "astar hmax"),
     pp("pp-gbfs-ff", "gbf hff"),

@@ -282,6 +282,8 @@ impl Configuration {
     /// use searchlab_lab::suite::{Configuration, Method};
     /// assert_eq!(Configuration::by_name("reg-wastar2-hmax").unwrap().name, "reg-wastar2-hmax");
     /// assert!(matches!(Configuration::by_name("pp-gbfs-ff").unwrap().method, Method::External(_)));
+    /// // LAMA's first iteration: lazy greedy search alternating between ff and lmcount.
+    /// assert_eq!(Configuration::by_name("fwd-lazygbfs-ff+lmcount").unwrap().method_name(), "fwd-lazygbfs-ff+lmcount");
     /// assert!(Configuration::by_name("fwd-astar").is_err());
     /// ```
     pub fn by_name(name: &str) -> Result<Self, SuiteError> {
@@ -515,6 +517,7 @@ impl Suite {
                 Directions::Forward => " in forward search",
                 Directions::Regression => " in regression",
                 Directions::Both => "",
+                Directions::None => " in no direction",
             };
             notes.push(format!(
                 "note: {} skips {} ({} serves {} problems{directions} only)",

@@ -1,6 +1,7 @@
 //! The built-in heuristics: each registered once, here.
 
 use search_core::{Estimate, Heuristic};
+use state_atomic::landmarks::LandmarkCount;
 use state_atomic::{
     ActionSet, AdmissibleMismatch, Bits, LmCut, LmCutRegression, Mismatch, PartialState,
     RelaxedForward, RelaxedRegression, WorldState,
@@ -47,7 +48,7 @@ pub(super) fn registry() -> Registry {
         NamedHeuristic::builder("hadd", "h_add of the delete relaxation")
             .aliases(&["h_add", "h-add"])
             .atomic(HAddFactory),
-        NamedHeuristic::builder("ff", "h_FF: the cost of a relaxed plan")
+        NamedHeuristic::builder("ff", "h_FF: the cost of a relaxed plan; forward, it prefers the plan's actions that apply (helpful actions)")
             .aliases(&["hff", "h_ff", "h-ff"])
             .atomic(FfFactory),
         NamedHeuristic::builder(
@@ -57,6 +58,13 @@ pub(super) fn registry() -> Registry {
         .aliases(&["lm-cut", "lm_cut"])
         .admissible()
         .atomic(LmCutFactory),
+        NamedHeuristic::builder(
+            "lmcount",
+            "landmarks a path has yet to reach, or reach again (LAMA's landmark count over Zhu/Givan landmarks; path-dependent); prefers steps reaching one",
+        )
+        .aliases(&["landmark-count", "landmark_sum", "lm-count"])
+        .forward_only()
+        .atomic(LmCountFactory),
         NamedHeuristic::builder(
             "numeric",
             "numeric distance to the goal over the largest step, maxed over variables (admissible with costs >= 1)",
@@ -208,6 +216,29 @@ atomic_factory!(
     |a, s, g| LmCut::new(a, *g),
     LmCutRegression::new(a, *s, *g)
 );
+
+/// The landmark count: forward only (its landmarks are the start's).
+struct LmCountFactory;
+
+impl AtomicFactory for LmCountFactory {
+    fn forward<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        Some(Box::new(LandmarkCount::new(actions, *start, *goal)))
+    }
+
+    fn regression<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        None
+    }
+}
 
 /// A factored built-in: one value serves both directions (factored
 /// heuristics measure a state against constraints: forward the node against

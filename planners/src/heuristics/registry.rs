@@ -39,6 +39,9 @@ pub enum Directions {
     Forward,
     /// Regression only.
     Regression,
+    /// Neither (an alternation of heuristics that serve different
+    /// directions).
+    None,
 }
 
 impl Directions {
@@ -59,6 +62,7 @@ impl fmt::Display for Directions {
             Directions::Both => "both",
             Directions::Forward => "forward",
             Directions::Regression => "regression",
+            Directions::None => "none",
         })
     }
 }
@@ -66,6 +70,9 @@ impl fmt::Display for Directions {
 struct Entry {
     info: HeuristicInfo,
     slots: Slots,
+    /// The heuristics an alternation takes turns with; empty for one
+    /// heuristic.
+    parts: Vec<NamedHeuristic>,
 }
 
 /// A heuristic with its name and properties, and its factories: what a
@@ -116,6 +123,77 @@ impl NamedHeuristic {
         &self.0.info
     }
 
+    /// Several heuristics that lazy greedy search
+    /// ([`Algorithm::LazyGreedy`](search_core::Algorithm::LazyGreedy))
+    /// alternates between, one queue each, named by their names joined
+    /// with `+` (`ff+lmcount`). It serves the directions and representations
+    /// all of them serve, and is admissible (consistent) if all of them are.
+    /// Other algorithms refuse it ([`PlanError::Alternation`]). A single
+    /// heuristic is returned as it is.
+    ///
+    /// ```
+    /// use planners::heuristics::{heuristic, NamedHeuristic, Representation};
+    /// use planners::Direction;
+    /// let ff = heuristic("ff").unwrap();
+    /// let both = NamedHeuristic::alternation(&[ff.clone(), heuristic("lmcount").unwrap()]);
+    /// assert_eq!(both.name(), "ff+lmcount");
+    /// assert_eq!(both.parts().len(), 2);
+    /// assert!(!both.supports(Representation::Atomic, Direction::Regression));
+    /// assert_eq!(NamedHeuristic::alternation(&[ff.clone()]), ff);
+    /// assert_eq!(heuristic("FF+lmcount").unwrap(), both);
+    /// ```
+    pub fn alternation(parts: &[NamedHeuristic]) -> NamedHeuristic {
+        if let [one] = parts {
+            return one.clone();
+        }
+        let name = parts
+            .iter()
+            .map(NamedHeuristic::name)
+            .collect::<Vec<_>>()
+            .join("+");
+        let all = |p: fn(&HeuristicInfo) -> bool| parts.iter().all(|h| p(h.info()));
+        let directions = if all(|i| i.directions == Directions::Both) {
+            Directions::Both
+        } else if all(|i| i.directions.serve(Direction::Forward)) {
+            Directions::Forward
+        } else if all(|i| i.directions.serve(Direction::Regression)) {
+            Directions::Regression
+        } else {
+            Directions::None
+        };
+        let representations = Representation::ALL
+            .into_iter()
+            .filter(|r| parts.iter().all(|h| h.info().representations.contains(r)))
+            .collect();
+        let info = HeuristicInfo {
+            description: format!(
+                "lazy greedy search alternating between {}",
+                name.replace('+', ", ")
+            ),
+            name,
+            aliases: Vec::new(),
+            admissible: all(|i| i.admissible),
+            consistent: all(|i| i.consistent),
+            directions,
+            representations,
+        };
+        NamedHeuristic(Arc::new(Entry {
+            info,
+            slots: Slots::default(),
+            parts: parts.to_vec(),
+        }))
+    }
+
+    /// The heuristics a search evaluates: an
+    /// [`alternation`](Self::alternation)'s parts, or this one alone.
+    pub fn parts(&self) -> Vec<NamedHeuristic> {
+        if self.0.parts.is_empty() {
+            vec![self.clone()]
+        } else {
+            self.0.parts.clone()
+        }
+    }
+
     /// Whether it answers to `name` (its name or an alias, in any case).
     pub fn answers_to(&self, name: &str) -> bool {
         let info = &self.0.info;
@@ -134,13 +212,16 @@ impl NamedHeuristic {
     ///
     /// # Errors
     /// [`PlanError::UnsupportedHeuristic`] when it does not serve forward
-    /// search on this kind of task, or its factory declined the task.
+    /// search on this kind of task, or its factory declined the task;
+    /// [`PlanError::Alternation`] for an [`alternation`](Self::alternation)
+    /// (make each of its [`parts`](Self::parts)).
     pub fn forward<'a, T: TaskView>(
         &self,
         task: &'a T,
         start: &'a T::State,
         goal: &'a T::Goal,
     ) -> Result<BoxedHeuristic<'a, T::State>, PlanError> {
+        self.single()?;
         self.0
             .slots
             .get::<T>()
@@ -160,12 +241,24 @@ impl NamedHeuristic {
         start: &'a T::State,
         goal: &'a T::Goal,
     ) -> Result<BoxedHeuristic<'a, T::Subgoal>, PlanError> {
+        self.single()?;
         self.0
             .slots
             .get::<T>()
             .filter(|_| self.0.info.directions.serve(Direction::Regression))
             .and_then(|make| make.regression(task, start, goal))
             .ok_or_else(|| self.unsupported::<T>(Direction::Regression))
+    }
+
+    /// An alternation makes no single heuristic.
+    fn single(&self) -> Result<(), PlanError> {
+        if self.0.parts.is_empty() {
+            Ok(())
+        } else {
+            Err(PlanError::Alternation {
+                heuristic: self.name().to_owned(),
+            })
+        }
     }
 
     fn unsupported<T: TaskView>(&self, direction: Direction) -> PlanError {
@@ -287,6 +380,7 @@ impl HeuristicBuilder {
         NamedHeuristic(Arc::new(Entry {
             info: self.info,
             slots: self.slots,
+            parts: Vec::new(),
         }))
     }
 }
@@ -351,11 +445,20 @@ impl Registry {
         Ok(self)
     }
 
-    /// The heuristic called `name` (or with that alias), in any case.
+    /// The heuristic called `name` (or with that alias), in any case;
+    /// names joined with `+` (`ff+lmcount`) make their
+    /// [`alternation`](NamedHeuristic::alternation).
     ///
     /// # Errors
     /// [`PlanError::UnknownName`] listing the names there are.
     pub fn get(&self, name: &str) -> Result<NamedHeuristic, PlanError> {
+        if name.contains('+') {
+            let parts = name
+                .split('+')
+                .map(|part| self.get(part))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(NamedHeuristic::alternation(&parts));
+        }
         self.heuristics
             .iter()
             .find(|h| h.answers_to(name))

@@ -17,6 +17,8 @@ pub(super) struct RelaxedPlan {
     marked_list: Vec<u32>,
     /// Literals still to support.
     stack: Vec<u32>,
+    /// The actions of the last plan extracted, for helpful actions.
+    pub(super) last: Vec<u32>,
 }
 
 impl RelaxedPlan {
@@ -26,6 +28,7 @@ impl RelaxedPlan {
             marked: vec![false; actions],
             marked_list: Vec::new(),
             stack: Vec::new(),
+            last: Vec::new(),
         }
     }
 }
@@ -55,6 +58,7 @@ impl<B: Bits> Relaxation<B> {
         for &a in &plan.marked_list {
             plan.marked[a as usize] = false;
         }
+        std::mem::swap(&mut plan.marked_list, &mut plan.last);
         plan.marked_list.clear();
         total
     }

@@ -68,6 +68,12 @@ pub struct RelaxedForward<B: Bits = u64> {
     layers: Option<Layers<B>>,
     goal: PartialState<B>,
     goal_lits: Vec<u32>,
+    /// `h_FF`'s helpful actions: each action's precondition and effect, the
+    /// state last estimated, and the successors its relaxed plan's
+    /// applicable actions lead to (made when first asked).
+    rules: Vec<(PartialState<B>, PartialState<B>)>,
+    estimated: Option<WorldState<B>>,
+    helpful: Option<Vec<WorldState<B>>>,
 }
 
 impl<B: Bits> RelaxedForward<B> {
@@ -89,11 +95,19 @@ impl<B: Bits> RelaxedForward<B> {
         let layers = (kind == RelaxedKind::Max)
             .then(|| Layers::when_faster(actions, &goal))
             .flatten();
+        let rules = if kind == RelaxedKind::Ff {
+            actions.iter().map(|a| (a.pre, a.eff)).collect()
+        } else {
+            Vec::new()
+        };
         Self {
             relaxation,
             layers,
             goal,
             goal_lits,
+            rules,
+            estimated: None,
+            helpful: None,
         }
     }
 
@@ -136,6 +150,9 @@ impl<B: Bits> RelaxedForward<B> {
 
 impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
+        self.estimated = Some(*state);
+        self.helpful = None;
+        self.relaxation.plan.last.clear();
         let outside = self.goal.care() & !B::low(self.relaxation.atoms);
         if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
             return Estimate::DeadEnd;
@@ -156,6 +173,25 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
     }
     fn is_consistent(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
+    }
+
+    /// `h_FF`'s helpful actions, as Fast Downward's `ff` prefers: a step by
+    /// an action of the relaxed plan of `parent` (the state last estimated)
+    /// that applies in it. `h_max` and `h_add` prefer nothing.
+    fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
+        if self.estimated != Some(*parent) {
+            return false;
+        }
+        let rules = &self.rules;
+        let plan = &self.relaxation.plan.last;
+        let helpful = self.helpful.get_or_insert_with(|| {
+            plan.iter()
+                .map(|&a| rules[a as usize])
+                .filter(|(pre, _)| parent.satisfies(pre))
+                .map(|(_, eff)| parent.apply(&eff))
+                .collect()
+        });
+        helpful.contains(child)
     }
 }
 

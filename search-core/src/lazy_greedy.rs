@@ -1,0 +1,642 @@
+//! Lazy greedy best-first search with preferred operators, as Fast
+//! Downward's `lazy_greedy` (LAMA's first iteration).
+//!
+//! Evaluation is deferred: a successor goes on the open list with its
+//! parent's estimates and is estimated only when taken off it, so a node
+//! whose siblings lead the way is never estimated at all. The open list
+//! alternates between one queue per heuristic and, with preferred
+//! operators, one more queue per heuristic that holds only successors
+//! reached by a preferred step; each time a heuristic's best value improves,
+//! the preferred queues jump ahead by a boost (1000 by default). Within a
+//! queue, equal estimates go first in, first out, which keeps a plateau
+//! search breadth-first.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::mem::size_of;
+use std::time::Instant;
+
+use hashbrown::HashMap;
+use num_traits::{CheckedAdd, Zero};
+use rustc_hash::FxBuildHasher;
+
+use crate::{
+    Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchError, SearchLimits, SearchResult,
+    SearchSpace, Solution, Statistics, Status,
+};
+
+/// How much a preferred queue jumps ahead when the search makes progress,
+/// Fast Downward's default for lazy search.
+pub const DEFAULT_BOOST: i64 = 1000;
+
+/// A stored node: expanded, or found to be a dead end.
+struct Record<S: SearchSpace> {
+    node: S::Node,
+    /// The parent's index and the action from it; `None` for the start.
+    parent: Option<(u32, S::Action)>,
+    g: S::Cost,
+    dead: bool,
+}
+
+/// An edge waiting on the open list: the successor is not yet estimated.
+/// Its path cost is read when it is taken, from the parent's cost then (as
+/// Fast Downward does), so a parent reopened meanwhile passes on its
+/// cheaper path.
+struct Pending<S: SearchSpace> {
+    parent: Option<(u32, S::Action)>,
+    node: S::Node,
+    cost: S::Cost,
+}
+
+/// A successor as generated: action, node, edge cost, and whether preferred.
+type Successor<S> = (
+    <S as SearchSpace>::Action,
+    <S as SearchSpace>::Node,
+    <S as SearchSpace>::Cost,
+    bool,
+);
+
+/// One queue of the alternation: entries by key, then first in, first out.
+struct Queue<C> {
+    heap: BinaryHeap<Reverse<(C, u64, u32)>>,
+    preferred_only: bool,
+    /// Removals so far, less boosts; the queue with the least goes next.
+    priority: i64,
+}
+
+/// What the builder methods set.
+struct Options {
+    preferred: bool,
+    preferred_first: bool,
+    boost: i64,
+    reopen_closed: bool,
+}
+
+/// How a finished search ended.
+enum End {
+    Goal(u32),
+    Exhausted,
+    Limit(Limit),
+    Cancelled,
+    Failed(SearchError),
+}
+
+/// Lazy greedy best-first search: Fast Downward's `lazy_greedy([h1, ...],
+/// preferred=[h1, ...])`.
+///
+/// - Successors are queued with their parent's estimates and estimated when
+///   taken off the open list (deferred evaluation). A successor already
+///   stored is dropped when generated (counted as a duplicate) unless
+///   [`reopen_closed`](Self::reopen_closed) lets a cheaper path reopen it.
+/// - One queue per heuristic; with [`preferred`](Self::preferred) (the
+///   default), one more per heuristic for successors that some heuristic
+///   prefers ([`Heuristic::is_preferred`]), queued first
+///   ([`preferred_first`](Self::preferred_first)). The queues take
+///   turns; the one used least goes next (the first on ties), and each time
+///   a heuristic reaches a value below its best so far, the preferred queues
+///   are boosted ([`boost`](Self::boost)).
+/// - A dead end by any heuristic is a dead end. Path-dependent heuristics
+///   hear of each node's parent ([`Heuristic::notify_transition`]) before
+///   it is estimated.
+/// - Ties on an estimate go first in, first out. Deterministic.
+///
+/// Statistics as Fast Downward's lazy search counts them: `evaluated`
+/// counts nodes estimated (the start included), `expanded` nodes whose
+/// successors were generated (a goal is not expanded), `generated` the
+/// successors generated plus the start. `max_open` is the largest number of
+/// edges waiting on the open list. The memory estimate counts the node
+/// store, its index, the waiting edges and the queues.
+///
+/// ```
+/// use search_core::{LazyGreedy, SearchSpace};
+///
+/// struct Line;
+/// impl SearchSpace for Line {
+///     type Node = i32;
+///     type Action = i32;
+///     type Cost = u32;
+///     fn is_goal(&self, n: &i32) -> bool { *n == 7 }
+///     fn successors<F: FnMut(i32, i32, u32)>(&self, n: &i32, mut emit: F) {
+///         emit(-1, n - 1, 1);
+///         emit(1, n + 1, 1);
+///     }
+/// }
+///
+/// let distance = |n: &i32| (7 - n).unsigned_abs();
+/// let result = LazyGreedy::new(&Line, 0, vec![distance]).run().unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 7);
+/// ```
+pub struct LazyGreedy<'s, S: SearchSpace, H> {
+    space: &'s S,
+    start: Option<S::Node>,
+    heuristics: Vec<H>,
+    options: Options,
+    limits: SearchLimits<S::Cost>,
+    stats: Statistics,
+    records: Vec<Record<S>>,
+    index: HashMap<S::Node, u32, FxBuildHasher>,
+    /// Edges waiting, by slot; a slot is emptied when its edge is taken by
+    /// one queue and freed once every queue holding it has let it go.
+    pending: Vec<Option<Pending<S>>>,
+    holders: Vec<u8>,
+    free: Vec<u32>,
+    queues: Vec<Queue<S::Cost>>,
+    /// Insertion counter: the first-in, first-out tie-break.
+    sequence: u64,
+    /// The best value of each heuristic so far, for progress.
+    best: Vec<Option<S::Cost>>,
+    /// Scratch for one expansion's successors and estimates.
+    successors: Vec<Successor<S>>,
+    estimates: Vec<S::Cost>,
+    node_heap: usize,
+    pruned: bool,
+    end: Option<End>,
+}
+
+impl<'s, S, H> LazyGreedy<'s, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    /// A lazy greedy search of `space` from `start` alternating between
+    /// `heuristics` (with none, every node is estimated 0 and the search
+    /// goes breadth-first), with preferred operators, a boost of
+    /// [`DEFAULT_BOOST`], no reopening and no limits until configured
+    /// otherwise.
+    pub fn new(space: &'s S, start: S::Node, heuristics: Vec<H>) -> Self {
+        Self {
+            space,
+            start: Some(start),
+            heuristics,
+            options: Options {
+                preferred: true,
+                preferred_first: true,
+                boost: DEFAULT_BOOST,
+                reopen_closed: false,
+            },
+            limits: SearchLimits::default(),
+            stats: Statistics::default(),
+            records: Vec::new(),
+            index: HashMap::default(),
+            pending: Vec::new(),
+            holders: Vec::new(),
+            free: Vec::new(),
+            queues: Vec::new(),
+            sequence: 0,
+            best: Vec::new(),
+            successors: Vec::new(),
+            estimates: Vec::new(),
+            node_heap: 0,
+            pruned: false,
+            end: None,
+        }
+    }
+
+    /// Whether to use the heuristics' preferred operators (default yes):
+    /// preferred successors are generated first and also go on preferred-only
+    /// queues.
+    #[must_use]
+    pub fn preferred(mut self, on: bool) -> Self {
+        self.options.preferred = on;
+        self
+    }
+
+    /// Whether preferred successors are queued before the others (default
+    /// yes; Fast Downward's `preferred_successors_first`, which defaults to
+    /// no there). Otherwise successors keep the space's order.
+    #[must_use]
+    pub fn preferred_first(mut self, on: bool) -> Self {
+        self.options.preferred_first = on;
+        self
+    }
+
+    /// How far the preferred queues jump ahead on progress (default
+    /// [`DEFAULT_BOOST`]; 0 for none).
+    #[must_use]
+    pub fn boost(mut self, amount: i64) -> Self {
+        self.options.boost = amount;
+        self
+    }
+
+    /// Whether a cheaper path to a stored node reopens it (default no, as
+    /// in LAMA's first iteration).
+    #[must_use]
+    pub fn reopen_closed(mut self, on: bool) -> Self {
+        self.options.reopen_closed = on;
+        self
+    }
+
+    /// Sets the limits.
+    #[must_use]
+    pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The statistics so far.
+    pub fn statistics(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// The heuristics, for reading what they learned.
+    pub fn heuristics(&self) -> &[H] {
+        &self.heuristics
+    }
+
+    /// Advances the search by at most `steps` removals from the open list
+    /// (each expands at most one node).
+    ///
+    /// Returns [`Status::Finished`] once the search has ended (and on every
+    /// later call); [`run`](Self::run) then returns the result.
+    ///
+    /// # Errors
+    /// [`SearchError::InvalidCost`] for a negative or NaN edge cost and
+    /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
+    /// largest value.
+    pub fn step(&mut self, steps: u64) -> Result<Status, SearchError> {
+        let started = Instant::now();
+        if let Some(start) = self.start.take() {
+            self.begin(start, started);
+        }
+        let mut budget = steps;
+        while self.end.is_none() && budget > 0 {
+            budget -= 1;
+            if let Some(end) = self.check_limits(started) {
+                self.end = Some(end);
+                break;
+            }
+            match self.pop() {
+                Some(edge) => self.visit(edge),
+                None => {
+                    self.end = Some(if self.pruned {
+                        End::Limit(Limit::CostBound)
+                    } else {
+                        End::Exhausted
+                    });
+                }
+            }
+        }
+        self.stats.elapsed += started.elapsed();
+        self.stats.stored = self.records.len();
+        self.stats.estimated_bytes = self.bytes();
+        match &self.end {
+            None => Ok(Status::Running),
+            Some(End::Failed(error)) => Err(error.clone()),
+            Some(_) => Ok(Status::Finished),
+        }
+    }
+
+    /// Runs the search to its end and returns the outcome and statistics.
+    /// May be called again; it returns the same result.
+    ///
+    /// # Errors
+    /// As for [`step`](Self::step).
+    pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
+        while self.step(u64::MAX)? == Status::Running {}
+        let outcome = match &self.end {
+            Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
+            Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
+            Some(End::Cancelled) => Outcome::Cancelled,
+            _ => Outcome::Exhausted,
+        };
+        Ok(SearchResult {
+            outcome,
+            stats: self.stats.clone(),
+        })
+    }
+
+    fn begin(&mut self, start: S::Node, started: Instant) {
+        let keys = self.heuristics.len().max(1);
+        for _ in 0..keys {
+            self.queues.push(Queue {
+                heap: BinaryHeap::new(),
+                preferred_only: false,
+                priority: 0,
+            });
+            if self.options.preferred {
+                self.queues.push(Queue {
+                    heap: BinaryHeap::new(),
+                    preferred_only: true,
+                    priority: 0,
+                });
+            }
+        }
+        self.best = vec![None; self.heuristics.len()];
+        self.stats.generated = 1;
+        if let Some(end) = self.check_limits(started) {
+            self.end = Some(end);
+            return;
+        }
+        self.visit(Pending {
+            parent: None,
+            node: start,
+            cost: S::Cost::zero(),
+        });
+    }
+
+    fn check_limits(&self, started: Instant) -> Option<End> {
+        let limits = &self.limits;
+        if limits.is_cancelled() {
+            return Some(End::Cancelled);
+        }
+        if limits
+            .max_expansions
+            .is_some_and(|m| self.stats.expanded >= m)
+        {
+            return Some(End::Limit(Limit::Expansions));
+        }
+        if limits
+            .max_stored_nodes
+            .is_some_and(|m| self.records.len() >= m)
+        {
+            return Some(End::Limit(Limit::StoredNodes));
+        }
+        if limits.max_memory_bytes.is_some_and(|m| self.bytes() > m) {
+            return Some(End::Limit(Limit::Memory));
+        }
+        // Estimates dominate a lazy search's time, so one clock reading
+        // per removal costs little.
+        if limits
+            .max_time
+            .is_some_and(|m| self.stats.elapsed + started.elapsed() >= m)
+        {
+            return Some(End::Limit(Limit::Time));
+        }
+        None
+    }
+
+    /// The engine's memory estimate: allocated capacity of its tables.
+    fn bytes(&self) -> usize {
+        let queued: usize = self.queues.iter().map(|q| q.heap.capacity()).sum();
+        self.records.capacity() * size_of::<Record<S>>()
+            + self.index.capacity() * (size_of::<S::Node>() + size_of::<u32>() + 1)
+            + self.pending.capacity() * size_of::<Option<Pending<S>>>()
+            + self.holders.capacity()
+            + self.free.capacity() * size_of::<u32>()
+            + queued * size_of::<(S::Cost, u64, u32)>()
+            + self.node_heap
+    }
+
+    /// The next edge from the alternation, skipping ones another queue
+    /// already took.
+    fn pop(&mut self) -> Option<Pending<S>> {
+        loop {
+            let mut chosen: Option<usize> = None;
+            for (i, queue) in self.queues.iter().enumerate() {
+                if !queue.heap.is_empty()
+                    && chosen.is_none_or(|c| queue.priority < self.queues[c].priority)
+                {
+                    chosen = Some(i);
+                }
+            }
+            let queue = &mut self.queues[chosen?];
+            queue.priority += 1;
+            let Reverse((_, _, slot)) = queue.heap.pop()?;
+            let s = slot as usize;
+            let edge = self.pending[s].take();
+            self.holders[s] -= 1;
+            if self.holders[s] == 0 {
+                self.free.push(slot);
+            }
+            if edge.is_some() {
+                return edge;
+            }
+        }
+    }
+
+    /// Takes an edge off the open list: estimates its node if new (or
+    /// reopened), and expands it unless it is a goal or a dead end.
+    fn visit(&mut self, edge: Pending<S>) {
+        let parent_g = edge
+            .parent
+            .as_ref()
+            .map_or_else(S::Cost::zero, |(p, _)| self.records[*p as usize].g);
+        // Checked when generated; the parent's cost can only have dropped.
+        let g = parent_g.checked_add(&edge.cost).unwrap_or(parent_g);
+        let known = self.index.get(&edge.node).copied();
+        if let Some(i) = known {
+            let record = &self.records[i as usize];
+            if !(self.options.reopen_closed && !record.dead && g < record.g) {
+                return;
+            }
+        }
+        if let Some((parent, _)) = &edge.parent {
+            let parent = &self.records[*parent as usize].node;
+            for h in &mut self.heuristics {
+                h.notify_transition(parent, &edge.node);
+            }
+        }
+        self.stats.evaluated += 1;
+        self.estimates.clear();
+        let mut dead = false;
+        for h in &mut self.heuristics {
+            match h.estimate(&edge.node) {
+                Estimate::Value(v) => self.estimates.push(v),
+                Estimate::DeadEnd => {
+                    dead = true;
+                    break;
+                }
+            }
+        }
+        let index = if let Some(i) = known {
+            self.stats.reopened += 1;
+            let record = &mut self.records[i as usize];
+            record.parent = edge.parent;
+            record.g = g;
+            record.dead = dead;
+            i
+        } else {
+            let Ok(i) = u32::try_from(self.records.len()) else {
+                self.end = Some(End::Limit(Limit::StoredNodes));
+                return;
+            };
+            self.node_heap += self.space.node_heap_bytes(&edge.node);
+            self.index.insert(edge.node.clone(), i);
+            self.records.push(Record {
+                node: edge.node,
+                parent: edge.parent,
+                g,
+                dead,
+            });
+            i
+        };
+        if dead {
+            self.stats.dead_ends += 1;
+            return;
+        }
+        let node = self.records[index as usize].node.clone();
+        if self.space.is_goal(&node) {
+            self.end = Some(End::Goal(index));
+            return;
+        }
+        let mut progress = false;
+        for (best, &h) in self.best.iter_mut().zip(&self.estimates) {
+            if best.is_none_or(|b| h < b) {
+                progress |= best.is_some();
+                *best = Some(h);
+            }
+        }
+        if progress {
+            for queue in self.queues.iter_mut().filter(|q| q.preferred_only) {
+                queue.priority -= self.options.boost;
+            }
+        }
+        self.expand(index, &node);
+    }
+
+    fn expand(&mut self, index: u32, node: &S::Node) {
+        let g = self.records[index as usize].g;
+        let mut successors = std::mem::take(&mut self.successors);
+        successors.clear();
+        self.space.successors(node, |action, child, cost| {
+            successors.push((action, child, cost, false));
+        });
+        self.stats.generated += successors.len() as u64;
+        if self.options.preferred && !self.heuristics.is_empty() {
+            for (_, child, _, preferred) in &mut successors {
+                *preferred = self
+                    .heuristics
+                    .iter_mut()
+                    .any(|h| h.is_preferred(node, child));
+            }
+            if self.options.preferred_first {
+                // Each group in the space's order.
+                successors.sort_by_key(|s| !s.3);
+            }
+        }
+        for (action, child, cost, preferred) in successors.drain(..) {
+            let child_g = match g.checked_add(&cost) {
+                Some(child_g) if cost.is_valid_edge() => child_g,
+                _ => {
+                    self.end = Some(End::Failed(edge_error(node, g, cost)));
+                    break;
+                }
+            };
+            if self.limits.cost_bound.is_some_and(|b| child_g > b) {
+                self.pruned = true;
+                continue;
+            }
+            if let Some(&i) = self.index.get(&child) {
+                let record = &self.records[i as usize];
+                if !(self.options.reopen_closed && !record.dead && child_g < record.g) {
+                    self.stats.duplicates += 1;
+                    continue;
+                }
+            }
+            self.queue(
+                Pending {
+                    parent: Some((index, action)),
+                    node: child,
+                    cost,
+                },
+                preferred,
+            );
+        }
+        self.successors = successors;
+        self.stats.expanded += 1;
+        let waiting = self.pending.len() - self.free.len();
+        self.stats.max_open = self.stats.max_open.max(waiting);
+    }
+
+    /// Puts an edge on every queue of its kind, keyed by the parent's
+    /// estimates.
+    fn queue(&mut self, edge: Pending<S>, preferred: bool) {
+        let slot = if let Some(slot) = self.free.pop() {
+            self.pending[slot as usize] = Some(edge);
+            slot
+        } else {
+            self.pending.push(Some(edge));
+            self.holders.push(0);
+            u32::try_from(self.pending.len() - 1).unwrap_or(u32::MAX)
+        };
+        let sequence = self.sequence;
+        self.sequence += 1;
+        let mut holders = 0;
+        for (i, queue) in self.queues.iter_mut().enumerate() {
+            if queue.preferred_only && !preferred {
+                continue;
+            }
+            let k = if self.options.preferred { i / 2 } else { i };
+            let key = self.estimates.get(k).copied().unwrap_or_else(S::Cost::zero);
+            queue.heap.push(Reverse((key, sequence, slot)));
+            holders += 1;
+        }
+        self.holders[slot as usize] = holders;
+    }
+
+    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+        let mut nodes = Vec::new();
+        let mut actions = Vec::new();
+        let mut record = &self.records[goal as usize];
+        let cost = record.g;
+        nodes.push(record.node.clone());
+        while let Some((parent, action)) = &record.parent {
+            actions.push(action.clone());
+            record = &self.records[*parent as usize];
+            nodes.push(record.node.clone());
+        }
+        nodes.reverse();
+        actions.reverse();
+        Solution {
+            actions,
+            nodes,
+            cost,
+        }
+    }
+}
+
+#[cold]
+fn edge_error<N: std::fmt::Debug, C: Cost>(node: &N, g: C, cost: C) -> SearchError {
+    let node = format!("{node:?}");
+    if cost.is_valid_edge() {
+        SearchError::CostOverflow {
+            node,
+            path_cost: g.to_string(),
+            action_cost: cost.to_string(),
+            cost_type: std::any::type_name::<C>(),
+            max: C::largest().to_string(),
+        }
+    } else {
+        SearchError::InvalidCost {
+            node,
+            cost: format!("{cost:?}"),
+        }
+    }
+}
+
+/// Runs lazy greedy best-first search from `start` with one heuristic and
+/// its preferred operators; see [`LazyGreedy`] for several heuristics and
+/// options.
+///
+/// ```
+/// use search_core::{lazy_greedy, SearchSpace};
+///
+/// struct Line;
+/// impl SearchSpace for Line {
+///     type Node = i32;
+///     type Action = i32;
+///     type Cost = u32;
+///     fn is_goal(&self, n: &i32) -> bool { *n == 7 }
+///     fn successors<F: FnMut(i32, i32, u32)>(&self, n: &i32, mut emit: F) {
+///         emit(-1, n - 1, 1);
+///         emit(1, n + 1, 1);
+///     }
+/// }
+///
+/// let result = lazy_greedy(&Line, 0, |n: &i32| (7 - n).unsigned_abs()).unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().actions, vec![1; 7]);
+/// ```
+///
+/// # Errors
+/// [`SearchError`] for a negative or NaN edge cost or an overflowing path.
+pub fn lazy_greedy<S, H>(
+    space: &S,
+    start: S::Node,
+    heuristic: H,
+) -> Result<ResultOf<S>, SearchError>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    LazyGreedy::new(space, start, vec![heuristic]).run()
+}

@@ -1,0 +1,296 @@
+//! Fact landmarks and their orderings by Zhu and Givan's label propagation
+//! over the relaxed planning graph.
+//!
+//! Facts are literals, `2 * atom + value`, as in the relaxed heuristics.
+//! Each reached literal carries a label: the literals every relaxed plan
+//! from the start must make true to reach it, itself included. An action's
+//! label is the union of its preconditions' labels; a literal's is itself
+//! plus the intersection of its achievers' labels. Labels only shrink once
+//! set, so iterating to the fixed point in any order gives the same labels.
+//! The goal literals' labels are the landmarks.
+
+use std::collections::VecDeque;
+
+use crate::relaxed::literals;
+use crate::{ActionId, ActionSet, Bits, PartialState, WorldState};
+
+/// How two landmarks are ordered: the first is true at some point before
+/// the second first becomes true, in every plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Ordering {
+    /// Somewhere before: the first is in the second's label.
+    Natural,
+    /// Immediately before the second first becomes true: the first is a
+    /// precondition of every action that can achieve the second.
+    GreedyNecessary,
+}
+
+/// A fact landmark: a literal every plan from the start makes true (or
+/// finds true at the start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Landmark {
+    /// The atom's index in the registry.
+    pub atom: usize,
+    /// The value every plan gives it.
+    pub value: bool,
+    /// Whether the goal asks for it.
+    pub is_goal: bool,
+    /// The actions whose effects make it true, reachable from the start or
+    /// not.
+    pub achievers: Vec<ActionId>,
+}
+
+impl Landmark {
+    /// Whether `state` has this landmark's literal.
+    pub fn holds_in<B: Bits>(&self, state: WorldState<B>) -> bool {
+        state.bits().get(self.atom) == self.value
+    }
+}
+
+/// The fact landmarks of a task (actions, start, goal) with their orderings,
+/// found by Zhu and Givan's label propagation.
+///
+/// Sound: every landmark is made true (or true at the start) by every plan,
+/// and every ordering holds in every plan. When a goal literal is not even
+/// reachable in the delete relaxation, the task has no plan:
+/// [`is_unsolvable`](Self::is_unsolvable).
+///
+/// ```
+/// use state_atomic::landmarks::{LandmarkGraph, Ordering};
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("buy", 1).pre("at_shop", true).eff("has_food", true);
+/// actions.add_action("walk", 1).eff("at_shop", true);
+/// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
+/// let start = actions.state([]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
+/// let atoms: Vec<&str> = actions.registry().names().collect();
+/// let names: Vec<&str> = graph.landmarks().iter().map(|l| atoms[l.atom]).collect();
+/// assert_eq!(names, ["at_shop", "has_food", "fed"]);
+/// let at_shop = graph.find(0, true).unwrap();
+/// let has_food = graph.find(1, true).unwrap();
+/// assert!(graph.orderings().contains(&(at_shop, has_food, Ordering::GreedyNecessary)));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LandmarkGraph {
+    landmarks: Vec<Landmark>,
+    orderings: Vec<(usize, usize, Ordering)>,
+    /// The landmark of each literal, if it is one.
+    by_literal: Vec<Option<u32>>,
+    unsolvable: bool,
+}
+
+impl LandmarkGraph {
+    /// The landmarks of reaching `goal` from `start` with `actions`.
+    pub fn zhu_givan<B: Bits>(
+        actions: &ActionSet<B>,
+        start: WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Self {
+        let atoms = actions.registry().len();
+        let literal_count = 2 * atoms;
+        let mut pre: Vec<Vec<u32>> = Vec::with_capacity(actions.len());
+        let mut eff: Vec<Vec<u32>> = Vec::with_capacity(actions.len());
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); literal_count];
+        let mut achievers: Vec<Vec<ActionId>> = vec![Vec::new(); literal_count];
+        for (a, action) in actions.iter().enumerate() {
+            let mut p = Vec::new();
+            literals(&action.pre, atoms, &mut p);
+            let mut e = Vec::new();
+            literals(&action.eff, atoms, &mut e);
+            let id = u32::try_from(a).unwrap_or(u32::MAX);
+            for &l in &p {
+                users[l as usize].push(id);
+            }
+            for &l in &e {
+                achievers[l as usize].push(ActionId(id));
+            }
+            pre.push(p);
+            eff.push(e);
+        }
+
+        let labels = propagate(atoms, start, &pre, &eff, &users);
+
+        let mut goal_literals = Vec::new();
+        literals(goal, atoms, &mut goal_literals);
+        // A goal atom no action knows must hold at the start already.
+        let outside = goal.care() & !B::low(atoms);
+        let mut graph = Self {
+            by_literal: vec![None; literal_count],
+            unsolvable: !((start.bits() ^ goal.values()) & outside).is_zero(),
+            ..Self::default()
+        };
+        let mut members: Vec<u32> = Vec::new();
+        for &g in &goal_literals {
+            match &labels[g as usize] {
+                Some(label) => members.extend_from_slice(label),
+                None => graph.unsolvable = true,
+            }
+        }
+        if graph.unsolvable {
+            return graph;
+        }
+        members.sort_unstable();
+        members.dedup();
+        for &l in &members {
+            let id = u32::try_from(graph.landmarks.len()).unwrap_or(u32::MAX);
+            graph.by_literal[l as usize] = Some(id);
+            graph.landmarks.push(Landmark {
+                atom: (l / 2) as usize,
+                value: l % 2 == 1,
+                is_goal: goal_literals.contains(&l),
+                achievers: achievers[l as usize].clone(),
+            });
+        }
+        for &l in &members {
+            let to = graph.id(l);
+            for &k in labels[l as usize].iter().flatten() {
+                if k != l {
+                    graph.orderings.push((graph.id(k), to, Ordering::Natural));
+                }
+            }
+            // Preconditions shared by every achiever that can fire in the
+            // relaxation. A literal true at the start has no first achiever.
+            if labels[l as usize].as_ref().is_some_and(|x| x.len() > 1) {
+                let mut shared: Option<Vec<u32>> = None;
+                for a in &achievers[l as usize] {
+                    let p = &pre[a.index()];
+                    if p.iter().all(|&q| labels[q as usize].is_some()) {
+                        let mut sorted = p.clone();
+                        sorted.sort_unstable();
+                        shared = Some(match shared {
+                            None => sorted,
+                            Some(s) => intersect(&s, &sorted),
+                        });
+                    }
+                }
+                for k in shared.into_iter().flatten() {
+                    if k != l {
+                        if let Some(from) = graph.by_literal[k as usize] {
+                            graph
+                                .orderings
+                                .push((from as usize, to, Ordering::GreedyNecessary));
+                        }
+                    }
+                }
+            }
+        }
+        graph.orderings.sort_unstable();
+        graph.orderings.dedup();
+        graph
+    }
+
+    fn id(&self, literal: u32) -> usize {
+        self.by_literal[literal as usize].map_or(usize::MAX, |i| i as usize)
+    }
+
+    /// The landmarks, ordered by atom and then value (false first).
+    pub fn landmarks(&self) -> &[Landmark] {
+        &self.landmarks
+    }
+
+    /// The orderings, as `(before, after, kind)` indices into
+    /// [`landmarks`](Self::landmarks); both a natural and a greedy-necessary
+    /// ordering may join the same two landmarks.
+    pub fn orderings(&self) -> &[(usize, usize, Ordering)] {
+        &self.orderings
+    }
+
+    /// The index of the landmark `atom = value`, if it is one.
+    pub fn find(&self, atom: usize, value: bool) -> Option<usize> {
+        self.by_literal
+            .get(2 * atom + usize::from(value))
+            .copied()
+            .flatten()
+            .map(|i| i as usize)
+    }
+
+    /// Whether some goal literal is unreachable even in the delete
+    /// relaxation: no plan exists (and there are no landmarks).
+    pub fn is_unsolvable(&self) -> bool {
+        self.unsolvable
+    }
+}
+
+/// Zhu and Givan's labels of every literal reached from `start`; `None`
+/// for a literal unreachable in the relaxation.
+fn propagate<B: Bits>(
+    atoms: usize,
+    start: WorldState<B>,
+    pre: &[Vec<u32>],
+    eff: &[Vec<u32>],
+    users: &[Vec<u32>],
+) -> Vec<Option<Vec<u32>>> {
+    let mut labels: Vec<Option<Vec<u32>>> = vec![None; 2 * atoms];
+    for atom in 0..atoms {
+        let l = 2 * atom + usize::from(start.bits().get(atom));
+        labels[l] = Some(vec![u32::try_from(l).unwrap_or(u32::MAX)]);
+    }
+    let mut queued = vec![true; pre.len()];
+    let mut queue: VecDeque<usize> = (0..pre.len()).collect();
+    let mut label = Vec::new();
+    while let Some(a) = queue.pop_front() {
+        queued[a] = false;
+        if !pre[a].iter().all(|&p| labels[p as usize].is_some()) {
+            continue;
+        }
+        label.clear();
+        for &p in &pre[a] {
+            label.extend(labels[p as usize].iter().flatten().copied());
+        }
+        label.sort_unstable();
+        label.dedup();
+        for &e in &eff[a] {
+            let changed = match &mut labels[e as usize] {
+                Some(old) => {
+                    let mut with_e = label.clone();
+                    if let Err(at) = with_e.binary_search(&e) {
+                        with_e.insert(at, e);
+                    }
+                    let new = intersect(old, &with_e);
+                    let changed = new.len() != old.len();
+                    *old = new;
+                    changed
+                }
+                slot @ None => {
+                    let mut new = label.clone();
+                    if let Err(at) = new.binary_search(&e) {
+                        new.insert(at, e);
+                    }
+                    *slot = Some(new);
+                    true
+                }
+            };
+            if changed {
+                for &u in &users[e as usize] {
+                    if !queued[u as usize] {
+                        queued[u as usize] = true;
+                        queue.push_back(u as usize);
+                    }
+                }
+            }
+        }
+    }
+    labels
+}
+
+/// The intersection of two sorted lists.
+fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len().min(b.len()));
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
