@@ -95,6 +95,16 @@ pub trait Heuristic<N, C> {
         let _ = (parent, child);
         false
     }
+
+    /// Heap memory the heuristic holds that grows with the search (a table
+    /// per node, say), in bytes. The engine adds it to its memory estimate
+    /// before each expansion, so that `max_memory_bytes` holds for it too
+    /// (a table that doubles at once can pass the limit by that growth:
+    /// the engine cannot foresee it). The default, 0, suits heuristics
+    /// whose tables are made once.
+    fn memory_bytes(&self) -> usize {
+        0
+    }
 }
 
 impl<N, C, R, F> Heuristic<N, C> for F
@@ -125,6 +135,9 @@ macro_rules! boxed_heuristic {
             }
             fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
                 (**self).is_preferred(parent, child)
+            }
+            fn memory_bytes(&self) -> usize {
+                (**self).memory_bytes()
             }
         }
     };
@@ -169,6 +182,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
     fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
         self.0.is_preferred(parent, child)
     }
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
+    }
     fn is_admissible(&self) -> bool {
         true
     }
@@ -187,6 +203,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
     }
     fn is_preferred(&mut self, parent: &N, child: &N) -> bool {
         self.0.is_preferred(parent, child)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
     }
     fn is_admissible(&self) -> bool {
         true

@@ -375,6 +375,7 @@ where
             + self.free.capacity() * size_of::<u32>()
             + queued * size_of::<(S::Cost, u64, u32)>()
             + self.node_heap
+            + self.heuristics.iter().map(H::memory_bytes).sum::<usize>()
     }
 
     /// The next edge from the alternation, skipping ones another queue

@@ -552,7 +552,8 @@ where
     fn bytes(&self, room: usize) -> (usize, usize) {
         let (store, store_growth) = self.ws.store.bytes(room);
         let (open, open_growth) = self.ws.open.bytes(room);
-        (store + open, store_growth + open_growth)
+        let heuristic = self.heuristic.memory_bytes();
+        (store + open + heuristic, store_growth + open_growth)
     }
 
     fn check_limits(&mut self, step_started: Instant) -> Option<End> {

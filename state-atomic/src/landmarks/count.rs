@@ -216,6 +216,13 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         Estimate::Value(count)
     }
 
+    /// The per-state table: grows with every state the search reaches.
+    fn memory_bytes(&self) -> usize {
+        let slot = std::mem::size_of::<(WorldState<B>, u32)>() + 1;
+        self.slots.capacity() * slot
+            + (self.past.capacity() + self.future.capacity()) * std::mem::size_of::<u64>()
+    }
+
     fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {
         if parent == child {
             return;
