@@ -26,12 +26,12 @@ impl SearchSpace for Line {
 /// cannot foresee a table doubling).
 #[derive(Default)]
 struct Hoarder {
-    kept: Vec<Box<[u8; 1024]>>,
+    kept: Vec<Vec<u8>>,
 }
 
 impl Heuristic<u64, u32> for Hoarder {
     fn estimate(&mut self, _: &u64) -> Estimate<u32> {
-        self.kept.push(Box::new([0; 1024]));
+        self.kept.push(vec![0; 1024]);
         Estimate::Value(1)
     }
     fn memory_bytes(&self) -> usize {
