@@ -291,12 +291,14 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let space = domain.forward(goal)?;
         let setup = Instant::now();
+        let (view_start, view_goal) = domain.view_problem(start, goal);
         let heuristic = match &self.forward {
             Some(make) => make(),
-            None => self
-                .config
-                .heuristic
-                .forward(domain.task_view(), start, goal)?,
+            None => domain.view_forward(self.config.heuristic.forward(
+                domain.task_view(),
+                &view_start,
+                &view_goal,
+            )?),
         };
         let setup_time = setup.elapsed();
         let buffers = &self.forward_buffers;
@@ -318,12 +320,14 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let (space, node) = domain.regression(start, goal)?;
         let setup = Instant::now();
+        let (view_start, view_goal) = domain.view_problem(start, goal);
         let heuristic = match &self.regression {
             Some(make) => make(),
-            None => self
-                .config
-                .heuristic
-                .regression(domain.task_view(), start, goal)?,
+            None => domain.view_regression(self.config.heuristic.regression(
+                domain.task_view(),
+                &view_start,
+                &view_goal,
+            )?),
         };
         let setup_time = setup.elapsed();
         let buffers = &self.regression_buffers;

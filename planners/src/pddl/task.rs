@@ -1,5 +1,6 @@
 //! A grounded task on the narrowest atomic state that holds it.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use search_core::SearchSpace;
@@ -9,7 +10,7 @@ use state_atomic::{
 };
 
 use super::{GroundTask, IpcPlan, Mutexes, PddlError};
-use crate::{PlanError, PlanningDomain};
+use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
 /// one action per ground operator, of the operator's cost (1 without
@@ -254,6 +255,28 @@ impl<B: Bits> PlanningDomain for Task<B> {
 
     fn task_view(&self) -> &ActionSet<B> {
         &self.actions
+    }
+
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s WorldState<B>,
+        goal: &'s PartialState<B>,
+    ) -> (Cow<'s, WorldState<B>>, Cow<'s, PartialState<B>>) {
+        (Cow::Borrowed(start), Cow::Borrowed(goal))
+    }
+
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, WorldState<B>>,
+    ) -> BoxedHeuristic<'a, WorldState<B>> {
+        heuristic
+    }
+
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, PartialState<B>>,
+    ) -> BoxedHeuristic<'a, PartialState<B>> {
+        heuristic
     }
 
     fn action_name(&self, id: ActionId) -> &str {
