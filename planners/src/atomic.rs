@@ -53,7 +53,10 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         (Cow::Borrowed(start), Cow::Borrowed(goal))
     }
 
-    fn view_forward<'a>(&'a self, heuristic: BoxedHeuristic<'a, WorldState<B>>) -> BoxedHeuristic<'a, WorldState<B>> {
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, WorldState<B>>,
+    ) -> BoxedHeuristic<'a, WorldState<B>> {
         heuristic
     }
 

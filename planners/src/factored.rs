@@ -43,7 +43,10 @@ impl PlanningDomain for Domain {
         (Cow::Borrowed(start), Cow::Borrowed(goal))
     }
 
-    fn view_forward<'a>(&'a self, heuristic: BoxedHeuristic<'a, State>) -> BoxedHeuristic<'a, State> {
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, State>,
+    ) -> BoxedHeuristic<'a, State> {
         heuristic
     }
 

@@ -55,6 +55,8 @@ mod error;
 mod ground;
 mod ipc;
 mod mutex;
+mod packed;
+mod packing;
 mod parser;
 mod sexp;
 mod task;
@@ -63,7 +65,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use search_core::Statistics;
-use state_atomic::{Bits, Subsumption};
+use state_atomic::Subsumption;
 
 pub use error::{Location, PddlError};
 pub use ground::{
@@ -71,8 +73,10 @@ pub use ground::{
 };
 pub use ipc::{IpcPlan, PlanStep};
 pub use mutex::{h2_mutexes, Mutexes};
+pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
+pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
-pub use task::{GroundedTask, Task, TaskRegression, TaskVisitor};
+pub use task::{GroundedDomain, GroundedTask, Task, TaskRegression, TaskVisitor};
 
 use crate::{Direction, PlanOutcome, Planner, PlannerConfig};
 
@@ -87,6 +91,10 @@ pub struct PddlOptions {
     pub subsumption: Subsumption,
     /// Grounding limits.
     pub grounding: GroundingLimits,
+    /// Search on packed states (groups of mutually exclusive facts as
+    /// fields, see [`Packing`]) when that takes fewer words than one bit
+    /// per fact. Heuristics see the facts either way.
+    pub packing: bool,
 }
 
 impl Default for PddlOptions {
@@ -95,6 +103,37 @@ impl Default for PddlOptions {
             mutexes: true,
             subsumption: Subsumption::Parent,
             grounding: GroundingLimits::default(),
+            packing: true,
+        }
+    }
+}
+
+/// How a task was packed ([`PddlOptions::packing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackingStats {
+    /// Groups (fields) of two facts or more.
+    pub groups: usize,
+    /// Facts in those groups.
+    pub grouped_facts: usize,
+    /// Fields in all, single facts included.
+    pub fields: usize,
+    /// Bits of the packed state.
+    pub bits: usize,
+    /// The width of one bit per fact, in 64-bit words.
+    pub fact_words: usize,
+}
+
+impl PackingStats {
+    /// The figures of `task`.
+    pub fn of(task: &PackedGroundedTask) -> Self {
+        let packing = task.packing();
+        let groups = || packing.groups().filter(|g| g.len() > 1);
+        Self {
+            groups: groups().count(),
+            grouped_facts: groups().map(<[u32]>::len).sum(),
+            fields: packing.groups().count(),
+            bits: packing.bits(),
+            fact_words: task.fact_words(),
         }
     }
 }
@@ -106,8 +145,10 @@ pub struct PddlSolution {
     pub grounding: GroundingStats,
     /// Parsing time (both files).
     pub parse_time: Duration,
-    /// The state's width in 64-bit words.
+    /// The searched state's width in 64-bit words (packed, if packed).
     pub words: usize,
+    /// How the task was packed, if it was.
+    pub packing: Option<PackingStats>,
     /// `h^2` mutex pairs, if computed.
     pub mutex_pairs: Option<usize>,
     /// Time spent computing mutexes.
@@ -297,32 +338,56 @@ fn solve_named(
         }
         e => e,
     })?;
-    let mut task = GroundedTask::new(&ground_task)?;
-    task.set_subsumption(options.subsumption);
+    let wants_mutexes = options.mutexes && config.direction != Direction::Forward;
     let mut mutex_pairs = None;
     let mut mutex_time = Duration::ZERO;
-    if options.mutexes && config.direction != Direction::Forward {
+    let mutexes = (wants_mutexes || options.packing).then(|| {
         let began = Instant::now();
         let mutexes = h2_mutexes(&ground_task);
         mutex_time = began.elapsed();
         mutex_pairs = Some(mutexes.pairs());
-        task.set_mutexes(&mutexes);
-    }
+        mutexes
+    });
+    let packed = match (&mutexes, options.packing) {
+        (Some(mutexes), true) => {
+            PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
+        }
+        _ => None,
+    };
     let mut search_config = config.clone();
     search_config.limits.max_time = remaining();
+    let solve = Solve {
+        config: &search_config,
+    };
     let began = Instant::now();
-    let (run, cpu) = crate::cpu::measure(|| {
-        task.visit(Solve {
-            config: &search_config,
-        })
-    });
+    let (words, packing, (run, cpu)) = match packed {
+        Some(mut task) => {
+            task.set_subsumption(options.subsumption);
+            if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
+                task.set_mutexes(mutexes);
+            }
+            let stats = PackingStats::of(&task);
+            let run = crate::cpu::measure(|| task.visit(solve));
+            (task.words(), Some(stats), run)
+        }
+        None => {
+            let mut task = GroundedTask::new(&ground_task)?;
+            task.set_subsumption(options.subsumption);
+            if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
+                task.set_mutexes(mutexes);
+            }
+            let run = crate::cpu::measure(|| task.visit_domain(solve));
+            (task.words(), None, run)
+        }
+    };
     let run = run?;
     let search_time = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
     Ok(PddlSolution {
         grounding: ground_task.stats,
         parse_time,
-        words: task.words(),
+        words,
+        packing,
         mutex_pairs,
         mutex_time,
         outcome: run.outcome,
@@ -330,8 +395,8 @@ fn solve_named(
         direction: run.direction,
         forward: run.forward,
         regression: run.regression,
-        mutex_pruned: task.mutex_pruned(),
-        subsumption_pruned: task.subsumption_pruned(),
+        mutex_pruned: run.mutex_pruned,
+        subsumption_pruned: run.subsumption_pruned,
         search_time,
         setup_time: run.setup_time,
         search_cpu_time,
@@ -347,6 +412,7 @@ fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 }
 
 /// One planner run on a task of any width.
+#[derive(Clone, Copy)]
 struct Solve<'c> {
     config: &'c PlannerConfig,
 }
@@ -358,22 +424,24 @@ struct Run {
     forward: Option<Statistics>,
     regression: Option<Statistics>,
     setup_time: Duration,
+    mutex_pruned: u64,
+    subsumption_pruned: u64,
 }
 
-impl TaskVisitor for Solve<'_> {
+impl DomainVisitor for Solve<'_> {
     type Output = Result<Run, PddlError>;
 
-    fn visit<B: Bits>(self, task: &Task<B>) -> Self::Output {
+    fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output {
         let planner = Planner::new(self.config.clone());
-        let report = planner.plan(task, &task.start(), &task.goal())?;
+        let report = planner.plan(task, &task.start_state(), &task.goal_state())?;
         let mut plan = None;
         let outcome = match report.outcome {
             PlanOutcome::Solved(p) => {
                 let ipc = task.to_ipc(&p.actions);
-                task.validate(&ipc)?;
+                task.validate_ipc(&ipc)?;
                 plan = Some(ipc);
                 PlanOutcome::Solved(crate::Plan {
-                    actions: p.actions.iter().map(|a| a.index()).collect(),
+                    actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
                     cost: p.cost,
                 })
             }
@@ -388,6 +456,8 @@ impl TaskVisitor for Solve<'_> {
             forward: report.forward,
             regression: report.regression,
             setup_time: report.setup_time,
+            mutex_pruned: task.mutex_pruned(),
+            subsumption_pruned: task.subsumption_pruned(),
         })
     }
 }

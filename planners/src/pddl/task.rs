@@ -293,6 +293,62 @@ impl<B: Bits> PlanningDomain for Task<B> {
     }
 }
 
+/// What solving needs of a grounded task, packed ([`PackedTask`]) or not
+/// ([`Task`]), beyond planning on it.
+///
+/// [`PackedTask`]: super::PackedTask
+pub trait GroundedDomain:
+    PlanningDomain<ActionId = ActionId, State: Sync, Goal: Sync> + Sized
+{
+    /// The initial state.
+    fn start_state(&self) -> Self::State;
+    /// The goal.
+    fn goal_state(&self) -> Self::Goal;
+    /// The index of action `id` among the fact-level task's actions.
+    fn fact_action(&self, id: ActionId) -> usize;
+    /// The IPC plan of a plan's actions; see [`Task::to_ipc`].
+    fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan;
+    /// Replays an IPC plan on the fact-level task; see [`Task::validate`].
+    ///
+    /// # Errors
+    /// As for [`Task::validate`].
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError>;
+    /// See [`Task::mutex_pruned`].
+    fn mutex_pruned(&self) -> u64;
+    /// See [`Task::subsumption_pruned`].
+    fn subsumption_pruned(&self) -> u64;
+}
+
+impl<B: Bits> GroundedDomain for Task<B> {
+    fn start_state(&self) -> WorldState<B> {
+        self.start
+    }
+
+    fn goal_state(&self) -> PartialState<B> {
+        self.goal
+    }
+
+    fn fact_action(&self, id: ActionId) -> usize {
+        id.index()
+    }
+
+    fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan {
+        Task::to_ipc(self, actions)
+    }
+
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+        Task::validate(self, plan)
+    }
+
+    fn mutex_pruned(&self) -> u64 {
+        Task::mutex_pruned(self)
+    }
+
+    fn subsumption_pruned(&self) -> u64 {
+        Task::subsumption_pruned(self)
+    }
+}
+
 /// Something to do with a [`Task`] of whatever width a [`GroundedTask`]
 /// chose; see [`GroundedTask::visit`].
 pub trait TaskVisitor {
@@ -397,6 +453,11 @@ impl GroundedTask {
     /// Runs `visitor` on the task at its width.
     pub fn visit<V: TaskVisitor>(&self, visitor: V) -> V::Output {
         each_width!(self, t => visitor.visit(t))
+    }
+
+    /// Runs `visitor` on the task at its width, as a [`GroundedDomain`].
+    pub fn visit_domain<V: super::DomainVisitor>(&self, visitor: V) -> V::Output {
+        each_width!(self, t => visitor.visit(&**t))
     }
 
     /// See [`Task::set_mutexes`].
