@@ -15,8 +15,36 @@
 //!   state; each [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
 //! - [`h2_mutexes`]: pairs of facts no reachable state holds; regression
 //!   prunes subgoals with such a pair.
+//! - [`Packing`], [`PackedTask`]: finite-domain (SAS+-like) states, below.
 //! - [`IpcPlan`]: writing and reading IPC plans; [`solve_files`] does it
 //!   all.
+//!
+//! # Packed states
+//!
+//! Searching on one bit per fact wastes the state's words: of a group of
+//! facts no two of which hold together (a robot's place, a ball's place) at
+//! most one bit is set. [`Packing`] groups the facts into cliques of
+//! pairwise `h^2`-mutex facts (a greedy clique cover, largest first) and
+//! stores each group as a binary field of `ceil(log2(k + 1))` bits; facts
+//! with negative conditions, and facts some operator deletes without
+//! requiring them, stay one-bit fields (see [`Packing`] for why). The
+//! operators' conditions and effects remain masks over the packed bits,
+//! so forward search and regression run on state-atomic's spaces as they
+//! are, on fewer words: gripper's task07 has 68 facts (two words) and
+//! packs into 43 bits (one).
+//!
+//! Heuristics see the facts, not the fields: a [`PackedTask`]'s
+//! [`PlanningDomain::View`](crate::PlanningDomain::View) is the fact-level
+//! task, and each packed state or subgoal is decoded before it is
+//! estimated, so every heuristic gives the values (and the search the
+//! expansions) it gives unpacked. Plans name the same operators and are
+//! checked on the fact-level task.
+//!
+//! [`solve_files`] packs when the packed state takes fewer words than the
+//! facts' ([`PackedGroundedTask::new`] lists the width pairs);
+//! [`PddlOptions::packing`] (`searchlab plan --no-packing`) turns it off.
+//! Packing needs the `h^2` mutexes, so they are computed in every
+//! direction when it is on.
 //!
 //! # Action costs
 //!
