@@ -18,7 +18,7 @@ use state_atomic::{Bits, PartialState, Wide, WorldState};
 /// for every task below, so packing need not save words to be tested.
 type B = Wide<8>;
 
-fn read(dir: std::path::PathBuf, file: &str) -> String {
+fn read(dir: &std::path::Path, file: &str) -> String {
     let path = dir.join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -79,7 +79,7 @@ fn tasks() -> Vec<(String, String, String)> {
         let dir = tests::pddl_benchmarks().join(name);
         tasks.push((
             format!("{name} small"),
-            read(dir, "domain.pddl"),
+            read(&dir, "domain.pddl"),
             problem.to_owned(),
         ));
     }
@@ -87,8 +87,8 @@ fn tasks() -> Vec<(String, String, String)> {
         let dir = tests::pddl_benchmarks().join(name);
         tasks.push((
             format!("{name} {file}"),
-            read(dir.clone(), "domain.pddl"),
-            read(dir, file),
+            read(&dir, "domain.pddl"),
+            read(&dir, file),
         ));
     }
     for (name, task) in costs {
@@ -101,8 +101,8 @@ fn tasks() -> Vec<(String, String, String)> {
         };
         tasks.push((
             format!("{name} {task}"),
-            read(dir.clone(), &domain),
-            read(dir, &format!("{task}.pddl")),
+            read(&dir, &domain),
+            read(&dir, &format!("{task}.pddl")),
         ));
     }
     tasks
@@ -145,7 +145,7 @@ fn reachable(task: &GroundTask, cap: usize) -> Vec<B> {
 
 fn facts_of(state: B) -> Vec<u32> {
     let mut facts = Vec::new();
-    state.for_each_one(|f| facts.push(f as u32));
+    state.for_each_one(|f| facts.push(u32::try_from(f).unwrap()));
     facts
 }
 
@@ -161,7 +161,7 @@ fn groups_are_sound_and_packed_actions_do_what_operators_do() {
         all.sort_unstable();
         assert_eq!(
             all,
-            (0..task.facts.len() as u32).collect::<Vec<_>>(),
+            (0..u32::try_from(task.facts.len()).unwrap()).collect::<Vec<_>>(),
             "{name}"
         );
         for state in reachable(&task, 500) {

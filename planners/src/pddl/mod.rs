@@ -388,25 +388,22 @@ fn solve_named(
         config: &search_config,
     };
     let began = Instant::now();
-    let (words, packing, (run, cpu)) = match packed {
-        Some(mut task) => {
-            task.set_subsumption(options.subsumption);
-            if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
-                task.set_mutexes(mutexes);
-            }
-            let stats = PackingStats::of(&task);
-            let run = crate::cpu::measure(|| task.visit(solve));
-            (task.words(), Some(stats), run)
+    let (words, packing, (run, cpu)) = if let Some(mut task) = packed {
+        task.set_subsumption(options.subsumption);
+        if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
+            task.set_mutexes(mutexes);
         }
-        None => {
-            let mut task = GroundedTask::new(&ground_task)?;
-            task.set_subsumption(options.subsumption);
-            if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
-                task.set_mutexes(mutexes);
-            }
-            let run = crate::cpu::measure(|| task.visit_domain(solve));
-            (task.words(), None, run)
+        let stats = PackingStats::of(&task);
+        let run = crate::cpu::measure(|| task.visit(solve));
+        (task.words(), Some(stats), run)
+    } else {
+        let mut task = GroundedTask::new(&ground_task)?;
+        task.set_subsumption(options.subsumption);
+        if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
+            task.set_mutexes(mutexes);
         }
+        let run = crate::cpu::measure(|| task.visit_domain(solve));
+        (task.words(), None, run)
     };
     let run = run?;
     let search_time = began.elapsed();

@@ -53,12 +53,23 @@ impl Field {
         (1 << self.width) - 1
     }
 
-    fn code(&self, index: usize) -> u64 {
-        index as u64 + u64::from(self.none)
+    fn code(&self, index: usize) -> usize {
+        index + usize::from(self.none)
+    }
+
+    /// The field's code in `word` (the word it lives in), as a decoding
+    /// table offset.
+    #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a code has at most 13 bits"
+    )]
+    fn code_in(&self, word: u64) -> usize {
+        ((word >> self.shift) & self.mask()) as usize
     }
 
     /// The field set to `code`, at its place in the packed state.
-    fn bits<B: Bits>(&self, code: u64) -> B {
+    fn bits<B: Bits>(&self, code: usize) -> B {
         (0..self.width)
             .filter(|b| code >> b & 1 == 1)
             .fold(B::zero(), |bits, b| {
@@ -68,7 +79,7 @@ impl Field {
 
     /// Every bit of the field.
     fn care<B: Bits>(&self) -> B {
-        self.bits(self.mask())
+        self.bits((1 << self.width) - 1)
     }
 }
 
@@ -96,7 +107,7 @@ impl Field {
 pub struct Packing {
     fields: Vec<Field>,
     /// Per fact: its field and its index in the field.
-    place: Vec<(u32, u32)>,
+    place: Vec<(usize, usize)>,
     /// Per field, from its `table` on: the fact of each code.
     decode: Vec<u32>,
     /// Packed words used.
@@ -122,23 +133,22 @@ impl Packing {
         refine(task, &mut group_of);
         let mut groups: Vec<Vec<u32>> = Vec::new();
         let mut index = vec![usize::MAX; 2 * n];
-        for f in 0..n {
-            let g = group_of[f];
+        for (f, &g) in (0u32..).zip(&group_of) {
             if index[g] == usize::MAX {
                 index[g] = groups.len();
                 groups.push(Vec::new());
             }
-            groups[index[g]].push(f as u32);
+            groups[index[g]].push(f);
         }
         let mut place = vec![(0, 0); n];
         for (g, facts) in groups.iter().enumerate() {
             for (i, &f) in facts.iter().enumerate() {
-                place[f as usize] = (g as u32, i as u32);
+                place[f as usize] = (g, i);
             }
         }
         let mut none = vec![true; groups.len()];
         for (g, facts) in groups.iter().enumerate() {
-            let starts_with_one = task.init.iter().any(|&f| place[f as usize].0 == g as u32);
+            let starts_with_one = task.init.iter().any(|&f| place[f as usize].0 == g);
             none[g] = facts.len() == 1 || !starts_with_one;
         }
         for op in usable(task) {
@@ -146,7 +156,7 @@ impl Packing {
                 let g = place[d as usize].0;
                 let adds = op.add.iter().any(|&a| place[a as usize].0 == g);
                 if !adds && op.pre.contains(&d) {
-                    none[g as usize] = true;
+                    none[g] = true;
                 }
             }
         }
@@ -155,7 +165,7 @@ impl Packing {
 
     /// Places the fields in words, widest first, each in the first word
     /// with room for it.
-    fn lay_out(groups: Vec<Vec<u32>>, none: &[bool], place: Vec<(u32, u32)>) -> Self {
+    fn lay_out(groups: Vec<Vec<u32>>, none: &[bool], place: Vec<(usize, usize)>) -> Self {
         let mut fields: Vec<Field> = groups
             .into_iter()
             .zip(none)
@@ -176,13 +186,13 @@ impl Packing {
         let mut used: Vec<u32> = Vec::new();
         for g in order {
             let width = fields[g].width;
-            let word = match used.iter().position(|&u| u + width <= 64) {
-                Some(w) => w,
-                None => {
+            let word = used
+                .iter()
+                .position(|&u| u + width <= 64)
+                .unwrap_or_else(|| {
                     used.push(0);
                     used.len() - 1
-                }
-            };
+                });
             fields[g].word = word;
             fields[g].shift = used[word];
             used[word] += width;
@@ -192,7 +202,7 @@ impl Packing {
             field.table = decode.len();
             decode.resize(decode.len() + (1 << field.width), NO_FACT);
             for (i, &f) in field.facts.iter().enumerate() {
-                decode[field.table + field.code(i) as usize] = f;
+                decode[field.table + field.code(i)] = f;
             }
         }
         Self {
@@ -220,9 +230,9 @@ impl Packing {
     }
 
     /// The field (index) and code of `fact`.
-    fn code_of(&self, fact: u32) -> (usize, u64) {
+    fn code_of(&self, fact: u32) -> (usize, usize) {
         let (g, i) = self.place[fact as usize];
-        (g as usize, self.fields[g as usize].code(i as usize))
+        (g, self.fields[g].code(i))
     }
 
     /// The packed state where exactly `facts` hold (every group without
@@ -287,8 +297,7 @@ impl Packing {
         let bits = state.bits();
         let mut facts = Bf::zero();
         for field in &self.fields {
-            let code = (bits.word(field.word) >> field.shift) & field.mask();
-            let f = self.decode[field.table + code as usize];
+            let f = self.decode[field.table + field.code_in(bits.word(field.word))];
             if f != NO_FACT {
                 facts = facts | Bf::bit(f as usize);
             }
@@ -310,8 +319,8 @@ impl Packing {
             if (care.word(field.word) >> field.shift) & field.mask() != field.mask() {
                 continue;
             }
-            let code = (values.word(field.word) >> field.shift) & field.mask();
-            match self.decode[field.table + code as usize] {
+            let code = field.code_in(values.word(field.word));
+            match self.decode[field.table + code] {
                 NO_FACT if field.none && code == 0 => {
                     for &f in &field.facts {
                         fact_care = fact_care | Bf::bit(f as usize);
@@ -337,8 +346,7 @@ impl Packing {
         let (values, care) = (partial.values(), partial.care());
         for field in &self.fields {
             if (care.word(field.word) >> field.shift) & field.mask() == field.mask() {
-                let code = (values.word(field.word) >> field.shift) & field.mask();
-                let f = self.decode[field.table + code as usize];
+                let f = self.decode[field.table + field.code_in(values.word(field.word))];
                 if f != NO_FACT {
                     each(f);
                 }
