@@ -366,18 +366,10 @@ fn usable(task: &GroundTask) -> impl Iterator<Item = &GroundOperator> {
 /// A greedy clique cover of the mutex graph: per fact, its group's number
 /// (a fact's own index when it is alone).
 fn cover(n: usize, mutexes: &Mutexes, alone: &[bool]) -> Vec<usize> {
-    let partners = |p: usize| {
-        (0..n)
-            .filter(|&q| !alone[q] && mutexes.are_mutex(p, q))
-            .collect::<Vec<_>>()
-    };
-    let mut lists: Vec<Vec<usize>> = (0..n)
-        .map(|p| if alone[p] { Vec::new() } else { partners(p) })
+    let partners = |p: usize| (0..n).filter(move |&q| !alone[q] && mutexes.are_mutex(p, q));
+    let degree: Vec<usize> = (0..n)
+        .map(|p| if alone[p] { 0 } else { partners(p).count() })
         .collect();
-    let degree: Vec<usize> = lists.iter().map(Vec::len).collect();
-    for list in &mut lists {
-        list.sort_by_key(|&q| (Reverse(degree[q]), q));
-    }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&p| (Reverse(degree[p]), p));
     let mut group_of: Vec<usize> = (0..n).collect();
@@ -387,9 +379,13 @@ fn cover(n: usize, mutexes: &Mutexes, alone: &[bool]) -> Vec<usize> {
             continue;
         }
         covered[seed] = true;
+        // Only this seed's partners are listed: all lists at once would
+        // take memory quadratic in the facts.
+        let mut candidates: Vec<usize> = partners(seed).filter(|&q| !covered[q]).collect();
+        candidates.sort_by_key(|&q| (Reverse(degree[q]), q));
         let mut clique = vec![seed];
-        for &q in &lists[seed] {
-            if !covered[q] && clique.iter().all(|&c| mutexes.are_mutex(c, q)) {
+        for q in candidates {
+            if clique.iter().all(|&c| mutexes.are_mutex(c, q)) {
                 covered[q] = true;
                 group_of[q] = seed;
                 clique.push(q);
