@@ -16,7 +16,7 @@ use state_atomic::{Bits, PartialState, Wide, WorldState};
 
 /// The facts' and the packed state's type in the comparisons: wide enough
 /// for every task below, so packing need not save words to be tested.
-type B = Wide<8>;
+type B = Wide<2>;
 
 fn read(dir: &std::path::Path, file: &str) -> String {
     let path = dir.join(file);
