@@ -275,15 +275,11 @@ impl Packing {
         for &d in &op.del {
             let (g, _) = self.code_of(d);
             let field = &self.fields[g];
-            let pre_code = op
-                .pre
-                .iter()
-                .map(|&p| self.code_of(p))
-                .find(|&(pg, _)| pg == g);
-            let in_pre = op.pre.contains(&d);
-            // Set by an add, or already false (another member holds): as
-            // it is. Otherwise it held, or is alone: none.
-            if (field.care::<B>() & care).is_zero() && (in_pre || pre_code.is_none()) {
+            let wants_other = op.pre.iter().any(|&p| p != d && self.code_of(p).0 == g);
+            // Set by an add, or already false (the precondition wants
+            // another member): as it is. Otherwise it held, or is alone
+            // in its group: none.
+            if (field.care::<B>() & care).is_zero() && !wants_other {
                 care = care | field.care();
                 values = values | field.bits(0);
             }
