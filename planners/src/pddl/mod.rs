@@ -369,14 +369,16 @@ fn solve_named(
     let wants_mutexes = options.mutexes && config.direction != Direction::Forward;
     let mut mutex_pairs = None;
     let mut mutex_time = Duration::ZERO;
-    let mutexes = (wants_mutexes || options.packing).then(|| {
+    // Packing saves no word on a task of one word.
+    let may_pack = options.packing && ground_task.facts.len() > 64;
+    let mutexes = (wants_mutexes || may_pack).then(|| {
         let began = Instant::now();
         let mutexes = h2_mutexes(&ground_task);
         mutex_time = began.elapsed();
         mutex_pairs = Some(mutexes.pairs());
         mutexes
     });
-    let packed = match (&mutexes, options.packing) {
+    let packed = match (&mutexes, may_pack) {
         (Some(mutexes), true) => {
             PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
         }
