@@ -5,7 +5,9 @@ use state_atomic::{
 };
 
 use crate::heuristics::{ActionView, Representation, TaskView};
-use crate::{PlanError, PlanningDomain};
+use std::borrow::Cow;
+
+use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
     type State = WorldState<B>;
@@ -41,6 +43,28 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
 
     fn task_view(&self) -> &Self {
         self
+    }
+
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s WorldState<B>,
+        goal: &'s PartialState<B>,
+    ) -> (Cow<'s, WorldState<B>>, Cow<'s, PartialState<B>>) {
+        (Cow::Borrowed(start), Cow::Borrowed(goal))
+    }
+
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, WorldState<B>>,
+    ) -> BoxedHeuristic<'a, WorldState<B>> {
+        heuristic
+    }
+
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, PartialState<B>>,
+    ) -> BoxedHeuristic<'a, PartialState<B>> {
+        heuristic
     }
 
     fn action_name(&self, id: ActionId) -> &str {

@@ -1,5 +1,6 @@
 //! The one trait a planner needs from a state representation.
 
+use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -58,12 +59,40 @@ pub trait PlanningDomain: Sync {
     }
 
     /// What heuristics read of this domain: the domain itself, or the one
-    /// a wrapper (a grounded PDDL task) plans on. Registered heuristics
-    /// ([`crate::heuristics`]) are made for it.
-    type View: TaskView<State = Self::State, Goal = Self::Goal, Subgoal = Self::Subgoal>;
+    /// a wrapper plans on (a grounded PDDL task's fact-level actions, under
+    /// its packed states). Registered heuristics ([`crate::heuristics`])
+    /// are made for it; [`view_problem`](Self::view_problem),
+    /// [`view_forward`](Self::view_forward) and
+    /// [`view_regression`](Self::view_regression) translate between its
+    /// nodes and the domain's (all the identity where the view's nodes are
+    /// the domain's).
+    type View: TaskView<State: Clone, Goal: Clone>;
 
     /// See [`View`](Self::View).
     fn task_view(&self) -> &Self::View;
+
+    /// The view's start and goal of a problem of this domain.
+    #[expect(clippy::type_complexity, reason = "two associated types of the view")]
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s Self::State,
+        goal: &'s Self::Goal,
+    ) -> (
+        Cow<'s, <Self::View as TaskView>::State>,
+        Cow<'s, <Self::View as TaskView>::Goal>,
+    );
+
+    /// A heuristic for the domain's states from one made for the view's.
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::State>,
+    ) -> BoxedHeuristic<'a, Self::State>;
+
+    /// A heuristic for the domain's subgoals from one made for the view's.
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::Subgoal>,
+    ) -> BoxedHeuristic<'a, Self::Subgoal>;
 
     /// An action's name (`?` for an id of another domain).
     fn action_name(&self, id: Self::ActionId) -> &str;

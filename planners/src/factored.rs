@@ -3,7 +3,9 @@
 use state_factored::{ActionId, Domain, ForwardSpace, Goal, RegressionSpace, State, Subgoal};
 
 use crate::heuristics::{ActionView, Representation, TaskView};
-use crate::{PlanError, PlanningDomain};
+use std::borrow::Cow;
+
+use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 impl PlanningDomain for Domain {
     type State = State;
@@ -31,6 +33,28 @@ impl PlanningDomain for Domain {
 
     fn task_view(&self) -> &Self {
         self
+    }
+
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s State,
+        goal: &'s Goal,
+    ) -> (Cow<'s, State>, Cow<'s, Goal>) {
+        (Cow::Borrowed(start), Cow::Borrowed(goal))
+    }
+
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, State>,
+    ) -> BoxedHeuristic<'a, State> {
+        heuristic
+    }
+
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, Subgoal>,
+    ) -> BoxedHeuristic<'a, Subgoal> {
+        heuristic
     }
 
     fn action_name(&self, id: ActionId) -> &str {

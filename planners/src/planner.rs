@@ -296,6 +296,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let space = domain.forward(goal)?;
         let setup = Instant::now();
+        let (view_start, view_goal) = domain.view_problem(start, goal);
         let heuristic = match &self.forward {
             Some(make) => vec![make()],
             None => self
@@ -303,8 +304,11 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                 .heuristic
                 .parts()
                 .iter()
-                .map(|h| h.forward(domain.task_view(), start, goal))
-                .collect::<Result<_, _>>()?,
+                .map(|h| {
+                    let made = h.forward(domain.task_view(), &view_start, &view_goal)?;
+                    Ok(domain.view_forward(made))
+                })
+                .collect::<Result<_, PlanError>>()?,
         };
         let setup_time = setup.elapsed();
         let buffers = &self.forward_buffers;
@@ -328,6 +332,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let (space, node) = domain.regression(start, goal)?;
         let setup = Instant::now();
+        let (view_start, view_goal) = domain.view_problem(start, goal);
         let heuristic = match &self.regression {
             Some(make) => vec![make()],
             None => self
@@ -335,8 +340,11 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                 .heuristic
                 .parts()
                 .iter()
-                .map(|h| h.regression(domain.task_view(), start, goal))
-                .collect::<Result<_, _>>()?,
+                .map(|h| {
+                    let made = h.regression(domain.task_view(), &view_start, &view_goal)?;
+                    Ok(domain.view_regression(made))
+                })
+                .collect::<Result<_, PlanError>>()?,
         };
         let setup_time = setup.elapsed();
         let buffers = &self.regression_buffers;

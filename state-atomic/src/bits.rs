@@ -56,6 +56,21 @@ pub trait Bits:
 
     /// The lowest `n` bits set (`n` at most [`CAPACITY`](Bits::CAPACITY)).
     fn low(n: usize) -> Self;
+
+    /// The 64 bits from bit `64 * index` on (`index` below
+    /// `CAPACITY / 64`, or 0); packed states read their fields with it.
+    ///
+    /// ```
+    /// use state_atomic::{Bits, Wide};
+    /// assert_eq!(Wide::<2>::bit(67).word(1), 0b1000);
+    /// assert_eq!(<u64 as Bits>::bit(5).word(0), 32);
+    /// ```
+    #[inline]
+    fn word(self, index: usize) -> u64 {
+        (0..64)
+            .filter(|b| self.get(64 * index + b))
+            .fold(0, |word, b| word | 1 << b)
+    }
 }
 
 impl Bits for u64 {
@@ -102,6 +117,11 @@ impl Bits for u64 {
         } else {
             (1 << n) - 1
         }
+    }
+
+    #[inline]
+    fn word(self, _: usize) -> u64 {
+        self
     }
 }
 
@@ -208,6 +228,11 @@ impl<const N: usize> Bits for Wide<N> {
             *w = <u64 as Bits>::low(n.saturating_sub(i * 64));
         }
         Self(words)
+    }
+
+    #[inline]
+    fn word(self, index: usize) -> u64 {
+        self.0[index]
     }
 }
 

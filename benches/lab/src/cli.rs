@@ -248,6 +248,10 @@ struct PlanArgs {
     heuristic: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
+    /// For PDDL: search on one bit per fact, not on packed states (groups
+    /// of mutually exclusive facts as fields); for comparison.
+    #[arg(long)]
+    no_packing: bool,
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -838,6 +842,7 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
         max_expansions: limits.max_expansions,
         max_time: limits.max_time,
         max_memory_bytes: limits.max_memory_bytes,
+        no_packing: args.no_packing,
         json: args.json,
     };
     let (text, code) = match args.files.as_slice() {

@@ -47,6 +47,9 @@ pub struct PlanRequest {
     /// Memory limit per search, on the engine's estimate of its nodes and
     /// open list.
     pub max_memory_bytes: Option<usize>,
+    /// For PDDL: search on one bit per fact, not on packed states
+    /// ([`PddlOptions::packing`] off).
+    pub no_packing: bool,
     /// Print JSON instead of tables.
     pub json: bool,
 }
@@ -258,7 +261,11 @@ pub fn plan_pddl(
         limits: request.limits(),
     };
     // The time limit counts grounding too; see `solve_files_with`.
-    let solution = match solve_files_with(domain, problem, &config, &PddlOptions::default()) {
+    let options = PddlOptions {
+        packing: !request.no_packing,
+        ..PddlOptions::default()
+    };
+    let solution = match solve_files_with(domain, problem, &config, &options) {
         Ok(solution) => solution,
         Err(e) => {
             let Some(limit) = e.limit() else {
@@ -356,6 +363,13 @@ fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport
         "ground_time": solution.grounding.elapsed.as_secs_f64(),
         "mutex_pairs": solution.mutex_pairs,
         "mutex_pruned": solution.mutex_pruned,
+        "packing": solution.packing.as_ref().map(|p| json!({
+            "groups": p.groups,
+            "grouped_facts": p.grouped_facts,
+            "fields": p.fields,
+            "bits": p.bits,
+            "fact_words": p.fact_words,
+        })),
     });
     value["peak_memory"] = json!(peak_memory_bytes());
     format!("{value}\n")
@@ -378,6 +392,16 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport
         "parse + ground time",
         format!("{:.2?}", solution.parse_time + g.elapsed),
     );
+    if let Some(p) = &solution.packing {
+        let _ = writeln!(
+            text,
+            "{:<26}{:>12}\n{:<26}{:>12}",
+            "packed groups (facts)",
+            format!("{} ({})", p.groups, p.grouped_facts),
+            "packed bits (fact words)",
+            format!("{} ({})", p.bits, p.fact_words),
+        );
+    }
     if let Some(pairs) = solution.mutex_pairs {
         let _ = writeln!(
             text,

@@ -347,3 +347,31 @@ fn a_memory_limit_stops_a_runaway_plan() {
     assert!(text.contains("limit reached (memory)"), "{text}");
     assert!(text.contains("limits    1 MiB of memory"), "{text}");
 }
+
+#[test]
+fn a_pddl_task_is_packed_unless_told_not_to() {
+    let dir = tests::pddl_ipc_benchmarks().join("sokoban-opt08-strips");
+    let (domain, problem) = (dir.join("domain.pddl"), dir.join("p01.pddl"));
+    let request = PlanRequest {
+        json: true,
+        ..PlanRequest::default()
+    };
+    let mut runs = Vec::new();
+    for no_packing in [false, true] {
+        let request = PlanRequest {
+            no_packing,
+            ..request.clone()
+        };
+        let (text, code) = plan_pddl(&domain, &problem, &request, None);
+        assert_eq!(code, EXIT_SOLVED, "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        runs.push(value);
+    }
+    let (packed, plain) = (&runs[0], &runs[1]);
+    assert_eq!(packed["grounding"]["words"], 1, "{packed}");
+    assert_eq!(packed["grounding"]["packing"]["fact_words"], 2, "{packed}");
+    assert_eq!(plain["grounding"]["words"], 2, "{plain}");
+    assert!(plain["grounding"]["packing"].is_null(), "{plain}");
+    assert_eq!(packed["cost"], plain["cost"]);
+    assert_eq!(packed["forward"]["expanded"], plain["forward"]["expanded"]);
+}

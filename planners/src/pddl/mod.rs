@@ -15,6 +15,7 @@
 //!   state; each [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
 //! - [`h2_mutexes`]: pairs of facts no reachable state holds; regression
 //!   prunes subgoals with such a pair.
+//! - [`Packing`], [`PackedTask`]: finite-domain (SAS+-like) states, below.
 //! - [`IpcPlan`]: writing and reading IPC plans; [`solve_files`] does it
 //!   all.
 //!
@@ -61,7 +62,34 @@
 //!   `n` open literals each in their conditions make up to `(n + 1)^k`
 //!   variants per disjunct.
 //!
-//! //! # Action costs
+//! # Packed states
+//!
+//! Searching on one bit per fact wastes the state's words: of a group of
+//! facts no two of which hold together (a robot's place, a ball's place) at
+//! most one bit is set. [`Packing`] groups the facts into cliques of
+//! pairwise `h^2`-mutex facts (a greedy clique cover, largest first) and
+//! stores each group as a binary field of `ceil(log2(k + 1))` bits; facts
+//! with negative conditions, and facts some operator deletes without
+//! requiring them, stay one-bit fields (see [`Packing`] for why). The
+//! operators' conditions and effects remain masks over the packed bits,
+//! so forward search and regression run on state-atomic's spaces as they
+//! are, on fewer words: gripper's task07 has 68 facts (two words) and
+//! packs into 43 bits (one).
+//!
+//! Heuristics see the facts, not the fields: a [`PackedTask`]'s
+//! [`PlanningDomain::View`](crate::PlanningDomain::View) is the fact-level
+//! task, and each packed state or subgoal is decoded before it is
+//! estimated, so every heuristic gives the values (and the search the
+//! expansions) it gives unpacked. Plans name the same operators and are
+//! checked on the fact-level task.
+//!
+//! [`solve_files`] packs when the packed state takes fewer words than the
+//! facts' ([`PackedGroundedTask::new`] lists the width pairs);
+//! [`PddlOptions::packing`] (`searchlab plan --no-packing`) turns it off.
+//! Packing needs the `h^2` mutexes, so they are computed in every
+//! direction when it is on.
+//!
+//! # Action costs
 //!
 //! As in Fast Downward's translator: with `(:metric minimize
 //! (total-cost))` in the problem, a ground operator costs what its
@@ -99,6 +127,8 @@ mod error;
 mod ground;
 mod ipc;
 mod mutex;
+mod packed;
+mod packing;
 mod parser;
 mod sexp;
 mod task;
@@ -107,7 +137,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use search_core::Statistics;
-use state_atomic::{Bits, Subsumption};
+use state_atomic::Subsumption;
 
 pub use error::{Location, PddlError};
 pub use ground::{
@@ -116,8 +146,10 @@ pub use ground::{
 };
 pub use ipc::{IpcPlan, PlanStep};
 pub use mutex::{h2_mutexes, Mutexes};
+pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
+pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
-pub use task::{GroundedTask, Task, TaskRegression, TaskVisitor};
+pub use task::{GroundedDomain, GroundedTask, Task, TaskRegression, TaskVisitor};
 
 use crate::{Direction, PlanImprovement, PlanOutcome, Planner, PlannerConfig};
 
@@ -132,6 +164,10 @@ pub struct PddlOptions {
     pub subsumption: Subsumption,
     /// Grounding limits.
     pub grounding: GroundingLimits,
+    /// Search on packed states (groups of mutually exclusive facts as
+    /// fields, see [`Packing`]) when that takes fewer words than one bit
+    /// per fact. Heuristics see the facts either way.
+    pub packing: bool,
 }
 
 impl Default for PddlOptions {
@@ -140,6 +176,37 @@ impl Default for PddlOptions {
             mutexes: true,
             subsumption: Subsumption::Parent,
             grounding: GroundingLimits::default(),
+            packing: true,
+        }
+    }
+}
+
+/// How a task was packed ([`PddlOptions::packing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackingStats {
+    /// Groups (fields) of two facts or more.
+    pub groups: usize,
+    /// Facts in those groups.
+    pub grouped_facts: usize,
+    /// Fields in all, single facts included.
+    pub fields: usize,
+    /// Bits of the packed state.
+    pub bits: usize,
+    /// The width of one bit per fact, in 64-bit words.
+    pub fact_words: usize,
+}
+
+impl PackingStats {
+    /// The figures of `task`.
+    pub fn of(task: &PackedGroundedTask) -> Self {
+        let packing = task.packing();
+        let groups = || packing.groups().filter(|g| g.len() > 1);
+        Self {
+            groups: groups().count(),
+            grouped_facts: groups().map(<[u32]>::len).sum(),
+            fields: packing.groups().count(),
+            bits: packing.bits(),
+            fact_words: task.fact_words(),
         }
     }
 }
@@ -151,8 +218,10 @@ pub struct PddlSolution {
     pub grounding: GroundingStats,
     /// Parsing time (both files).
     pub parse_time: Duration,
-    /// The state's width in 64-bit words.
+    /// The searched state's width in 64-bit words (packed, if packed).
     pub words: usize,
+    /// How the task was packed, if it was.
+    pub packing: Option<PackingStats>,
     /// `h^2` mutex pairs, if computed.
     pub mutex_pairs: Option<usize>,
     /// Time spent computing mutexes.
@@ -346,32 +415,55 @@ fn solve_named(
         }
         e => e,
     })?;
-    let mut task = GroundedTask::new(&ground_task)?;
-    task.set_subsumption(options.subsumption);
+    let wants_mutexes = options.mutexes && config.direction != Direction::Forward;
     let mut mutex_pairs = None;
     let mut mutex_time = Duration::ZERO;
-    if options.mutexes && config.direction != Direction::Forward {
+    // Packing saves no word on a task of one word.
+    let may_pack = options.packing && ground_task.facts.len() > 64;
+    let mutexes = (wants_mutexes || may_pack).then(|| {
         let began = Instant::now();
         let mutexes = h2_mutexes(&ground_task);
         mutex_time = began.elapsed();
         mutex_pairs = Some(mutexes.pairs());
-        task.set_mutexes(&mutexes);
-    }
+        mutexes
+    });
+    let packed = match (&mutexes, may_pack) {
+        (Some(mutexes), true) => {
+            PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
+        }
+        _ => None,
+    };
     let mut search_config = config.clone();
     search_config.limits.max_time = remaining();
+    let solve = Solve {
+        config: &search_config,
+    };
     let began = Instant::now();
-    let (run, cpu) = crate::cpu::measure(|| {
-        task.visit(Solve {
-            config: &search_config,
-        })
-    });
+    let (words, packing, (run, cpu)) = if let Some(mut task) = packed {
+        task.set_subsumption(options.subsumption);
+        if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
+            task.set_mutexes(mutexes);
+        }
+        let stats = PackingStats::of(&task);
+        let run = crate::cpu::measure(|| task.visit(solve));
+        (task.words(), Some(stats), run)
+    } else {
+        let mut task = GroundedTask::new(&ground_task)?;
+        task.set_subsumption(options.subsumption);
+        if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
+            task.set_mutexes(mutexes);
+        }
+        let run = crate::cpu::measure(|| task.visit_domain(solve));
+        (task.words(), None, run)
+    };
     let run = run?;
     let search_time = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
     Ok(PddlSolution {
         grounding: ground_task.stats,
         parse_time,
-        words: task.words(),
+        words,
+        packing,
         mutex_pairs,
         mutex_time,
         outcome: run.outcome,
@@ -379,8 +471,8 @@ fn solve_named(
         direction: run.direction,
         forward: run.forward,
         regression: run.regression,
-        mutex_pruned: task.mutex_pruned(),
-        subsumption_pruned: task.subsumption_pruned(),
+        mutex_pruned: run.mutex_pruned,
+        subsumption_pruned: run.subsumption_pruned,
         search_time,
         setup_time: run.setup_time,
         search_cpu_time,
@@ -397,6 +489,7 @@ fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 }
 
 /// One planner run on a task of any width.
+#[derive(Clone, Copy)]
 struct Solve<'c> {
     config: &'c PlannerConfig,
 }
@@ -409,20 +502,27 @@ struct Run {
     regression: Option<Statistics>,
     setup_time: Duration,
     improvements: Vec<PlanImprovement<usize>>,
+    mutex_pruned: u64,
+    subsumption_pruned: u64,
 }
 
-impl TaskVisitor for Solve<'_> {
+impl DomainVisitor for Solve<'_> {
     type Output = Result<Run, PddlError>;
 
-    fn visit<B: Bits>(self, task: &Task<B>) -> Self::Output {
+    fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output {
         let planner = Planner::new(self.config.clone());
-        let report = planner.plan(task, &task.start(), &task.goal())?;
+        let report = planner.plan(task, &task.start_state(), &task.goal_state())?;
         let mut improvements = Vec::with_capacity(report.improvements.len());
         for found in report.improvements {
-            task.validate(&task.to_ipc(&found.plan.actions))?;
+            task.validate_ipc(&task.to_ipc(&found.plan.actions))?;
             improvements.push(PlanImprovement {
                 plan: crate::Plan {
-                    actions: found.plan.actions.iter().map(|a| a.index()).collect(),
+                    actions: found
+                        .plan
+                        .actions
+                        .iter()
+                        .map(|&a| task.fact_action(a))
+                        .collect(),
                     cost: found.plan.cost,
                 },
                 weight: found.weight,
@@ -434,10 +534,10 @@ impl TaskVisitor for Solve<'_> {
         let outcome = match report.outcome {
             PlanOutcome::Solved(p) => {
                 let ipc = task.to_ipc(&p.actions);
-                task.validate(&ipc)?;
+                task.validate_ipc(&ipc)?;
                 plan = Some(ipc);
                 PlanOutcome::Solved(crate::Plan {
-                    actions: p.actions.iter().map(|a| a.index()).collect(),
+                    actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
                     cost: p.cost,
                 })
             }
@@ -453,6 +553,8 @@ impl TaskVisitor for Solve<'_> {
             regression: report.regression,
             setup_time: report.setup_time,
             improvements,
+            mutex_pruned: task.mutex_pruned(),
+            subsumption_pruned: task.subsumption_pruned(),
         })
     }
 }

@@ -12,7 +12,7 @@ use state_atomic::{
 };
 
 use super::{GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION};
-use crate::{PlanError, PlanningDomain};
+use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
 /// one action per ground operator, of the operator's cost (1 without
@@ -318,6 +318,28 @@ impl<B: Bits> PlanningDomain for Task<B> {
         &self.actions
     }
 
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s WorldState<B>,
+        goal: &'s PartialState<B>,
+    ) -> (Cow<'s, WorldState<B>>, Cow<'s, PartialState<B>>) {
+        (Cow::Borrowed(start), Cow::Borrowed(goal))
+    }
+
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, WorldState<B>>,
+    ) -> BoxedHeuristic<'a, WorldState<B>> {
+        heuristic
+    }
+
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, PartialState<B>>,
+    ) -> BoxedHeuristic<'a, PartialState<B>> {
+        heuristic
+    }
+
     fn action_name(&self, id: ActionId) -> &str {
         self.actions.name(id)
     }
@@ -329,6 +351,62 @@ impl<B: Bits> PlanningDomain for Task<B> {
         plan: &[ActionId],
     ) -> Result<u64, PlanError> {
         PlanningDomain::validate(&self.actions, start, goal, plan)
+    }
+}
+
+/// What solving needs of a grounded task, packed ([`PackedTask`]) or not
+/// ([`Task`]), beyond planning on it.
+///
+/// [`PackedTask`]: super::PackedTask
+pub trait GroundedDomain:
+    PlanningDomain<ActionId = ActionId, State: Sync, Goal: Sync> + Sized
+{
+    /// The initial state.
+    fn start_state(&self) -> Self::State;
+    /// The goal.
+    fn goal_state(&self) -> Self::Goal;
+    /// The index of action `id` among the fact-level task's actions.
+    fn fact_action(&self, id: ActionId) -> usize;
+    /// The IPC plan of a plan's actions; see [`Task::to_ipc`].
+    fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan;
+    /// Replays an IPC plan on the fact-level task; see [`Task::validate`].
+    ///
+    /// # Errors
+    /// As for [`Task::validate`].
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError>;
+    /// See [`Task::mutex_pruned`].
+    fn mutex_pruned(&self) -> u64;
+    /// See [`Task::subsumption_pruned`].
+    fn subsumption_pruned(&self) -> u64;
+}
+
+impl<B: Bits> GroundedDomain for Task<B> {
+    fn start_state(&self) -> WorldState<B> {
+        self.start
+    }
+
+    fn goal_state(&self) -> PartialState<B> {
+        self.goal
+    }
+
+    fn fact_action(&self, id: ActionId) -> usize {
+        id.index()
+    }
+
+    fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan {
+        Task::to_ipc(self, actions)
+    }
+
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+        Task::validate(self, plan)
+    }
+
+    fn mutex_pruned(&self) -> u64 {
+        Task::mutex_pruned(self)
+    }
+
+    fn subsumption_pruned(&self) -> u64 {
+        Task::subsumption_pruned(self)
     }
 }
 
@@ -436,6 +514,11 @@ impl GroundedTask {
     /// Runs `visitor` on the task at its width.
     pub fn visit<V: TaskVisitor>(&self, visitor: V) -> V::Output {
         each_width!(self, t => visitor.visit(t))
+    }
+
+    /// Runs `visitor` on the task at its width, as a [`GroundedDomain`].
+    pub fn visit_domain<V: super::DomainVisitor>(&self, visitor: V) -> V::Output {
+        each_width!(self, t => visitor.visit(&**t))
     }
 
     /// See [`Task::set_mutexes`].

@@ -1,0 +1,507 @@
+//! A grounded task on packed (finite-domain) states; see [`Packing`].
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use search_core::{Estimate, Heuristic, SearchSpace};
+use state_atomic::{
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
+    WorldState,
+};
+
+use super::{GroundTask, GroundedDomain, IpcPlan, Mutexes, Packing, PddlError, Task};
+use crate::{BoxedHeuristic, PlanError, PlanningDomain};
+
+/// A grounded PDDL task whose search runs on packed states `Bp` (one
+/// field per group of mutually exclusive facts, see [`Packing`]) while its
+/// heuristics read the fact-level task on `Bf` ([`Task`]), so they
+/// estimate exactly what they estimate unpacked. Plans, names and
+/// validation are the fact-level task's.
+///
+/// ```
+/// use planners::pddl::{ground, h2_mutexes, parse_domain, parse_problem, GroundingLimits, Packing, PackedTask};
+/// use planners::{heuristics::heuristic, Planner, PlannerConfig};
+/// use state_atomic::Wide;
+/// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
+///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
+///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
+/// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d) (:objects a b c) \
+///     (:init (at a) (road a b) (road b c)) (:goal (at c)))").unwrap();
+/// let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+/// let packing = Packing::new(&task, &h2_mutexes(&task));
+/// let packed = PackedTask::<u64, Wide<2>>::new(&task, packing).unwrap().unwrap();
+/// let config = PlannerConfig { heuristic: heuristic("lmcut").unwrap(), ..PlannerConfig::default() };
+/// let report = Planner::new(config).plan(&packed, &packed.start(), &packed.goal()).unwrap();
+/// assert_eq!(report.plan().unwrap().cost, 2);
+/// ```
+#[derive(Debug)]
+pub struct PackedTask<Bp: Bits, Bf: Bits> {
+    packing: Packing,
+    actions: ActionSet<Bp>,
+    /// Per packed action: the fact-level task's action index.
+    fact_actions: Vec<usize>,
+    start: WorldState<Bp>,
+    goal: PartialState<Bp>,
+    facts: Task<Bf>,
+    mutexes: Option<Mutexes>,
+    subsumption: Subsumption,
+    mutex_pruned: AtomicU64,
+    subsumption_pruned: AtomicU64,
+}
+
+impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
+    /// The task `ground` packed by `packing` (made for it). `None` when the
+    /// start or goal do not pack: a goal that wants two facts of one group
+    /// (no plan reaches it, and the unpacked task says so).
+    ///
+    /// # Errors
+    /// As for [`Task::new`] on `Bf`, and [`PddlError::TooManyFacts`] if
+    /// the packed state does not fit `Bp`.
+    pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
+        let facts = Task::<Bf>::new(ground)?;
+        let too_many = || PddlError::TooManyFacts {
+            facts: packing.bits(),
+            capacity: Bp::CAPACITY,
+        };
+        if packing.words() * 64 > Bp::CAPACITY {
+            return Err(too_many());
+        }
+        let mut actions = ActionSet::<Bp>::new();
+        for bit in 0..packing.words() * 64 {
+            actions
+                .declare(&format!("packed bit {bit}"))
+                .map_err(|_| too_many())?;
+        }
+        let mut fact_actions = Vec::new();
+        let usable = ground
+            .operators
+            .iter()
+            .filter(|op| !op.pre.iter().any(|f| op.neg_pre.contains(f)));
+        for (index, op) in usable.enumerate() {
+            // Operators that want or add two facts of a group never apply
+            // in a reachable state.
+            let pre = packing.partial(&op.pre, &op.neg_pre);
+            let (Some(pre), Some(eff)) = (pre, packing.effect(op)) else {
+                continue;
+            };
+            actions
+                .add_partial(&op.name, op.cost, pre, eff)
+                .map_err(PlanError::from)?;
+            fact_actions.push(index);
+        }
+        let (Some(start), Some(goal)) = (
+            packing.encode(&ground.init),
+            packing.partial(&ground.goal, &ground.goal_false),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(Self {
+            packing,
+            actions,
+            fact_actions,
+            start,
+            goal,
+            facts,
+            mutexes: None,
+            subsumption: Subsumption::Parent,
+            mutex_pruned: AtomicU64::new(0),
+            subsumption_pruned: AtomicU64::new(0),
+        }))
+    }
+
+    /// The packing.
+    pub fn packing(&self) -> &Packing {
+        &self.packing
+    }
+
+    /// The packed actions.
+    pub fn actions(&self) -> &ActionSet<Bp> {
+        &self.actions
+    }
+
+    /// The fact-level task: what heuristics read, and what checks plans.
+    pub fn facts(&self) -> &Task<Bf> {
+        &self.facts
+    }
+
+    /// The packed initial state.
+    pub fn start(&self) -> WorldState<Bp> {
+        self.start
+    }
+
+    /// The packed goal.
+    pub fn goal(&self) -> PartialState<Bp> {
+        self.goal
+    }
+
+    /// Makes regression prune subgoals that want a pair of `mutexes`.
+    pub fn set_mutexes(&mut self, mutexes: &Mutexes) {
+        self.mutexes = Some(mutexes.clone());
+    }
+
+    /// Chooses regression's subsumption pruning.
+    pub fn set_subsumption(&mut self, how: Subsumption) {
+        self.subsumption = how;
+    }
+}
+
+impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
+    fn start_state(&self) -> WorldState<Bp> {
+        self.start
+    }
+
+    fn goal_state(&self) -> PartialState<Bp> {
+        self.goal
+    }
+
+    fn fact_action(&self, id: ActionId) -> usize {
+        self.fact_actions
+            .get(id.index())
+            .copied()
+            .unwrap_or(usize::MAX)
+    }
+
+    fn to_ipc(&self, actions: &[ActionId]) -> IpcPlan {
+        let ids: Vec<ActionId> = actions
+            .iter()
+            .filter_map(|&id| self.facts.actions().find(self.actions.name(id)))
+            .collect();
+        self.facts.to_ipc(&ids)
+    }
+
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+        self.facts.validate(plan)
+    }
+
+    fn mutex_pruned(&self) -> u64 {
+        self.mutex_pruned.load(Ordering::Relaxed)
+    }
+
+    fn subsumption_pruned(&self) -> u64 {
+        self.subsumption_pruned.load(Ordering::Relaxed)
+    }
+}
+
+/// A heuristic made for fact states, reading packed nodes decoded.
+struct Decoded<'a, N, H> {
+    packing: &'a Packing,
+    inner: H,
+    node: PhantomData<fn(&N)>,
+}
+
+impl<Bp: Bits, Bf: Bits> Heuristic<WorldState<Bp>, u32>
+    for Decoded<'_, WorldState<Bf>, BoxedHeuristic<'_, WorldState<Bf>>>
+{
+    #[inline]
+    fn estimate(&mut self, node: &WorldState<Bp>) -> Estimate<u32> {
+        self.inner.estimate(&self.packing.decode(node))
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.inner.is_admissible()
+    }
+
+    fn is_consistent(&self) -> bool {
+        self.inner.is_consistent()
+    }
+}
+
+impl<Bp: Bits, Bf: Bits> Heuristic<PartialState<Bp>, u32>
+    for Decoded<'_, PartialState<Bf>, BoxedHeuristic<'_, PartialState<Bf>>>
+{
+    #[inline]
+    fn estimate(&mut self, node: &PartialState<Bp>) -> Estimate<u32> {
+        self.inner.estimate(&self.packing.decode_partial(node))
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.inner.is_admissible()
+    }
+
+    fn is_consistent(&self) -> bool {
+        self.inner.is_consistent()
+    }
+}
+
+/// The regression space of a [`PackedTask`]: state-atomic's
+/// [`RegressionSpace`] on packed subgoals, pruning those that want a mutex
+/// pair of facts; its pruning counts are added to the task's when it is
+/// dropped.
+pub struct PackedRegression<'a, B: Bits> {
+    space: RegressionSpace<'a, B>,
+    actions: &'a ActionSet<B>,
+    packing: &'a Packing,
+    mutexes: Option<&'a Mutexes>,
+    facts: RefCell<Vec<u32>>,
+    mutex_pruned: Cell<u64>,
+    counts: [&'a AtomicU64; 2],
+}
+
+impl<B: Bits> PackedRegression<'_, B> {
+    /// Whether the facts `partial` wants true hold a mutex pair.
+    fn has_mutex(&self, mutexes: &Mutexes, partial: &PartialState<B>) -> bool {
+        let mut facts = self.facts.borrow_mut();
+        facts.clear();
+        self.packing.true_facts(partial, |f| facts.push(f));
+        facts.iter().enumerate().any(|(i, &p)| {
+            facts[i + 1..]
+                .iter()
+                .any(|&q| mutexes.are_mutex(p as usize, q as usize))
+        })
+    }
+}
+
+impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
+    type Node = PartialState<B>;
+    type Action = ActionId;
+    type Cost = u32;
+
+    #[inline]
+    fn is_goal(&self, node: &PartialState<B>) -> bool {
+        self.space.is_goal(node)
+    }
+
+    #[inline]
+    fn successors<F>(&self, node: &PartialState<B>, mut emit: F)
+    where
+        F: FnMut(ActionId, PartialState<B>, u32),
+    {
+        let Some(mutexes) = self.mutexes else {
+            return self.space.successors(node, emit);
+        };
+        self.space.successors(node, |id, sub, cost| {
+            // As unpacked: the state right after the action, and the one
+            // before it, must not want a mutex pair.
+            let Some(action) = self.actions.action(id) else {
+                return;
+            };
+            let eff = &action.eff;
+            let after = PartialState::new(
+                (node.values() & !eff.care()) | (eff.values() & eff.care()),
+                node.care() | eff.care(),
+            );
+            if self.has_mutex(mutexes, &after) || self.has_mutex(mutexes, &sub) {
+                self.mutex_pruned.set(self.mutex_pruned.get() + 1);
+            } else {
+                emit(id, sub, cost);
+            }
+        });
+    }
+}
+
+impl<B: Bits> Drop for PackedRegression<'_, B> {
+    fn drop(&mut self) {
+        self.counts[0].fetch_add(self.mutex_pruned.get(), Ordering::Relaxed);
+        self.counts[1].fetch_add(self.space.pruned(), Ordering::Relaxed);
+    }
+}
+
+impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
+    type State = WorldState<Bp>;
+    type Goal = PartialState<Bp>;
+    type Subgoal = PartialState<Bp>;
+    type ActionId = ActionId;
+    type Forward<'a> = ForwardSpace<'a, Bp>;
+    type Regression<'a> = PackedRegression<'a, Bp>;
+
+    fn forward<'a>(
+        &'a self,
+        goal: &'a PartialState<Bp>,
+    ) -> Result<ForwardSpace<'a, Bp>, PlanError> {
+        self.actions.forward(goal)
+    }
+
+    fn regression<'a>(
+        &'a self,
+        start: &'a WorldState<Bp>,
+        goal: &'a PartialState<Bp>,
+    ) -> Result<(PackedRegression<'a, Bp>, PartialState<Bp>), PlanError> {
+        let space =
+            RegressionSpace::new(&self.actions, *start, *goal)?.subsumption(self.subsumption);
+        let regression = PackedRegression {
+            space,
+            actions: &self.actions,
+            packing: &self.packing,
+            mutexes: self.mutexes.as_ref(),
+            facts: RefCell::new(Vec::new()),
+            mutex_pruned: Cell::new(0),
+            counts: [&self.mutex_pruned, &self.subsumption_pruned],
+        };
+        Ok((regression, *goal))
+    }
+
+    fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
+        RegressionSpace::<Bp>::execution_order(regressed)
+    }
+
+    type View = ActionSet<Bf>;
+
+    fn task_view(&self) -> &ActionSet<Bf> {
+        self.facts.actions()
+    }
+
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s WorldState<Bp>,
+        goal: &'s PartialState<Bp>,
+    ) -> (Cow<'s, WorldState<Bf>>, Cow<'s, PartialState<Bf>>) {
+        (
+            Cow::Owned(self.packing.decode(start)),
+            Cow::Owned(self.packing.decode_partial(goal)),
+        )
+    }
+
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, WorldState<Bf>>,
+    ) -> BoxedHeuristic<'a, WorldState<Bp>> {
+        Box::new(Decoded {
+            packing: &self.packing,
+            inner: heuristic,
+            node: PhantomData::<fn(&WorldState<Bf>)>,
+        })
+    }
+
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, PartialState<Bf>>,
+    ) -> BoxedHeuristic<'a, PartialState<Bp>> {
+        Box::new(Decoded {
+            packing: &self.packing,
+            inner: heuristic,
+            node: PhantomData::<fn(&PartialState<Bf>)>,
+        })
+    }
+
+    fn action_name(&self, id: ActionId) -> &str {
+        self.actions.name(id)
+    }
+
+    fn validate(
+        &self,
+        start: &WorldState<Bp>,
+        goal: &PartialState<Bp>,
+        plan: &[ActionId],
+    ) -> Result<u64, PlanError> {
+        PlanningDomain::validate(&self.actions, start, goal, plan)
+    }
+}
+
+/// Something to do with a grounded task, packed or not; see
+/// [`PackedGroundedTask::visit`] and [`GroundedTask::visit_domain`](super::GroundedTask::visit_domain).
+pub trait DomainVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the task.
+    fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output;
+}
+
+/// The state widths a [`PackedGroundedTask`] uses, as in
+/// [`GroundedTask`](super::GroundedTask).
+const WIDTHS: [usize; 8] = [1, 2, 3, 4, 8, 16, 32, 64];
+
+macro_rules! packed_pairs {
+    ($($variant:ident: $bp:ty, $pw:literal, $bf:ty, $fw:literal;)*) => {
+        /// A grounded task packed onto the narrowest state that holds its
+        /// fields, when that is narrower than its facts' state: one of a
+        /// few (packed, fact) width pairs, to bound how much search code
+        /// is compiled.
+        #[derive(Debug)]
+        #[non_exhaustive]
+        pub enum PackedGroundedTask {
+            $(
+                #[doc = concat!("Packed on ", stringify!($pw), " word(s), facts on ", stringify!($fw), ".")]
+                $variant(Box<PackedTask<$bp, $bf>>),
+            )*
+        }
+
+        impl PackedGroundedTask {
+            const PAIRS: &'static [(usize, usize)] = &[$(($pw, $fw)),*];
+
+            fn at(ground: &GroundTask, packing: Packing, pw: usize, fw: usize) -> Result<Option<Self>, PddlError> {
+                Ok(match (pw, fw) {
+                    $(($pw, $fw) => PackedTask::<$bp, $bf>::new(ground, packing)?
+                        .map(|t| PackedGroundedTask::$variant(Box::new(t))),)*
+                    _ => None,
+                })
+            }
+
+            /// The packed state's width in 64-bit words.
+            pub fn words(&self) -> usize {
+                match self { $(PackedGroundedTask::$variant(_) => $pw,)* }
+            }
+
+            /// The fact state's width in 64-bit words.
+            pub fn fact_words(&self) -> usize {
+                match self { $(PackedGroundedTask::$variant(_) => $fw,)* }
+            }
+
+            /// The packing.
+            pub fn packing(&self) -> &Packing {
+                match self { $(PackedGroundedTask::$variant(t) => t.packing(),)* }
+            }
+
+            /// Runs `visitor` on the task at its widths.
+            pub fn visit<V: DomainVisitor>(&self, visitor: V) -> V::Output {
+                match self { $(PackedGroundedTask::$variant(t) => visitor.visit(&**t),)* }
+            }
+
+            /// See [`PackedTask::set_mutexes`].
+            pub fn set_mutexes(&mut self, mutexes: &Mutexes) {
+                match self { $(PackedGroundedTask::$variant(t) => t.set_mutexes(mutexes),)* }
+            }
+
+            /// See [`PackedTask::set_subsumption`].
+            pub fn set_subsumption(&mut self, how: Subsumption) {
+                match self { $(PackedGroundedTask::$variant(t) => t.set_subsumption(how),)* }
+            }
+        }
+    };
+}
+
+packed_pairs! {
+    P1F2: u64, 1, Wide<2>, 2;
+    P1F3: u64, 1, Wide<3>, 3;
+    P1F4: u64, 1, Wide<4>, 4;
+    P2F3: Wide<2>, 2, Wide<3>, 3;
+    P2F4: Wide<2>, 2, Wide<4>, 4;
+    P3F4: Wide<3>, 3, Wide<4>, 4;
+    P1F8: u64, 1, Wide<8>, 8;
+    P2F8: Wide<2>, 2, Wide<8>, 8;
+    P4F8: Wide<4>, 4, Wide<8>, 8;
+    P2F16: Wide<2>, 2, Wide<16>, 16;
+    P4F16: Wide<4>, 4, Wide<16>, 16;
+    P8F16: Wide<8>, 8, Wide<16>, 16;
+    P4F32: Wide<4>, 4, Wide<32>, 32;
+    P8F32: Wide<8>, 8, Wide<32>, 32;
+    P16F32: Wide<16>, 16, Wide<32>, 32;
+    P8F64: Wide<8>, 8, Wide<64>, 64;
+    P16F64: Wide<16>, 16, Wide<64>, 64;
+    P32F64: Wide<32>, 32, Wide<64>, 64;
+}
+
+impl PackedGroundedTask {
+    /// `ground` packed by `packing` (made for it), if that saves words:
+    /// on the narrowest packed width of the listed pairs that holds the
+    /// fields and is narrower than the facts' width. `None` when it saves
+    /// none, or the start or goal do not pack ([`PackedTask::new`]).
+    ///
+    /// # Errors
+    /// As for [`PackedTask::new`].
+    pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
+        let narrowest = |words: usize| WIDTHS.into_iter().find(|&w| w >= words);
+        let Some(fw) = narrowest(ground.facts.len().div_ceil(64).max(1)) else {
+            return Ok(None);
+        };
+        let pair = WIDTHS
+            .into_iter()
+            .filter(|&pw| pw >= packing.words() && pw < fw)
+            .find(|&pw| Self::PAIRS.contains(&(pw, fw)));
+        match pair {
+            Some(pw) => Self::at(ground, packing, pw, fw),
+            None => Ok(None),
+        }
+    }
+}
