@@ -17,7 +17,9 @@ pub enum Direction {
     /// From the goal back to the start, over subgoals.
     Regression,
     /// Both at once on two threads; the first to answer wins and cancels the
-    /// other.
+    /// other. Where regression cannot run (the domain or the heuristic does
+    /// not serve it), forward alone, with a note in
+    /// [`PlanReport::notes`](crate::PlanReport::notes).
     Portfolio,
 }
 

@@ -139,3 +139,94 @@ pub fn validate<D: PlanningDomain>(
 ) -> Result<u64, PlanError> {
     domain.validate(start, goal, plan)
 }
+
+/// A domain shared behind an [`Arc`](std::sync::Arc) (as agents and ECS
+/// components hold one) plans as the domain itself.
+///
+/// ```
+/// use std::sync::Arc;
+/// use planners::{Planner, PlannerConfig};
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_food"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let shared = Arc::new(actions);
+/// let report = Planner::new(PlannerConfig::default()).plan(&shared, &start, &goal).unwrap();
+/// assert_eq!(report.plan().unwrap().cost, 5);
+/// ```
+impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
+    type State = D::State;
+    type Goal = D::Goal;
+    type Subgoal = D::Subgoal;
+    type ActionId = D::ActionId;
+    type Forward<'a>
+        = D::Forward<'a>
+    where
+        Self: 'a;
+    type Regression<'a>
+        = D::Regression<'a>
+    where
+        Self: 'a;
+
+    fn forward<'a>(&'a self, goal: &'a Self::Goal) -> Result<Self::Forward<'a>, PlanError> {
+        (**self).forward(goal)
+    }
+
+    fn regression<'a>(
+        &'a self,
+        start: &'a Self::State,
+        goal: &'a Self::Goal,
+    ) -> Result<(Self::Regression<'a>, Self::Subgoal), PlanError> {
+        (**self).regression(start, goal)
+    }
+
+    fn execution_order(&self, regressed: &[Self::ActionId]) -> Vec<Self::ActionId> {
+        (**self).execution_order(regressed)
+    }
+
+    type View = D::View;
+
+    fn task_view(&self) -> &Self::View {
+        (**self).task_view()
+    }
+
+    fn view_problem<'s>(
+        &'s self,
+        start: &'s Self::State,
+        goal: &'s Self::Goal,
+    ) -> (
+        Cow<'s, <Self::View as TaskView>::State>,
+        Cow<'s, <Self::View as TaskView>::Goal>,
+    ) {
+        (**self).view_problem(start, goal)
+    }
+
+    fn view_forward<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::State>,
+    ) -> BoxedHeuristic<'a, Self::State> {
+        (**self).view_forward(heuristic)
+    }
+
+    fn view_regression<'a>(
+        &'a self,
+        heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::Subgoal>,
+    ) -> BoxedHeuristic<'a, Self::Subgoal> {
+        (**self).view_regression(heuristic)
+    }
+
+    fn action_name(&self, id: Self::ActionId) -> &str {
+        (**self).action_name(id)
+    }
+
+    fn validate(
+        &self,
+        start: &Self::State,
+        goal: &Self::Goal,
+        plan: &[Self::ActionId],
+    ) -> Result<u64, PlanError> {
+        (**self).validate(start, goal, plan)
+    }
+}

@@ -96,6 +96,9 @@ pub struct PlanReport<Id> {
     /// the way, each cheaper than the one before, the last the outcome's
     /// (empty for the other algorithms).
     pub improvements: Vec<PlanImprovement<Id>>,
+    /// What the planner did otherwise than asked, e.g. a portfolio that
+    /// planned forward only because regression cannot run on the domain.
+    pub notes: Vec<String>,
 }
 
 /// A plan an anytime search found, cheaper than every one before it.

@@ -193,6 +193,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     elapsed: began.elapsed(),
                     setup_time: run.setup_time,
                     improvements: run.improvements,
+                    notes: Vec::new(),
                 }
             }
             Direction::Regression => {
@@ -205,6 +206,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     elapsed: began.elapsed(),
                     setup_time: run.setup_time,
                     improvements: run.improvements,
+                    notes: Vec::new(),
                 }
             }
             Direction::Portfolio => self.portfolio(domain, start, goal)?,
@@ -260,7 +262,27 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                 run
             },
         );
-        let (forward, regression) = (forward?, regression?);
+        let forward = forward?;
+        let regression = match regression {
+            Err(e) if cannot_regress(&e) => {
+                // Forward alone answers; it ran to its end (nothing cancelled it).
+                let mut report = PlanReport {
+                    outcome: forward.outcome,
+                    direction: Direction::Forward,
+                    forward: Some(forward.stats),
+                    regression: None,
+                    elapsed: Duration::ZERO,
+                    setup_time: forward.setup_time,
+                    improvements: forward.improvements,
+                    notes: Vec::new(),
+                };
+                report
+                    .notes
+                    .push(format!("the portfolio planned forward only: {e}"));
+                return Ok(report);
+            }
+            regression => regression?,
+        };
         let setup_time = forward.setup_time.max(regression.setup_time);
         let (forward_stats, regression_stats) = (forward.stats, regression.stats);
         let forward = (forward.outcome, forward.improvements);
@@ -283,6 +305,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             elapsed: Duration::ZERO,
             setup_time,
             improvements,
+            notes: Vec::new(),
         })
     }
 
@@ -430,6 +453,19 @@ impl Watch<'_> {
             self.stop.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// Whether `error` says regression cannot run here at all (the domain or
+/// the heuristic does not serve it), rather than that it went wrong.
+fn cannot_regress(error: &PlanError) -> bool {
+    matches!(
+        error,
+        PlanError::Factored(state_factored::FactoredError::NotRegressable { .. })
+            | PlanError::UnsupportedHeuristic {
+                direction: Direction::Regression,
+                ..
+            }
+    )
 }
 
 fn plan_improvements<N, Id: Copy>(

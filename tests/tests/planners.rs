@@ -349,3 +349,68 @@ fn anytime_search_improves_to_the_optimum_in_every_direction() {
     };
     assert_eq!(solve(&hitman.domain, &hitman.start, &hitman.goal, c).0, 15);
 }
+
+/// A domain behind an `Arc` plans as the domain itself, with registered
+/// heuristics, in every direction (atomic and factored).
+#[test]
+fn an_arc_shared_domain_plans_as_the_domain() {
+    let hungry = atomic::hungry_agent::<u64>().unwrap();
+    let shared = Arc::new(hungry.actions.clone());
+    let hitman = factored::hitman().unwrap();
+    let domain = Arc::new(hitman.domain.clone());
+    for direction in DIRECTIONS {
+        let c = config(direction, Algorithm::AStar, heuristic("hmax"));
+        assert_eq!(solve(&shared, &hungry.start, &hungry.goal, c).0, 30);
+        let c = PlannerConfig {
+            limits: SearchLimits {
+                max_expansions: Some(200_000),
+                ..SearchLimits::default()
+            },
+            ..config(direction, Algorithm::AStar, heuristic("numeric"))
+        };
+        assert_eq!(solve(&domain, &hitman.start, &hitman.goal, c).0, 15);
+    }
+}
+
+/// A portfolio on a domain regression cannot search (a state-dependent
+/// cost) plans forward, with a note, instead of failing.
+#[test]
+fn a_portfolio_plans_forward_where_regression_cannot_run() {
+    use state_factored::{Action, Domain, Predicate, Schema};
+    let mut schema = Schema::new();
+    schema.bool("fed").unwrap();
+    let mut domain = Domain::new(schema);
+    domain
+        .add_action(
+            Action::builder("eat")
+                .cost(1)
+                .cost_fn(|_| 4)
+                .set("fed", true),
+        )
+        .unwrap();
+    let start = domain.schema().default_state();
+    let goal = domain.goal([Predicate::eq("fed", true)]).unwrap();
+    let regression = Planner::new(config(
+        Direction::Regression,
+        Algorithm::AStar,
+        heuristic("blind"),
+    ))
+    .plan(&domain, &start, &goal);
+    assert!(regression.is_err(), "regression should refuse a cost_fn");
+    let report = Planner::new(config(
+        Direction::Portfolio,
+        Algorithm::AStar,
+        heuristic("blind"),
+    ))
+    .plan(&domain, &start, &goal)
+    .unwrap();
+    assert_eq!(report.plan().map(|p| p.cost), Some(4));
+    assert_eq!(report.direction, Direction::Forward);
+    assert!(report.regression.is_none());
+    assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
+    assert!(
+        report.notes[0].contains("planned forward only"),
+        "{:?}",
+        report.notes
+    );
+}

@@ -305,6 +305,7 @@ pub fn plan_pddl(
         elapsed: solution.search_time,
         setup_time: solution.setup_time,
         improvements: solution.improvements.clone(),
+        notes: Vec::new(),
     };
     let mut text = if request.json {
         pddl_json(&heading, &solution, &report)
@@ -484,6 +485,7 @@ fn to_json<Id>(
         "time": report.elapsed.as_secs_f64(),
         "setup_time": report.setup_time.as_secs_f64(),
         "improvements": improvements_json(&report.improvements),
+        "notes": report.notes,
     })
 }
 
@@ -560,6 +562,9 @@ fn to_text<Id>(
                 let _ = writeln!(out, "  {:>3}. {action}", i + 1);
             }
         }
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note      {note}");
     }
     improvements_text(&mut out, &report.improvements);
     if report.forward.is_some() && report.regression.is_some() {

@@ -478,6 +478,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
                 elapsed: Duration::ZERO,
                 setup_time: Duration::ZERO,
                 improvements: Vec::new(),
+                notes: Vec::new(),
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
@@ -497,6 +498,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         elapsed: solution.search_time,
         setup_time: solution.setup_time,
         improvements: Vec::new(),
+        notes: Vec::new(),
     };
     let mut measured = summarize(&report, |_, _| {
         if valid {
