@@ -212,7 +212,7 @@ pub struct Agent<D: AgentDomain> {
     executors: HashMap<D::ActionId, Box<dyn Executor<D::State>>>,
     planner: Planner<'static, D>,
     current: Option<CurrentPlan<D::ActionId>>,
-    observer: Option<Observer>,
+    observers: Vec<Observer>,
 }
 
 impl<D: AgentDomain> Agent<D> {
@@ -226,7 +226,7 @@ impl<D: AgentDomain> Agent<D> {
             executors: HashMap::new(),
             planner: Planner::new(PlannerConfig::default()),
             current: None,
-            observer: None,
+            observers: Vec::new(),
         }
     }
 
@@ -286,12 +286,13 @@ impl<D: AgentDomain> Agent<D> {
         Ok(self)
     }
 
-    /// Calls `observer` with every event from now on.
+    /// Calls `observer` with every event from now on, after the observers
+    /// given before it (a debug log and a game's UI can both listen).
     pub fn observe(
         &mut self,
         observer: impl for<'e> FnMut(&AgentEvent<'e>) + Send + 'static,
     ) -> &mut Self {
-        self.observer = Some(Box::new(observer));
+        self.observers.push(Box::new(observer));
         self
     }
 
@@ -338,7 +339,10 @@ impl<D: AgentDomain> Agent<D> {
         if let Some(reason) = self.plan_is_stale(&view) {
             if let Some(current) = self.current.take() {
                 let goal = &self.goals[current.goal].name;
-                emit(&mut self.observer, &AgentEvent::Replanning { goal, reason });
+                emit(
+                    &mut self.observers,
+                    &AgentEvent::Replanning { goal, reason },
+                );
             }
         }
         if self.current.is_none() {
@@ -389,7 +393,7 @@ impl<D: AgentDomain> Agent<D> {
                         actions,
                         cost: plan.cost,
                     };
-                    emit(&mut self.observer, &event);
+                    emit(&mut self.observers, &event);
                     return Ok(Some(CurrentPlan {
                         goal: g,
                         actions: plan.actions,
@@ -402,7 +406,7 @@ impl<D: AgentDomain> Agent<D> {
                         goal: &goal.name,
                         outcome: outcome.name(),
                     };
-                    emit(&mut self.observer, &event);
+                    emit(&mut self.observers, &event);
                 }
             }
         }
@@ -423,7 +427,7 @@ impl<D: AgentDomain> Agent<D> {
         if !current.started {
             current.started = true;
             emit(
-                &mut self.observer,
+                &mut self.observers,
                 &AgentEvent::ActionStarted { action: name },
             );
         }
@@ -435,12 +439,15 @@ impl<D: AgentDomain> Agent<D> {
             ExecStatus::Running => {}
             ExecStatus::Failure => {
                 emit(
-                    &mut self.observer,
+                    &mut self.observers,
                     &AgentEvent::ActionFailed { action: name },
                 );
                 let goal = &self.goals[current.goal].name;
                 let reason = ReplanReason::ActionFailed;
-                emit(&mut self.observer, &AgentEvent::Replanning { goal, reason });
+                emit(
+                    &mut self.observers,
+                    &AgentEvent::Replanning { goal, reason },
+                );
                 self.current = None;
             }
             ExecStatus::Success => {
@@ -449,19 +456,22 @@ impl<D: AgentDomain> Agent<D> {
                     // Checked at the top of this tick, so only a domain whose
                     // `apply` refuses more than `is_applicable` gets here.
                     let reason = ReplanReason::PreconditionInvalidated;
-                    emit(&mut self.observer, &AgentEvent::Replanning { goal, reason });
+                    emit(
+                        &mut self.observers,
+                        &AgentEvent::Replanning { goal, reason },
+                    );
                     self.current = None;
                     return TickStatus::Acting;
                 };
                 self.domain.write_back(&after, world, &mut self.own);
                 emit(
-                    &mut self.observer,
+                    &mut self.observers,
                     &AgentEvent::ActionFinished { action: name },
                 );
                 current.step += 1;
                 current.started = false;
                 if current.step == current.actions.len() {
-                    emit(&mut self.observer, &AgentEvent::GoalReached { goal });
+                    emit(&mut self.observers, &AgentEvent::GoalReached { goal });
                     self.current = None;
                 }
             }
@@ -470,8 +480,8 @@ impl<D: AgentDomain> Agent<D> {
     }
 }
 
-fn emit(observer: &mut Option<Observer>, event: &AgentEvent<'_>) {
-    if let Some(observe) = observer {
+fn emit(observers: &mut [Observer], event: &AgentEvent<'_>) {
+    for observe in observers {
         observe(event);
     }
 }

@@ -8,8 +8,8 @@ use rustc_hash::FxHashMap;
 use crate::constraint::Constraint;
 use crate::predicate::{per_variable, Test, Tests};
 use crate::{
-    Action, ActionBuilder, ActionId, FactoredError, ForwardSpace, Predicate, RegressionSpace,
-    Schema, State,
+    Action, ActionBuilder, ActionId, BoolVar, FactoredError, FloatVar, ForwardSpace, IntVar,
+    Predicate, RegressionSpace, Schema, State, StrVar, VarType,
 };
 
 /// A goal: a conjunction of predicates, checked against a schema.
@@ -163,6 +163,71 @@ impl Domain {
     /// ```
     pub fn schema(&self) -> &Schema {
         &self.schema
+    }
+
+    /// The typed handle of the bool variable `name`, for fast access to
+    /// states after the schema moved into the domain.
+    ///
+    /// # Errors
+    /// [`FactoredError::UnknownVariable`] for a name the schema lacks,
+    /// [`FactoredError::WrongVarType`] for a variable of another type.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// schema.bool("armed").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let mut state = domain.schema().default_state();
+    /// let gold = domain.int("gold").unwrap();
+    /// state.set_int(gold, 60);
+    /// assert_eq!(state.int(gold), 60);
+    /// assert!(!state.bool(domain.bool("armed").unwrap()));
+    /// assert_eq!(domain.bool("gold").unwrap_err().to_string(), "variable `gold` is int, not bool");
+    /// assert_eq!(domain.int("silver").unwrap_err().to_string(), "unknown variable `silver` in a typed handle");
+    /// ```
+    pub fn bool(&self, name: &str) -> Result<BoolVar, FactoredError> {
+        self.handle(name, VarType::Bool).map(BoolVar)
+    }
+
+    /// The typed handle of the int variable `name`; see [`bool`](Self::bool).
+    ///
+    /// # Errors
+    /// As for [`bool`](Self::bool).
+    pub fn int(&self, name: &str) -> Result<IntVar, FactoredError> {
+        self.handle(name, VarType::Int).map(IntVar)
+    }
+
+    /// The typed handle of the float variable `name`; see
+    /// [`bool`](Self::bool).
+    ///
+    /// # Errors
+    /// As for [`bool`](Self::bool).
+    pub fn float(&self, name: &str) -> Result<FloatVar, FactoredError> {
+        self.handle(name, VarType::Float).map(FloatVar)
+    }
+
+    /// The typed handle of the string variable `name`; see
+    /// [`bool`](Self::bool).
+    ///
+    /// # Errors
+    /// As for [`bool`](Self::bool).
+    pub fn string(&self, name: &str) -> Result<StrVar, FactoredError> {
+        self.handle(name, VarType::Str).map(StrVar)
+    }
+
+    /// The index of variable `name` if it has type `asked`.
+    fn handle(&self, name: &str, asked: VarType) -> Result<u32, FactoredError> {
+        let var = self.schema.resolve(name, "a typed handle")?;
+        if var.var_type() == asked {
+            Ok(u32::try_from(var.index()).unwrap_or(u32::MAX))
+        } else {
+            Err(FactoredError::WrongVarType {
+                name: name.to_owned(),
+                is: var.var_type(),
+                asked,
+            })
+        }
     }
 
     /// Checks an action against the schema and adds it.

@@ -44,6 +44,16 @@ pub enum FactoredError {
         /// Where it was used.
         context: String,
     },
+    /// A typed handle asked for a variable of another type.
+    #[error("variable `{name}` is {is}, not {asked}")]
+    WrongVarType {
+        /// The variable.
+        name: String,
+        /// Its type.
+        is: VarType,
+        /// The type asked for.
+        asked: VarType,
+    },
     /// A value of the wrong type for a variable.
     #[error("variable `{variable}` is {expected} but {context} gives it a {found} value")]
     TypeMismatch {

@@ -105,9 +105,9 @@ pub type Cost = u32;
 /// ```
 pub mod prelude {
     pub use crate::{
-        Action, ActionId, Cost, Domain, Effect, FactoredError, ForwardSpace, Goal, GoalCount,
-        NumericDistance, NumericHmax, Op, OperatorCounting, Predicate, RegressionSpace, Schema,
-        State, Subgoal, Value, VarType,
+        Action, ActionId, BoolVar, Cost, Domain, Effect, FactoredError, FloatVar, ForwardSpace,
+        Goal, GoalCount, IntVar, NumericDistance, NumericHmax, Op, OperatorCounting, Predicate,
+        RegressionSpace, Schema, State, StrVar, Subgoal, Value, Var, VarType,
     };
 }
 

@@ -267,3 +267,27 @@ fn factored_agents_share_world_variables() {
     assert_eq!(golds, [20, 10]);
     assert_eq!(last, [TickStatus::Idle, TickStatus::Stuck]);
 }
+
+/// Every observer hears every event, in the order they were added; a later
+/// one does not replace an earlier one.
+#[test]
+fn several_observers_all_hear_every_event() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let first = recorder(&mut agent);
+    let second = recorder(&mut agent);
+    let order = Arc::new(Mutex::new(Vec::new()));
+    for who in ["a", "b"] {
+        let sink = Arc::clone(&order);
+        agent.observe(move |_: &AgentEvent<'_>| sink.lock().unwrap().push(who));
+    }
+    let mut world = actions.state([]).unwrap();
+    assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Idle);
+    let first = first.lock().unwrap().clone();
+    assert!(first.iter().any(|line| line == "reached eat"), "{first:?}");
+    assert_eq!(first, *second.lock().unwrap());
+    let order = order.lock().unwrap();
+    assert_eq!(order.len(), 2 * first.len());
+    assert!(order.chunks(2).all(|pair| pair == ["a", "b"]), "{order:?}");
+}
