@@ -505,6 +505,43 @@ impl Schema {
         }
     }
 
+    /// Sets variable `name` of `state` to `value`, by name (the typed
+    /// setters of [`State`] are faster in a loop).
+    ///
+    /// # Errors
+    /// [`FactoredError::UnknownVariable`], [`FactoredError::TypeMismatch`],
+    /// or [`FactoredError::NonFinite`] for a float that is not finite; the
+    /// state is unchanged.
+    ///
+    /// # Panics
+    /// If `state` comes from a schema with fewer variables.
+    ///
+    /// ```
+    /// use state_factored::Schema;
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// schema.string("location").unwrap();
+    /// let mut state = schema.default_state();
+    /// schema.set(&mut state, "gold", 60).unwrap();
+    /// schema.set(&mut state, "location", "shop").unwrap();
+    /// assert_eq!(state.int(gold), 60);
+    /// let error = schema.set(&mut state, "gold", "lots").unwrap_err();
+    /// assert_eq!(error.to_string(), "variable `gold` is int but an update gives it a string value");
+    /// assert!(schema.set(&mut state, "silver", 1).is_err());
+    /// assert_eq!(state.int(gold), 60);
+    /// ```
+    pub fn set(
+        &self,
+        state: &mut State,
+        name: &str,
+        value: impl Into<Value>,
+    ) -> Result<(), FactoredError> {
+        let var = self.resolve(name, "an update")?;
+        let slot = self.encode(var, &value.into(), "an update")?;
+        state.set_slot(var.index(), slot);
+        Ok(())
+    }
+
     /// The slot that encodes `value` for variable `var`, checked.
     pub(crate) fn encode(
         &self,
