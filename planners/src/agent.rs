@@ -83,6 +83,25 @@ pub enum ReplanReason {
     PreconditionInvalidated,
     /// A more important goal became relevant.
     HigherPriorityGoal,
+    /// A plan cheaper than what is left of the current one by more than
+    /// the policy's margin exists ([`ReplanPolicy::cheaper_by`]).
+    CheaperPlan,
+    /// The policy's period passed ([`ReplanPolicy::every_ticks`]).
+    Periodic,
+}
+
+/// When an agent replans beyond the reasons it always has (a failed
+/// action, a broken precondition, a more important goal). Both checks run
+/// between actions only, never while an executor is running one; the
+/// default does neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplanPolicy {
+    /// Plans anew every this many ticks of following a plan.
+    pub every_ticks: Option<u32>,
+    /// Plans the current goal again before each action, and switches when
+    /// the new plan costs less than what is left of the current one by more
+    /// than this (a shop that reopened mid-plan). One search per action.
+    pub cheaper_by: Option<u64>,
 }
 
 impl fmt::Display for ReplanReason {
@@ -93,6 +112,8 @@ impl fmt::Display for ReplanReason {
                 "the next action's precondition no longer holds"
             }
             ReplanReason::HigherPriorityGoal => "a more important goal became relevant",
+            ReplanReason::CheaperPlan => "a cheaper plan exists",
+            ReplanReason::Periodic => "the replanning period passed",
         })
     }
 }
@@ -171,6 +192,8 @@ struct CurrentPlan<Id> {
     actions: Vec<Id>,
     step: usize,
     started: bool,
+    /// Ticks spent following this plan.
+    ticks: u32,
 }
 
 type Observer = Box<dyn for<'e> FnMut(&AgentEvent<'e>) + Send>;
@@ -213,6 +236,7 @@ pub struct Agent<D: AgentDomain> {
     planner: Planner<'static, D>,
     current: Option<CurrentPlan<D::ActionId>>,
     observers: Vec<Observer>,
+    policy: ReplanPolicy,
 }
 
 impl<D: AgentDomain> Agent<D> {
@@ -227,7 +251,14 @@ impl<D: AgentDomain> Agent<D> {
             planner: Planner::new(PlannerConfig::default()),
             current: None,
             observers: Vec::new(),
+            policy: ReplanPolicy::default(),
         }
+    }
+
+    /// Replans as `policy` says, beyond the reasons an agent always has.
+    pub fn set_replan_policy(&mut self, policy: ReplanPolicy) -> &mut Self {
+        self.policy = policy;
+        self
     }
 
     /// Plans with `config` from now on.
@@ -345,6 +376,18 @@ impl<D: AgentDomain> Agent<D> {
                 );
             }
         }
+        if let Some(reason) = self.policy_replan(&view)? {
+            if let Some(current) = self.current.take() {
+                let goal = &self.goals[current.goal].name;
+                emit(
+                    &mut self.observers,
+                    &AgentEvent::Replanning { goal, reason },
+                );
+            }
+        }
+        if let Some(current) = self.current.as_mut() {
+            current.ticks = current.ticks.saturating_add(1);
+        }
         if self.current.is_none() {
             match self.plan(&view)? {
                 Some(current) => self.current = Some(current),
@@ -364,6 +407,30 @@ impl<D: AgentDomain> Agent<D> {
         }
         let next = *current.actions.get(current.step)?;
         (!self.domain.is_applicable(view, next)).then_some(ReplanReason::PreconditionInvalidated)
+    }
+
+    /// Why the replan policy drops the current plan before its next action,
+    /// if it does.
+    fn policy_replan(&self, view: &D::State) -> Result<Option<ReplanReason>, PlanError> {
+        let Some(current) = self.current.as_ref().filter(|c| !c.started) else {
+            return Ok(None);
+        };
+        if self.policy.every_ticks.is_some_and(|n| current.ticks >= n) {
+            return Ok(Some(ReplanReason::Periodic));
+        }
+        let Some(margin) = self.policy.cheaper_by else {
+            return Ok(None);
+        };
+        let goal = &self.goals[current.goal].goal;
+        let rest = &current.actions[current.step..];
+        let Ok(left) = self.domain.validate(view, goal, rest) else {
+            return Ok(None); // a broken plan is the other checks' business
+        };
+        let report = self.planner.plan(&self.domain, view, goal)?;
+        let cheaper = report
+            .plan()
+            .is_some_and(|plan| plan.cost.saturating_add(margin) < left);
+        Ok(cheaper.then_some(ReplanReason::CheaperPlan))
     }
 
     /// Relevant, unsatisfied goals, most important first.
@@ -399,6 +466,7 @@ impl<D: AgentDomain> Agent<D> {
                         actions: plan.actions,
                         step: 0,
                         started: false,
+                        ticks: 0,
                     }));
                 }
                 outcome => {

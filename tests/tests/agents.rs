@@ -291,3 +291,85 @@ fn several_observers_all_hear_every_event() {
     assert_eq!(order.len(), 2 * first.len());
     assert!(order.chunks(2).all(|pair| pair == ["a", "b"]), "{order:?}");
 }
+
+/// The shop is closed, so the agent forages (cost 22 in all); after its
+/// first step the shop opens. With `cheaper_by` it drops the rest (21) for
+/// buying (4); without a policy it keeps foraging.
+#[test]
+fn a_cheaper_plan_replaces_the_current_one_when_the_policy_asks() {
+    use planners::agent::ReplanPolicy;
+    let mut a = ActionSet::<u64>::new();
+    a.declare_shared("shop_open").unwrap();
+    a.add_action("go_forest", 1).eff("in_forest", true);
+    a.add_action("forage", 20)
+        .pre("in_forest", true)
+        .eff("has_food", true);
+    a.add_action("buy", 3)
+        .pre("shop_open", true)
+        .eff("has_food", true);
+    a.add_action("eat", 1)
+        .pre("has_food", true)
+        .eff("fed", true);
+    let actions = Arc::new(a);
+    for policy in [
+        None,
+        Some(ReplanPolicy {
+            cheaper_by: Some(5),
+            ..ReplanPolicy::default()
+        }),
+    ] {
+        let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+        agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+        if let Some(policy) = policy {
+            agent.set_replan_policy(policy);
+        }
+        let log = recorder(&mut agent);
+        let mut world = actions.state([]).unwrap();
+        assert_eq!(agent.tick(&mut world).unwrap(), TickStatus::Acting);
+        world = actions.state(["shop_open"]).unwrap();
+        assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Idle);
+        let log = log.lock().unwrap();
+        let started: Vec<&str> = log
+            .iter()
+            .filter_map(|l| l.strip_prefix("start "))
+            .collect();
+        if policy.is_some() {
+            assert_eq!(started, ["go_forest", "buy", "eat"], "{log:?}");
+            assert!(
+                log.contains(&"replan eat: CheaperPlan".to_owned()),
+                "{log:?}"
+            );
+        } else {
+            assert_eq!(started, ["go_forest", "forage", "eat"], "{log:?}");
+        }
+    }
+}
+
+/// `every_ticks` replans between actions once the period has passed.
+#[test]
+fn a_periodic_policy_replans_between_actions() {
+    use planners::agent::ReplanPolicy;
+    let mut a = ActionSet::<u64>::new();
+    a.add_action("one", 1).eff("a", true);
+    a.add_action("two", 1).pre("a", true).eff("b", true);
+    a.add_action("three", 1).pre("b", true).eff("c", true);
+    a.add_action("four", 1).pre("c", true).eff("d", true);
+    let actions = Arc::new(a);
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("d", actions.partial([("d", true)]).unwrap(), 1);
+    agent.set_replan_policy(ReplanPolicy {
+        every_ticks: Some(2),
+        ..ReplanPolicy::default()
+    });
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    assert_eq!(run(&mut agent, &mut world, 20), TickStatus::Idle);
+    let log = log.lock().unwrap();
+    let periodic = log.iter().filter(|l| *l == "replan d: Periodic").count();
+    assert_eq!(periodic, 1, "{log:?}");
+    let started: Vec<&str> = log
+        .iter()
+        .filter_map(|l| l.strip_prefix("start "))
+        .collect();
+    assert_eq!(started, ["one", "two", "three", "four"], "{log:?}");
+}
