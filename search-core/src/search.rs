@@ -202,17 +202,62 @@ enum End {
 /// ```
 pub struct Search<'s, S: SearchSpace, H = Blind> {
     space: &'s S,
-    start: Option<S::Node>,
-    algorithm: Algorithm,
-    open_list: OpenListKind,
     heuristic: H,
     dominance: Option<Box<dyn Dominance<S::Node, S::Cost> + 's>>,
-    limits: SearchLimits<S::Cost>,
-    ws: Workspace<S::Node, S::Action, S::Cost>,
+    run: SearchState<S::Node, S::Action, S::Cost>,
+}
+
+/// Everything a [`Search`] owns: its nodes, open list, statistics, limits
+/// and where it stopped; all but the space, the heuristic and the
+/// dominance pruner, which it borrows or is given.
+///
+/// Take it out with [`Search::into_state`] to keep a search between game
+/// frames in a struct that owns it (it is `Send` when the nodes, actions
+/// and costs are), and go on with [`Search::resume`] over the same space.
+///
+/// ```
+/// use search_core::{Search, SearchSpace, SearchState, Status};
+///
+/// /// Count from 0 to 1000 in steps of one.
+/// struct Count;
+/// impl SearchSpace for Count {
+///     type Node = u32;
+///     type Action = ();
+///     type Cost = u32;
+///     fn is_goal(&self, n: &u32) -> bool { *n == 1000 }
+///     fn successors<F: FnMut((), u32, u32)>(&self, n: &u32, mut emit: F) {
+///         if *n < 1000 { emit((), n + 1, 1); }
+///     }
+/// }
+///
+/// /// An agent that keeps its search from one frame to the next.
+/// struct Agent { search: Option<SearchState<u32, (), u32>> }
+///
+/// let mut agent = Agent { search: Some(Search::new(&Count, 0).into_state().0) };
+/// let mut frames = 0;
+/// loop {
+///     frames += 1;
+///     let state = agent.search.take().unwrap();
+///     let mut search = Search::resume(&Count, state);
+///     if search.step(100).unwrap() == Status::Finished {
+///         let result = search.run().unwrap();
+///         assert_eq!(result.outcome.solution().unwrap().cost, 1000);
+///         break;
+///     }
+///     agent.search = Some(search.into_state().0);
+/// }
+/// assert_eq!(frames, 11);
+/// ```
+pub struct SearchState<N, A, C> {
+    start: Option<N>,
+    algorithm: Algorithm,
+    open_list: OpenListKind,
+    limits: SearchLimits<C>,
+    ws: Workspace<N, A, C>,
     stats: Statistics,
     /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
     pruned: bool,
-    last_key: Option<Priority<S::Cost>>,
+    last_key: Option<Priority<C>>,
     /// Breadth-first search expands the store in order; the next to expand.
     bfs_next: u32,
     /// The most successors one expansion produced, for memory projections.
@@ -223,22 +268,18 @@ pub struct Search<'s, S: SearchSpace, H = Blind> {
     last_clock: (Duration, u64),
     end: Option<End>,
     /// Restarting weighted A*'s iterations and plans so far.
-    schedule: Option<Schedule<S::Node, S::Action, S::Cost>>,
+    schedule: Option<Schedule<N, A, C>>,
     /// The start, kept for the next iteration of restarting weighted A*.
-    origin: Option<S::Node>,
+    origin: Option<N>,
 }
 
-impl<'s, S: SearchSpace> Search<'s, S, Blind> {
-    /// A search of `space` from `start`: A* with the blind heuristic and no
-    /// limits until configured otherwise.
-    pub fn new(space: &'s S, start: S::Node) -> Self {
+impl<N, A, C: Ord> SearchState<N, A, C> {
+    /// A search from `start` that has not begun: A* and no limits.
+    fn new(start: N) -> Self {
         Self {
-            space,
             start: Some(start),
             algorithm: Algorithm::AStar,
             open_list: OpenListKind::Auto,
-            heuristic: Blind,
-            dominance: None,
             limits: SearchLimits::default(),
             ws: Workspace::default(),
             stats: Statistics::default(),
@@ -253,6 +294,38 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
             origin: None,
         }
     }
+
+    /// The statistics so far.
+    pub fn statistics(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// Whether the search has ended ([`Search::run`] then returns at once).
+    pub fn is_finished(&self) -> bool {
+        self.end.is_some()
+    }
+}
+
+impl<'s, S: SearchSpace> Search<'s, S, Blind> {
+    /// A search of `space` from `start`: A* with the blind heuristic and no
+    /// limits until configured otherwise.
+    pub fn new(space: &'s S, start: S::Node) -> Self {
+        Self::resume(space, SearchState::new(start))
+    }
+
+    /// Goes on with a search taken out by [`into_state`](Search::into_state),
+    /// over `space`, which must be the space it ran on (or one equal to it).
+    /// Give the heuristic again with [`heuristic`](Search::heuristic), and
+    /// a dominance pruner if it had one: the search goes on where it
+    /// stopped, with its nodes, open list, limits and statistics.
+    pub fn resume(space: &'s S, state: SearchState<S::Node, S::Action, S::Cost>) -> Self {
+        Self {
+            space,
+            heuristic: Blind,
+            dominance: None,
+            run: state,
+        }
+    }
 }
 
 impl<'s, S, H> Search<'s, S, H>
@@ -265,11 +338,11 @@ where
     pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
         if algorithm == Algorithm::RestartingWeightedAStar {
             let schedule = Schedule::new();
-            self.algorithm = schedule.algorithm();
-            self.schedule = Some(schedule);
+            self.run.algorithm = schedule.algorithm();
+            self.run.schedule = Some(schedule);
         } else {
-            self.algorithm = algorithm;
-            self.schedule = None;
+            self.run.algorithm = algorithm;
+            self.run.schedule = None;
         }
         self
     }
@@ -310,7 +383,8 @@ where
     /// assert_eq!(result.outcome.solution().unwrap().cost, 10);
     /// ```
     pub fn improvements(&self) -> &[Improvement<S::Node, S::Action, S::Cost>] {
-        self.schedule
+        self.run
+            .schedule
             .as_ref()
             .map_or(&[], |schedule| &schedule.improvements)
     }
@@ -319,7 +393,7 @@ where
     /// best); the expansions are the same whatever the choice.
     #[must_use]
     pub fn open_list(mut self, kind: OpenListKind) -> Self {
-        self.open_list = kind;
+        self.run.open_list = kind;
         self
     }
 
@@ -327,23 +401,9 @@ where
     pub fn heuristic<H2: Heuristic<S::Node, S::Cost>>(self, heuristic: H2) -> Search<'s, S, H2> {
         Search {
             space: self.space,
-            start: self.start,
-            algorithm: self.algorithm,
-            open_list: self.open_list,
             heuristic,
             dominance: self.dominance,
-            limits: self.limits,
-            ws: self.ws,
-            stats: self.stats,
-            pruned: self.pruned,
-            last_key: self.last_key,
-            bfs_next: self.bfs_next,
-            max_branching: self.max_branching,
-            next_clock: self.next_clock,
-            last_clock: self.last_clock,
-            end: self.end,
-            schedule: self.schedule,
-            origin: self.origin,
+            run: self.run,
         }
     }
 
@@ -358,20 +418,20 @@ where
     /// Sets the limits.
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
-        self.limits = limits;
+        self.run.limits = limits;
         self
     }
 
     /// Reuses the buffers of an earlier search.
     #[must_use]
     pub fn workspace(mut self, workspace: Workspace<S::Node, S::Action, S::Cost>) -> Self {
-        self.ws = workspace;
+        self.run.ws = workspace;
         self
     }
 
     /// The statistics so far.
     pub fn statistics(&self) -> &Statistics {
-        &self.stats
+        &self.run.stats
     }
 
     /// The heuristic, for reading what it learned.
@@ -381,7 +441,14 @@ where
 
     /// Gives back the buffers for the next search.
     pub fn into_workspace(self) -> Workspace<S::Node, S::Action, S::Cost> {
-        self.ws
+        self.run.ws
+    }
+
+    /// Takes out what the search owns, to resume it later with
+    /// [`Search::resume`], and gives back the heuristic (keep it if it
+    /// learns; a stateless one can be made again).
+    pub fn into_state(self) -> (SearchState<S::Node, S::Action, S::Cost>, H) {
+        (self.run, self.heuristic)
     }
 
     /// Advances the search by at most `expansions` expansions.
@@ -399,26 +466,26 @@ where
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
-        if let Some(start) = self.start.take() {
+        if let Some(start) = self.run.start.take() {
             self.begin(start);
         }
         let mut budget = expansions;
-        let limited = self.limits.checks_expansions();
-        while self.end.is_none() && budget > 0 {
+        let limited = self.run.limits.checks_expansions();
+        while self.run.end.is_none() && budget > 0 {
             budget -= 1;
             if let Some(end) = limited.then(|| self.check_limits(started)).flatten() {
-                self.end = Some(end);
+                self.run.end = Some(end);
                 break;
             }
             self.expand_next();
-            if self.end.is_some() && self.schedule.is_some() {
+            if self.run.end.is_some() && self.run.schedule.is_some() {
                 self.next_iteration(started);
             }
         }
-        self.stats.elapsed += started.elapsed();
-        self.stats.stored = self.ws.store.len();
-        self.stats.estimated_bytes = self.bytes(0).0;
-        match &self.end {
+        self.run.stats.elapsed += started.elapsed();
+        self.run.stats.stored = self.run.ws.store.len();
+        self.run.stats.estimated_bytes = self.bytes(0).0;
+        match &self.run.end {
             None => Ok(Status::Running),
             Some(End::Failed(error)) => Err(error.clone()),
             Some(_) => Ok(Status::Finished),
@@ -433,7 +500,7 @@ where
     /// As for [`step`](Search::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
         while self.step(u64::MAX)? == Status::Running {}
-        let outcome = match (self.improvements().last(), &self.end) {
+        let outcome = match (self.improvements().last(), &self.run.end) {
             (Some(best), _) => Outcome::Solved(best.solution.clone()),
             (None, Some(End::Goal(index))) => Outcome::Solved(self.solution(*index)),
             (None, Some(End::Limit(limit))) => Outcome::LimitReached(*limit),
@@ -442,18 +509,18 @@ where
         };
         Ok(SearchResult {
             outcome,
-            stats: self.stats.clone(),
+            stats: self.run.stats.clone(),
         })
     }
 
     fn begin(&mut self, start: S::Node) {
-        if let Err(error) = self.algorithm.validate() {
-            self.end = Some(End::Failed(error));
+        if let Err(error) = self.run.algorithm.validate() {
+            self.run.end = Some(End::Failed(error));
             return;
         }
-        self.stats = Statistics::default();
-        if self.schedule.is_some() {
-            self.origin = Some(start.clone());
+        self.run.stats = Statistics::default();
+        if self.run.schedule.is_some() {
+            self.run.origin = Some(start.clone());
         }
         self.begin_iteration(start);
     }
@@ -463,22 +530,22 @@ where
     /// Any other end (exhausted under the bound, so the best plan is
     /// optimal; a limit; cancellation; an error) ends the search.
     fn next_iteration(&mut self, step_started: Instant) {
-        let Some(End::Goal(goal)) = self.end else {
+        let Some(End::Goal(goal)) = self.run.end else {
             return;
         };
         let solution = self.solution(goal);
         let admissible = self.heuristic.is_admissible();
         let (expanded, elapsed) = (
-            self.stats.expanded,
-            self.stats.elapsed + step_started.elapsed(),
+            self.run.stats.expanded,
+            self.run.stats.elapsed + step_started.elapsed(),
         );
-        let Some(schedule) = self.schedule.as_mut() else {
+        let Some(schedule) = self.run.schedule.as_mut() else {
             return;
         };
         if let Next::Restart(algorithm) = schedule.found(solution, expanded, elapsed, admissible) {
-            if let Some(start) = self.origin.clone() {
-                self.algorithm = algorithm;
-                self.end = None;
+            if let Some(start) = self.run.origin.clone() {
+                self.run.algorithm = algorithm;
+                self.run.end = None;
                 self.begin_iteration(start);
             }
         }
@@ -487,101 +554,104 @@ where
     /// Empties the store and open list and puts `start` on them; the
     /// statistics go on adding up.
     fn begin_iteration(&mut self, start: S::Node) {
-        self.ws.store.clear(self.space.node_numbers());
+        self.run.ws.store.clear(self.space.node_numbers());
         let zero = S::Cost::zero();
-        self.ws.open.clear(
-            self.open_list,
-            self.algorithm.buckets_integer_priorities() && zero.to_bucket().is_some(),
+        self.run.ws.open.clear(
+            self.run.open_list,
+            self.run.algorithm.buckets_integer_priorities() && zero.to_bucket().is_some(),
         );
-        self.bfs_next = 0;
-        self.last_key = None;
-        self.pruned = false;
-        self.max_branching = 1;
-        self.next_clock = self.stats.expanded;
-        self.last_clock = (self.stats.elapsed, self.stats.expanded);
-        self.stats.generated += 1;
-        self.stats.evaluated += 1;
-        let h = if self.algorithm.uses_heuristic() {
+        self.run.bfs_next = 0;
+        self.run.last_key = None;
+        self.run.pruned = false;
+        self.run.max_branching = 1;
+        self.run.next_clock = self.run.stats.expanded;
+        self.run.last_clock = (self.run.stats.elapsed, self.run.stats.expanded);
+        self.run.stats.generated += 1;
+        self.run.stats.evaluated += 1;
+        let h = if self.run.algorithm.uses_heuristic() {
             match self.heuristic.estimate(&start) {
                 Estimate::Value(h) => h,
                 Estimate::DeadEnd => {
-                    self.stats.dead_ends = 1;
-                    self.end = Some(End::Exhausted);
+                    self.run.stats.dead_ends = 1;
+                    self.run.end = Some(End::Exhausted);
                     return;
                 }
             }
         } else {
             zero
         };
-        let is_goal = self.algorithm.is_bfs() && self.space.is_goal(&start);
+        let is_goal = self.run.algorithm.is_bfs() && self.space.is_goal(&start);
         let space = self.space;
         if let Err(error) = self
+            .run
             .ws
             .store
             .insert_start(start, zero, |n| space.node_number(n))
         {
-            self.end = Some(End::Failed(error));
+            self.run.end = Some(End::Failed(error));
             return;
         }
-        self.ws.store.node_heap = space.node_heap_bytes(self.ws.store.node(0));
-        if self.algorithm.uses_heuristic() {
-            self.ws.store.h.push(h);
+        self.run.ws.store.node_heap = space.node_heap_bytes(self.run.ws.store.node(0));
+        if self.run.algorithm.uses_heuristic() {
+            self.run.ws.store.h.push(h);
         }
         if let Some(dominance) = self.dominance.as_deref_mut() {
             // The start dominates what it dominates; nothing dominates it.
-            dominance.is_dominated(self.ws.store.node(0), zero);
+            dominance.is_dominated(self.run.ws.store.node(0), zero);
         }
         if is_goal {
-            self.end = Some(End::Goal(0));
-        } else if !self.algorithm.is_bfs() {
-            let max_memory = self.limits.max_memory_bytes;
-            if let Err(end) = push_open(&mut self.ws, self.algorithm, zero, h, 0, max_memory) {
-                self.end = Some(end);
+            self.run.end = Some(End::Goal(0));
+        } else if !self.run.algorithm.is_bfs() {
+            let max_memory = self.run.limits.max_memory_bytes;
+            if let Err(end) =
+                push_open(&mut self.run.ws, self.run.algorithm, zero, h, 0, max_memory)
+            {
+                self.run.end = Some(end);
             }
         }
     }
 
     fn open_len(&self) -> usize {
-        if self.algorithm.is_bfs() {
-            self.ws.store.len() - self.bfs_next as usize
+        if self.run.algorithm.is_bfs() {
+            self.run.ws.store.len() - self.run.bfs_next as usize
         } else {
-            self.ws.open.len()
+            self.run.ws.open.len()
         }
     }
 
     fn bytes(&self, room: usize) -> (usize, usize) {
-        let (store, store_growth) = self.ws.store.bytes(room);
-        let (open, open_growth) = self.ws.open.bytes(room);
+        let (store, store_growth) = self.run.ws.store.bytes(room);
+        let (open, open_growth) = self.run.ws.open.bytes(room);
         let heuristic = self.heuristic.memory_bytes();
         (store + open + heuristic, store_growth + open_growth)
     }
 
     fn check_limits(&mut self, step_started: Instant) -> Option<End> {
-        let limits = &self.limits;
+        let limits = &self.run.limits;
         if limits.is_cancelled() {
             return Some(End::Cancelled);
         }
         if limits
             .max_expansions
-            .is_some_and(|m| self.stats.expanded >= m)
+            .is_some_and(|m| self.run.stats.expanded >= m)
         {
             return Some(End::Limit(Limit::Expansions));
         }
         if limits
             .max_stored_nodes
-            .is_some_and(|m| self.ws.store.len() >= m)
+            .is_some_and(|m| self.run.ws.store.len() >= m)
         {
             return Some(End::Limit(Limit::StoredNodes));
         }
         if let Some(max) = limits.max_memory_bytes {
-            let (now, growth) = self.bytes(self.max_branching);
+            let (now, growth) = self.bytes(self.run.max_branching);
             if now + growth > max {
                 return Some(End::Limit(Limit::Memory));
             }
         }
         if let Some(max) = limits.max_time {
-            if self.stats.expanded >= self.next_clock {
-                let now = self.stats.elapsed + step_started.elapsed();
+            if self.run.stats.expanded >= self.run.next_clock {
+                let now = self.run.stats.elapsed + step_started.elapsed();
                 if now >= max {
                     return Some(End::Limit(Limit::Time));
                 }
@@ -597,8 +667,8 @@ where
     /// grid expansion) and at least one. So a search passes `max_time` by
     /// at most a millisecond or so, or one expansion when they are slower.
     fn plan_clock(&mut self, now: Duration, max: Duration) {
-        let (then, at) = self.last_clock;
-        let done = u128::from(self.stats.expanded - at);
+        let (then, at) = self.run.last_clock;
+        let done = u128::from(self.run.stats.expanded - at);
         let stride = match now.saturating_sub(then).as_nanos().checked_div(done) {
             Some(pace) => {
                 let interval = max.saturating_sub(now).min(Duration::from_millis(1));
@@ -607,13 +677,13 @@ where
             }
             None => 1, // no pace yet
         };
-        self.last_clock = (now, self.stats.expanded);
-        self.next_clock = self.stats.expanded + stride;
+        self.run.last_clock = (now, self.run.stats.expanded);
+        self.run.next_clock = self.run.stats.expanded + stride;
     }
 
     /// What ends a search whose open list ran dry.
     fn exhausted(&self) -> End {
-        if self.pruned {
+        if self.run.pruned {
             End::Limit(Limit::CostBound)
         } else {
             End::Exhausted
@@ -621,30 +691,30 @@ where
     }
 
     fn pop(&mut self) -> Option<u32> {
-        if self.algorithm.is_bfs() {
-            let next = self.bfs_next;
-            if next as usize >= self.ws.store.len() {
+        if self.run.algorithm.is_bfs() {
+            let next = self.run.bfs_next;
+            if next as usize >= self.run.ws.store.len() {
                 return None;
             }
-            self.bfs_next += 1;
+            self.run.bfs_next += 1;
             return Some(next);
         }
-        while let Some((key, index)) = self.ws.open.pop() {
-            if self.ws.store.closed.get(index) {
+        while let Some((key, index)) = self.run.ws.open.pop() {
+            if self.run.ws.store.closed.get(index) {
                 continue; // a stale entry of a node expanded at a lower cost
             }
             // Compare like with like: a switch from buckets to the heap is no jump.
-            if self.last_key.is_some_and(|last| {
+            if self.run.last_key.is_some_and(|last| {
                 matches!(
                     (last, key),
                     (Priority::Bucket(_), Priority::Bucket(_))
                         | (Priority::Cost(_), Priority::Cost(_))
                 ) && key > last
             }) {
-                self.stats.expanded_until_last_jump = self.stats.expanded;
+                self.run.stats.expanded_until_last_jump = self.run.stats.expanded;
             }
-            self.last_key = Some(key);
-            self.ws.store.closed.set(index, true);
+            self.run.last_key = Some(key);
+            self.run.ws.store.closed.set(index, true);
             return Some(index);
         }
         None
@@ -652,43 +722,43 @@ where
 
     fn expand_next(&mut self) {
         let Some(index) = self.pop() else {
-            self.end = Some(self.exhausted());
+            self.run.end = Some(self.exhausted());
             return;
         };
-        self.stats.expanded += 1;
-        let record = &self.ws.store.records[index as usize];
+        self.run.stats.expanded += 1;
+        let record = &self.run.ws.store.records[index as usize];
         let node = record.node.clone();
         // Going back to the parent never helps (costs are non-negative), and
         // checking it saves a hash lookup in reversible spaces.
         let grandparent = (index != 0).then_some(record.parent);
-        if !self.algorithm.is_bfs() && self.space.is_goal(&node) {
-            self.end = Some(End::Goal(index));
+        if !self.run.algorithm.is_bfs() && self.space.is_goal(&node) {
+            self.run.end = Some(End::Goal(index));
             return;
         }
-        let g = self.ws.store.g(index);
+        let g = self.run.ws.store.g(index);
         let open_before = self.open_len();
-        let generated_before = self.stats.generated;
+        let generated_before = self.run.stats.generated;
 
         let mut expansion = Expansion {
             space: self.space,
-            algorithm: self.algorithm,
+            algorithm: self.run.algorithm,
             heuristic: &mut self.heuristic,
             dominance: match self.dominance.as_deref_mut() {
-                Some(dominance) if !self.algorithm.is_bfs() => {
+                Some(dominance) if !self.run.algorithm.is_bfs() => {
                     Some(dominance as &mut dyn Dominance<S::Node, S::Cost>)
                 }
                 _ => None,
             },
-            ws: &mut self.ws,
-            stats: &mut self.stats,
-            pruned: &mut self.pruned,
-            end: &mut self.end,
-            bound: self.limits.cost_bound,
-            below: self.schedule.as_ref().and_then(Schedule::bound),
-            max_memory: self.limits.max_memory_bytes,
-            guarded: self.limits.cost_bound.is_some()
-                || self.limits.max_memory_bytes.is_some()
-                || self.schedule.is_some(),
+            ws: &mut self.run.ws,
+            stats: &mut self.run.stats,
+            pruned: &mut self.run.pruned,
+            end: &mut self.run.end,
+            bound: self.run.limits.cost_bound,
+            below: self.run.schedule.as_ref().and_then(Schedule::bound),
+            max_memory: self.run.limits.max_memory_bytes,
+            guarded: self.run.limits.cost_bound.is_some()
+                || self.run.limits.max_memory_bytes.is_some()
+                || self.run.schedule.is_some(),
             parent: &node,
             index,
             grandparent,
@@ -698,13 +768,17 @@ where
             expansion.successor(action, child, cost);
         });
         let branching =
-            usize::try_from(self.stats.generated - generated_before).unwrap_or(usize::MAX);
-        self.max_branching = self.max_branching.max(branching);
-        self.stats.max_open = self.stats.max_open.max(self.open_len().max(open_before));
+            usize::try_from(self.run.stats.generated - generated_before).unwrap_or(usize::MAX);
+        self.run.max_branching = self.run.max_branching.max(branching);
+        self.run.stats.max_open = self
+            .run
+            .stats
+            .max_open
+            .max(self.open_len().max(open_before));
     }
 
     fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
-        let store = &self.ws.store;
+        let store = &self.run.ws.store;
         let mut nodes = Vec::new();
         let mut actions = Vec::new();
         let mut index = goal as usize;
