@@ -50,6 +50,13 @@ pub enum PlanError {
         /// The alternation's name.
         heuristic: String,
     },
+    /// An algorithm that cannot be sliced across ticks
+    /// ([`PlanJob`](crate::PlanJob)).
+    #[error("{algorithm} search cannot be sliced across ticks (its own engine runs to the end); use gbfs or astar")]
+    NotSliced {
+        /// The algorithm's name.
+        algorithm: String,
+    },
     /// A heuristic that cannot join a registry.
     #[error("cannot register heuristic `{name}`: {why}")]
     HeuristicRefused {

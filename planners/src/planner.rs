@@ -64,8 +64,8 @@ pub struct Planner<'h, D: PlanningDomain> {
     config: PlannerConfig,
     forward: Option<Factory<'h, D::State>>,
     regression: Option<Factory<'h, D::Subgoal>>,
-    forward_buffers: Buffers<D::State, D::ActionId>,
-    regression_buffers: Buffers<D::Subgoal, D::ActionId>,
+    pub(crate) forward_buffers: Buffers<D::State, D::ActionId>,
+    pub(crate) regression_buffers: Buffers<D::Subgoal, D::ActionId>,
 }
 
 /// The most bytes (the engine's estimate) a search's buffers may hold to be
@@ -78,7 +78,7 @@ const KEPT_BYTES: usize = 1 << 20;
 const KEPT_BUFFERS: usize = 4;
 
 /// Search buffers kept between plans.
-struct Buffers<N, A> {
+pub(crate) struct Buffers<N, A> {
     kept: Mutex<Vec<Workspace<N, A, u32>>>,
 }
 
@@ -93,7 +93,7 @@ impl<N, A> Default for Buffers<N, A> {
 impl<N, A> Buffers<N, A> {
     /// Kept buffers, or new ones. A poisoned lock only means another thread
     /// panicked while pushing or popping; new buffers are always correct.
-    fn take(&self) -> Workspace<N, A, u32> {
+    pub(crate) fn take(&self) -> Workspace<N, A, u32> {
         self.kept
             .lock()
             .ok()
@@ -102,7 +102,7 @@ impl<N, A> Buffers<N, A> {
     }
 
     /// Keeps `workspace` for a later search if it is small and there is room.
-    fn keep(&self, workspace: Workspace<N, A, u32>, bytes: usize) {
+    pub(crate) fn keep(&self, workspace: Workspace<N, A, u32>, bytes: usize) {
         if bytes <= KEPT_BYTES {
             if let Ok(mut kept) = self.kept.lock() {
                 if kept.len() < KEPT_BUFFERS {
@@ -319,29 +319,17 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let space = domain.forward(goal)?;
         let setup = Instant::now();
-        let (view_start, view_goal) = domain.view_problem(start, goal);
-        let heuristic = match &self.forward {
-            Some(make) => vec![make()],
-            None => self
-                .config
-                .heuristic
-                .parts()
-                .iter()
-                .map(|h| {
-                    let made = h.forward(domain.task_view(), &view_start, &view_goal)?;
-                    Ok(domain.view_forward(made))
-                })
-                .collect::<Result<_, PlanError>>()?,
-        };
-        let setup_time = setup.elapsed();
-        let buffers = &self.forward_buffers;
-        let (result, improvements) =
-            self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
-        Ok(DirectionRun {
-            outcome: plan_outcome(result.outcome, |actions| actions),
-            stats: result.stats,
-            setup_time,
-            improvements: plan_improvements(improvements, |actions| actions),
+        self.with_forward_heuristics(domain, start, goal, |heuristic| {
+            let setup_time = setup.elapsed();
+            let buffers = &self.forward_buffers;
+            let (result, improvements) =
+                self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
+            Ok(DirectionRun {
+                outcome: plan_outcome(result.outcome, |actions| actions),
+                stats: result.stats,
+                setup_time,
+                improvements: plan_improvements(improvements, |actions| actions),
+            })
         })
     }
 
@@ -355,31 +343,71 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let (space, node) = domain.regression(start, goal)?;
         let setup = Instant::now();
-        let (view_start, view_goal) = domain.view_problem(start, goal);
-        let heuristic = match &self.regression {
-            Some(make) => vec![make()],
-            None => self
-                .config
-                .heuristic
-                .parts()
-                .iter()
-                .map(|h| {
-                    let made = h.regression(domain.task_view(), &view_start, &view_goal)?;
-                    Ok(domain.view_regression(made))
-                })
-                .collect::<Result<_, PlanError>>()?,
-        };
-        let setup_time = setup.elapsed();
-        let buffers = &self.regression_buffers;
-        let (result, improvements) =
-            self.search(&space, node, heuristic, limits, watch, buffers)?;
-        let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
-        Ok(DirectionRun {
-            outcome: plan_outcome(result.outcome, order),
-            stats: result.stats,
-            setup_time,
-            improvements: plan_improvements(improvements, order),
+        self.with_regression_heuristics(domain, start, goal, |heuristic| {
+            let setup_time = setup.elapsed();
+            let buffers = &self.regression_buffers;
+            let (result, improvements) =
+                self.search(&space, node, heuristic, limits, watch, buffers)?;
+            let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+            Ok(DirectionRun {
+                outcome: plan_outcome(result.outcome, order),
+                stats: result.stats,
+                setup_time,
+                improvements: plan_improvements(improvements, order),
+            })
         })
+    }
+
+    /// Calls `then` with the forward heuristics (the custom one, or the
+    /// config's parts), which may borrow the view's start and goal.
+    pub(crate) fn with_forward_heuristics<R>(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+        then: impl FnOnce(Vec<BoxedHeuristic<'_, D::State>>) -> Result<R, PlanError>,
+    ) -> Result<R, PlanError> {
+        if let Some(make) = &self.forward {
+            return then(vec![make()]);
+        }
+        let (view_start, view_goal) = domain.view_problem(start, goal);
+        let heuristics = self
+            .config
+            .heuristic
+            .parts()
+            .iter()
+            .map(|h| {
+                let made = h.forward(domain.task_view(), &view_start, &view_goal)?;
+                Ok(domain.view_forward(made))
+            })
+            .collect::<Result<_, PlanError>>()?;
+        then(heuristics)
+    }
+
+    /// Calls `then` with the regression heuristics (the custom one, or the
+    /// config's parts), which may borrow the view's start and goal.
+    pub(crate) fn with_regression_heuristics<R>(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+        then: impl FnOnce(Vec<BoxedHeuristic<'_, D::Subgoal>>) -> Result<R, PlanError>,
+    ) -> Result<R, PlanError> {
+        if let Some(make) = &self.regression {
+            return then(vec![make()]);
+        }
+        let (view_start, view_goal) = domain.view_problem(start, goal);
+        let heuristics = self
+            .config
+            .heuristic
+            .parts()
+            .iter()
+            .map(|h| {
+                let made = h.regression(domain.task_view(), &view_start, &view_goal)?;
+                Ok(domain.view_regression(made))
+            })
+            .collect::<Result<_, PlanError>>()?;
+        then(heuristics)
     }
 
     /// Runs the configured algorithm with `heuristics` (several only for
@@ -433,11 +461,11 @@ type SearchImprovement<S> =
 
 /// One direction's search: its outcome, statistics, heuristic setup time and
 /// an anytime search's plans on the way.
-struct DirectionRun<Id> {
-    outcome: PlanOutcome<Id>,
-    stats: search_core::Statistics,
-    setup_time: Duration,
-    improvements: Vec<PlanImprovement<Id>>,
+pub(crate) struct DirectionRun<Id> {
+    pub(crate) outcome: PlanOutcome<Id>,
+    pub(crate) stats: search_core::Statistics,
+    pub(crate) setup_time: Duration,
+    pub(crate) improvements: Vec<PlanImprovement<Id>>,
 }
 
 /// The caller's cancellation flag, passed on to a portfolio's shared flag.
@@ -457,7 +485,7 @@ impl Watch<'_> {
 
 /// Whether `error` says regression cannot run here at all (the domain or
 /// the heuristic does not serve it), rather than that it went wrong.
-fn cannot_regress(error: &PlanError) -> bool {
+pub(crate) fn cannot_regress(error: &PlanError) -> bool {
     matches!(
         error,
         PlanError::Factored(state_factored::FactoredError::NotRegressable { .. })
@@ -468,7 +496,7 @@ fn cannot_regress(error: &PlanError) -> bool {
     )
 }
 
-fn plan_improvements<N, Id: Copy>(
+pub(crate) fn plan_improvements<N, Id: Copy>(
     improvements: Vec<Improvement<N, Id, u32>>,
     order: impl Fn(Vec<Id>) -> Vec<Id>,
 ) -> Vec<PlanImprovement<Id>> {
@@ -486,7 +514,7 @@ fn plan_improvements<N, Id: Copy>(
         .collect()
 }
 
-fn plan_outcome<N, Id: Copy>(
+pub(crate) fn plan_outcome<N, Id: Copy>(
     outcome: Outcome<N, Id, u32>,
     order: impl FnOnce(Vec<Id>) -> Vec<Id>,
 ) -> PlanOutcome<Id> {

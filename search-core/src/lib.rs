@@ -65,7 +65,7 @@ pub use lazy_greedy::{lazy_greedy, LazyGreedy, DEFAULT_BOOST};
 pub use limits::{Limit, SearchLimits};
 pub use open::OpenListKind;
 pub use outcome::{Outcome, SearchError, SearchResult, Solution};
-pub use search::{Algorithm, ResultOf, Search, SearchState, Status, Workspace};
+pub use search::{Algorithm, ResultOf, Search, SearchState, StateOf, Status, Workspace};
 pub use space::{Node, SearchSpace};
 pub use stats::Statistics;
 pub use weighted_astar::weighted_astar;

@@ -12,6 +12,10 @@ use crate::{
     Limit, Outcome, SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
 };
 
+/// The owned part of a search over space `S` ([`SearchState`]).
+pub type StateOf<S> =
+    SearchState<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;
+
 /// The result type of a search over space `S`.
 pub type ResultOf<S> =
     SearchResult<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;
@@ -318,7 +322,7 @@ impl<'s, S: SearchSpace> Search<'s, S, Blind> {
     /// Give the heuristic again with [`heuristic`](Search::heuristic), and
     /// a dominance pruner if it had one: the search goes on where it
     /// stopped, with its nodes, open list, limits and statistics.
-    pub fn resume(space: &'s S, state: SearchState<S::Node, S::Action, S::Cost>) -> Self {
+    pub fn resume(space: &'s S, state: StateOf<S>) -> Self {
         Self {
             space,
             heuristic: Blind,
@@ -447,7 +451,7 @@ where
     /// Takes out what the search owns, to resume it later with
     /// [`Search::resume`], and gives back the heuristic (keep it if it
     /// learns; a stateless one can be made again).
-    pub fn into_state(self) -> (SearchState<S::Node, S::Action, S::Cost>, H) {
+    pub fn into_state(self) -> (StateOf<S>, H) {
         (self.run, self.heuristic)
     }
 

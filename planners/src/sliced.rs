@@ -1,0 +1,408 @@
+//! Planning sliced across game frames: a plan in progress that owns what it
+//! needs, advanced a budget at a time, and resumed where it stopped.
+//!
+//! A [`PlanJob`] shares its domain through an [`Arc`] and owns its start,
+//! goal and searches ([`SearchState`]), so it can live in a component
+//! between frames and move between threads. Each
+//! [`advance`](PlanJob::advance) makes the searches' spaces and heuristics
+//! anew from the domain (they borrow it) and goes on for at most a
+//! [`Budget`]. The built-in heuristics give the same values every time they
+//! are made, so a plan sliced over many ticks is the plan of one call.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use planners::{Budget, PlanJob, Planner, PlannerConfig};
+//! use state_atomic::ActionSet;
+//!
+//! let mut actions = ActionSet::<u64>::new();
+//! actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+//! actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+//! actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+//! let actions = Arc::new(actions);
+//! let start = actions.state(["has_supermarket"]).unwrap();
+//! let goal = actions.partial([("fed", true)]).unwrap();
+//!
+//! let planner = Planner::new(PlannerConfig::default());
+//! let mut job = PlanJob::new(Arc::clone(&actions), start, goal);
+//! let mut frames = 0;
+//! let report = loop {
+//!     frames += 1;
+//!     if let Some(report) = job.advance(&planner, Budget::Expansions(1)).unwrap() {
+//!         break report;
+//!     }
+//! };
+//! assert_eq!(report.plan().unwrap().cost, 30);
+//! assert!(frames > 1);
+//! ```
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use search_core::{Algorithm, Heuristic, Search, SearchSpace, SearchState, Statistics, Status};
+
+use crate::planner::{cannot_regress, plan_improvements, plan_outcome, Buffers, DirectionRun};
+use crate::{
+    BoxedHeuristic, Direction, PlanError, PlanOutcome, PlanReport, Planner, PlanningDomain,
+};
+
+/// How much work one slice of planning may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// At most this many expansions (over both directions of a portfolio).
+    Expansions(u64),
+    /// About this much time: the slice stops at the first expansion that
+    /// ends past it.
+    Time(Duration),
+}
+
+impl Budget {
+    /// Whether `expanded` expansions in `elapsed` time have used it up.
+    pub fn is_spent(self, expanded: u64, elapsed: Duration) -> bool {
+        match self {
+            Budget::Expansions(max) => expanded >= max,
+            Budget::Time(max) => elapsed >= max,
+        }
+    }
+
+    /// Half of it, for each direction of a portfolio (at least one
+    /// expansion, so both go on).
+    fn half(self) -> Self {
+        match self {
+            Budget::Expansions(n) => Budget::Expansions(n.div_ceil(2)),
+            Budget::Time(t) => Budget::Time(t / 2),
+        }
+    }
+}
+
+/// Expansions between two looks at the clock under a time budget: a clock
+/// read costs about as much as a fast expansion.
+const CLOCK_STRIDE: u64 = 8;
+
+/// One direction of a job.
+enum Side<N, Id> {
+    /// Not used by this job's direction.
+    Unused,
+    /// Not begun yet.
+    Ready,
+    /// Stopped after a slice; resumes with the next.
+    Paused(Box<SearchState<N, Id, u32>>),
+    /// Ended.
+    Done(DirectionRun<Id>),
+}
+
+impl<N, Id> Side<N, Id> {
+    fn is_running(&self) -> bool {
+        matches!(self, Side::Ready | Side::Paused(_))
+    }
+
+    fn finished(&self) -> Option<&DirectionRun<Id>> {
+        match self {
+            Side::Done(run) => Some(run),
+            _ => None,
+        }
+    }
+}
+
+/// A plan in progress, advanced a slice at a time; see the
+/// [module docs](self).
+///
+/// It plans as the [`Planner`] given to [`advance`](PlanJob::advance) is
+/// configured (direction, algorithm, heuristic, limits); give it the same
+/// planner every time. The planner's limits hold over the whole job
+/// (`max_time` counts search time across slices), so they are the job's
+/// watchdog. A portfolio advances both directions in each slice, half the
+/// budget each. Lazy greedy search is not sliced
+/// ([`PlanError::NotSliced`]).
+pub struct PlanJob<D: PlanningDomain> {
+    domain: Arc<D>,
+    start: D::State,
+    goal: D::Goal,
+    forward: Side<D::State, D::ActionId>,
+    regression: Side<D::Subgoal, D::ActionId>,
+    /// Expansions and wall time over every slice so far.
+    spent: (u64, Duration),
+    setup_time: Duration,
+    notes: Vec<String>,
+    report: Option<PlanReport<D::ActionId>>,
+}
+
+impl<D: PlanningDomain> PlanJob<D> {
+    /// A job planning from `start` to `goal` in `domain`; nothing runs
+    /// until the first [`advance`](PlanJob::advance).
+    pub fn new(domain: Arc<D>, start: D::State, goal: D::Goal) -> Self {
+        Self {
+            domain,
+            start,
+            goal,
+            forward: Side::Unused,
+            regression: Side::Unused,
+            spent: (0, Duration::ZERO),
+            setup_time: Duration::ZERO,
+            notes: Vec::new(),
+            report: None,
+        }
+    }
+
+    /// The goal being planned for.
+    pub fn goal(&self) -> &D::Goal {
+        &self.goal
+    }
+
+    /// The state the plan starts from.
+    pub fn start(&self) -> &D::State {
+        &self.start
+    }
+
+    /// Expansions (both directions) and wall time over every slice so far.
+    pub fn spent(&self) -> (u64, Duration) {
+        self.spent
+    }
+
+    /// Whether the job has ended ([`advance`](PlanJob::advance) then
+    /// returns its report at once).
+    pub fn is_finished(&self) -> bool {
+        self.report.is_some()
+    }
+
+    /// Plans for at most `budget` more, going on where the last slice
+    /// stopped. Returns the report once planning has ended (and again on
+    /// every later call), `None` while it goes on.
+    ///
+    /// # Errors
+    /// As [`Planner::plan`], and [`PlanError::NotSliced`] for lazy greedy
+    /// search.
+    pub fn advance(
+        &mut self,
+        planner: &Planner<'_, D>,
+        budget: Budget,
+    ) -> Result<Option<PlanReport<D::ActionId>>, PlanError> {
+        if let Some(report) = &self.report {
+            return Ok(Some(report.clone()));
+        }
+        let config = planner.config();
+        if config.algorithm == Algorithm::LazyGreedy {
+            return Err(PlanError::NotSliced {
+                algorithm: config.algorithm.to_string(),
+            });
+        }
+        if matches!(
+            (&self.forward, &self.regression),
+            (Side::Unused, Side::Unused)
+        ) {
+            let both = config.direction == Direction::Portfolio;
+            if both || config.direction == Direction::Forward {
+                self.forward = Side::Ready;
+            }
+            if both || config.direction == Direction::Regression {
+                self.regression = Side::Ready;
+            }
+        }
+        let began = Instant::now();
+        let expanded_before = self.expanded();
+        let share = if self.forward.is_running() && self.regression.is_running() {
+            budget.half()
+        } else {
+            budget
+        };
+        let domain = &*self.domain;
+        let (start, goal) = (&self.start, &self.goal);
+        let setup = Instant::now();
+        if self.forward.is_running() {
+            let space = domain.forward(goal)?;
+            let side = std::mem::replace(&mut self.forward, Side::Unused);
+            self.forward = planner.with_forward_heuristics(domain, start, goal, |heuristics| {
+                self.setup_time += setup.elapsed();
+                let buffers = &planner.forward_buffers;
+                let first = || start.clone();
+                advance_side(
+                    planner,
+                    &space,
+                    side,
+                    first,
+                    heuristics,
+                    buffers,
+                    share,
+                    |a| a,
+                )
+            })?;
+        }
+        let forward_settled = self
+            .forward
+            .finished()
+            .is_some_and(|run| run.outcome.is_definitive());
+        if self.regression.is_running() && !forward_settled {
+            let side = std::mem::replace(&mut self.regression, Side::Unused);
+            let setup = Instant::now();
+            let advanced = domain.regression(start, goal).and_then(|(space, node)| {
+                planner.with_regression_heuristics(domain, start, goal, |heuristics| {
+                    self.setup_time += setup.elapsed();
+                    let buffers = &planner.regression_buffers;
+                    let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+                    advance_side(
+                        planner,
+                        &space,
+                        side,
+                        || node,
+                        heuristics,
+                        buffers,
+                        share,
+                        order,
+                    )
+                })
+            });
+            match advanced {
+                Ok(side) => self.regression = side,
+                Err(error) if cannot_regress(&error) && !matches!(self.forward, Side::Unused) => {
+                    // A portfolio plans forward alone where regression cannot run.
+                    self.notes
+                        .push(format!("the portfolio planned forward only: {error}"));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        self.spent.0 += self.expanded() - expanded_before;
+        self.spent.1 += began.elapsed();
+        self.report = self.finish();
+        Ok(self.report.clone())
+    }
+
+    /// Expansions so far over both directions (finished ones included).
+    fn expanded(&self) -> u64 {
+        self.forward.expanded() + self.regression.expanded()
+    }
+
+    /// The report, once a direction settled the question or both ended.
+    fn finish(&mut self) -> Option<PlanReport<D::ActionId>> {
+        let forward = self.forward.finished();
+        let regression = self.regression.finished();
+        let settled = |run: Option<&DirectionRun<D::ActionId>>| {
+            run.is_some_and(|run| run.outcome.is_definitive())
+        };
+        let direction = if settled(forward) {
+            Direction::Forward
+        } else if settled(regression) {
+            Direction::Regression
+        } else if self.forward.is_running() || self.regression.is_running() {
+            return None;
+        } else if matches!(
+            regression.map(|run| &run.outcome),
+            Some(PlanOutcome::LimitReached(_))
+        ) && !matches!(
+            forward.map(|run| &run.outcome),
+            Some(PlanOutcome::LimitReached(_))
+        ) {
+            Direction::Regression
+        } else if forward.is_some() {
+            Direction::Forward
+        } else {
+            Direction::Regression
+        };
+        let (forward_stats, regression_stats) =
+            (self.forward.statistics(), self.regression.statistics());
+        let run = match direction {
+            Direction::Regression => self.regression.take_run(),
+            _ => self.forward.take_run(),
+        }?;
+        Some(PlanReport {
+            outcome: run.outcome,
+            direction,
+            forward: forward_stats,
+            regression: regression_stats,
+            elapsed: self.spent.1,
+            setup_time: self.setup_time,
+            improvements: run.improvements,
+            notes: std::mem::take(&mut self.notes),
+        })
+    }
+}
+
+impl<N, Id> Side<N, Id> {
+    /// The run of an ended direction, taken out (the side is left unused).
+    fn take_run(&mut self) -> Option<DirectionRun<Id>> {
+        match std::mem::replace(self, Side::Unused) {
+            Side::Done(run) => Some(run),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+
+    fn expanded(&self) -> u64 {
+        self.statistics().map_or(0, |stats| stats.expanded)
+    }
+
+    fn statistics(&self) -> Option<Statistics> {
+        match self {
+            Side::Paused(state) => Some(state.statistics().clone()),
+            Side::Done(run) => Some(run.stats.clone()),
+            Side::Unused | Side::Ready => None,
+        }
+    }
+}
+
+/// One slice of one direction's search: begins it (`begin` gives the start
+/// node) or resumes it, runs it for `budget`, and returns where it stands.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one direction's parts, named at the two call sites"
+)]
+fn advance_side<S: SearchSpace<Cost = u32>>(
+    planner: &Planner<'_, impl PlanningDomain>,
+    space: &S,
+    side: Side<S::Node, S::Action>,
+    begin: impl FnOnce() -> S::Node,
+    mut heuristics: Vec<BoxedHeuristic<'_, S::Node>>,
+    buffers: &Buffers<S::Node, S::Action>,
+    budget: Budget,
+    order: impl Fn(Vec<S::Action>) -> Vec<S::Action>,
+) -> Result<Side<S::Node, S::Action>, PlanError>
+where
+    S::Action: Copy,
+{
+    let config = planner.config();
+    let (Some(heuristic), true) = (heuristics.pop(), heuristics.is_empty()) else {
+        return Err(PlanError::Alternation {
+            heuristic: config.heuristic.name().to_owned(),
+        });
+    };
+    let search = match side {
+        Side::Paused(state) => Search::resume(space, *state),
+        _ => Search::new(space, begin())
+            .algorithm(config.algorithm)
+            .limits(config.limits.clone())
+            .workspace(buffers.take()),
+    };
+    let mut search = search.heuristic(heuristic);
+    if step_within(&mut search, budget)? == Status::Running {
+        return Ok(Side::Paused(Box::new(search.into_state().0)));
+    }
+    let result = search.run()?;
+    let improvements = search.improvements().to_vec();
+    buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
+    Ok(Side::Done(DirectionRun {
+        outcome: plan_outcome(result.outcome, &order),
+        stats: result.stats,
+        setup_time: Duration::ZERO,
+        improvements: plan_improvements(improvements, &order),
+    }))
+}
+
+/// Steps `search` until it ends or `budget` is used up.
+fn step_within<S: SearchSpace, H: Heuristic<S::Node, S::Cost>>(
+    search: &mut Search<'_, S, H>,
+    budget: Budget,
+) -> Result<Status, PlanError> {
+    match budget {
+        Budget::Expansions(n) => Ok(search.step(n)?),
+        Budget::Time(max) => {
+            let began = Instant::now();
+            loop {
+                let status = search.step(CLOCK_STRIDE)?;
+                if status == Status::Finished || began.elapsed() >= max {
+                    return Ok(status);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Planning sliced across ticks (`PlanJob`): the same plan as one call,
+//! the planner's limits over the whole job, and clear refusals.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use planners::heuristics::heuristic;
+use planners::{Budget, Direction, PlanError, PlanJob, PlanOutcome, Planner, PlannerConfig};
+use search_core::{Algorithm, Limit, SearchLimits};
+use state_atomic::problems;
+use state_factored::{Action, Domain, Predicate, Schema};
+
+fn planner(direction: Direction, name: &str) -> Planner<'static, state_atomic::ActionSet> {
+    Planner::new(PlannerConfig {
+        direction,
+        heuristic: heuristic(name).unwrap(),
+        ..PlannerConfig::default()
+    })
+}
+
+/// Advances `job` with `budget` until it ends; returns the report and the
+/// number of slices.
+fn run_sliced<D: planners::PlanningDomain>(
+    job: &mut PlanJob<D>,
+    planner: &Planner<'_, D>,
+    budget: Budget,
+) -> (planners::PlanReport<D::ActionId>, usize) {
+    let mut slices = 0;
+    loop {
+        slices += 1;
+        assert!(slices < 1_000_000, "a sliced plan never ended");
+        if let Some(report) = job.advance(planner, budget).unwrap() {
+            return (report, slices);
+        }
+    }
+}
+
+#[test]
+fn a_hard_plan_sliced_over_a_hundred_ticks_is_the_plan_of_one_call() {
+    let problem = problems::chains::<u64>(24, 3).unwrap();
+    let actions = Arc::new(problem.actions.clone());
+    for direction in [
+        Direction::Forward,
+        Direction::Regression,
+        Direction::Portfolio,
+    ] {
+        for name in ["blind", "hmax"] {
+            let planner = planner(direction, name);
+            let whole = planner
+                .plan(&*actions, &problem.start, &problem.goal)
+                .unwrap();
+            let expanded = whole.forward.as_ref().map_or(0, |s| s.expanded)
+                + whole.regression.as_ref().map_or(0, |s| s.expanded);
+            let budget = (expanded / 120).max(1);
+            let mut job = PlanJob::new(Arc::clone(&actions), problem.start, problem.goal);
+            let (sliced, ticks) = run_sliced(&mut job, &planner, Budget::Expansions(budget));
+            let at = format!("{direction:?} {name}: {expanded} expansions, {ticks} ticks");
+            let plan = sliced.plan().unwrap();
+            let cost = planners::validate(&*actions, &problem.start, &problem.goal, &plan.actions);
+            assert_eq!(cost.unwrap(), whole.plan().unwrap().cost, "{at}");
+            if direction != Direction::Portfolio {
+                // A portfolio's winner (and so its plan among the optimal
+                // ones) depends on which direction ends first.
+                assert_eq!(sliced.plan(), whole.plan(), "{at}");
+                assert_eq!(sliced.direction, whole.direction, "{at}");
+                // One direction expands exactly as one call does.
+                assert_eq!(
+                    sliced.forward.as_ref().map(|s| s.expanded),
+                    whole.forward.as_ref().map(|s| s.expanded),
+                    "{at}"
+                );
+                assert_eq!(
+                    sliced.regression.as_ref().map(|s| s.expanded),
+                    whole.regression.as_ref().map(|s| s.expanded),
+                    "{at}"
+                );
+                assert!(ticks >= 100, "{at}");
+                assert_eq!(job.spent().0, expanded, "{at}");
+            }
+            // A finished job gives its report again.
+            let again = job
+                .advance(&planner, Budget::Expansions(1))
+                .unwrap()
+                .unwrap();
+            assert_eq!(again.plan(), sliced.plan(), "{at}");
+        }
+    }
+}
+
+#[test]
+fn a_time_budget_slices_and_ends() {
+    let problem = problems::chains::<u64>(24, 3).unwrap();
+    let actions = Arc::new(problem.actions.clone());
+    let planner = planner(Direction::Forward, "hmax");
+    let whole = planner
+        .plan(&*actions, &problem.start, &problem.goal)
+        .unwrap();
+    let mut job = PlanJob::new(actions, problem.start, problem.goal);
+    let (sliced, _) = run_sliced(&mut job, &planner, Budget::Time(Duration::from_micros(50)));
+    assert_eq!(sliced.plan(), whole.plan());
+}
+
+#[test]
+fn the_planner_limits_hold_over_the_whole_job() {
+    let problem = problems::chains::<u64>(24, 3).unwrap();
+    let actions = Arc::new(problem.actions.clone());
+    let planner = Planner::new(PlannerConfig {
+        limits: SearchLimits {
+            max_expansions: Some(5),
+            ..SearchLimits::default()
+        },
+        ..PlannerConfig::default()
+    });
+    let mut job = PlanJob::new(actions, problem.start, problem.goal);
+    let (report, slices) = run_sliced(&mut job, &planner, Budget::Expansions(1));
+    assert_eq!(report.outcome, PlanOutcome::LimitReached(Limit::Expansions));
+    assert_eq!(report.forward.unwrap().expanded, 5);
+    assert_eq!(slices, 6, "five slices of one expansion, then the limit");
+}
+
+#[test]
+fn lazy_greedy_search_is_refused_by_name() {
+    let problem = problems::hungry_agent::<u64>().unwrap();
+    let planner = Planner::new(PlannerConfig {
+        algorithm: Algorithm::LazyGreedy,
+        heuristic: heuristic("ff").unwrap(),
+        ..PlannerConfig::default()
+    });
+    let mut job = PlanJob::new(Arc::new(problem.actions), problem.start, problem.goal);
+    let error = job.advance(&planner, Budget::Expansions(10)).unwrap_err();
+    assert!(matches!(error, PlanError::NotSliced { .. }), "{error}");
+    assert!(error.to_string().contains("lazygbfs"), "{error}");
+}
+
+#[test]
+fn a_sliced_portfolio_plans_forward_with_a_note_where_regression_cannot_run() {
+    let mut schema = Schema::new();
+    schema.int("gold").unwrap();
+    let mut domain = Domain::new(schema);
+    domain
+        .add_action(Action::builder("mine").cost_fn(|_| 3).increase("gold", 25))
+        .unwrap();
+    let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
+    let start = domain.schema().default_state();
+    let planner = Planner::new(PlannerConfig {
+        direction: Direction::Portfolio,
+        ..PlannerConfig::default()
+    });
+    let mut job = PlanJob::new(Arc::new(domain), start, goal);
+    let (report, _) = run_sliced(&mut job, &planner, Budget::Expansions(1));
+    assert_eq!(report.plan().unwrap().cost, 9);
+    assert_eq!(report.direction, Direction::Forward);
+    assert!(
+        report.notes.iter().any(|n| n.contains("forward only")),
+        "{:?}",
+        report.notes
+    );
+}
+
+#[test]
+fn a_plan_job_can_move_between_threads() {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<PlanJob<state_atomic::ActionSet>>();
+    send_and_sync::<PlanJob<Domain>>();
+}
