@@ -79,25 +79,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         let log = Arc::clone(&lines);
         ship.observe(move |event: &AgentEvent<'_>| {
-            let what = match event {
-                AgentEvent::PlanFound {
-                    goal,
-                    actions,
-                    cost,
-                } => {
-                    format!("plans to {goal}: {} (cost {cost})", actions.join(", "))
-                }
-                AgentEvent::NoPlan { goal, outcome } => format!("cannot {goal} ({outcome})"),
-                AgentEvent::Replanning { goal, reason } => {
-                    format!("drops its plan to {goal}: {reason}")
-                }
-                AgentEvent::ActionStarted { action } => format!("starts {action}"),
-                AgentEvent::ActionFinished { action } => format!("finishes {action}"),
-                AgentEvent::ActionFailed { action } => format!("fails to {action}"),
-                AgentEvent::GoalReached { goal } => format!("reached its goal: {goal}"),
-            };
             log.lock()
-                .map(|mut l| l.push(format!("{name:>6} {what}")))
+                .map(|mut l| l.push(format!("{name:>6} {event}")))
                 .ok();
         });
         ship.bind("aim", lasting(2))?;

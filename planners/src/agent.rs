@@ -1,35 +1,46 @@
 //! The GOAP agent runtime: goals with priorities, plans that are followed
 //! action by action over game ticks, and replanning when the world moves.
 //!
-//! An [`Agent`] holds its private state, its goals and an executor per action
-//! name, and shares one domain (action set) with every other agent. Each
-//! [`tick`](Agent::tick):
+//! An [`Agent`] holds its private state (its beliefs), its goals and an
+//! executor per action name, and shares one domain (action set) with every
+//! other agent. Each [`tick`](Agent::tick):
 //!
-//! 1. merges the world's shared state with the agent's private state (its
+//! 1. runs the agent's sensors, which write its beliefs from the game;
+//! 2. merges the world's shared state with the agent's private state (its
 //!    *view*);
-//! 2. selects the most important goal that is relevant and not yet satisfied
+//! 3. selects the most important goal that is relevant and not yet satisfied
 //!    (higher priority first; ties go to the goal added first);
-//! 3. drops the current plan if a more important goal became relevant, or if
-//!    the next action's precondition no longer holds (reported as
-//!    [`AgentEvent::Replanning`]);
-//! 4. plans when there is no plan; a goal with no plan is reported
-//!    ([`AgentEvent::NoPlan`]) and the next goal is tried;
-//! 5. runs the current action's executor once: `Running` waits for the next
+//! 4. drops the current plan if a more important goal became relevant, if
+//!    the next action's precondition no longer holds, or as the
+//!    [`ReplanPolicy`] says (reported as [`AgentEvent::Replanning`]);
+//! 5. plans when there is no plan, within the tick's planning budget
+//!    ([`PlanningBudget`]): a search that does not end in this tick goes on
+//!    in the next ([`TickStatus::Planning`]); a goal with no plan (or whose
+//!    search passed the watchdog) is reported and the next goal is tried, and
+//!    it is not tried again until the agent's view changes;
+//! 6. runs the current action's executor once: `Running` waits for the next
 //!    tick, `Success` applies the action's effects (shared parts to the world,
 //!    the rest to the agent) and moves on, `Failure` drops the plan so the
 //!    next tick replans.
 //!
 //! An action with no executor bound succeeds at once (a bookkeeping action).
+//!
+//! Executors and sensors may use a context `C` that the caller lends to each
+//! [`tick_with`](Agent::tick_with) (the game's world, an ECS query, a
+//! physics handle), so they need no `Arc<Mutex<..>>`. Agents are `Send` and
+//! `Sync`: an agent can be an ECS component and agents can tick on several
+//! threads.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use crate::{PlanError, PlanOutcome, Planner, PlannerConfig, PlanningDomain};
+use crate::{Budget, PlanError, PlanJob, PlanOutcome, Planner, PlannerConfig, PlanningDomain};
 
 /// A [`PlanningDomain`] that agents can act in: it can merge the world's
 /// shared state with an agent's own, apply actions and test goals.
-pub trait AgentDomain: PlanningDomain {
+pub trait AgentDomain: PlanningDomain<Goal: Clone + Send> + Send {
     /// The agent's view: the shared parts of `world` with the rest of `own`.
     fn view(&self, world: &Self::State, own: &Self::State) -> Self::State;
 
@@ -48,6 +59,19 @@ pub trait AgentDomain: PlanningDomain {
 
     /// The action with this name.
     fn find_action(&self, name: &str) -> Option<Self::ActionId>;
+
+    /// Whether `now` differs from `expected` in something a plan for `goal`
+    /// could depend on (for [`ReplanPolicy::on_change`]). The default: any
+    /// difference at all.
+    fn relevant_change(
+        &self,
+        expected: &Self::State,
+        now: &Self::State,
+        goal: &Self::Goal,
+    ) -> bool {
+        let _ = goal;
+        expected != now
+    }
 }
 
 /// What an executor says after running an action for one tick.
@@ -61,16 +85,18 @@ pub enum ExecStatus {
     Failure,
 }
 
-/// Runs one action for an agent, one tick at a time. Closures
-/// `FnMut(&State) -> ExecStatus` are executors.
-pub trait Executor<S>: Send {
+/// Runs one action for an agent, one tick at a time, with the context `C`
+/// the caller lends to [`Agent::tick_with`]. Closures
+/// `FnMut(&State, &mut C) -> ExecStatus` are executors; [`Agent::bind`]
+/// also takes closures that need only the view.
+pub trait Executor<S, C = ()>: Send + Sync {
     /// Advances the action; `view` is the agent's current view of the world.
-    fn execute(&mut self, view: &S) -> ExecStatus;
+    fn execute(&mut self, view: &S, context: &mut C) -> ExecStatus;
 }
 
-impl<S, F: FnMut(&S) -> ExecStatus + Send> Executor<S> for F {
-    fn execute(&mut self, view: &S) -> ExecStatus {
-        self(view)
+impl<S, C, F: FnMut(&S, &mut C) -> ExecStatus + Send + Sync> Executor<S, C> for F {
+    fn execute(&mut self, view: &S, context: &mut C) -> ExecStatus {
+        self(view, context)
     }
 }
 
@@ -88,6 +114,9 @@ pub enum ReplanReason {
     CheaperPlan,
     /// The policy's period passed ([`ReplanPolicy::every_ticks`]).
     Periodic,
+    /// The view changed otherwise than the plan expected, in something the
+    /// plan could depend on ([`ReplanPolicy::on_change`]).
+    WorldChanged,
 }
 
 /// When an agent replans beyond the reasons it always has (a failed
@@ -102,6 +131,29 @@ pub struct ReplanPolicy {
     /// the new plan costs less than what is left of the current one by more
     /// than this (a shop that reopened mid-plan). One search per action.
     pub cheaper_by: Option<u64>,
+    /// Plans anew when the view differs from what the plan expected (the
+    /// state its last action left, or the one it was planned from) in
+    /// something a plan could depend on
+    /// ([`AgentDomain::relevant_change`]): another agent or the game moved
+    /// the world.
+    pub on_change: bool,
+}
+
+/// How much planning an agent does per tick, and in all for one goal.
+///
+/// By default a plan is made in the tick that needs it, whatever it costs
+/// (within the planner's limits). With `per_tick`, a search stops when the
+/// tick's share is spent and goes on in the next tick where it stopped
+/// ([`TickStatus::Planning`]), so one hard plan never stalls a frame. With
+/// `watchdog`, a search that has used that much over all its ticks is
+/// abandoned ([`AgentEvent::PlanningAbandoned`]) and the next goal is
+/// tried.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanningBudget {
+    /// The most planning in one tick.
+    pub per_tick: Option<Budget>,
+    /// The most planning for one goal over all ticks.
+    pub watchdog: Option<Budget>,
 }
 
 impl fmt::Display for ReplanReason {
@@ -114,12 +166,14 @@ impl fmt::Display for ReplanReason {
             ReplanReason::HigherPriorityGoal => "a more important goal became relevant",
             ReplanReason::CheaperPlan => "a cheaper plan exists",
             ReplanReason::Periodic => "the replanning period passed",
+            ReplanReason::WorldChanged => "the world changed",
         })
     }
 }
 
 /// Something that happened during a tick, for debugging and visualisation.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AgentEvent<'a> {
     /// A plan was found for a goal.
     PlanFound {
@@ -137,6 +191,16 @@ pub enum AgentEvent<'a> {
         goal: &'a str,
         /// `unsolvable`, `limit` or `cancelled`.
         outcome: &'static str,
+    },
+    /// A search passed the watchdog ([`PlanningBudget::watchdog`]) and was
+    /// dropped; the next goal is tried.
+    PlanningAbandoned {
+        /// The goal's name.
+        goal: &'a str,
+        /// Expansions over all its ticks.
+        expanded: u64,
+        /// Planning time over all its ticks.
+        elapsed: Duration,
     },
     /// The plan was dropped; a new one follows.
     Replanning {
@@ -167,6 +231,35 @@ pub enum AgentEvent<'a> {
     },
 }
 
+impl fmt::Display for AgentEvent<'_> {
+    /// One line for a log: `plans to eat: cook, eat (cost 15)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentEvent::PlanFound {
+                goal,
+                actions,
+                cost,
+            } => write!(f, "plans to {goal}: {} (cost {cost})", actions.join(", ")),
+            AgentEvent::NoPlan { goal, outcome } => write!(f, "cannot {goal} ({outcome})"),
+            AgentEvent::PlanningAbandoned {
+                goal,
+                expanded,
+                elapsed,
+            } => write!(
+                f,
+                "gives up planning to {goal} after {expanded} expansions ({elapsed:?})"
+            ),
+            AgentEvent::Replanning { goal, reason } => {
+                write!(f, "drops its plan to {goal}: {reason}")
+            }
+            AgentEvent::ActionStarted { action } => write!(f, "starts {action}"),
+            AgentEvent::ActionFinished { action } => write!(f, "finishes {action}"),
+            AgentEvent::ActionFailed { action } => write!(f, "fails to {action}"),
+            AgentEvent::GoalReached { goal } => write!(f, "reached its goal: {goal}"),
+        }
+    }
+}
+
 /// What an agent did in a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TickStatus {
@@ -176,6 +269,8 @@ pub enum TickStatus {
     Idle,
     /// Relevant goals exist but none has a plan.
     Stuck,
+    /// A search is under way; it goes on next tick.
+    Planning,
 }
 
 type Relevance<S> = Box<dyn Fn(&S) -> bool + Send + Sync>;
@@ -187,16 +282,34 @@ struct GoalEntry<D: PlanningDomain> {
     relevant: Option<Relevance<D::State>>,
 }
 
-struct CurrentPlan<Id> {
+struct CurrentPlan<S, Id> {
     goal: usize,
     actions: Vec<Id>,
     step: usize,
     started: bool,
     /// Ticks spent following this plan.
     ticks: u32,
+    /// The view the plan expects now: the one its last action left, or the
+    /// one it was planned from.
+    expected: S,
 }
 
-type Observer = Box<dyn for<'e> FnMut(&AgentEvent<'e>) + Send>;
+/// A search for a goal, under way over ticks.
+struct Search<D: PlanningDomain> {
+    goal: usize,
+    job: PlanJob<D>,
+}
+
+/// How the planning step of a tick ended.
+enum Planned<S, Id> {
+    Plan(CurrentPlan<S, Id>),
+    Searching,
+    Idle,
+    Stuck,
+}
+
+type Observer = Box<dyn for<'e> FnMut(&AgentEvent<'e>) + Send + Sync>;
+type Sensor<S, C> = Box<dyn FnMut(&C, &mut S) + Send + Sync>;
 
 /// A GOAP agent; see the [module docs](self).
 ///
@@ -228,18 +341,24 @@ type Observer = Box<dyn for<'e> FnMut(&AgentEvent<'e>) + Send>;
 /// assert_eq!(ticks, 4); // cook runs 3 ticks, eat succeeds at once
 /// assert!(agent.view(&world).satisfies(&actions.partial([("fed", true)]).unwrap()));
 /// ```
-pub struct Agent<D: AgentDomain> {
+pub struct Agent<D: AgentDomain, C = ()> {
     domain: Arc<D>,
     own: D::State,
     goals: Vec<GoalEntry<D>>,
-    executors: HashMap<D::ActionId, Box<dyn Executor<D::State>>>,
+    executors: HashMap<D::ActionId, Box<dyn Executor<D::State, C>>>,
+    sensors: Vec<Sensor<D::State, C>>,
     planner: Planner<'static, D>,
-    current: Option<CurrentPlan<D::ActionId>>,
+    current: Option<CurrentPlan<D::State, D::ActionId>>,
+    search: Option<Search<D>>,
+    /// Goals that found no plan from this view: not tried again until the
+    /// view changes.
+    given_up: Option<(D::State, Vec<usize>)>,
     observers: Vec<Observer>,
     policy: ReplanPolicy,
+    budget: PlanningBudget,
 }
 
-impl<D: AgentDomain> Agent<D> {
+impl<D: AgentDomain, C> Agent<D, C> {
     /// An agent acting in `domain` with private state `own`, planning with
     /// forward A* and no heuristic until [`set_planner`](Agent::set_planner).
     pub fn new(domain: Arc<D>, own: D::State) -> Self {
@@ -248,10 +367,14 @@ impl<D: AgentDomain> Agent<D> {
             own,
             goals: Vec::new(),
             executors: HashMap::new(),
+            sensors: Vec::new(),
             planner: Planner::new(PlannerConfig::default()),
             current: None,
+            search: None,
+            given_up: None,
             observers: Vec::new(),
             policy: ReplanPolicy::default(),
+            budget: PlanningBudget::default(),
         }
     }
 
@@ -261,10 +384,46 @@ impl<D: AgentDomain> Agent<D> {
         self
     }
 
+    /// Plans within `budget` per tick and per goal from now on.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, PlanningBudget, TickStatus};
+    /// use planners::Budget;
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// for i in 0..6 {
+    ///     actions.add_action(&format!("step{i}"), 1).pre(&format!("s{i}"), true).eff(&format!("s{}", i + 1), true);
+    /// }
+    /// let actions = Arc::new(actions);
+    /// let mut agent = Agent::new(Arc::clone(&actions), actions.state(["s0"]).unwrap());
+    /// agent.add_goal("walk", actions.partial([("s6", true)]).unwrap(), 1);
+    /// agent.set_planning_budget(PlanningBudget {
+    ///     per_tick: Some(Budget::Expansions(2)),
+    ///     watchdog: None,
+    /// });
+    /// let mut world = actions.state([]).unwrap();
+    /// let mut planning = 0;
+    /// while agent.tick(&mut world).unwrap() == TickStatus::Planning {
+    ///     planning += 1;
+    /// }
+    /// // Seven expansions, two per tick: the fourth tick finds the plan
+    /// // and takes its first step.
+    /// assert_eq!(planning, 3);
+    /// assert_eq!(agent.remaining_plan().len(), 5);
+    /// ```
+    pub fn set_planning_budget(&mut self, budget: PlanningBudget) -> &mut Self {
+        self.budget = budget;
+        self
+    }
+
     /// Plans with `config` from now on.
     pub fn set_planner(&mut self, config: PlannerConfig) -> &mut Self {
         self.planner = Planner::new(config);
         self.current = None;
+        self.search = None;
+        self.given_up = None;
         self
     }
 
@@ -296,14 +455,53 @@ impl<D: AgentDomain> Agent<D> {
         self
     }
 
-    /// Binds this agent's executor for the action named `action`.
+    /// Binds this agent's executor for the action named `action`: a
+    /// closure that sees the agent's view.
     ///
     /// # Errors
     /// [`PlanError::UnknownName`] if the domain has no such action.
     pub fn bind(
         &mut self,
         action: &str,
-        executor: impl Executor<D::State> + 'static,
+        mut executor: impl FnMut(&D::State) -> ExecStatus + Send + Sync + 'static,
+    ) -> Result<&mut Self, PlanError> {
+        self.bind_executor(action, move |view: &D::State, _: &mut C| executor(view))
+    }
+
+    /// Binds this agent's executor for the action named `action`: an
+    /// [`Executor`], or a closure that sees the view and the context lent
+    /// to [`tick_with`](Agent::tick_with).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, ExecStatus};
+    /// use state_atomic::{ActionSet, WorldState};
+    ///
+    /// /// The game's side of things.
+    /// struct Game { arrows_shot: u32 }
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("shoot", 1).eff("enemy_down", true);
+    /// let actions = Arc::new(actions);
+    /// let mut archer: Agent<ActionSet, Game> = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// archer.add_goal("win", actions.partial([("enemy_down", true)]).unwrap(), 1);
+    /// archer.bind_executor("shoot", |_: &WorldState, game: &mut Game| {
+    ///     game.arrows_shot += 1;
+    ///     ExecStatus::Success
+    /// }).unwrap();
+    ///
+    /// let mut game = Game { arrows_shot: 0 };
+    /// let mut world = actions.state([]).unwrap();
+    /// archer.tick_with(&mut world, &mut game).unwrap();
+    /// assert_eq!(game.arrows_shot, 1);
+    /// ```
+    ///
+    /// # Errors
+    /// [`PlanError::UnknownName`] if the domain has no such action.
+    pub fn bind_executor(
+        &mut self,
+        action: &str,
+        executor: impl Executor<D::State, C> + 'static,
     ) -> Result<&mut Self, PlanError> {
         let id = self
             .domain
@@ -317,11 +515,46 @@ impl<D: AgentDomain> Agent<D> {
         Ok(self)
     }
 
+    /// Adds a sensor: at the start of every tick, before the agent looks at
+    /// the world, it reads the context and writes the agent's beliefs (its
+    /// private state). Sensors run in the order they were added.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, TickStatus};
+    /// use state_atomic::ActionSet;
+    ///
+    /// struct Game { enemy_distance: f32 }
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("flee", 1).pre("enemy_near", true).eff("safe", true);
+    /// let actions = Arc::new(actions);
+    /// let near = actions.registry().atom("enemy_near").unwrap();
+    /// let mut deer: Agent<ActionSet, Game> = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// deer.add_goal("be safe", actions.partial([("safe", true)]).unwrap(), 1);
+    /// deer.add_sensor(move |game: &Game, beliefs| {
+    ///     *beliefs = beliefs.with(near, game.enemy_distance < 10.0);
+    /// });
+    ///
+    /// let mut world = actions.state([]).unwrap();
+    /// let mut far = Game { enemy_distance: 50.0 };
+    /// assert_eq!(deer.tick_with(&mut world, &mut far).unwrap(), TickStatus::Stuck);
+    /// let mut close = Game { enemy_distance: 3.0 };
+    /// assert_eq!(deer.tick_with(&mut world, &mut close).unwrap(), TickStatus::Acting);
+    /// ```
+    pub fn add_sensor(
+        &mut self,
+        sensor: impl FnMut(&C, &mut D::State) + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.sensors.push(Box::new(sensor));
+        self
+    }
+
     /// Calls `observer` with every event from now on, after the observers
     /// given before it (a debug log and a game's UI can both listen).
     pub fn observe(
         &mut self,
-        observer: impl for<'e> FnMut(&AgentEvent<'e>) + Send + 'static,
+        observer: impl for<'e> FnMut(&AgentEvent<'e>) + Send + Sync + 'static,
     ) -> &mut Self {
         self.observers.push(Box::new(observer));
         self
@@ -343,11 +576,14 @@ impl<D: AgentDomain> Agent<D> {
         self.domain.view(world, &self.own)
     }
 
-    /// The name of the goal being pursued, if any.
+    /// The name of the goal being pursued (or planned for), if any.
     pub fn current_goal(&self) -> Option<&str> {
-        self.current
-            .as_ref()
-            .map(|c| self.goals[c.goal].name.as_str())
+        let goal = match (&self.current, &self.search) {
+            (Some(current), _) => current.goal,
+            (None, Some(search)) => search.goal,
+            (None, None) => return None,
+        };
+        Some(self.goals[goal].name.as_str())
     }
 
     /// The remaining actions of the current plan, by name.
@@ -360,42 +596,51 @@ impl<D: AgentDomain> Agent<D> {
         })
     }
 
-    /// One step of the agent's life; see the [module docs](self). Effects on
-    /// shared state are written into `world`.
+    /// One step of the agent's life with the context `context`, which its
+    /// sensors read and its executors use; see the [module docs](self).
+    /// Effects on shared state are written into `world`.
     ///
     /// # Errors
     /// [`PlanError`] when planning meets bad input (not when no plan exists).
-    pub fn tick(&mut self, world: &mut D::State) -> Result<TickStatus, PlanError> {
+    pub fn tick_with(
+        &mut self,
+        world: &mut D::State,
+        context: &mut C,
+    ) -> Result<TickStatus, PlanError> {
+        for sense in &mut self.sensors {
+            sense(context, &mut self.own);
+        }
         let view = self.domain.view(world, &self.own);
         if let Some(reason) = self.plan_is_stale(&view) {
-            if let Some(current) = self.current.take() {
-                let goal = &self.goals[current.goal].name;
-                emit(
-                    &mut self.observers,
-                    &AgentEvent::Replanning { goal, reason },
-                );
-            }
+            self.drop_plan(reason);
         }
         if let Some(reason) = self.policy_replan(&view)? {
-            if let Some(current) = self.current.take() {
-                let goal = &self.goals[current.goal].name;
-                emit(
-                    &mut self.observers,
-                    &AgentEvent::Replanning { goal, reason },
-                );
-            }
+            self.drop_plan(reason);
         }
         if let Some(current) = self.current.as_mut() {
             current.ticks = current.ticks.saturating_add(1);
         }
         if self.current.is_none() {
-            match self.plan(&view)? {
-                Some(current) => self.current = Some(current),
-                None if self.candidates(&view).next().is_none() => return Ok(TickStatus::Idle),
-                None => return Ok(TickStatus::Stuck),
+            let budget = self.budget.per_tick.unwrap_or(Budget::Expansions(u64::MAX));
+            match self.plan(&view, budget)? {
+                Planned::Plan(current) => self.current = Some(current),
+                Planned::Searching => return Ok(TickStatus::Planning),
+                Planned::Idle => return Ok(TickStatus::Idle),
+                Planned::Stuck => return Ok(TickStatus::Stuck),
             }
         }
-        Ok(self.act(&view, world))
+        Ok(self.act(&view, world, context))
+    }
+
+    /// Drops the current plan, saying why.
+    fn drop_plan(&mut self, reason: ReplanReason) {
+        if let Some(current) = self.current.take() {
+            let goal = &self.goals[current.goal].name;
+            emit(
+                &mut self.observers,
+                &AgentEvent::Replanning { goal, reason },
+            );
+        }
     }
 
     /// Why the current plan must go, if it must.
@@ -415,13 +660,16 @@ impl<D: AgentDomain> Agent<D> {
         let Some(current) = self.current.as_ref().filter(|c| !c.started) else {
             return Ok(None);
         };
+        let goal = &self.goals[current.goal].goal;
+        if self.policy.on_change && self.domain.relevant_change(&current.expected, view, goal) {
+            return Ok(Some(ReplanReason::WorldChanged));
+        }
         if self.policy.every_ticks.is_some_and(|n| current.ticks >= n) {
             return Ok(Some(ReplanReason::Periodic));
         }
         let Some(margin) = self.policy.cheaper_by else {
             return Ok(None);
         };
-        let goal = &self.goals[current.goal].goal;
         let rest = &current.actions[current.step..];
         let Ok(left) = self.domain.validate(view, goal, rest) else {
             return Ok(None); // a broken plan is the other checks' business
@@ -446,43 +694,145 @@ impl<D: AgentDomain> Agent<D> {
         order.into_iter()
     }
 
-    /// Plans for the most important goal that has a plan.
-    fn plan(&mut self, view: &D::State) -> Result<Option<CurrentPlan<D::ActionId>>, PlanError> {
-        let candidates: Vec<usize> = self.candidates(view).collect();
-        for g in candidates {
-            let goal = &self.goals[g];
-            let report = self.planner.plan(&self.domain, view, &goal.goal)?;
-            match report.outcome {
-                PlanOutcome::Solved(plan) => {
-                    let actions = plan.names(&*self.domain);
-                    let event = AgentEvent::PlanFound {
-                        goal: &goal.name,
-                        actions,
-                        cost: plan.cost,
-                    };
-                    emit(&mut self.observers, &event);
-                    return Ok(Some(CurrentPlan {
-                        goal: g,
-                        actions: plan.actions,
-                        step: 0,
-                        started: false,
-                        ticks: 0,
-                    }));
-                }
-                outcome => {
-                    let event = AgentEvent::NoPlan {
-                        goal: &goal.name,
-                        outcome: outcome.name(),
-                    };
-                    emit(&mut self.observers, &event);
-                }
+    /// Plans for the most important goal that has a plan, within `budget`;
+    /// goes on with the search of an earlier tick if its goal is still the
+    /// one to pursue.
+    fn plan(
+        &mut self,
+        view: &D::State,
+        budget: Budget,
+    ) -> Result<Planned<D::State, D::ActionId>, PlanError> {
+        if self.given_up.as_ref().is_some_and(|(seen, _)| seen != view) {
+            self.given_up = None;
+        }
+        let given_up = |g: &usize| {
+            self.given_up
+                .as_ref()
+                .is_some_and(|(_, goals)| goals.contains(g))
+        };
+        let Some(goal) = self.candidates(view).find(|g| !given_up(g)) else {
+            self.search = None;
+            return Ok(if self.candidates(view).next().is_none() {
+                Planned::Idle
+            } else {
+                Planned::Stuck
+            });
+        };
+        if self.search.as_ref().is_some_and(|s| s.goal != goal) {
+            self.search = None; // another goal matters more now
+        }
+        let search = self.search.take().unwrap_or_else(|| Search {
+            goal,
+            job: PlanJob::new(
+                Arc::clone(&self.domain),
+                view.clone(),
+                self.goals[goal].goal.clone(),
+            ),
+        });
+        self.search_for(search, view, budget)
+    }
+
+    /// Advances `search` by `budget` and acts on how it ended.
+    fn search_for(
+        &mut self,
+        mut search: Search<D>,
+        view: &D::State,
+        budget: Budget,
+    ) -> Result<Planned<D::State, D::ActionId>, PlanError> {
+        let began = Instant::now();
+        let expanded_before = search.job.spent().0;
+        let advanced = search.job.advance(&self.planner, budget)?;
+        // What is left of the tick's budget for the next goal, if any.
+        let left = match budget {
+            Budget::Expansions(n) => {
+                Budget::Expansions(n.saturating_sub(search.job.spent().0 - expanded_before))
+            }
+            Budget::Time(max) => Budget::Time(max.saturating_sub(began.elapsed())),
+        };
+        let Some(report) = advanced else {
+            let (expanded, elapsed) = search.job.spent();
+            if self
+                .budget
+                .watchdog
+                .is_some_and(|w| w.is_spent(expanded, elapsed))
+            {
+                let event = AgentEvent::PlanningAbandoned {
+                    goal: &self.goals[search.goal].name,
+                    expanded,
+                    elapsed,
+                };
+                emit(&mut self.observers, &event);
+                self.give_up(search.goal, view);
+                return self.next_goal(view, left);
+            }
+            self.search = Some(search);
+            return Ok(Planned::Searching);
+        };
+        let entry = &self.goals[search.goal];
+        match report.outcome {
+            // Planned from an earlier view: it must still work from this one.
+            PlanOutcome::Solved(plan)
+                if search.job.start() == view
+                    || self
+                        .domain
+                        .validate(view, &entry.goal, &plan.actions)
+                        .is_ok() =>
+            {
+                let actions = plan.names(&*self.domain);
+                let event = AgentEvent::PlanFound {
+                    goal: &entry.name,
+                    actions,
+                    cost: plan.cost,
+                };
+                emit(&mut self.observers, &event);
+                Ok(Planned::Plan(CurrentPlan {
+                    goal: search.goal,
+                    actions: plan.actions,
+                    step: 0,
+                    started: false,
+                    ticks: 0,
+                    expected: view.clone(),
+                }))
+            }
+            PlanOutcome::Solved(_) => {
+                // The world moved on while it planned: plan again from here.
+                self.next_goal(view, left)
+            }
+            outcome => {
+                let event = AgentEvent::NoPlan {
+                    goal: &entry.name,
+                    outcome: outcome.name(),
+                };
+                emit(&mut self.observers, &event);
+                self.give_up(search.goal, view);
+                self.next_goal(view, left)
             }
         }
-        Ok(None)
+    }
+
+    /// After a goal's search ended without a plan to follow: the next goal,
+    /// in the same tick if its budget is not spent.
+    fn next_goal(
+        &mut self,
+        view: &D::State,
+        left: Budget,
+    ) -> Result<Planned<D::State, D::ActionId>, PlanError> {
+        if left.is_spent(0, Duration::ZERO) {
+            return Ok(Planned::Searching);
+        }
+        self.plan(view, left)
+    }
+
+    /// Stops trying `goal` until the view changes from `view`.
+    fn give_up(&mut self, goal: usize, view: &D::State) {
+        match &mut self.given_up {
+            Some((_, goals)) => goals.push(goal),
+            None => self.given_up = Some((view.clone(), vec![goal])),
+        }
     }
 
     /// Runs the current action's executor once.
-    fn act(&mut self, view: &D::State, world: &mut D::State) -> TickStatus {
+    fn act(&mut self, view: &D::State, world: &mut D::State, context: &mut C) -> TickStatus {
         let Some(current) = self.current.as_mut() else {
             return TickStatus::Idle;
         };
@@ -502,7 +852,7 @@ impl<D: AgentDomain> Agent<D> {
         let status = self
             .executors
             .get_mut(&action)
-            .map_or(ExecStatus::Success, |e| e.execute(view));
+            .map_or(ExecStatus::Success, |e| e.execute(view, context));
         match status {
             ExecStatus::Running => {}
             ExecStatus::Failure => {
@@ -538,6 +888,7 @@ impl<D: AgentDomain> Agent<D> {
                 );
                 current.step += 1;
                 current.started = false;
+                current.expected = after;
                 if current.step == current.actions.len() {
                     emit(&mut self.observers, &AgentEvent::GoalReached { goal });
                     self.current = None;
@@ -545,6 +896,18 @@ impl<D: AgentDomain> Agent<D> {
             }
         }
         TickStatus::Acting
+    }
+}
+
+impl<D: AgentDomain> Agent<D> {
+    /// One step of the agent's life (for agents whose executors and sensors
+    /// need no context); see the [module docs](self). Effects on shared
+    /// state are written into `world`.
+    ///
+    /// # Errors
+    /// [`PlanError`] when planning meets bad input (not when no plan exists).
+    pub fn tick(&mut self, world: &mut D::State) -> Result<TickStatus, PlanError> {
+        self.tick_with(world, &mut ())
     }
 }
 

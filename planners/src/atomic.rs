@@ -163,4 +163,15 @@ impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
     fn find_action(&self, name: &str) -> Option<ActionId> {
         self.find(name)
     }
+
+    /// Only atoms that the goal or some action's precondition reads.
+    fn relevant_change(
+        &self,
+        expected: &WorldState<B>,
+        now: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> bool {
+        let read = self.iter().fold(goal.care(), |read, a| read | a.pre.care());
+        !((expected.bits() ^ now.bits()) & read).is_zero()
+    }
 }

@@ -47,6 +47,10 @@ fn recorder(agent: &mut Agent<ActionSet>) -> Arc<Mutex<Vec<String>>> {
             AgentEvent::ActionFinished { action } => format!("finish {action}"),
             AgentEvent::ActionFailed { action } => format!("fail {action}"),
             AgentEvent::GoalReached { goal } => format!("reached {goal}"),
+            AgentEvent::PlanningAbandoned { goal, expanded, .. } => {
+                format!("abandoned {goal} after {expanded}")
+            }
+            other => format!("{other:?}"),
         };
         sink.lock().unwrap().push(line);
     });
@@ -372,4 +376,238 @@ fn a_periodic_policy_replans_between_actions() {
         .filter_map(|l| l.strip_prefix("start "))
         .collect();
     assert_eq!(started, ["one", "two", "three", "four"], "{log:?}");
+}
+
+/// The agent's plan when it plans with `budget`: the first plan found, the
+/// ticks spent planning before it, and every event.
+fn plan_with(
+    budget: planners::agent::PlanningBudget,
+    problem: &state_atomic::problems::Problem,
+) -> (Vec<String>, usize) {
+    let actions = Arc::new(problem.actions.clone());
+    let mut agent = Agent::new(Arc::clone(&actions), problem.start);
+    agent.add_goal("far", problem.goal, 1);
+    agent.set_planning_budget(budget);
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    let mut planning = 0;
+    while agent.tick(&mut world).unwrap() == TickStatus::Planning {
+        planning += 1;
+        assert!(planning < 100_000, "never planned");
+    }
+    let log = log.lock().unwrap().clone();
+    (log, planning)
+}
+
+/// A plan sliced over more than a hundred ticks is the plan of one tick.
+#[test]
+fn a_search_sliced_over_ticks_finds_the_plan_of_one_tick() {
+    use planners::agent::PlanningBudget;
+    use planners::Budget;
+    let problem = state_atomic::problems::chains::<u64>(24, 3).unwrap();
+    let (whole, planning) = plan_with(PlanningBudget::default(), &problem);
+    assert_eq!(planning, 0);
+    let (sliced, planning) = plan_with(
+        PlanningBudget {
+            per_tick: Some(Budget::Expansions(2)),
+            watchdog: None,
+        },
+        &problem,
+    );
+    assert!(planning >= 100, "{planning} ticks");
+    assert!(whole[0].starts_with("plan far: "), "{whole:?}");
+    assert_eq!(sliced[0], whole[0]);
+}
+
+/// A search cut off by the tick's budget goes on where it stopped: an
+/// agent with five expansions a tick still gets its plan (it used to
+/// restart from zero every tick and stay stuck).
+#[test]
+fn a_small_budget_per_tick_still_reaches_the_goal() {
+    use planners::agent::PlanningBudget;
+    use planners::Budget;
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    agent.set_planning_budget(PlanningBudget {
+        per_tick: Some(Budget::Expansions(1)),
+        watchdog: None,
+    });
+    let mut world = actions.state([]).unwrap();
+    let mut statuses = Vec::new();
+    for _ in 0..30 {
+        statuses.push(agent.tick(&mut world).unwrap());
+    }
+    assert!(statuses.contains(&TickStatus::Planning), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&TickStatus::Idle), "{statuses:?}");
+}
+
+/// A search that passes the watchdog is abandoned with an event; the next
+/// goal is tried, and the abandoned one waits until the view changes.
+#[test]
+fn the_watchdog_abandons_a_search_and_the_next_goal_is_tried() {
+    use planners::agent::PlanningBudget;
+    use planners::Budget;
+    let problem = state_atomic::problems::chains::<u64>(24, 3).unwrap();
+    let mut actions = problem.actions.clone();
+    actions.add_action("rest", 1).eff("rested", true);
+    let actions = Arc::new(actions);
+    let mut agent = Agent::new(Arc::clone(&actions), problem.start);
+    agent.add_goal("far", problem.goal, 2);
+    agent.add_goal("rest", actions.partial([("rested", true)]).unwrap(), 1);
+    agent.set_planning_budget(PlanningBudget {
+        per_tick: Some(Budget::Expansions(4)),
+        watchdog: Some(Budget::Expansions(10)),
+    });
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(agent.tick(&mut world).unwrap());
+    }
+    let log = log.lock().unwrap().clone();
+    // Three ticks of four expansions pass the watchdog's ten; that tick's
+    // budget is spent, so resting is planned in the next.
+    assert_eq!(log[0], "abandoned far after 12", "{log:?}");
+    assert_eq!(log[1], "plan rest: rest (1)", "{log:?}");
+    let planning = TickStatus::Planning;
+    assert_eq!(
+        statuses[..4],
+        [planning, planning, planning, TickStatus::Acting],
+        "{log:?}"
+    );
+    // Resting changed the view, so the far goal is tried again.
+    assert_eq!(statuses[4], planning, "{log:?}");
+}
+
+/// A goal with no plan is reported once, not replanned every tick while
+/// nothing changes.
+#[test]
+fn a_goal_with_no_plan_is_not_replanned_while_the_view_stays() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("get rich", actions.partial([("rich", true)]).unwrap(), 5);
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    for _ in 0..5 {
+        assert_eq!(agent.tick(&mut world).unwrap(), TickStatus::Stuck);
+    }
+    assert_eq!(*log.lock().unwrap(), ["no plan get rich: unsolvable"]);
+    // A miracle: the view changed, so it plans again (and now succeeds).
+    agent.set_own_state(actions.state(["miracle"]).unwrap());
+    assert_eq!(agent.tick(&mut world).unwrap(), TickStatus::Acting);
+    assert_eq!(log.lock().unwrap()[1], "plan get rich: pray (1)");
+}
+
+/// The game's context reaches sensors and executors without shared locks.
+#[test]
+fn sensors_and_executors_use_the_context_the_caller_lends() {
+    struct Game {
+        noise: bool,
+        shots: Vec<&'static str>,
+    }
+    let mut a = ActionSet::<u64>::new();
+    a.add_action("investigate", 2)
+        .pre("heard_noise", true)
+        .eff("area_checked", true);
+    let actions = Arc::new(a);
+    let heard = actions.registry().atom("heard_noise").unwrap();
+    let mut guard: Agent<ActionSet, Game> =
+        Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    guard.add_goal_when(
+        "check",
+        actions.partial([("area_checked", true)]).unwrap(),
+        1,
+        move |view: &WorldState| view.get(heard),
+    );
+    guard.add_sensor(move |game: &Game, beliefs: &mut WorldState| {
+        if game.noise {
+            *beliefs = beliefs.with(heard, true);
+        }
+    });
+    guard
+        .bind_executor("investigate", |_: &WorldState, game: &mut Game| {
+            game.shots.push("investigate");
+            ExecStatus::Success
+        })
+        .unwrap();
+    let mut world = actions.state([]).unwrap();
+    let mut game = Game {
+        noise: false,
+        shots: Vec::new(),
+    };
+    assert_eq!(
+        guard.tick_with(&mut world, &mut game).unwrap(),
+        TickStatus::Idle
+    );
+    game.noise = true;
+    assert_eq!(
+        guard.tick_with(&mut world, &mut game).unwrap(),
+        TickStatus::Acting
+    );
+    assert_eq!(game.shots, ["investigate"]);
+}
+
+/// With `on_change`, a change the plan did not make to an atom some action
+/// reads replans; a change to an atom nothing reads does not.
+#[test]
+fn on_change_replans_only_for_atoms_a_plan_reads() {
+    use planners::agent::ReplanPolicy;
+    let mut a = ActionSet::<u64>::new();
+    a.declare_shared("music").unwrap();
+    a.declare_shared("river_wild").unwrap();
+    a.add_action("walk", 1).eff("at_bridge", true);
+    a.add_action("cross", 1)
+        .pre("at_bridge", true)
+        .eff("across", true);
+    a.add_action("swim", 5)
+        .pre("river_wild", false)
+        .eff("across", true);
+    let actions = Arc::new(a);
+    for (atom, replans) in [("music", false), ("river_wild", true)] {
+        let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+        agent.add_goal("across", actions.partial([("across", true)]).unwrap(), 1);
+        agent.set_replan_policy(ReplanPolicy {
+            on_change: true,
+            ..ReplanPolicy::default()
+        });
+        let log = recorder(&mut agent);
+        let mut world = actions.state([]).unwrap();
+        agent.tick(&mut world).unwrap(); // plans walk, cross; walks
+        world = actions.state([atom]).unwrap();
+        assert_eq!(run(&mut agent, &mut world, 10), TickStatus::Idle);
+        let log = log.lock().unwrap();
+        let replanned = log.iter().any(|l| l == "replan across: WorldChanged");
+        assert_eq!(replanned, replans, "{atom}: {log:?}");
+        assert!(log.iter().all(|l| l != "start swim"), "{log:?}");
+    }
+}
+
+/// Agents are `Send + Sync` (ECS components) and tick on several threads.
+#[test]
+fn agents_tick_on_several_threads() {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<Agent<ActionSet>>();
+    send_and_sync::<Agent<state_factored::Domain, Vec<u8>>>();
+    let actions = house();
+    let mut agents: Vec<Agent<ActionSet>> = (0..4)
+        .map(|_| {
+            let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+            agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+            agent
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        for pair in agents.chunks_mut(2) {
+            let actions = Arc::clone(&actions);
+            scope.spawn(move || {
+                for agent in pair {
+                    // Each thread's agents share a world of their own.
+                    let mut world = actions.state([]).unwrap();
+                    assert_eq!(run(agent, &mut world, 20), TickStatus::Idle);
+                }
+            });
+        }
+    });
+    assert!(agents.iter().all(|a| a.current_goal().is_none()));
 }
