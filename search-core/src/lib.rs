@@ -2,13 +2,45 @@
 //! lazy, with preferred operators), Dijkstra, breadth-first search and
 //! restarting weighted A* (anytime) over any node type.
 //!
+//! The quickest way in is a closure per question: the successors of a node
+//! with their edge costs, an estimate of the cost left, and the goal test.
+//!
+//! ```
+//! use search_core::prelude::*;
+//!
+//! // A 4-connected grid: the cheapest path around the wall.
+//! let rows = ["S..#....", "...#.##.", ".#...#G."];
+//! let free = |(x, y): (i32, i32)| {
+//!     rows.get(y as usize).and_then(|r| r.as_bytes().get(x as usize)).is_some_and(|&c| c != b'#')
+//! };
+//! let goal = (6_i32, 2_i32);
+//! let (path, cost) = astar_fn(
+//!     (0, 0),
+//!     |&(x, y)| [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+//!         .into_iter()
+//!         .filter(|&p| free(p))
+//!         .map(|p| (p, 1)),
+//!     |&(x, y)| goal.0.abs_diff(x) + goal.1.abs_diff(y),
+//!     |&p| p == goal,
+//! )
+//! .unwrap()
+//! .expect("a path");
+//! assert_eq!(cost, 14); // down through the gap, up and over the second wall
+//! assert_eq!(path.len(), 15);
+//! ```
+//!
+//! [`dijkstra_fn`], [`bfs_fn`], [`greedy_fn`] and [`weighted_astar_fn`] take
+//! the same closures; [`FnSpace`] turns them into a [`SearchSpace`] for the
+//! [`Search`] builder. Every function runs the one engine below.
+//!
 //! A state representation implements [`SearchSpace`] (successors with action
 //! labels and edge costs, and a goal test); a [`Heuristic`] estimates the
 //! remaining cost. Every algorithm returns a [`SearchResult`]: an [`Outcome`]
 //! (solved, exhausted, limit reached, cancelled) and [`Statistics`] defined as
 //! Fast Downward defines them. A [`Search`] can be stepped a few expansions at
-//! a time, limited by [`SearchLimits`], cancelled from another thread and
-//! given the buffers of an earlier search ([`Workspace`]). Nodes are stored
+//! a time, limited by [`SearchLimits`], cancelled from another thread,
+//! given the buffers of an earlier search ([`Workspace`]) and kept between
+//! game frames ([`SearchState`]). Nodes are stored
 //! once each, found through a hash table, or through a flat table when the
 //! space numbers its nodes densely ([`SearchSpace::node_numbers`]).
 //!
@@ -37,6 +69,7 @@ mod algorithm_name;
 mod anytime;
 mod astar;
 mod bfs;
+mod closures;
 mod cost;
 mod dijkstra;
 mod dominance;
@@ -56,6 +89,9 @@ mod weighted_astar;
 pub use anytime::{Improvement, RESTART_WEIGHTS};
 pub use astar::astar;
 pub use bfs::bfs;
+pub use closures::{
+    astar_fn, bfs_fn, dijkstra_fn, greedy_fn, weighted_astar_fn, FnSpace, PathResult,
+};
 pub use cost::{Cost, FloatCost};
 pub use dijkstra::dijkstra;
 pub use dominance::Dominance;
@@ -75,7 +111,8 @@ pub use weighted_astar::weighted_astar;
 /// glob-imported next to a state crate's, whose `Cost` is a type.
 pub mod prelude {
     pub use crate::{
-        astar, bfs, dijkstra, greedy, lazy_greedy, weighted_astar, Algorithm, Estimate, Heuristic,
-        LazyGreedy, Outcome, Search, SearchLimits, SearchSpace, Status,
+        astar, astar_fn, bfs, bfs_fn, dijkstra, dijkstra_fn, greedy, greedy_fn, lazy_greedy,
+        weighted_astar, weighted_astar_fn, Algorithm, Estimate, FnSpace, Heuristic, LazyGreedy,
+        Outcome, Search, SearchLimits, SearchResult, SearchSpace, Solution, Status,
     };
 }

@@ -582,6 +582,89 @@ fn all_algorithms_agree_through_the_search_api() {
     }
 }
 
+/// The successors of a trait-API space as a closure for the closure API.
+fn successors_of<S: SearchSpace>(
+    space: &S,
+) -> impl FnMut(&S::Node) -> Vec<(S::Node, S::Cost)> + '_ {
+    |node| {
+        let mut out = Vec::new();
+        space.successors(node, |_, next, cost| out.push((next, cost)));
+        out
+    }
+}
+
+/// The path of a trait-API result, as the closure API returns it.
+fn path_of<S: SearchSpace>(result: &ResultOf<S>) -> Option<(Vec<S::Node>, S::Cost)> {
+    result
+        .outcome
+        .solution()
+        .map(|plan| (plan.nodes.clone(), plan.cost))
+}
+
+/// The closure functions run the same engine: on every table's problem they
+/// return the trait API's path and cost, algorithm by algorithm.
+#[test]
+fn the_closure_functions_agree_with_the_trait_api() {
+    fn check<S>(name: &str, space: &S, start: &S::Node, h: impl Fn(&S::Node) -> S::Cost + Copy)
+    where
+        S: SearchSpace,
+    {
+        let goal = |n: &S::Node| space.is_goal(n);
+        let trait_api = |algorithm| {
+            path_of::<S>(&run(space, start.clone(), algorithm, h, SearchLimits::default()).unwrap())
+        };
+        let closures = [
+            (
+                Algorithm::AStar,
+                search_core::astar_fn(start.clone(), successors_of(space), h, goal),
+            ),
+            (
+                Algorithm::WeightedAStar { weight: 2.0 },
+                search_core::weighted_astar_fn(start.clone(), successors_of(space), h, goal, 2.0),
+            ),
+            (
+                Algorithm::GreedyBestFirst,
+                search_core::greedy_fn(start.clone(), successors_of(space), h, goal),
+            ),
+            (
+                Algorithm::Dijkstra,
+                search_core::dijkstra_fn(start.clone(), successors_of(space), goal),
+            ),
+        ];
+        for (algorithm, found) in closures {
+            assert_eq!(
+                found.unwrap(),
+                trait_api(algorithm),
+                "{name}: {algorithm:?}"
+            );
+        }
+        let mut next = successors_of(space);
+        let bfs = search_core::bfs_fn(
+            start.clone(),
+            |n| next(n).into_iter().map(|(m, _)| m).collect::<Vec<_>>(),
+            goal,
+        );
+        let expected = trait_api(Algorithm::BreadthFirst).map(|(path, _)| path);
+        assert_eq!(bfs.unwrap(), expected, "{name}: bfs");
+    }
+    for case in GRIDS {
+        let grid = GridSpace::parse(case.map);
+        // The grid's own Manhattan heuristic, as a closure.
+        let goals = grid.goals();
+        let h = |&(x, y): &(i32, i32)| {
+            let to = |&(gx, gy): &(i32, i32)| gx.abs_diff(x) + gy.abs_diff(y);
+            goals.iter().map(to).min().unwrap_or(0)
+        };
+        check(case.name, &grid, &grid.start(), h);
+    }
+    for case in integer_graphs() {
+        check(case.name, &case.graph, &case.start, |_| 0);
+    }
+    for case in float_graphs() {
+        check(case.name, &case.graph, &case.start, |_| FloatCost::new(0.0));
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Errors
 
