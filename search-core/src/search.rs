@@ -448,6 +448,13 @@ where
         self.run.ws
     }
 
+    /// Every node stored so far, in the order stored, with its best known
+    /// path cost and its parent's index (the start is its own parent).
+    pub(crate) fn stored(&self) -> impl Iterator<Item = (&S::Node, S::Cost, u32)> {
+        let records = self.run.ws.store.records.chunks().flatten();
+        records.map(|record| (&record.node, record.g, record.parent))
+    }
+
     /// Takes out what the search owns, to resume it later with
     /// [`Search::resume`], and gives back the heuristic (keep it if it
     /// learns; a stateless one can be made again).
