@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 
 use proptest::prelude::*;
 use search_core::{
-    astar, bfs, dijkstra, greedy, weighted_astar, Admissible, Algorithm, Estimate, FloatCost,
-    Limit, OpenListKind, Outcome, Search, SearchLimits, Status,
+    astar, bfs, dijkstra, greedy, ida_star, weighted_astar, Admissible, Algorithm, Estimate,
+    FloatCost, Limit, OpenListKind, Outcome, Search, SearchLimits, Status,
 };
 use tests::{replay, GraphSpace, Numbered};
 
@@ -33,7 +33,12 @@ impl Problem {
 const FACTOR_STEPS: u32 = 8;
 
 fn problem() -> impl Strategy<Value = Problem> {
-    (1_usize..=40)
+    problem_up_to(40)
+}
+
+/// Random problems on at most `nodes` nodes.
+fn problem_up_to(nodes: usize) -> impl Strategy<Value = Problem> {
+    (1_usize..=nodes)
         .prop_flat_map(|n| {
             (
                 prop::collection::vec((0..n, 0..n, 0_u32..=20), n..=n * 4),
@@ -434,4 +439,25 @@ where
         .map(|i| i.solution.cost)
         .collect();
     (costs, search.run().unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// IDA* finds the optimum with an admissible (often inconsistent)
+    /// heuristic, and says so when no goal is reachable. Small graphs: it
+    /// has no closed list, so it walks every simple path within a bound.
+    #[test]
+    fn ida_star_finds_the_optimum(p in problem_up_to(10)) {
+        let result = ida_star(&p.graph, p.start, p.h()).unwrap();
+        if let Some(optimal) = p.optimal() {
+            let plan = result.outcome.solution();
+            prop_assert!(plan.is_some(), "ida* did not solve: {}", result.outcome.name());
+            let plan = plan.unwrap();
+            prop_assert_eq!(plan.cost, optimal);
+            prop_assert!(replay(&p.graph, &p.start, plan).is_ok());
+        } else {
+            prop_assert_eq!(result.outcome, Outcome::Exhausted);
+        }
+    }
 }
