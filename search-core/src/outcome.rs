@@ -154,4 +154,14 @@ pub enum SearchError {
         /// The names that exist.
         known: &'static str,
     },
+    /// A [`Grid`](crate::Grid) map that cannot be read.
+    #[error("grid map, line {line}, column {column}: {why}")]
+    InvalidGrid {
+        /// The line (from 1).
+        line: usize,
+        /// The column (from 1, in characters).
+        column: usize,
+        /// What is wrong there.
+        why: String,
+    },
 }
