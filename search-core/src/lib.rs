@@ -33,6 +33,13 @@
 //! the same closures; [`FnSpace`] turns them into a [`SearchSpace`] for the
 //! [`Search`] builder. Every function runs the one engine below.
 //!
+//! Also at hand: distances to every reachable node ([`dijkstra_all`],
+//! [`bfs_all`], or within a bound), searches from several starts
+//! ([`MultiSource`]), memory-bound search ([`IdaStar`]), anytime search
+//! ([`Algorithm::RestartingWeightedAStar`]), a [`Grid`] with a dense
+//! numbering, and with the feature `petgraph`, any petgraph graph as a
+//! space (`graph::GraphSpace`).
+//!
 //! A state representation implements [`SearchSpace`] (successors with action
 //! labels and edge costs, and a goal test); a [`Heuristic`] estimates the
 //! remaining cost. Every algorithm returns a [`SearchResult`]: an [`Outcome`]
@@ -73,6 +80,8 @@ mod closures;
 mod cost;
 mod dijkstra;
 mod dominance;
+#[cfg(feature = "petgraph")]
+pub mod graph;
 mod greedy;
 mod grid;
 mod heuristic;
