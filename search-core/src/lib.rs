@@ -51,6 +51,7 @@ mod search;
 mod space;
 mod stats;
 mod store;
+mod trace;
 mod weighted_astar;
 
 pub use anytime::{Improvement, RESTART_WEIGHTS};
@@ -68,6 +69,7 @@ pub use outcome::{Outcome, SearchError, SearchResult, Solution};
 pub use search::{Algorithm, ResultOf, Search, SearchState, Status, Workspace};
 pub use space::{Node, SearchSpace};
 pub use stats::Statistics;
+pub use trace::{Trace, TracedNode, TRACE_MAX_NODES};
 pub use weighted_astar::weighted_astar;
 
 /// The names most programs need. The [`Cost`] trait is left out: generic
