@@ -44,9 +44,11 @@ pub mod pddl;
 mod plan;
 mod planner;
 pub mod problem;
+mod trace;
 
 pub use config::{Direction, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};
 pub use error::PlanError;
 pub use plan::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use planner::Planner;
+pub use trace::PlanTrace;

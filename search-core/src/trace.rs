@@ -87,6 +87,7 @@ pub struct Trace<N, A, C> {
     expansions: Vec<u32>,
     goal: Option<u32>,
     max_nodes: usize,
+    title: Option<String>,
 }
 
 impl<N: Clone, A: Clone, C: Copy> Trace<N, A, C> {
@@ -127,6 +128,7 @@ impl<N: Clone, A: Clone, C: Copy> Trace<N, A, C> {
             expansions: expansions.to_vec(),
             goal,
             max_nodes: TRACE_MAX_NODES,
+            title: None,
         }
     }
 }
@@ -181,6 +183,13 @@ impl<N, A, C> Trace<N, A, C> {
         self
     }
 
+    /// Sets a title, which the text's first line and the DOT graph's label
+    /// begin with (what the nodes are, say).
+    pub fn set_title(&mut self, title: impl Into<String>) -> &mut Self {
+        self.title = Some(title.into());
+        self
+    }
+
     /// The same trace with nodes and actions replaced by `node(..)` and
     /// `action(..)`: names, say, so that it no longer borrows the domain
     /// that knows them.
@@ -222,6 +231,7 @@ impl<N, A, C> Trace<N, A, C> {
             expansions: self.expansions,
             goal: self.goal,
             max_nodes: self.max_nodes,
+            title: self.title,
         }
     }
 
@@ -279,8 +289,12 @@ impl<N, A, C> Trace<N, A, C> {
             Some((index, node)) => format!("goal n{index} at g={}", node.g),
             None => "no goal".to_owned(),
         };
+        let title = self
+            .title
+            .as_ref()
+            .map_or_else(String::new, |t| format!("{t}: "));
         format!(
-            "{} nodes stored, {expanded} expanded, {goal}",
+            "{title}{} nodes stored, {expanded} expanded, {goal}",
             self.nodes.len()
         )
     }
