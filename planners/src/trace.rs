@@ -66,7 +66,10 @@ impl PlanTrace {
     /// assert_eq!(trace.trace().nodes()[1].node, "{has_food, fed}");
     /// assert_eq!(trace.trace().nodes()[1].action.as_deref(), Some("eat"));
     /// ```
-    pub fn forward<D: PlanningDomain>(domain: &D, trace: Trace<D::State, D::ActionId, u32>) -> Self {
+    pub fn forward<D: PlanningDomain>(
+        domain: &D,
+        trace: Trace<D::State, D::ActionId, u32>,
+    ) -> Self {
         let mut trace = trace.map(
             |state| domain.describe_state(state),
             |&action| domain.action_name(action).to_owned(),

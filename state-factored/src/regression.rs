@@ -494,22 +494,25 @@ fn first_key(mut low: u64, high: u64, test: impl Fn(u64) -> bool) -> Option<u64>
 
 /// One variable's constraint in words; see [`Subgoal::describe`].
 fn describe_constraint(name: &str, constraint: &Constraint, schema: &Schema) -> String {
-    let ranges = |ranges: Vec<(String, String)>, (min, max): (String, String)| {
-        let pieces: Vec<String> = ranges
-            .into_iter()
-            .map(|(lo, hi)| match (lo == min, hi == max) {
-                _ if lo == hi => format!("{name}={lo}"),
-                (true, true) => format!("{name} any"),
-                (true, false) => format!("{name}<={hi}"),
-                (false, true) => format!("{name}>={lo}"),
-                (false, false) => format!("{name} in {lo}..={hi}"),
-            })
-            .collect();
-        if pieces.is_empty() {
-            format!("{name} impossible")
-        } else {
-            pieces.join(" or ")
-        }
+    // Regression through increases and decreases moves the type's extremes
+    // by the amounts; bounds beyond half the range limit nothing real.
+    let ints = |set: &Intervals| {
+        let pieces = set.to_ints().into_iter().map(|(lo, hi)| {
+            (
+                (lo > i64::MIN / 2).then(|| lo.to_string()),
+                (hi < i64::MAX / 2).then(|| hi.to_string()),
+            )
+        });
+        ranges(name, pieces.collect())
+    };
+    let floats = |set: &Intervals| {
+        let pieces = set.to_floats().into_iter().map(|(lo, hi)| {
+            (
+                (lo > -f64::MAX / 2.0).then(|| format!("{lo:?}")),
+                (hi < f64::MAX / 2.0).then(|| format!("{hi:?}")),
+            )
+        });
+        ranges(name, pieces.collect())
     };
     let text = |id: &u32| {
         schema
@@ -521,20 +524,8 @@ fn describe_constraint(name: &str, constraint: &Constraint, schema: &Schema) -> 
         Constraint::Bool(1) => format!("{name}=false"),
         Constraint::Bool(2) => format!("{name}=true"),
         Constraint::Bool(_) => format!("{name} any"),
-        Constraint::Int(set) => ranges(
-            set.to_ints()
-                .into_iter()
-                .map(|(lo, hi)| (lo.to_string(), hi.to_string()))
-                .collect(),
-            (i64::MIN.to_string(), i64::MAX.to_string()),
-        ),
-        Constraint::Float(set) => ranges(
-            set.to_floats()
-                .into_iter()
-                .map(|(lo, hi)| (lo.to_string(), hi.to_string()))
-                .collect(),
-            ((-f64::MAX).to_string(), f64::MAX.to_string()),
-        ),
+        Constraint::Int(set) => ints(set),
+        Constraint::Float(set) => floats(set),
         Constraint::Str(StrSet::Only(ids)) if ids.is_empty() => format!("{name} impossible"),
         Constraint::Str(StrSet::Only(ids)) => ids
             .iter()
@@ -548,4 +539,23 @@ fn describe_constraint(name: &str, constraint: &Constraint, schema: &Schema) -> 
             .collect::<Vec<_>>()
             .join(", "),
     }
+}
+
+/// Intervals in words (`name=v`, `name>=low`, `name<=high`,
+/// `name in low..=high`, a missing bound being open), joined by ` or `.
+fn ranges(name: &str, pieces: Vec<(Option<String>, Option<String>)>) -> String {
+    if pieces.is_empty() {
+        return format!("{name} impossible");
+    }
+    pieces
+        .into_iter()
+        .map(|piece| match piece {
+            (Some(lo), Some(hi)) if lo == hi => format!("{name}={lo}"),
+            (Some(lo), Some(hi)) => format!("{name} in {lo}..={hi}"),
+            (Some(lo), None) => format!("{name}>={lo}"),
+            (None, Some(hi)) => format!("{name}<={hi}"),
+            (None, None) => format!("{name} any"),
+        })
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
