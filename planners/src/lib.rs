@@ -8,6 +8,8 @@
 //!   your own), limits. It returns a [`PlanReport`]: the [`PlanOutcome`] and
 //!   the statistics of each search.
 //! - [`validate`] replays any plan forward.
+//! - [`Planner::plan_traced`] returns a [`PlanTrace`] with the plan: the
+//!   search's nodes by name, as text or Graphviz DOT.
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
 //!
 //! ```

@@ -8,9 +8,11 @@
 //! (solved, exhausted, limit reached, cancelled) and [`Statistics`] defined as
 //! Fast Downward defines them. A [`Search`] can be stepped a few expansions at
 //! a time, limited by [`SearchLimits`], cancelled from another thread and
-//! given the buffers of an earlier search ([`Workspace`]). Nodes are stored
-//! once each, found through a hash table, or through a flat table when the
-//! space numbers its nodes densely ([`SearchSpace::node_numbers`]).
+//! given the buffers of an earlier search ([`Workspace`]), and asked to record
+//! its exploration ([`Search::record_trace`]), which a [`Trace`] writes as
+//! text or Graphviz DOT. Nodes are stored once each, found through a hash
+//! table, or through a flat table when the space numbers its nodes densely
+//! ([`SearchSpace::node_numbers`]).
 //!
 //! ```
 //! use search_core::prelude::*;
