@@ -31,10 +31,18 @@ impl SearchSpace for Grid {
     }
 }
 
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "heuristics take the node by reference"
+)]
 fn manhattan(&(x, y): &(i32, i32)) -> u32 {
     (SIZE - 1 - x).unsigned_abs() + y.unsigned_abs()
 }
 
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "trace labels take the node by reference"
+)]
 fn label(&(x, y): &(i32, i32)) -> String {
     format!("({x},{y})")
 }

@@ -273,15 +273,15 @@ fn solve<D: PlanningDomain>(
     request: &PlanRequest,
 ) -> Planned {
     let planner = Planner::new(config);
-    let planned = if request.trace.is_some() {
+    let result = if request.trace.is_some() {
         planner.plan_traced(domain, start, goal)
     } else {
         planner
             .plan(domain, start, goal)
             .map(|report| (report, None))
     };
-    let (report, trace) = match planned {
-        Ok(planned) => planned,
+    let (report, trace) = match result {
+        Ok(found) => found,
         Err(e) => {
             return Planned::untraced((
                 format!("error: {}: {e}\n", heading.problem),
