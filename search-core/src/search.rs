@@ -310,6 +310,20 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
     }
 }
 
+impl<N: Clone, A: Clone, C: Copy> SearchState<N, A, C> {
+    /// The search's exploration so far, if it records one; see
+    /// [`Search::trace`].
+    pub fn trace(&self) -> Option<Trace<N, A, C>> {
+        let goal = match self.end {
+            Some(End::Goal(goal)) => Some(goal),
+            _ => None,
+        };
+        let expansions = self.expansions.as_deref()?;
+        let heuristic = self.algorithm.uses_heuristic();
+        Some(Trace::of_store(&self.ws.store, expansions, goal, heuristic))
+    }
+}
+
 impl<'s, S: SearchSpace> Search<'s, S, Blind> {
     /// A search of `space` from `start`: A* with the blind heuristic and no
     /// limits until configured otherwise.
@@ -429,7 +443,9 @@ where
     /// Records the order of expansions (off by default), so that
     /// [`trace`](Search::trace) can show the search's exploration. Off, it
     /// costs one branch per expansion; on, four bytes per expansion, which
-    /// the memory limit does not count.
+    /// the memory limit does not count. Turn it on before the first step;
+    /// it stays on in a [`SearchState`] taken out and resumed, and turning
+    /// it on again keeps what was recorded.
     ///
     /// ```
     /// # use search_core::{Search, SearchSpace};
@@ -446,7 +462,11 @@ where
     /// ```
     #[must_use]
     pub fn record_trace(mut self, record: bool) -> Self {
-        self.run.expansions = record.then(Vec::new);
+        if !record {
+            self.run.expansions = None;
+        } else if self.run.expansions.is_none() {
+            self.run.expansions = Some(Vec::new());
+        }
         self
     }
 
@@ -455,18 +475,7 @@ where
     /// [`record_trace`](Search::record_trace) is on; see [`Trace`]. It
     /// copies the nodes, so ask for it once the search is done.
     pub fn trace(&self) -> Option<Trace<S::Node, S::Action, S::Cost>> {
-        let goal = match self.run.end {
-            Some(End::Goal(goal)) => Some(goal),
-            _ => None,
-        };
-        let expansions = self.run.expansions.as_deref()?;
-        let heuristic = self.run.algorithm.uses_heuristic();
-        Some(Trace::of_store(
-            &self.run.ws.store,
-            expansions,
-            goal,
-            heuristic,
-        ))
+        self.run.trace()
     }
 
     /// Reuses the buffers of an earlier search.

@@ -288,3 +288,26 @@ fn a_named_trace_renders_as_the_original() {
     let named = trace.map(label, char::to_string);
     assert_eq!(named.to_dot(String::clone, String::clone), dot);
 }
+
+#[test]
+fn a_search_resumed_over_frames_keeps_its_trace() {
+    let (whole, _) = traced(Algorithm::AStar);
+    let mut state = Search::new(&Grid, (0, 0))
+        .heuristic(manhattan)
+        .record_trace(true)
+        .into_state()
+        .0;
+    loop {
+        // Asking again on resume keeps what was recorded.
+        let mut search = Search::resume(&Grid, state)
+            .heuristic(manhattan)
+            .record_trace(true);
+        let status = search.step(5).unwrap();
+        state = search.into_state().0;
+        if status == Status::Finished {
+            break;
+        }
+    }
+    let sliced = state.trace().unwrap();
+    assert_eq!(sliced, whole);
+}
