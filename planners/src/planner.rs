@@ -256,9 +256,9 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     /// Plans as [`plan`](Planner::plan) does, recording the search's
     /// exploration: returns the report and the trace, with the domain's
     /// names, of the search that produced the outcome (a portfolio's
-    /// winner). The trace is `None` for lazy greedy search, which does not
-    /// record one. Recording costs a copy of every stored node, so keep it
-    /// for debugging: an agent's debug view, `searchlab plan --trace`.
+    /// winner); `None` only when no search ran to give one. Recording
+    /// costs a copy of every stored node, so keep it for debugging: an
+    /// agent's debug view, `searchlab plan --trace`.
     ///
     /// # Errors
     /// As for [`plan`](Planner::plan).
@@ -497,14 +497,16 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         if matches!(self.config.algorithm, Algorithm::LazyGreedy) {
             // Preferred operators from every heuristic that gives them, as
             // LAMA; its own tables, so no buffers are kept.
-            let mut search = LazyGreedy::new(space, start, heuristics).limits(limits);
+            let mut search = LazyGreedy::new(space, start, heuristics)
+                .limits(limits)
+                .record_trace(self.traces.is_some());
             if let Some(watch) = watch {
                 watch.forward_cancellation();
                 while search.step(PORTFOLIO_STEP)? == Status::Running {
                     watch.forward_cancellation();
                 }
             }
-            return Ok((search.run()?, Vec::new(), None));
+            return Ok((search.run()?, Vec::new(), search.trace()));
         }
         let (Some(heuristic), true) = (heuristics.pop(), heuristics.is_empty()) else {
             return Err(PlanError::Alternation {

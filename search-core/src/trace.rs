@@ -99,15 +99,10 @@ impl<N: Clone, A: Clone, C: Copy> Trace<N, A, C> {
         goal: Option<u32>,
         heuristic: bool,
     ) -> Self {
-        let mut first = vec![None; store.records.len()];
-        for (order, &index) in (1..).zip(expansions) {
-            first[index as usize].get_or_insert(order);
-        }
         // The store's indices are u32.
         let nodes = (0_u32..)
-            .zip(first)
-            .map(|(index, expanded)| {
-                let i = index as usize;
+            .zip(0..store.records.len())
+            .map(|(index, i)| {
                 let record = &store.records[i];
                 let (dead_end, dominated) = (store.dead.get(index), store.dominated.get(index));
                 let estimated = heuristic && !dead_end && !dominated;
@@ -117,23 +112,38 @@ impl<N: Clone, A: Clone, C: Copy> Trace<N, A, C> {
                     action: i.checked_sub(1).map(|a| store.actions[a].clone()),
                     g: record.g,
                     h: store.h.get(i).copied().filter(|_| estimated),
-                    expanded,
+                    expanded: None,
                     dead_end,
                     dominated,
                 }
             })
             .collect();
+        Self::new(nodes, expansions.to_vec(), goal)
+    }
+}
+
+impl<N, A, C> Trace<N, A, C> {
+    /// A trace of `nodes` (their expansion numbers not yet set), expanded
+    /// in the order `expansions` gives, with `goal`.
+    pub(crate) fn new(
+        mut nodes: Vec<TracedNode<N, A, C>>,
+        expansions: Vec<u32>,
+        goal: Option<u32>,
+    ) -> Self {
+        for (order, &index) in (1..).zip(&expansions) {
+            if let Some(node) = nodes.get_mut(index as usize) {
+                node.expanded.get_or_insert(order);
+            }
+        }
         Self {
             nodes,
-            expansions: expansions.to_vec(),
+            expansions,
             goal,
             max_nodes: TRACE_MAX_NODES,
             title: None,
         }
     }
-}
 
-impl<N, A, C> Trace<N, A, C> {
     /// The stored nodes; a node's index in this slice is the index that
     /// [`parent`](TracedNode::parent), [`goal`](Trace::goal) and
     /// [`expansions`](Trace::expansions) use. The start is index 0.
@@ -159,12 +169,15 @@ impl<N, A, C> Trace<N, A, C> {
         let mut path = Vec::new();
         let mut next = self.goal;
         while let Some(index) = next {
+            let Some(node) = self.nodes.get(index as usize) else {
+                break;
+            };
             // A parent is always an older node; the bound guards the loop.
             if path.len() > self.nodes.len() {
                 break;
             }
             path.push(index);
-            next = self.nodes.get(index as usize).and_then(|n| n.parent);
+            next = node.parent;
         }
         path.reverse();
         path

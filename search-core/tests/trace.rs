@@ -2,7 +2,7 @@
 //! order, the goal and its path) and how they are written (text and DOT,
 //! capped).
 
-use search_core::{Algorithm, Estimate, Heuristic, Search, SearchSpace, Status, Trace};
+use search_core::{Algorithm, Estimate, Heuristic, LazyGreedy, Search, SearchSpace, Status, Trace};
 
 /// An 8x8 grid with a wall down column 4 (open at the bottom row); moves
 /// of cost 1 in four directions, from (0, 0) to (7, 0).
@@ -310,4 +310,33 @@ fn a_search_resumed_over_frames_keeps_its_trace() {
     }
     let sliced = state.trace().unwrap();
     assert_eq!(sliced, whole);
+}
+
+#[test]
+fn lazy_greedy_search_traces_the_nodes_it_took_off_the_open_list() {
+    let mut search = LazyGreedy::new(&Grid, (0, 0), vec![manhattan]).record_trace(true);
+    let result = search.run().unwrap();
+    let trace = search.trace().unwrap();
+    let plan = result.outcome.solution().unwrap();
+    assert_eq!(trace.expansions().len() as u64, result.stats.expanded);
+    assert_eq!(trace.nodes().len(), result.stats.stored);
+    let nodes: Vec<(i32, i32)> = trace
+        .path()
+        .iter()
+        .map(|&i| trace.nodes()[i as usize].node)
+        .collect();
+    assert_eq!(nodes, plan.nodes);
+    // The goal is estimated but, in a lazy search, not expanded.
+    let goal = &trace.nodes()[trace.goal().unwrap() as usize];
+    assert_eq!((goal.h, goal.expanded), (Some(0), None));
+    assert!(trace
+        .nodes()
+        .iter()
+        .all(|n| n.h == Some(manhattan(&n.node))));
+    let dot = trace.to_dot(label, char::to_string);
+    assert_eq!(node_lines(&dot).len(), trace.nodes().len());
+
+    let mut off = LazyGreedy::new(&Grid, (0, 0), vec![manhattan]);
+    off.run().unwrap();
+    assert!(off.trace().is_none());
 }

@@ -136,18 +136,32 @@ fn factored_states_show_values_and_subgoals_show_constraints() {
 }
 
 #[test]
-fn lazy_greedy_search_records_no_trace() {
+fn lazy_greedy_search_traces_the_nodes_it_took_off_the_open_list() {
     let problem = atomic::hungry_agent::<u64>().unwrap();
-    let planner = Planner::new(config(
-        Direction::Forward,
-        Algorithm::LazyGreedy,
-        heuristic("ff"),
-    ));
-    let (report, trace) = planner
-        .plan_traced(&problem.actions, &problem.start, &problem.goal)
-        .unwrap();
-    assert!(report.plan().is_some());
-    assert!(trace.is_none());
+    for (direction, heuristics) in [
+        (Direction::Forward, "ff+lmcount"),
+        (Direction::Regression, "ff"),
+    ] {
+        let planner = Planner::new(config(
+            direction,
+            Algorithm::LazyGreedy,
+            heuristic(heuristics),
+        ));
+        let (report, trace) = planner
+            .plan_traced(&problem.actions, &problem.start, &problem.goal)
+            .unwrap();
+        let trace = trace.unwrap();
+        let plan = report.plan().unwrap();
+        assert_eq!(plan_of(&trace), plan.names(&problem.actions), "{direction}");
+        let stats = report.forward.as_ref().or(report.regression.as_ref());
+        assert_eq!(
+            trace.trace().expansions().len() as u64,
+            stats.unwrap().expanded,
+            "{direction}"
+        );
+        assert_eq!(trace.trace().nodes().len(), stats.unwrap().stored);
+        assert!(trace.trace().nodes()[0].h.is_some());
+    }
 }
 
 #[test]

@@ -902,9 +902,7 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
             return ExitCode::from(code);
         }
         (None, _) if args.trace.is_some() && code != EXIT_INPUT_ERROR => {
-            eprintln!(
-                "note: no trace to write: the search recorded none (lazy greedy search does not)"
-            );
+            eprintln!("note: no trace to write: planning stopped before a search");
         }
         (None, _) => {}
     }

@@ -110,8 +110,8 @@ pub struct Planned {
     /// The exit code.
     pub code: u8,
     /// The trace in the format asked for ([`PlanRequest::trace`]); `None`
-    /// when not asked for, when planning failed before searching, and for
-    /// lazy greedy search, which records none.
+    /// when not asked for, and when planning stopped before a search (bad
+    /// input, a grounding limit).
     pub trace: Option<String>,
 }
 

@@ -128,7 +128,7 @@ fn a_pddl_trace_names_operators_and_facts() {
 }
 
 #[test]
-fn no_trace_unless_asked_and_none_from_lazy_greedy_search() {
+fn no_trace_unless_asked() {
     let plain = plan_file_traced(&problem("hungry_agent.toml"), &PlanRequest::default());
     assert_eq!(plain.code, EXIT_SOLVED);
     assert!(plain.trace.is_none());
@@ -138,7 +138,13 @@ fn no_trace_unless_asked_and_none_from_lazy_greedy_search() {
     };
     let planned = plan_file_traced(&problem("hungry_agent.toml"), &lazy);
     assert_eq!(planned.code, EXIT_SOLVED, "{}", planned.text);
-    assert!(planned.trace.is_none());
+    let dot = planned.trace.unwrap();
+    let drawn = highlighted_actions(&dot);
+    assert!(!drawn.is_empty(), "{dot}");
+    for (step, action) in drawn.iter().enumerate() {
+        let listed = format!("{}. {action}\n", step + 1);
+        assert!(planned.text.contains(&listed), "{}\n{dot}", planned.text);
+    }
 }
 
 #[test]

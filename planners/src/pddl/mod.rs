@@ -258,8 +258,7 @@ pub struct PddlSolution {
     /// validated by replay; actions are action indices of the task.
     pub improvements: Vec<PlanImprovement<usize>>,
     /// The exploration of the search that produced the outcome, with fact
-    /// and operator names, if [`PddlOptions::trace`] asked for it (and the
-    /// algorithm records one: not lazy greedy search).
+    /// and operator names, if [`PddlOptions::trace`] asked for it.
     pub trace: Option<PlanTrace>,
 }
 
