@@ -41,7 +41,7 @@ pub struct TracedNode<N, A, C> {
 }
 
 /// The nodes a search stored, which it expanded in which order, and which
-/// was the goal; see [`Search::record_trace`].
+/// was the goal; see [`Search::record_trace`](crate::Search::record_trace).
 ///
 /// The trace holds each stored node's best known path (its parent and the
 /// action from it), so the nodes form a tree rooted at the start.
