@@ -71,6 +71,14 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         self.action(id).map_or("?", |a| a.name.as_str())
     }
 
+    fn describe_state(&self, state: &WorldState<B>) -> String {
+        self.registry().named(state).to_string()
+    }
+
+    fn describe_subgoal(&self, subgoal: &PartialState<B>) -> String {
+        self.registry().named(subgoal).to_string()
+    }
+
     fn validate(
         &self,
         start: &WorldState<B>,

@@ -97,6 +97,19 @@ pub trait PlanningDomain: Sync {
     /// An action's name (`?` for an id of another domain).
     fn action_name(&self, id: Self::ActionId) -> &str;
 
+    /// A state in words, for traces and logs ([`PlanTrace`](crate::PlanTrace)):
+    /// the true atoms' names, `name=value` pairs, the true facts. The
+    /// default is the state's `Debug`.
+    fn describe_state(&self, state: &Self::State) -> String {
+        format!("{state:?}")
+    }
+
+    /// A regression subgoal (a partial state: only what it constrains) in
+    /// words, for traces and logs. The default is the subgoal's `Debug`.
+    fn describe_subgoal(&self, subgoal: &Self::Subgoal) -> String {
+        format!("{subgoal:?}")
+    }
+
     /// Replays `plan` from `start` and checks it reaches `goal`; returns its
     /// cost.
     ///
@@ -219,6 +232,14 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
 
     fn action_name(&self, id: Self::ActionId) -> &str {
         (**self).action_name(id)
+    }
+
+    fn describe_state(&self, state: &Self::State) -> String {
+        (**self).describe_state(state)
+    }
+
+    fn describe_subgoal(&self, subgoal: &Self::Subgoal) -> String {
+        (**self).describe_subgoal(subgoal)
     }
 
     fn validate(

@@ -61,6 +61,14 @@ impl PlanningDomain for Domain {
         self.names(&[id]).first().copied().unwrap_or("?")
     }
 
+    fn describe_state(&self, state: &State) -> String {
+        self.schema().describe(state)
+    }
+
+    fn describe_subgoal(&self, subgoal: &Subgoal) -> String {
+        subgoal.describe(self.schema())
+    }
+
     fn validate(&self, start: &State, goal: &Goal, plan: &[ActionId]) -> Result<u64, PlanError> {
         Domain::validate(self, start, goal, plan).map_err(|e| PlanError::Invalid(e.to_string()))
     }

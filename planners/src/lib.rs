@@ -8,6 +8,8 @@
 //!   your own), limits. It returns a [`PlanReport`]: the [`PlanOutcome`] and
 //!   the statistics of each search.
 //! - [`validate`] replays any plan forward.
+//! - [`Planner::plan_traced`] returns a [`PlanTrace`] with the plan: the
+//!   search's nodes by name, as text or Graphviz DOT.
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
 //!
 //! ```
@@ -45,6 +47,7 @@ mod plan;
 mod planner;
 pub mod problem;
 mod sliced;
+mod trace;
 
 pub use config::{Direction, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};
@@ -52,3 +55,4 @@ pub use error::PlanError;
 pub use plan::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use planner::Planner;
 pub use sliced::{Budget, PlanJob};
+pub use trace::PlanTrace;

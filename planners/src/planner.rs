@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 
 use search_core::{
     Algorithm, Heuristic, Improvement, LazyGreedy, Outcome, ResultOf, Search, SearchLimits,
-    SearchSpace, Status, Workspace,
+    SearchSpace, Status, Trace, Workspace,
 };
 
 use crate::{
     BoxedHeuristic, Direction, Plan, PlanError, PlanImprovement, PlanOutcome, PlanReport,
-    PlannerConfig, PlanningDomain,
+    PlanTrace, PlannerConfig, PlanningDomain,
 };
 
 /// Expansions between two looks at the caller's cancellation flag in a
@@ -66,6 +66,43 @@ pub struct Planner<'h, D: PlanningDomain> {
     regression: Option<Factory<'h, D::Subgoal>>,
     pub(crate) forward_buffers: Buffers<D::State, D::ActionId>,
     pub(crate) regression_buffers: Buffers<D::Subgoal, D::ActionId>,
+    /// Where the searches leave their traces, when recording
+    /// ([`Planner::plan_traced`]).
+    traces: Option<Traces>,
+}
+
+/// The traces of one call's searches, one per direction (a portfolio
+/// records both, then keeps the winner's).
+#[derive(Default)]
+struct Traces {
+    forward: Mutex<Option<PlanTrace>>,
+    regression: Mutex<Option<PlanTrace>>,
+}
+
+impl Traces {
+    fn slot(&self, direction: Direction) -> Option<&Mutex<Option<PlanTrace>>> {
+        match direction {
+            Direction::Forward => Some(&self.forward),
+            Direction::Regression => Some(&self.regression),
+            Direction::Portfolio => None,
+        }
+    }
+
+    fn keep(&self, trace: PlanTrace) {
+        if let Some(mut slot) = self.slot(trace.direction()).and_then(|s| s.lock().ok()) {
+            *slot = Some(trace);
+        }
+    }
+
+    fn take(&self, direction: Direction) -> Option<PlanTrace> {
+        self.slot(direction)?.lock().ok()?.take()
+    }
+}
+
+/// A factory that calls a planner's factory, to lend it to a planner that
+/// lives shorter.
+fn lend<'a, 'h: 'a, N: 'a>(make: &'a Factory<'h, N>) -> Factory<'a, N> {
+    Box::new(move || -> BoxedHeuristic<'a, N> { make() })
 }
 
 /// The most bytes (the engine's estimate) a search's buffers may hold to be
@@ -122,6 +159,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             regression: None,
             forward_buffers: Buffers::default(),
             regression_buffers: Buffers::default(),
+            traces: None,
         }
     }
 
@@ -213,6 +251,62 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         };
         report.elapsed = began.elapsed();
         Ok(report)
+    }
+
+    /// Plans as [`plan`](Planner::plan) does, recording the search's
+    /// exploration: returns the report and the trace, with the domain's
+    /// names, of the search that produced the outcome (a portfolio's
+    /// winner); `None` only when no search ran to give one. Recording
+    /// costs a copy of every stored node, so keep it for debugging: an
+    /// agent's debug view, `searchlab plan --trace`.
+    ///
+    /// # Errors
+    /// As for [`plan`](Planner::plan).
+    ///
+    /// ```
+    /// use planners::{heuristics::heuristic, Direction, Planner, PlannerConfig};
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let start = actions.state(["has_groceries"]).unwrap();
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let planner = Planner::new(PlannerConfig {
+    ///     direction: Direction::Regression,
+    ///     heuristic: heuristic("hmax").unwrap(),
+    ///     ..PlannerConfig::default()
+    /// });
+    /// let (report, trace) = planner.plan_traced(&actions, &start, &goal).unwrap();
+    /// let trace = trace.unwrap();
+    /// assert_eq!(trace.direction(), Direction::Regression);
+    /// // Regression's nodes are subgoals: the goal, then what must hold before eating.
+    /// assert_eq!(trace.trace().nodes()[0].node, "{fed}");
+    /// assert!(trace.to_text().contains("eat -> {has_food}"));
+    /// assert_eq!(report.plan().unwrap().names(&actions), ["cook", "eat"]);
+    /// ```
+    pub fn plan_traced(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+    ) -> Result<(PlanReport<D::ActionId>, Option<PlanTrace>), PlanError> {
+        // A planner of this call's own, so that planning on other threads
+        // cannot mix its traces with this call's.
+        let recorder = Planner {
+            config: self.config.clone(),
+            forward: self.forward.as_ref().map(lend),
+            regression: self.regression.as_ref().map(lend),
+            forward_buffers: Buffers::default(),
+            regression_buffers: Buffers::default(),
+            traces: Some(Traces::default()),
+        };
+        let report = recorder.plan(domain, start, goal)?;
+        let trace = recorder
+            .traces
+            .as_ref()
+            .and_then(|traces| traces.take(report.direction));
+        Ok((report, trace))
     }
 
     /// Forward and regression in parallel; the first definitive answer wins
@@ -322,8 +416,11 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         self.with_forward_heuristics(domain, start, goal, |heuristic| {
             let setup_time = setup.elapsed();
             let buffers = &self.forward_buffers;
-            let (result, improvements) =
+            let (result, improvements, trace) =
                 self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
+            if let (Some(traces), Some(trace)) = (&self.traces, trace) {
+                traces.keep(PlanTrace::forward(domain, trace));
+            }
             Ok(DirectionRun {
                 outcome: plan_outcome(result.outcome, |actions| actions),
                 stats: result.stats,
@@ -346,8 +443,11 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         self.with_regression_heuristics(domain, start, goal, |heuristic| {
             let setup_time = setup.elapsed();
             let buffers = &self.regression_buffers;
-            let (result, improvements) =
+            let (result, improvements, trace) =
                 self.search(&space, node, heuristic, limits, watch, buffers)?;
+            if let (Some(traces), Some(trace)) = (&self.traces, trace) {
+                traces.keep(PlanTrace::regression(domain, trace));
+            }
             let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
             Ok(DirectionRun {
                 outcome: plan_outcome(result.outcome, order),
@@ -411,7 +511,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     }
 
     /// Runs the configured algorithm with `heuristics` (several only for
-    /// lazy greedy search, which alternates between them).
+    /// lazy greedy search, which alternates between them), and returns its
+    /// trace when recording.
     fn search<S: SearchSpace<Cost = u32>>(
         &self,
         space: &S,
@@ -420,18 +521,20 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
         buffers: &Buffers<S::Node, S::Action>,
-    ) -> Result<(ResultOf<S>, Vec<SearchImprovement<S>>), PlanError> {
+    ) -> Result<SearchRun<S>, PlanError> {
         if matches!(self.config.algorithm, Algorithm::LazyGreedy) {
             // Preferred operators from every heuristic that gives them, as
             // LAMA; its own tables, so no buffers are kept.
-            let mut search = LazyGreedy::new(space, start, heuristics).limits(limits);
+            let mut search = LazyGreedy::new(space, start, heuristics)
+                .limits(limits)
+                .record_trace(self.traces.is_some());
             if let Some(watch) = watch {
                 watch.forward_cancellation();
                 while search.step(PORTFOLIO_STEP)? == Status::Running {
                     watch.forward_cancellation();
                 }
             }
-            return Ok((search.run()?, Vec::new()));
+            return Ok((search.run()?, Vec::new(), search.trace()));
         }
         let (Some(heuristic), true) = (heuristics.pop(), heuristics.is_empty()) else {
             return Err(PlanError::Alternation {
@@ -442,7 +545,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             .algorithm(self.config.algorithm)
             .heuristic(heuristic)
             .limits(limits)
-            .workspace(buffers.take());
+            .workspace(buffers.take())
+            .record_trace(self.traces.is_some());
         if let Some(watch) = watch {
             watch.forward_cancellation();
             while search.step(PORTFOLIO_STEP)? == Status::Running {
@@ -451,10 +555,19 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         }
         let result = search.run()?;
         let improvements = search.improvements().to_vec();
+        let trace = search.trace();
         buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
-        Ok((result, improvements))
+        Ok((result, improvements, trace))
     }
 }
+
+/// A search's result, an anytime search's plans on the way, and the trace
+/// when recording.
+type SearchRun<S> = (
+    ResultOf<S>,
+    Vec<SearchImprovement<S>>,
+    Option<Trace<<S as SearchSpace>::Node, <S as SearchSpace>::Action, u32>>,
+);
 
 type SearchImprovement<S> =
     Improvement<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;

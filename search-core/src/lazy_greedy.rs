@@ -22,7 +22,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::{
     Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchError, SearchLimits, SearchResult,
-    SearchSpace, Solution, Statistics, Status,
+    SearchSpace, Solution, Statistics, Status, Trace, TracedNode,
 };
 
 /// How much a preferred queue jumps ahead when the search makes progress,
@@ -36,6 +36,14 @@ struct Record<S: SearchSpace> {
     parent: Option<(u32, S::Action)>,
     g: S::Cost,
     dead: bool,
+}
+
+/// What a trace needs beyond the records, kept when recording.
+struct Recording<C> {
+    /// The expanded nodes' indices in order.
+    expansions: Vec<u32>,
+    /// Each record's first estimate (`None` for a dead end).
+    h: Vec<Option<C>>,
 }
 
 /// An edge waiting on the open list: the successor is not yet estimated.
@@ -151,6 +159,7 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     node_heap: usize,
     pruned: bool,
     end: Option<End>,
+    recording: Option<Recording<S::Cost>>,
 }
 
 impl<'s, S, H> LazyGreedy<'s, S, H>
@@ -189,6 +198,7 @@ where
             node_heap: 0,
             pruned: false,
             end: None,
+            recording: None,
         }
     }
 
@@ -231,6 +241,75 @@ where
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
         self.limits = limits;
         self
+    }
+
+    /// Records the search's exploration (off by default) for
+    /// [`trace`](Self::trace), as [`Search::record_trace`](crate::Search::record_trace)
+    /// does. Turn it on before the first step.
+    #[must_use]
+    pub fn record_trace(mut self, record: bool) -> Self {
+        if !record {
+            self.recording = None;
+        } else if self.recording.is_none() {
+            self.recording = Some(Recording {
+                expansions: Vec::new(),
+                h: Vec::new(),
+            });
+        }
+        self
+    }
+
+    /// The search's exploration so far, if [`record_trace`](Self::record_trace)
+    /// is on; see [`Trace`]. A lazy search stores the nodes it takes off the
+    /// open list (the expanded ones, dead ends and the goal), not the
+    /// successors waiting there, so those are what the trace holds; `h` is
+    /// the first heuristic's estimate.
+    ///
+    /// ```
+    /// use search_core::{LazyGreedy, SearchSpace};
+    ///
+    /// struct Line;
+    /// impl SearchSpace for Line {
+    ///     type Node = i32;
+    ///     type Action = i32;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &i32) -> bool { *n == 3 }
+    ///     fn successors<F: FnMut(i32, i32, u32)>(&self, n: &i32, mut emit: F) {
+    ///         emit(1, n + 1, 1);
+    ///         emit(-1, n - 1, 1);
+    ///     }
+    /// }
+    ///
+    /// let h = |n: &i32| (3 - n).unsigned_abs();
+    /// let mut search = LazyGreedy::new(&Line, 0, vec![h]).record_trace(true);
+    /// let result = search.run().unwrap();
+    /// let trace = search.trace().unwrap();
+    /// assert_eq!(trace.expansions().len() as u64, result.stats.expanded);
+    /// assert_eq!(trace.path(), [0, 1, 2, 3]);
+    /// assert_eq!(trace.nodes()[1].h, Some(2));
+    /// ```
+    pub fn trace(&self) -> Option<Trace<S::Node, S::Action, S::Cost>> {
+        let recording = self.recording.as_ref()?;
+        let nodes = self
+            .records
+            .iter()
+            .zip(&recording.h)
+            .map(|(record, &h)| TracedNode {
+                node: record.node.clone(),
+                parent: record.parent.as_ref().map(|(parent, _)| *parent),
+                action: record.parent.as_ref().map(|(_, action)| action.clone()),
+                g: record.g,
+                h,
+                expanded: None,
+                dead_end: record.dead,
+                dominated: false,
+            })
+            .collect();
+        let goal = match self.end {
+            Some(End::Goal(goal)) => Some(goal),
+            _ => None,
+        };
+        Some(Trace::new(nodes, recording.expansions.clone(), goal))
     }
 
     /// The statistics so far.
@@ -461,6 +540,14 @@ where
             });
             i
         };
+        if let Some(recording) = &mut self.recording {
+            let h = self.estimates.first().copied().filter(|_| !dead);
+            let i = index as usize;
+            if recording.h.len() <= i {
+                recording.h.resize(i + 1, None);
+            }
+            recording.h[i] = h;
+        }
         if dead {
             self.stats.dead_ends += 1;
             return;
@@ -535,6 +622,9 @@ where
         }
         self.successors = successors;
         self.stats.expanded += 1;
+        if let Some(recording) = &mut self.recording {
+            recording.expansions.push(index);
+        }
         let waiting = self.pending.len() - self.free.len();
         self.stats.max_open = self.stats.max_open.max(waiting);
     }

@@ -46,10 +46,12 @@
 //! (solved, exhausted, limit reached, cancelled) and [`Statistics`] defined as
 //! Fast Downward defines them. A [`Search`] can be stepped a few expansions at
 //! a time, limited by [`SearchLimits`], cancelled from another thread,
-//! given the buffers of an earlier search ([`Workspace`]) and kept between
-//! game frames ([`SearchState`]). Nodes are stored
-//! once each, found through a hash table, or through a flat table when the
-//! space numbers its nodes densely ([`SearchSpace::node_numbers`]).
+//! given the buffers of an earlier search ([`Workspace`]), kept between
+//! game frames ([`SearchState`]) and asked to record its exploration
+//! ([`Search::record_trace`]), which a [`Trace`] writes as text or Graphviz
+//! DOT. Nodes are stored once each, found through a hash table, or through
+//! a flat table when the space numbers its nodes densely
+//! ([`SearchSpace::node_numbers`]).
 //!
 //! ```
 //! use search_core::prelude::*;
@@ -97,6 +99,7 @@ mod search;
 mod space;
 mod stats;
 mod store;
+mod trace;
 mod weighted_astar;
 
 pub use anytime::{Improvement, RESTART_WEIGHTS};
@@ -121,6 +124,7 @@ pub use reach::{bfs_all, bfs_within, dijkstra_all, dijkstra_within, Reached};
 pub use search::{Algorithm, ResultOf, Search, SearchState, StateOf, Status, Workspace};
 pub use space::{Node, SearchSpace};
 pub use stats::Statistics;
+pub use trace::{Trace, TracedNode, TRACE_MAX_NODES};
 pub use weighted_astar::weighted_astar;
 
 /// The names most programs need. The [`Cost`] trait is left out: generic

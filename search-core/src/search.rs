@@ -10,6 +10,7 @@ use crate::store::{NodeStore, Refused, Slot};
 use crate::{
     astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Dominance, Estimate, Heuristic,
     Limit, Outcome, SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
+    Trace,
 };
 
 /// The owned part of a search over space `S` ([`SearchState`]).
@@ -275,6 +276,8 @@ pub struct SearchState<N, A, C> {
     schedule: Option<Schedule<N, A, C>>,
     /// The start, kept for the next iteration of restarting weighted A*.
     origin: Option<N>,
+    /// The expanded nodes in order, when recording a [`Trace`].
+    expansions: Option<Vec<u32>>,
 }
 
 impl<N, A, C: Ord> SearchState<N, A, C> {
@@ -296,6 +299,7 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
             end: None,
             schedule: None,
             origin: None,
+            expansions: None,
         }
     }
 
@@ -307,6 +311,20 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
     /// Whether the search has ended ([`Search::run`] then returns at once).
     pub fn is_finished(&self) -> bool {
         self.end.is_some()
+    }
+}
+
+impl<N: Clone, A: Clone, C: Copy> SearchState<N, A, C> {
+    /// The search's exploration so far, if it records one; see
+    /// [`Search::trace`].
+    pub fn trace(&self) -> Option<Trace<N, A, C>> {
+        let goal = match self.end {
+            Some(End::Goal(goal)) => Some(goal),
+            _ => None,
+        };
+        let expansions = self.expansions.as_deref()?;
+        let heuristic = self.algorithm.uses_heuristic();
+        Some(Trace::of_store(&self.ws.store, expansions, goal, heuristic))
     }
 }
 
@@ -424,6 +442,44 @@ where
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
         self.run.limits = limits;
         self
+    }
+
+    /// Records the order of expansions (off by default), so that
+    /// [`trace`](Search::trace) can show the search's exploration. Off, it
+    /// costs one branch per expansion; on, four bytes per expansion, which
+    /// the memory limit does not count. Turn it on before the first step;
+    /// it stays on in a [`SearchState`] taken out and resumed, and turning
+    /// it on again keeps what was recorded.
+    ///
+    /// ```
+    /// # use search_core::{Search, SearchSpace};
+    /// # struct Two;
+    /// # impl SearchSpace for Two {
+    /// #     type Node = u8; type Action = (); type Cost = u32;
+    /// #     fn is_goal(&self, n: &u8) -> bool { *n == 1 }
+    /// #     fn successors<F: FnMut((), u8, u32)>(&self, n: &u8, mut emit: F) { if *n == 0 { emit((), 1, 1) } }
+    /// # }
+    /// let mut search = Search::new(&Two, 0).record_trace(true);
+    /// search.run().unwrap();
+    /// assert_eq!(search.trace().unwrap().expansions(), [0, 1]);
+    /// assert!(Search::new(&Two, 0).trace().is_none());
+    /// ```
+    #[must_use]
+    pub fn record_trace(mut self, record: bool) -> Self {
+        if !record {
+            self.run.expansions = None;
+        } else if self.run.expansions.is_none() {
+            self.run.expansions = Some(Vec::new());
+        }
+        self
+    }
+
+    /// The search's exploration so far (every stored node, its best known
+    /// path, its estimate and when it was expanded, and the goal), if
+    /// [`record_trace`](Search::record_trace) is on; see [`Trace`]. It
+    /// copies the nodes, so ask for it once the search is done.
+    pub fn trace(&self) -> Option<Trace<S::Node, S::Action, S::Cost>> {
+        self.run.trace()
     }
 
     /// Reuses the buffers of an earlier search.
@@ -572,6 +628,9 @@ where
             self.run.algorithm.buckets_integer_priorities() && zero.to_bucket().is_some(),
         );
         self.run.bfs_next = 0;
+        if let Some(expansions) = &mut self.run.expansions {
+            expansions.clear();
+        }
         self.run.last_key = None;
         self.run.pruned = false;
         self.run.max_branching = 1;
@@ -737,6 +796,9 @@ where
             return;
         };
         self.run.stats.expanded += 1;
+        if let Some(expansions) = &mut self.run.expansions {
+            expansions.push(index);
+        }
         let record = &self.run.ws.store.records[index as usize];
         let node = record.node.clone();
         // Going back to the parent never helps (costs are non-negative), and

@@ -6,7 +6,7 @@ use crate::constraint::{Constraint, Intervals};
 use crate::effect::Eff;
 use crate::state::heap_block;
 use crate::value::{finite_float_keys, float_key, int_key, key_float, key_int};
-use crate::{ActionId, Cost, Domain, FactoredError, Goal, State, VarType};
+use crate::{ActionId, Cost, Domain, FactoredError, Goal, Schema, State, StrSet, Symbol, VarType};
 
 /// A regression node: per-variable constraints that every state reaching the
 /// goal by the rest of the plan satisfies.
@@ -48,6 +48,43 @@ impl Subgoal {
     /// ```
     pub fn constraints(&self) -> &[(u32, Constraint)] {
         &self.constraints
+    }
+
+    /// The subgoal in words, for traces and logs: each constrained
+    /// variable's allowed values by name (`gold>=60`, `armed=true`,
+    /// `place="mine" or place="shop"`), joined by `, `; `(anything)` when
+    /// nothing is constrained. `schema` is the domain's.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// schema.bool("armed").unwrap();
+    /// schema.string("place").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([
+    ///     Predicate::ge("gold", 60),
+    ///     Predicate::eq("armed", true),
+    ///     Predicate::ne("place", "jail"),
+    /// ]).unwrap();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
+    /// assert_eq!(node.describe(domain.schema()), "gold>=60, armed=true, place!=\"jail\"");
+    /// ```
+    pub fn describe(&self, schema: &Schema) -> String {
+        let names: Vec<&str> = schema.vars().map(|v| schema.name(v)).collect();
+        let parts: Vec<String> = self
+            .constraints
+            .iter()
+            .map(|(var, constraint)| {
+                let name = names.get(*var as usize).copied().unwrap_or("?");
+                describe_constraint(name, constraint, schema)
+            })
+            .collect();
+        if parts.is_empty() {
+            "(anything)".to_owned()
+        } else {
+            parts.join(", ")
+        }
     }
 
     /// Bytes the subgoal owns on the heap: its list of constraints and
@@ -453,4 +490,72 @@ fn first_key(mut low: u64, high: u64, test: impl Fn(u64) -> bool) -> Option<u64>
         }
     }
     Some(low)
+}
+
+/// One variable's constraint in words; see [`Subgoal::describe`].
+fn describe_constraint(name: &str, constraint: &Constraint, schema: &Schema) -> String {
+    // Regression through increases and decreases moves the type's extremes
+    // by the amounts; bounds beyond half the range limit nothing real.
+    let ints = |set: &Intervals| {
+        let pieces = set.to_ints().into_iter().map(|(lo, hi)| {
+            (
+                (lo > i64::MIN / 2).then(|| lo.to_string()),
+                (hi < i64::MAX / 2).then(|| hi.to_string()),
+            )
+        });
+        ranges(name, pieces.collect())
+    };
+    let floats = |set: &Intervals| {
+        let pieces = set.to_floats().into_iter().map(|(lo, hi)| {
+            (
+                (lo > -f64::MAX / 2.0).then(|| format!("{lo:?}")),
+                (hi < f64::MAX / 2.0).then(|| format!("{hi:?}")),
+            )
+        });
+        ranges(name, pieces.collect())
+    };
+    let text = |id: &u32| {
+        schema
+            .symbol_name(Symbol(*id))
+            .map_or_else(|| format!("#{id}"), |s| format!("{s:?}"))
+    };
+    match constraint {
+        Constraint::Bool(0) => format!("{name} impossible"),
+        Constraint::Bool(1) => format!("{name}=false"),
+        Constraint::Bool(2) => format!("{name}=true"),
+        Constraint::Bool(_) => format!("{name} any"),
+        Constraint::Int(set) => ints(set),
+        Constraint::Float(set) => floats(set),
+        Constraint::Str(StrSet::Only(ids)) if ids.is_empty() => format!("{name} impossible"),
+        Constraint::Str(StrSet::Only(ids)) => ids
+            .iter()
+            .map(|id| format!("{name}={}", text(id)))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        Constraint::Str(StrSet::Except(ids)) if ids.is_empty() => format!("{name} any"),
+        Constraint::Str(StrSet::Except(ids)) => ids
+            .iter()
+            .map(|id| format!("{name}!={}", text(id)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Intervals in words (`name=v`, `name>=low`, `name<=high`,
+/// `name in low..=high`, a missing bound being open), joined by ` or `.
+fn ranges(name: &str, pieces: Vec<(Option<String>, Option<String>)>) -> String {
+    if pieces.is_empty() {
+        return format!("{name} impossible");
+    }
+    pieces
+        .into_iter()
+        .map(|piece| match piece {
+            (Some(lo), Some(hi)) if lo == hi => format!("{name}={lo}"),
+            (Some(lo), Some(hi)) => format!("{name} in {lo}..={hi}"),
+            (Some(lo), None) => format!("{name}>={lo}"),
+            (None, Some(hi)) => format!("{name}<={hi}"),
+            (None, None) => format!("{name} any"),
+        })
+        .collect::<Vec<_>>()
+        .join(" or ")
 }

@@ -35,7 +35,9 @@ use std::time::{Duration, Instant};
 use crate::defaults::safety_limits;
 use crate::external::Peers;
 use crate::output::{write_outputs, OutputOptions};
-use crate::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
+use crate::plan::{
+    plan_file_traced, plan_pddl_traced, PlanRequest, Planned, TraceFormat, EXIT_INPUT_ERROR,
+};
 use crate::record::{merge, read_jsonl, write_jsonl, Prefer, ResumeKey, RunRecord};
 use crate::report::{Report, ScoreBounds};
 use crate::results::{Existing, ResultsFile};
@@ -255,6 +257,19 @@ struct PlanArgs {
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Record the search's exploration and write it as Graphviz DOT
+    /// (`dot`: `searchlab plan FILE --trace dot | dot -Tsvg > trace.svg`)
+    /// or as an indented tree (`text`). It goes to standard output and the
+    /// report to standard error, unless `--trace-out` names a file.
+    #[arg(long, value_name = "FORMAT")]
+    trace: Option<TraceFormat>,
+    /// Write the trace to this file instead of standard output.
+    #[arg(long, value_name = "PATH", requires = "trace")]
+    trace_out: Option<PathBuf>,
+    /// The most nodes the trace writes (the plan's path always whole;
+    /// default 500).
+    #[arg(long, value_name = "N", requires = "trace")]
+    trace_max_nodes: Option<usize>,
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
@@ -844,24 +859,53 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
         max_memory_bytes: limits.max_memory_bytes,
         no_packing: args.no_packing,
         json: args.json,
+        trace: args.trace,
+        trace_max_nodes: args.trace_max_nodes,
     };
-    let (text, code) = match args.files.as_slice() {
-        [domain, problem] => plan_pddl(domain, problem, &request, args.plan_file.as_deref()),
-        [problem] if problem.extension().is_some_and(|e| e == "pddl") => (
-            format!(
-                "error: {} is PDDL: give the domain and the problem file \
-                 (searchlab plan domain.pddl problem.pddl)\n",
-                problem.display()
-            ),
-            EXIT_INPUT_ERROR,
-        ),
-        [problem] if args.plan_file.is_none() => plan_file(problem, &request),
-        _ => (
+    let input_error = |text: String| Planned {
+        text,
+        code: EXIT_INPUT_ERROR,
+        trace: None,
+    };
+    let planned = match args.files.as_slice() {
+        [domain, problem] => plan_pddl_traced(domain, problem, &request, args.plan_file.as_deref()),
+        [problem] if problem.extension().is_some_and(|e| e == "pddl") => input_error(format!(
+            "error: {} is PDDL: give the domain and the problem file \
+             (searchlab plan domain.pddl problem.pddl)\n",
+            problem.display()
+        )),
+        [problem] if args.plan_file.is_none() => plan_file_traced(problem, &request),
+        _ => input_error(
             "error: --plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)\n"
                 .to_owned(),
-            EXIT_INPUT_ERROR,
         ),
     };
+    let Planned {
+        text,
+        mut code,
+        trace,
+    } = planned;
+    // Notes about the trace go to standard error, so that standard output
+    // stays a report, a JSON value or an IPC plan file.
+    match (trace, &args.trace_out) {
+        (Some(trace), Some(path)) => match std::fs::write(path, trace) {
+            Ok(()) => eprintln!("trace written to {}", path.display()),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                code = EXIT_INPUT_ERROR;
+            }
+        },
+        (Some(trace), None) => {
+            // The trace is standard output, for a pipe into `dot`.
+            print!("{trace}");
+            eprint!("{text}");
+            return ExitCode::from(code);
+        }
+        (None, _) if args.trace.is_some() && code != EXIT_INPUT_ERROR => {
+            eprintln!("note: no trace to write: planning stopped before a search");
+        }
+        (None, _) => {}
+    }
     if code == EXIT_INPUT_ERROR {
         eprint!("{text}");
     } else {

@@ -1,15 +1,18 @@
 //! `searchlab plan`: solve one problem file and print the plan, its cost and
-//! the search statistics, as a table or as JSON.
+//! the search statistics, as a table or as JSON; with `--trace`, the
+//! search's exploration as text or Graphviz DOT ([`TraceFormat`]).
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::path::Path;
+use std::str::FromStr;
 use std::time::Duration;
 
 use planners::heuristics::{heuristic, NamedHeuristic};
 use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
 use planners::{
-    Direction, PlanImprovement, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain,
+    Direction, PlanImprovement, PlanOutcome, PlanReport, PlanTrace, Planner, PlannerConfig,
+    PlanningDomain,
 };
 use search_core::{Algorithm, Statistics};
 use serde_json::json;
@@ -52,6 +55,74 @@ pub struct PlanRequest {
     pub no_packing: bool,
     /// Print JSON instead of tables.
     pub json: bool,
+    /// Record the search's exploration and write it in this format
+    /// ([`Planned::trace`]).
+    pub trace: Option<TraceFormat>,
+    /// The most nodes a trace writes (default
+    /// [`TRACE_MAX_NODES`](search_core::TRACE_MAX_NODES)).
+    pub trace_max_nodes: Option<usize>,
+}
+
+/// How `searchlab plan --trace` writes the search's exploration.
+///
+/// ```
+/// use searchlab_lab::plan::TraceFormat;
+/// assert_eq!("dot".parse::<TraceFormat>().unwrap(), TraceFormat::Dot);
+/// let error = "svg".parse::<TraceFormat>().unwrap_err();
+/// assert_eq!(error, "unknown trace format `svg`: give dot or text");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// Graphviz DOT ([`PlanTrace::to_dot`]): `dot -Tsvg` draws it.
+    Dot,
+    /// An indented tree, one node a line ([`PlanTrace::to_text`]).
+    Text,
+}
+
+impl FromStr for TraceFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "dot" => Ok(TraceFormat::Dot),
+            "text" => Ok(TraceFormat::Text),
+            _ => Err(format!("unknown trace format `{s}`: give dot or text")),
+        }
+    }
+}
+
+impl fmt::Display for TraceFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TraceFormat::Dot => "dot",
+            TraceFormat::Text => "text",
+        })
+    }
+}
+
+/// What `searchlab plan` made of a problem: the text to print, the exit
+/// code (see the `EXIT_*` constants) and, when asked for, the trace.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// The report (or the IPC plan with the report as comments, for PDDL
+    /// without a plan file).
+    pub text: String,
+    /// The exit code.
+    pub code: u8,
+    /// The trace in the format asked for ([`PlanRequest::trace`]); `None`
+    /// when not asked for, and when planning stopped before a search (bad
+    /// input, a grounding limit).
+    pub trace: Option<String>,
+}
+
+impl Planned {
+    fn untraced((text, code): (String, u8)) -> Self {
+        Self {
+            text,
+            code,
+            trace: None,
+        }
+    }
 }
 
 impl PlanRequest {
@@ -76,6 +147,18 @@ impl PlanRequest {
             algorithm: self.algorithm,
             heuristic,
             limits: self.limits().to_search_limits(),
+        })
+    }
+
+    /// `trace` written in the format asked for, if one was.
+    fn write_trace(&self, trace: Option<PlanTrace>) -> Option<String> {
+        let (format, mut trace) = (self.trace?, trace?);
+        if let Some(max) = self.trace_max_nodes {
+            trace.set_max_nodes(max);
+        }
+        Some(match format {
+            TraceFormat::Dot => trace.to_dot(),
+            TraceFormat::Text => trace.to_text(),
         })
     }
 }
@@ -119,24 +202,46 @@ impl Heading<'_> {
 }
 
 /// Loads `path`, plans as `request` says and returns the text to print and
-/// the exit code (see the `EXIT_*` constants).
+/// the exit code (see the `EXIT_*` constants); a trace asked for is left
+/// out (see [`plan_file_traced`]).
 pub fn plan_file(path: &Path, request: &PlanRequest) -> (String, u8) {
+    let planned = plan_file_traced(path, request);
+    (planned.text, planned.code)
+}
+
+/// [`plan_file`] with the trace, if [`PlanRequest::trace`] asks for one.
+///
+/// ```
+/// use searchlab_lab::plan::{plan_file_traced, PlanRequest, TraceFormat};
+/// let problem = tests::repository_root().join("problems/hungry_agent.toml");
+/// let request = PlanRequest { trace: Some(TraceFormat::Dot), ..PlanRequest::default() };
+/// let planned = plan_file_traced(&problem, &request);
+/// assert_eq!(planned.code, 0);
+/// assert!(planned.trace.unwrap().contains("label=\"buy_groceries\", color="));
+/// ```
+pub fn plan_file_traced(path: &Path, request: &PlanRequest) -> Planned {
     let loaded = match planners::problem::load(path) {
         Ok(loaded) => loaded,
-        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+        Err(e) => return Planned::untraced((format!("error: {e}\n"), EXIT_INPUT_ERROR)),
     };
-    plan_loaded(&loaded, request)
+    plan_loaded_traced(&loaded, request)
 }
 
 /// Plans a loaded problem; see [`plan_file`].
 pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8) {
+    let planned = plan_loaded_traced(loaded, request);
+    (planned.text, planned.code)
+}
+
+/// Plans a loaded problem; see [`plan_file_traced`].
+pub fn plan_loaded_traced(loaded: &LoadedProblem, request: &PlanRequest) -> Planned {
     let default = match loaded {
         LoadedProblem::Atomic(_) => "hmax",
         LoadedProblem::Factored(_) => "numeric",
     };
     let config = match request.config(default) {
         Ok(config) => config,
-        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+        Err(e) => return Planned::untraced((format!("error: {e}\n"), EXIT_INPUT_ERROR)),
     };
     let config_name = config.name();
     let heading = |problem, kind| Heading {
@@ -149,18 +254,14 @@ pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8
         LoadedProblem::Atomic(p) => solve(
             &heading(&p.name, "atomic"),
             config,
-            &p.actions,
-            &p.start,
-            &p.goal,
-            request.json,
+            (&p.actions, &p.start, &p.goal),
+            request,
         ),
         LoadedProblem::Factored(p) => solve(
             &heading(&p.name, "factored"),
             config,
-            &p.domain,
-            &p.start,
-            &p.goal,
-            request.json,
+            (&p.domain, &p.start, &p.goal),
+            request,
         ),
     }
 }
@@ -168,19 +269,24 @@ pub fn plan_loaded(loaded: &LoadedProblem, request: &PlanRequest) -> (String, u8
 fn solve<D: PlanningDomain>(
     heading: &Heading<'_>,
     config: PlannerConfig,
-    domain: &D,
-    start: &D::State,
-    goal: &D::Goal,
-    as_json: bool,
-) -> (String, u8) {
+    (domain, start, goal): (&D, &D::State, &D::Goal),
+    request: &PlanRequest,
+) -> Planned {
     let planner = Planner::new(config);
-    let report = match planner.plan(domain, start, goal) {
-        Ok(report) => report,
+    let result = if request.trace.is_some() {
+        planner.plan_traced(domain, start, goal)
+    } else {
+        planner
+            .plan(domain, start, goal)
+            .map(|report| (report, None))
+    };
+    let (report, trace) = match result {
+        Ok(found) => found,
         Err(e) => {
-            return (
+            return Planned::untraced((
                 format!("error: {}: {e}\n", heading.problem),
                 EXIT_INPUT_ERROR,
-            )
+            ))
         }
     };
     let validation = report.plan().map(|plan| {
@@ -193,13 +299,17 @@ fn solve<D: PlanningDomain>(
         (PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled, _) => EXIT_LIMIT,
     };
     let names: Vec<&str> = report.plan().map(|p| p.names(domain)).unwrap_or_default();
-    let text = if as_json {
+    let text = if request.json {
         let value = to_json(heading, &report, &names, validation.as_ref());
         format!("{value}\n")
     } else {
         to_text(heading, &report, &names, validation.as_ref(), true)
     };
-    (text, code)
+    Planned {
+        text,
+        code,
+        trace: request.write_trace(trace),
+    }
 }
 
 /// Makes way for this run's plan file: refuses one that is an input file
@@ -243,14 +353,41 @@ pub fn plan_pddl(
     request: &PlanRequest,
     plan_file: Option<&Path>,
 ) -> (String, u8) {
+    let planned = plan_pddl_traced(domain, problem, request, plan_file);
+    (planned.text, planned.code)
+}
+
+/// [`plan_pddl`] with the trace, if [`PlanRequest::trace`] asks for one:
+/// states and subgoals name their facts, steps their ground operators.
+pub fn plan_pddl_traced(
+    domain: &Path,
+    problem: &Path,
+    request: &PlanRequest,
+    plan_file: Option<&Path>,
+) -> Planned {
+    let (text, code, trace) = solve_pddl(domain, problem, request, plan_file);
+    Planned {
+        text,
+        code,
+        trace: request.write_trace(trace),
+    }
+}
+
+/// [`plan_pddl_traced`] with the trace not yet written.
+fn solve_pddl(
+    domain: &Path,
+    problem: &Path,
+    request: &PlanRequest,
+    plan_file: Option<&Path>,
+) -> (String, u8, Option<PlanTrace>) {
     if let Some(path) = plan_file {
         if let Err(message) = clear_plan_file(path, &[domain, problem]) {
-            return (format!("error: {message}\n"), EXIT_INPUT_ERROR);
+            return (format!("error: {message}\n"), EXIT_INPUT_ERROR, None);
         }
     }
     let config = match request.config("hmax") {
         Ok(config) => config,
-        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR),
+        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR, None),
     };
     let name = problem.display().to_string();
     let config_name = config.name();
@@ -263,13 +400,14 @@ pub fn plan_pddl(
     // The time limit counts grounding too; see `solve_files_with`.
     let options = PddlOptions {
         packing: !request.no_packing,
+        trace: request.trace.is_some(),
         ..PddlOptions::default()
     };
     let solution = match solve_files_with(domain, problem, &config, &options) {
         Ok(solution) => solution,
         Err(e) => {
             let Some(limit) = e.limit() else {
-                return (format!("error: {e}\n"), EXIT_INPUT_ERROR);
+                return (format!("error: {e}\n"), EXIT_INPUT_ERROR, None);
             };
             let text = if request.json {
                 let value = json!({
@@ -288,7 +426,7 @@ pub fn plan_pddl(
                     heading.limits_text()
                 )
             };
-            return (text, EXIT_LIMIT);
+            return (text, EXIT_LIMIT, None);
         }
     };
     let code = match &solution.outcome {
@@ -313,12 +451,14 @@ pub fn plan_pddl(
         pddl_text(&heading, &solution, &report)
     };
     let plan_text = solution.plan_text().unwrap_or_default();
-    match plan_file {
+    let trace = solution.trace;
+    let (text, code) = match plan_file {
         Some(path) if solution.plan.is_some() => {
             if let Err(e) = std::fs::write(path, &plan_text) {
                 return (
                     format!("error: cannot write {}: {e}\n", path.display()),
                     EXIT_INPUT_ERROR,
+                    None,
                 );
             }
             if !request.json {
@@ -335,7 +475,8 @@ pub fn plan_pddl(
             }
             (out, code)
         }
-    }
+    };
+    (text, code, trace)
 }
 
 /// A solved task's step names and its validation (`solve_files_with`

@@ -151,7 +151,7 @@ pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
 pub use task::{GroundedDomain, GroundedTask, Task, TaskRegression, TaskVisitor};
 
-use crate::{Direction, PlanImprovement, PlanOutcome, Planner, PlannerConfig};
+use crate::{Direction, PlanImprovement, PlanOutcome, PlanTrace, Planner, PlannerConfig};
 
 /// How [`solve_files`] prepares the task, beyond the planner's
 /// configuration.
@@ -168,6 +168,9 @@ pub struct PddlOptions {
     /// fields, see [`Packing`]) when that takes fewer words than one bit
     /// per fact. Heuristics see the facts either way.
     pub packing: bool,
+    /// Record the search's exploration into [`PddlSolution::trace`]
+    /// ([`Planner::plan_traced`]); off by default.
+    pub trace: bool,
 }
 
 impl Default for PddlOptions {
@@ -177,6 +180,7 @@ impl Default for PddlOptions {
             subsumption: Subsumption::Parent,
             grounding: GroundingLimits::default(),
             packing: true,
+            trace: false,
         }
     }
 }
@@ -253,6 +257,9 @@ pub struct PddlSolution {
     /// [`PlanReport::improvements`](crate::PlanReport::improvements)), each
     /// validated by replay; actions are action indices of the task.
     pub improvements: Vec<PlanImprovement<usize>>,
+    /// The exploration of the search that produced the outcome, with fact
+    /// and operator names, if [`PddlOptions::trace`] asked for it.
+    pub trace: Option<PlanTrace>,
 }
 
 impl PddlSolution {
@@ -437,6 +444,7 @@ fn solve_named(
     search_config.limits.max_time = remaining();
     let solve = Solve {
         config: &search_config,
+        trace: options.trace,
     };
     let began = Instant::now();
     let (words, packing, (run, cpu)) = if let Some(mut task) = packed {
@@ -477,6 +485,7 @@ fn solve_named(
         setup_time: run.setup_time,
         search_cpu_time,
         improvements: run.improvements,
+        trace: run.trace,
     })
 }
 
@@ -492,6 +501,7 @@ fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 #[derive(Clone, Copy)]
 struct Solve<'c> {
     config: &'c PlannerConfig,
+    trace: bool,
 }
 
 struct Run {
@@ -504,6 +514,7 @@ struct Run {
     improvements: Vec<PlanImprovement<usize>>,
     mutex_pruned: u64,
     subsumption_pruned: u64,
+    trace: Option<PlanTrace>,
 }
 
 impl DomainVisitor for Solve<'_> {
@@ -511,7 +522,12 @@ impl DomainVisitor for Solve<'_> {
 
     fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output {
         let planner = Planner::new(self.config.clone());
-        let report = planner.plan(task, &task.start_state(), &task.goal_state())?;
+        let (start, goal) = (task.start_state(), task.goal_state());
+        let (report, trace) = if self.trace {
+            planner.plan_traced(task, &start, &goal)?
+        } else {
+            (planner.plan(task, &start, &goal)?, None)
+        };
         let mut improvements = Vec::with_capacity(report.improvements.len());
         for found in report.improvements {
             task.validate_ipc(&task.to_ipc(&found.plan.actions))?;
@@ -555,6 +571,7 @@ impl DomainVisitor for Solve<'_> {
             improvements,
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),
+            trace,
         })
     }
 }

@@ -379,6 +379,18 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         self.actions.name(id)
     }
 
+    /// The facts the packed state holds.
+    fn describe_state(&self, state: &WorldState<Bp>) -> String {
+        self.facts
+            .describe_state(&self.packing.decode::<Bp, Bf>(state))
+    }
+
+    /// The fact condition of the packed subgoal.
+    fn describe_subgoal(&self, subgoal: &PartialState<Bp>) -> String {
+        self.facts
+            .describe_subgoal(&self.packing.decode_partial::<Bp, Bf>(subgoal))
+    }
+
     fn validate(
         &self,
         start: &WorldState<Bp>,

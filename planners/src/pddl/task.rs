@@ -344,6 +344,14 @@ impl<B: Bits> PlanningDomain for Task<B> {
         self.actions.name(id)
     }
 
+    fn describe_state(&self, state: &WorldState<B>) -> String {
+        self.actions.describe_state(state)
+    }
+
+    fn describe_subgoal(&self, subgoal: &PartialState<B>) -> String {
+        self.actions.describe_subgoal(subgoal)
+    }
+
     fn validate(
         &self,
         start: &WorldState<B>,
