@@ -255,12 +255,23 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                 stop.store(true, Ordering::Relaxed);
             }
         };
+        let caller = std::thread::current();
+        let started = AtomicBool::new(false);
         let (forward, regression) = std::thread::scope(|scope| {
             let regression = scope.spawn(|| {
+                started.store(true, Ordering::Release);
+                caller.unpark();
                 let run = self.regression(domain, start, goal, limits.clone(), Some(watch));
                 finish(&run, REGRESSION);
                 run
             });
+            // A new thread waits for a core while this one searches (for
+            // milliseconds on a busy host); a thread woken from sleep gets
+            // one in microseconds. So this thread sleeps until the new one
+            // runs, and both directions start together.
+            while !started.load(Ordering::Acquire) {
+                std::thread::park();
+            }
             let raised = StopOnPanic(&stop);
             let forward = self.forward(domain, start, goal, limits.clone(), Some(watch));
             finish(&forward, FORWARD);
