@@ -309,8 +309,11 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         Ok((report, trace))
     }
 
-    /// Forward and regression in parallel; the first definitive answer wins
-    /// and raises the shared flag that cancels the other.
+    /// Forward and regression at once: forward on this thread, regression
+    /// on a thread of its own, so both always run (a rayon task could wait
+    /// in a busy pool until forward ended). The first definitive answer wins
+    /// and raises the shared flag that cancels the other; so does an error,
+    /// which ends the portfolio anyway.
     fn portfolio(
         &self,
         domain: &D,
@@ -331,31 +334,47 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             user: user.as_deref(),
             stop: &stop,
         };
-        let finish = |outcome: &PlanOutcome<D::ActionId>, me: u8| {
-            if outcome.is_definitive()
-                && winner
-                    .compare_exchange(NONE, me, Ordering::AcqRel, Ordering::Acquire)
-                    .is_ok()
-            {
+        let finish = |run: &Result<DirectionRun<D::ActionId>, PlanError>, me: u8| {
+            let settled = match run {
+                Ok(run) => {
+                    run.outcome.is_definitive()
+                        && winner
+                            .compare_exchange(NONE, me, Ordering::AcqRel, Ordering::Acquire)
+                            .is_ok()
+                }
+                // Forward answers alone where regression cannot run.
+                Err(e) => !cannot_regress(e),
+            };
+            if settled {
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let (forward, regression) = rayon::join(
-            || {
-                let run = self.forward(domain, start, goal, limits.clone(), Some(watch));
-                if let Ok(run) = &run {
-                    finish(&run.outcome, FORWARD);
-                }
-                run
-            },
-            || {
+        let caller = std::thread::current();
+        let started = AtomicBool::new(false);
+        let (forward, regression) = std::thread::scope(|scope| {
+            let regression = scope.spawn(|| {
+                started.store(true, Ordering::Release);
+                caller.unpark();
                 let run = self.regression(domain, start, goal, limits.clone(), Some(watch));
-                if let Ok(run) = &run {
-                    finish(&run.outcome, REGRESSION);
-                }
+                finish(&run, REGRESSION);
                 run
-            },
-        );
+            });
+            // A new thread waits for a core while this one searches (for
+            // milliseconds on a busy host); a thread woken from sleep gets
+            // one in microseconds. So this thread sleeps until the new one
+            // runs, and both directions start together.
+            while !started.load(Ordering::Acquire) {
+                std::thread::park();
+            }
+            let raised = StopOnPanic(&stop);
+            let forward = self.forward(domain, start, goal, limits.clone(), Some(watch));
+            finish(&forward, FORWARD);
+            drop(raised);
+            let regression = regression
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (forward, regression)
+        });
         let forward = forward?;
         let regression = match regression {
             Err(e) if cannot_regress(&e) => {
@@ -592,6 +611,19 @@ impl Watch<'_> {
     fn forward_cancellation(self) {
         if self.user.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Raises a portfolio's flag if dropped while this thread panics, so that
+/// the other direction stops instead of running on while the panic waits
+/// for its thread.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
         }
     }
 }

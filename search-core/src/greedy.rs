@@ -3,12 +3,24 @@
 //! Fast and without any cost guarantee. Closed nodes are never reopened; a
 //! cheaper path to an open node updates its parent so the plan returned is
 //! the cheapest one the search saw to each node it expanded. Ties on `h` go to
-//! the larger `g`, then to the node stored first.
+//! the node stored first (first in, first out), as in Fast Downward's eager
+//! greedy search: a plateau of equal `h` is searched breadth-first, so a
+//! finite one is searched to its end and an infinite one (an action that
+//! repeats without end) cannot hide a plan a few steps away. Preferring the
+//! larger `g`, as A* does, would dive down such a plateau forever.
+
+use num_traits::Zero;
 
 use crate::{Algorithm, Heuristic, ResultOf, Search, SearchError, SearchSpace};
 
 pub(crate) fn priority<C>(_g: C, h: C) -> C {
     h
+}
+
+/// The `g` greedy search breaks ties by: the same for every node, so the
+/// push order decides.
+pub(crate) fn tie_g<C: Zero>(_g: C) -> C {
+    C::zero()
 }
 
 /// Runs greedy best-first search from `start` guided by `heuristic` (any

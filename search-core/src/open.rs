@@ -2,7 +2,9 @@
 //!
 //! Every open list pops in the same order: lowest priority, then highest `g`,
 //! then first pushed (FIFO), as Fast Downward's `[f, h]` tie-breaking open
-//! list does. So the choice below changes speed, never the expansions.
+//! list does. (Greedy search pushes every node with `g` zero, so among equal
+//! `h` the first pushed goes first.) So the choice below changes speed,
+//! never the expansions.
 //!
 //! - [`BucketQueue`]: for A*, weighted A* and Dijkstra with integer costs.
 //!   Priorities are small integers there, so a vector of FIFO buckets indexed

@@ -27,15 +27,18 @@ pub type ResultOf<S> =
 /// |---|---|---|---|---|
 /// | [`AStar`](Algorithm::AStar) | `g + h` | yes | yes | optimal with admissible `h` |
 /// | [`WeightedAStar`](Algorithm::WeightedAStar) | `g + floor(w h)` | yes | yes | at most `w` times optimal with admissible `h` |
-/// | [`GreedyBestFirst`](Algorithm::GreedyBestFirst) | `h` | yes | no | any plan, fast |
+/// | [`GreedyBestFirst`](Algorithm::GreedyBestFirst) | `h`, ties first in, first out | yes | no | any plan, fast |
 /// | [`Dijkstra`](Algorithm::Dijkstra) | `g` | ignored | never needed | optimal |
 /// | [`BreadthFirst`](Algorithm::BreadthFirst) | depth | ignored | no | fewest edges |
 /// | [`RestartingWeightedAStar`](Algorithm::RestartingWeightedAStar) | `g + floor(w h)`, `w` = 5, 3, 2, 1 | yes | yes | better plans as it goes; optimal at the end with admissible `h` |
 /// | [`LazyGreedy`](Algorithm::LazyGreedy) | the parent's `h` | one or more | no | any plan, fewer evaluations |
 ///
 /// Ties among equal priorities go to the larger `g` (the deeper node), then
-/// to the node stored first. Everything is deterministic: the same space and
-/// start give the same expansions on every run.
+/// to the node stored first; greedy best-first search breaks them first in,
+/// first out alone, as Fast Downward's eager greedy search does, so a plateau
+/// is searched breadth-first rather than dived into forever. Everything is
+/// deterministic: the same space and start give the same expansions on every
+/// run.
 ///
 /// Lazy greedy search runs in its own engine, [`LazyGreedy`](crate::LazyGreedy);
 /// a [`Search`] refuses it with [`SearchError::NeedsLazyGreedy`].
@@ -119,6 +122,19 @@ impl Algorithm {
             Algorithm::RestartingWeightedAStar => {
                 weighted_astar::priority(g, h, RESTART_WEIGHTS[0])
             }
+        }
+    }
+
+    /// The `g` that breaks ties among equal priorities: the path cost, so
+    /// the deeper node goes first, except in greedy search, where the same
+    /// zero for every node leaves the order to the push (first in, first
+    /// out). Preferring depth there dives forever down a plateau with an
+    /// action that repeats without end.
+    #[inline]
+    fn tie_g<C: Cost>(self, g: C) -> C {
+        match self {
+            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => greedy::tie_g(g),
+            _ => g,
         }
     }
 
@@ -903,7 +919,8 @@ fn push_open<N: crate::Node, A, C: Cost>(
             return Ok(());
         }
     }
-    push_open_checked(ws, algorithm, key, g, index, slot, max_memory)
+    let tie = algorithm.tie_g(g);
+    push_open_checked(ws, algorithm, key, tie, index, slot, max_memory)
 }
 
 #[cold]
@@ -926,13 +943,14 @@ fn priority_overflow<N: crate::Node, A, C: Cost>(
     })
 }
 
-/// [`push_open`] into the heap, or under a memory limit.
+/// [`push_open`] into the heap, or under a memory limit; `tie` is the `g`
+/// that breaks ties ([`Algorithm::tie_g`]).
 #[inline(never)]
 fn push_open_checked<N: crate::Node, A, C: Cost>(
     ws: &mut Workspace<N, A, C>,
     algorithm: Algorithm,
     key: C,
-    g: C,
+    tie: C,
     index: u32,
     slot: Option<(usize, usize)>,
     max_memory: Option<usize>,
@@ -944,7 +962,7 @@ fn push_open_checked<N: crate::Node, A, C: Cost>(
         }
     }
     let store = &ws.store;
-    ws.open.push(key, g, index, slot, |moved| {
+    ws.open.push(key, tie, index, slot, |moved| {
         let i = moved as usize;
         let h = store.h.get(i).copied().unwrap_or_else(C::zero);
         let g = store.g(moved);

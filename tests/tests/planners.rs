@@ -414,3 +414,45 @@ fn a_portfolio_plans_forward_where_regression_cannot_run() {
         report.notes
     );
 }
+
+/// A portfolio runs both directions at once even inside a rayon pool whose
+/// one thread is busy with the portfolio itself: regression proves the goal
+/// unreachable at once and cancels forward, which alone would count up
+/// without end. (Were regression queued behind forward on that thread,
+/// forward would run to its limit first.)
+#[test]
+fn a_portfolio_runs_both_directions_at_once_in_a_busy_pool() {
+    use state_factored::{Action, Domain, Predicate, Schema};
+    let mut schema = Schema::new();
+    schema.int("n").unwrap();
+    schema.bool("flag").unwrap();
+    let mut domain = Domain::new(schema);
+    domain
+        .add_action(Action::builder("inc").increase("n", 1))
+        .unwrap();
+    let goal = domain.goal([Predicate::eq("flag", true)]).unwrap();
+    let start = domain.schema().default_state();
+    // Only a bound on forward, far beyond what it reaches before regression
+    // answers; a test that fails rather than hangs.
+    let limit = 1_000_000;
+    let portfolio = PlannerConfig {
+        direction: Direction::Portfolio,
+        limits: SearchLimits {
+            max_expansions: Some(limit),
+            ..SearchLimits::default()
+        },
+        ..PlannerConfig::default()
+    };
+    let planner = Planner::new(portfolio);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let report = pool
+        .install(|| planner.plan(&domain, &start, &goal))
+        .unwrap();
+    assert_eq!(report.outcome, PlanOutcome::Unsolvable);
+    assert_eq!(report.direction, Direction::Regression);
+    let forward = report.forward.unwrap().expanded;
+    assert!(forward < limit / 2, "forward expanded {forward} nodes");
+}

@@ -452,17 +452,8 @@ fn plan_instance(
 /// reached, with no search time.
 fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, String> {
     let began = Instant::now();
-    let solve =
-        || planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default());
-    let solved = if config.direction == Direction::Portfolio {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .map_err(|e| format!("cannot start the portfolio's threads: {e}"))?
-            .install(solve)
-    } else {
-        solve()
-    };
+    let solved =
+        planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default());
     let solution = match solved {
         Ok(solution) => solution,
         Err(e) => {
@@ -519,14 +510,8 @@ fn measure<D: PlanningDomain>(
     goal: &D::Goal,
 ) -> Result<Measured, String> {
     let (report, cpu_time) = if planner.config().direction == Direction::Portfolio {
-        // The suite's workers never steal from each other, so a portfolio's
-        // two searches get a pool of their own to race in, as they would
-        // outside the suite.
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .map_err(|e| format!("cannot start the portfolio's threads: {e}"))?;
-        (pool.install(|| planner.plan(domain, start, goal)), None)
+        // Two threads: this thread's CPU time would count one direction.
+        (planner.plan(domain, start, goal), None)
     } else {
         planners::cpu::measure(|| planner.plan(domain, start, goal))
     };

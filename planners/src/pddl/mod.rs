@@ -250,8 +250,8 @@ pub struct PddlSolution {
     /// [`PlanReport::setup_time`](crate::PlanReport::setup_time).
     pub setup_time: Duration,
     /// CPU time of the planner call on the calling thread (`None` where
-    /// the system does not say, and for a portfolio, whose searches run on
-    /// other threads).
+    /// the system does not say, and for a portfolio, whose regression runs
+    /// on another thread).
     pub search_cpu_time: Option<Duration>,
     /// An anytime search's plans on the way (see
     /// [`PlanReport::improvements`](crate::PlanReport::improvements)), each
