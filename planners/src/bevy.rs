@@ -110,6 +110,10 @@ impl<D, C> GoapPlugin<D, C> {
 
     /// Ticks the agents in `schedule` (`FixedUpdate` for ticks at a fixed
     /// rate).
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "labels are unit values, taken as bevy's own methods take them"
+    )]
     pub fn in_schedule(schedule: impl ScheduleLabel) -> Self {
         Self {
             schedule: schedule.intern(),
@@ -258,6 +262,10 @@ struct Rotation(Option<Entity>);
 
 /// Ticks every agent once, from the one left waiting last frame, each
 /// within its share of the frame's budget.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "bevy passes system parameters by value"
+)]
 fn tick_agents<D: AgentDomain + Sync + 'static, C: Resource>(
     mut agents: Query<(Entity, &mut GoapAgent<D, C>)>,
     mut world: ResMut<SharedWorld<D>>,
@@ -289,7 +297,7 @@ fn tick_agents<D: AgentDomain + Sync + 'static, C: Resource>(
         let after = goap.agent.planning_spent();
         report.ticked += 1;
         report.expanded += after.0 - before.0;
-        report.planning_time += after.1 - before.1;
+        report.planning_time += after.1.saturating_sub(before.1);
         goap.status = ticked.as_ref().ok().copied();
         match ticked {
             Ok(TickStatus::Acting) => report.acting += 1,
