@@ -243,11 +243,19 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let (mut ticks, mut expanded, mut waiting, mut errors) = (0, 0, 0, 0);
     let mut times = Vec::with_capacity(options.frames);
-    for _ in 0..options.frames {
+    // The slowest frame: its number, time, plans made and expansions.
+    let mut slowest = (0, Duration::ZERO, 0, 0);
+    for frame in 1..=options.frames {
+        let plans = tally.plans.load(Ordering::Relaxed);
         let began = Instant::now();
         app.update();
-        times.push(began.elapsed());
+        let time = began.elapsed();
+        times.push(time);
         let report = app.world().resource::<FrameReport>();
+        if time > slowest.1 {
+            let plans = tally.plans.load(Ordering::Relaxed) - plans;
+            slowest = (frame, time, plans, report.expanded);
+        }
         ticks += report.ticked;
         expanded += report.expanded;
         waiting += report.waiting;
@@ -274,6 +282,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         times[times.len() - 1],
         total / u32::try_from(times.len())?,
     );
+    let (frame, time, plans, expansions) = slowest;
+    println!("slowest: frame {frame}, {time:?}, {plans} plans, {expansions} expansions");
     println!(
         "{ticks} ticks, {} plans, {} replans, {expanded} expansions, {waiting} ticks left waiting for budget, {} meals, {errors} errors",
         tally.plans.load(Ordering::Relaxed),

@@ -169,12 +169,12 @@ pub struct NoContext;
 /// It dereferences to its [`Agent`], so goals, executors, sensors and
 /// observers can be added after it was spawned.
 #[derive(Component)]
-pub struct GoapAgent<D: AgentDomain + Sync + 'static, C: 'static = NoContext> {
+pub struct GoapAgent<D: AgentDomain, C = NoContext> {
     agent: Agent<D, C>,
     status: Option<TickStatus>,
 }
 
-impl<D: AgentDomain + Sync + 'static, C: 'static> GoapAgent<D, C> {
+impl<D: AgentDomain, C> GoapAgent<D, C> {
     /// The component for `agent`.
     pub fn new(agent: Agent<D, C>) -> Self {
         Self {
@@ -195,13 +195,13 @@ impl<D: AgentDomain + Sync + 'static, C: 'static> GoapAgent<D, C> {
     }
 }
 
-impl<D: AgentDomain + Sync + 'static, C: 'static> From<Agent<D, C>> for GoapAgent<D, C> {
+impl<D: AgentDomain, C> From<Agent<D, C>> for GoapAgent<D, C> {
     fn from(agent: Agent<D, C>) -> Self {
         Self::new(agent)
     }
 }
 
-impl<D: AgentDomain + Sync + 'static, C: 'static> Deref for GoapAgent<D, C> {
+impl<D: AgentDomain, C> Deref for GoapAgent<D, C> {
     type Target = Agent<D, C>;
 
     fn deref(&self) -> &Agent<D, C> {
@@ -209,7 +209,7 @@ impl<D: AgentDomain + Sync + 'static, C: 'static> Deref for GoapAgent<D, C> {
     }
 }
 
-impl<D: AgentDomain + Sync + 'static, C: 'static> DerefMut for GoapAgent<D, C> {
+impl<D: AgentDomain, C> DerefMut for GoapAgent<D, C> {
     fn deref_mut(&mut self) -> &mut Agent<D, C> {
         &mut self.agent
     }
@@ -219,7 +219,7 @@ impl<D: AgentDomain + Sync + 'static, C: 'static> DerefMut for GoapAgent<D, C> {
 /// see and change. Insert it before the first update; the game's systems
 /// change it as the world moves.
 #[derive(Resource)]
-pub struct SharedWorld<D: AgentDomain + Sync + 'static>(pub D::State);
+pub struct SharedWorld<D: AgentDomain>(pub D::State);
 
 /// The most planning per frame across all agents; see the
 /// [module docs](self) for what it counts.
@@ -283,14 +283,15 @@ fn tick_agents<D: AgentDomain + Sync + 'static, C: Resource>(
         .unwrap_or(0);
     let mut tick = |entity: Entity, goap: &mut GoapAgent<D, C>| {
         let own = goap.agent.planning_budget();
-        let share = budget
-            .per_frame
-            .map(|frame| share(frame, &report, own.per_tick));
-        let starved = share == Some(Budget::Expansions(0));
-        goap.agent.set_planning_budget(PlanningBudget {
-            per_tick: share.or(own.per_tick),
-            ..own
-        });
+        let frame_left = budget.per_frame.map(|frame| left(frame, &report));
+        let starved = frame_left == Some(None);
+        let per_tick = match frame_left {
+            None => own.per_tick,
+            Some(None) => Some(Budget::Expansions(0)), // act, but plan nothing
+            Some(Some(left)) => Some(share(left, own.per_tick)),
+        };
+        goap.agent
+            .set_planning_budget(PlanningBudget { per_tick, ..own });
         let before = goap.agent.planning_spent();
         let ticked = goap.agent.tick_with(&mut world.0, &mut context);
         goap.agent.set_planning_budget(own);
@@ -321,16 +322,20 @@ fn tick_agents<D: AgentDomain + Sync + 'static, C: Resource>(
     }
 }
 
-/// An agent's share of what is left of the frame's budget: at most its own
-/// slice where that counts the same thing, and nothing once the frame's
-/// budget is spent.
-fn share(frame: Budget, report: &FrameReport, slice: Option<Budget>) -> Budget {
+/// What is left of the frame's budget, or `None` once it is spent.
+fn left(frame: Budget, report: &FrameReport) -> Option<Budget> {
     let left = match frame {
         Budget::Expansions(n) => Budget::Expansions(n.saturating_sub(report.expanded)),
         Budget::Time(t) => Budget::Time(t.saturating_sub(report.planning_time)),
     };
+    (!left.is_spent(0, Duration::ZERO)).then_some(left)
+}
+
+/// An agent's share of what is `left` of the frame's budget: at most its
+/// own `slice` where that counts the same thing, its slice where it counts
+/// the other.
+fn share(left: Budget, slice: Option<Budget>) -> Budget {
     match (left, slice) {
-        (left, _) if left.is_spent(0, Duration::ZERO) => Budget::Expansions(0),
         (Budget::Expansions(n), Some(Budget::Expansions(m))) => Budget::Expansions(n.min(m)),
         (Budget::Time(t), Some(Budget::Time(u))) => Budget::Time(t.min(u)),
         (_, Some(slice)) => slice,
