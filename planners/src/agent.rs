@@ -356,6 +356,8 @@ pub struct Agent<D: AgentDomain, C = ()> {
     observers: Vec<Observer>,
     policy: ReplanPolicy,
     budget: PlanningBudget,
+    /// Expansions and time of the sliced searches over the agent's life.
+    spent: (u64, Duration),
 }
 
 impl<D: AgentDomain, C> Agent<D, C> {
@@ -375,6 +377,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
             observers: Vec::new(),
             policy: ReplanPolicy::default(),
             budget: PlanningBudget::default(),
+            spent: (0, Duration::ZERO),
         }
     }
 
@@ -416,6 +419,20 @@ impl<D: AgentDomain, C> Agent<D, C> {
     pub fn set_planning_budget(&mut self, budget: PlanningBudget) -> &mut Self {
         self.budget = budget;
         self
+    }
+
+    /// The planning budget set by
+    /// [`set_planning_budget`](Agent::set_planning_budget).
+    pub fn planning_budget(&self) -> PlanningBudget {
+        self.budget
+    }
+
+    /// Expansions and time spent planning over the agent's life, within
+    /// the [`PlanningBudget`] (the searches of
+    /// [`ReplanPolicy::cheaper_by`] are not counted). The difference across
+    /// a tick is what that tick planned.
+    pub fn planning_spent(&self) -> (u64, Duration) {
+        self.spent
     }
 
     /// Plans with `config` from now on.
@@ -741,7 +758,10 @@ impl<D: AgentDomain, C> Agent<D, C> {
     ) -> Result<Planned<D::State, D::ActionId>, PlanError> {
         let began = Instant::now();
         let expanded_before = search.job.spent().0;
-        let advanced = search.job.advance(&self.planner, budget)?;
+        let advanced = search.job.advance(&self.planner, budget);
+        self.spent.0 += search.job.spent().0 - expanded_before;
+        self.spent.1 += began.elapsed();
+        let advanced = advanced?;
         // What is left of the tick's budget for the next goal, if any.
         let left = match budget {
             Budget::Expansions(n) => {

@@ -11,6 +11,12 @@
 //! - [`Planner::plan_traced`] returns a [`PlanTrace`] with the plan: the
 //!   search's nodes by name, as text or Graphviz DOT.
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
+//! - [`agent`]: the GOAP agent runtime (goals, executors, sensors, replan
+//!   policies, planning sliced across ticks).
+//! - `bevy` (feature `bevy`, on `bevy_ecs` and `bevy_app` 0.17): agents as
+//!   components, ticked by a plugin's system within a planning budget per
+//!   frame shared by all of them; `cargo run --release -p planners
+//!   --features bevy --example bevy_agents` runs 1,000 of them headless.
 //!
 //! ```
 //! use planners::{heuristics::heuristic, Direction, Planner, PlannerConfig};
@@ -35,6 +41,8 @@
 
 pub mod agent;
 mod atomic;
+#[cfg(feature = "bevy")]
+pub mod bevy;
 mod config;
 pub mod cpu;
 mod domain;
