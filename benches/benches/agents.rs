@@ -2,7 +2,9 @@
 //! directions.
 //!
 //! - `agents/plans`: 1,000 enemy ships sharing one action set replan from
-//!   varied starts, sequentially and with rayon on every core.
+//!   varied starts through one `Planner`: `sequential` on one core, and
+//!   `threads-N` sharded over N threads, one chunk of ships per thread
+//!   (no hand-off per plan).
 //! - `portfolio/<family>`: forward, regression and the portfolio of both on
 //!   the synthetic atomic families, A* with `h_max`.
 
@@ -50,9 +52,46 @@ fn agents(c: &mut Criterion) {
     group.bench_function("sequential", |b| {
         b.iter(|| assert_eq!(starts.iter().map(plan).sum::<u64>(), expected));
     });
-    group.bench_function("rayon", |b| {
-        b.iter(|| assert_eq!(starts.par_iter().map(plan).sum::<u64>(), expected));
-    });
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    for threads in (1..=cores).filter(|&n| n > 1) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        let chunk = starts.len().div_ceil(threads);
+        group.bench_function(format!("threads-{threads}"), |b| {
+            b.iter(|| {
+                let sum = pool.install(|| {
+                    starts
+                        .par_chunks(chunk)
+                        .map(|ships| ships.iter().map(plan).sum::<u64>())
+                        .sum::<u64>()
+                });
+                assert_eq!(sum, expected);
+            });
+        });
+    }
+    // The same shards on scoped threads, the caller planning the first.
+    for threads in (1..=cores).filter(|&n| n > 1) {
+        let chunk = starts.len().div_ceil(threads);
+        group.bench_function(format!("scoped-{threads}"), |b| {
+            b.iter(|| {
+                let sum = std::thread::scope(|scope| {
+                    let mut shards = starts.chunks(chunk);
+                    let first = shards.next().unwrap_or_default();
+                    let others: Vec<_> = shards
+                        .map(|ships| scope.spawn(move || ships.iter().map(plan).sum::<u64>()))
+                        .collect();
+                    let mine: u64 = first.iter().map(plan).sum();
+                    mine + others
+                        .into_iter()
+                        .map(|h| h.join().expect("no panic"))
+                        .sum::<u64>()
+                });
+                assert_eq!(sum, expected);
+            });
+        });
+    }
     group.finish();
 }
 

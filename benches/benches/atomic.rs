@@ -9,7 +9,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use planners::heuristics::heuristic;
+use planners::{Planner, PlannerConfig};
 use search_core::{Algorithm, Blind, Heuristic, Search};
 use state_atomic::problems::{self, Problem};
 use state_atomic::{
@@ -216,6 +219,10 @@ fn bench_problem(c: &mut Criterion, group: &str, p: &Problem<u64>, peer_in_group
         });
     }
 
+    if group == "atomic_reference" {
+        bench_planner(&mut g, p, best);
+    }
+
     #[cfg(feature = "peers")]
     if peer_in_group {
         let d = peer::convert(p);
@@ -304,7 +311,7 @@ fn main() {
         if p.name == "enemy-ship" {
             p.name = format!("enemy-ship-{i}");
         }
-        bench_problem(&mut c, "atomic/reference", &p, true);
+        bench_problem(&mut c, "atomic_reference", &p, true);
     }
     let families = [
         problems::chains::<u64>(40, 1).expect("fits"),
@@ -342,5 +349,29 @@ fn dogoap_deadline(p: &Problem<u64>, deadline: Duration) {
             started.elapsed()
         ),
         Err(_) => eprintln!("{}: dogoap did not finish within {deadline:?}", p.name),
+    }
+}
+
+/// Plans through one `Planner`, made once, as an agent that replans would
+/// (forward A*; the tiny engine in kept buffers on these problems).
+fn bench_planner(g: &mut BenchmarkGroup<'_, WallTime>, p: &Problem<u64>, best: u32) {
+    let name = p.name.as_str();
+    for label in ["hmax", "blind"] {
+        let planner = Planner::new(PlannerConfig {
+            heuristic: heuristic(label).expect("built-in"),
+            ..PlannerConfig::default()
+        });
+        let plan = |p: &Problem<u64>| {
+            let report = planner.plan(&p.actions, &p.start, &p.goal).expect("plans");
+            report.plan().map_or(u64::MAX, |plan| plan.cost)
+        };
+        assert_eq!(plan(p), u64::from(best), "planner-forward-{label}");
+        g.sample_size(100);
+        g.bench_function(
+            BenchmarkId::new(format!("planner-forward-{label}"), name),
+            |b| {
+                b.iter(|| assert_eq!(plan(black_box(p)), u64::from(best)));
+            },
+        );
     }
 }

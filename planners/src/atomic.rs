@@ -67,6 +67,14 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         heuristic
     }
 
+    fn quick_forward_heuristic<'a>(
+        &'a self,
+        name: &str,
+        goal: &'a PartialState<B>,
+    ) -> Option<impl search_core::Heuristic<WorldState<B>, u32> + 'a> {
+        crate::quick::QuickAtomic::new(name, self, goal)
+    }
+
     fn action_name(&self, id: ActionId) -> &str {
         self.action(id).map_or("?", |a| a.name.as_str())
     }

@@ -94,6 +94,22 @@ pub trait PlanningDomain: Sync {
         heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::Subgoal>,
     ) -> BoxedHeuristic<'a, Self::Subgoal>;
 
+    /// The built-in heuristic `name` (`blind`, `mismatch` or `hmax`) for
+    /// forward search towards `goal`, made without the registry's set-up
+    /// and statically dispatched, where the domain has such a form for this
+    /// task; `None` (the default) otherwise. It must give the registry's
+    /// heuristic's values. The planner asks for it for searches that its
+    /// tiny engine runs, where building the registry's heuristic would cost
+    /// more than the search (atomic domains: small tasks).
+    fn quick_forward_heuristic<'a>(
+        &'a self,
+        name: &str,
+        goal: &'a Self::Goal,
+    ) -> Option<impl Heuristic<Self::State, u32> + 'a> {
+        let _ = (name, goal);
+        None::<search_core::Blind>
+    }
+
     /// An action's name (`?` for an id of another domain).
     fn action_name(&self, id: Self::ActionId) -> &str;
 
@@ -228,6 +244,14 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
         heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::Subgoal>,
     ) -> BoxedHeuristic<'a, Self::Subgoal> {
         (**self).view_regression(heuristic)
+    }
+
+    fn quick_forward_heuristic<'a>(
+        &'a self,
+        name: &str,
+        goal: &'a Self::Goal,
+    ) -> Option<impl Heuristic<Self::State, u32> + 'a> {
+        (**self).quick_forward_heuristic(name, goal)
     }
 
     fn action_name(&self, id: Self::ActionId) -> &str {

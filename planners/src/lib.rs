@@ -50,10 +50,12 @@ mod error;
 mod factored;
 pub mod heuristics;
 pub mod input;
+mod kept;
 pub mod pddl;
 mod plan;
 mod planner;
 pub mod problem;
+mod quick;
 mod sliced;
 mod trace;
 

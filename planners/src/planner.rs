@@ -5,9 +5,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use search_core::{
-    Algorithm, Heuristic, Improvement, LazyGreedy, Outcome, ResultOf, Search, SearchLimits,
-    SearchSpace, Status, Trace, Workspace,
+    tiny_accepts, tiny_astar, Algorithm, Heuristic, Improvement, LazyGreedy, Outcome, ResultOf,
+    Search, SearchLimits, SearchSpace, Status, Trace, Workspace,
 };
+
+use crate::kept::TinyBuffers;
 
 use crate::{
     BoxedHeuristic, Direction, Plan, PlanError, PlanImprovement, PlanOutcome, PlanReport,
@@ -17,6 +19,9 @@ use crate::{
 /// Expansions between two looks at the caller's cancellation flag in a
 /// portfolio: about a tenth of a millisecond of search.
 const PORTFOLIO_STEP: u64 = 256;
+
+/// Makes a direction's heuristics anew (one, or a lazy search's several).
+pub(crate) type Maker<'v, N> = dyn Fn() -> Result<Vec<BoxedHeuristic<'v, N>>, PlanError> + 'v;
 
 type Factory<'h, N> = Box<dyn Fn() -> BoxedHeuristic<'h, N> + Send + Sync + 'h>;
 
@@ -66,6 +71,11 @@ pub struct Planner<'h, D: PlanningDomain> {
     regression: Option<Factory<'h, D::Subgoal>>,
     pub(crate) forward_buffers: Buffers<D::State, D::ActionId>,
     pub(crate) regression_buffers: Buffers<D::Subgoal, D::ActionId>,
+    forward_tiny: TinyBuffers<D::State, D::ActionId>,
+    regression_tiny: TinyBuffers<D::Subgoal, D::ActionId>,
+    /// The config's heuristic's name when it is one built-in heuristic,
+    /// which a domain may have a quick form of.
+    builtin: Option<&'static str>,
     /// Where the searches leave their traces, when recording
     /// ([`Planner::plan_traced`]).
     traces: Option<Traces>,
@@ -154,12 +164,15 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     /// A planner with `config` and the config's built-in heuristic.
     pub fn new(config: PlannerConfig) -> Self {
         Self {
-            config,
             forward: None,
             regression: None,
             forward_buffers: Buffers::default(),
             regression_buffers: Buffers::default(),
+            forward_tiny: TinyBuffers::default(),
+            regression_tiny: TinyBuffers::default(),
+            builtin: config.heuristic.builtin_name(),
             traces: None,
+            config,
         }
     }
 
@@ -228,7 +241,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     direction: Direction::Forward,
                     forward: Some(run.stats),
                     regression: None,
-                    elapsed: began.elapsed(),
+                    elapsed: Duration::ZERO,
                     setup_time: run.setup_time,
                     improvements: run.improvements,
                     notes: Vec::new(),
@@ -241,7 +254,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     direction: Direction::Regression,
                     forward: None,
                     regression: Some(run.stats),
-                    elapsed: began.elapsed(),
+                    elapsed: Duration::ZERO,
                     setup_time: run.setup_time,
                     improvements: run.improvements,
                     notes: Vec::new(),
@@ -299,6 +312,9 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             regression: self.regression.as_ref().map(lend),
             forward_buffers: Buffers::default(),
             regression_buffers: Buffers::default(),
+            forward_tiny: TinyBuffers::default(),
+            regression_tiny: TinyBuffers::default(),
+            builtin: self.builtin,
             traces: Some(Traces::default()),
         };
         let report = recorder.plan(domain, start, goal)?;
@@ -431,12 +447,23 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         watch: Option<Watch<'_>>,
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let space = domain.forward(goal)?;
+        if let Some(run) = self.quick_forward(domain, &space, start, goal, &limits, watch) {
+            return Ok(run);
+        }
         let setup = Instant::now();
-        self.with_forward_heuristics(domain, start, goal, |heuristic| {
+        self.with_forward_heuristics(domain, start, goal, |make| {
+            let heuristic = make()?;
             let setup_time = setup.elapsed();
-            let buffers = &self.forward_buffers;
-            let (result, improvements, trace) =
-                self.search(&space, start.clone(), heuristic, limits, watch, buffers)?;
+            let buffers = (&self.forward_buffers, &self.forward_tiny);
+            let (result, improvements, trace) = self.search(
+                &space,
+                start.clone(),
+                heuristic,
+                make,
+                limits,
+                watch,
+                buffers,
+            )?;
             if let (Some(traces), Some(trace)) = (&self.traces, trace) {
                 traces.keep(PlanTrace::forward(domain, trace));
             }
@@ -449,6 +476,42 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         })
     }
 
+    /// A tiny forward A* with the domain's quick form of the built-in
+    /// heuristic (no set-up), when the search and the heuristic allow it
+    /// and the problem is tiny; `None` otherwise.
+    fn quick_forward(
+        &self,
+        domain: &D,
+        space: &D::Forward<'_>,
+        start: &D::State,
+        goal: &D::Goal,
+        limits: &SearchLimits<u32>,
+        watch: Option<Watch<'_>>,
+    ) -> Option<DirectionRun<D::ActionId>> {
+        if self.forward.is_some() || !self.runs_tiny(limits, watch) {
+            return None;
+        }
+        let mut heuristic = domain.quick_forward_heuristic(self.builtin?, goal)?;
+        let result = self
+            .forward_tiny
+            .with(|ws| tiny_astar(space, start.clone(), &mut heuristic, limits, ws))?;
+        Some(DirectionRun {
+            outcome: plan_outcome(result.outcome, |actions| actions),
+            stats: result.stats,
+            setup_time: Duration::ZERO,
+            improvements: Vec::new(),
+        })
+    }
+
+    /// Whether a search may run in the tiny engine: A* outside a
+    /// portfolio, with limits it honours.
+    fn runs_tiny(&self, limits: &SearchLimits<u32>, watch: Option<Watch<'_>>) -> bool {
+        matches!(self.config.algorithm, Algorithm::AStar)
+            && watch.is_none()
+            && self.traces.is_none()
+            && tiny_accepts(limits)
+    }
+
     fn regression(
         &self,
         domain: &D,
@@ -459,11 +522,12 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let (space, node) = domain.regression(start, goal)?;
         let setup = Instant::now();
-        self.with_regression_heuristics(domain, start, goal, |heuristic| {
+        self.with_regression_heuristics(domain, start, goal, |make| {
+            let heuristic = make()?;
             let setup_time = setup.elapsed();
-            let buffers = &self.regression_buffers;
+            let buffers = (&self.regression_buffers, &self.regression_tiny);
             let (result, improvements, trace) =
-                self.search(&space, node, heuristic, limits, watch, buffers)?;
+                self.search(&space, node, heuristic, make, limits, watch, buffers)?;
             if let (Some(traces), Some(trace)) = (&self.traces, trace) {
                 traces.keep(PlanTrace::regression(domain, trace));
             }
@@ -477,70 +541,88 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         })
     }
 
-    /// Calls `then` with the forward heuristics (the custom one, or the
-    /// config's parts), which may borrow the view's start and goal.
+    /// Calls `then` with a maker of the forward heuristics (the custom
+    /// one, or the config's parts), which may borrow the view's start and
+    /// goal; each call makes them anew.
     pub(crate) fn with_forward_heuristics<R>(
         &self,
         domain: &D,
         start: &D::State,
         goal: &D::Goal,
-        then: impl FnOnce(Vec<BoxedHeuristic<'_, D::State>>) -> Result<R, PlanError>,
+        then: impl for<'v> FnOnce(&'v Maker<'v, D::State>) -> Result<R, PlanError>,
     ) -> Result<R, PlanError> {
-        if let Some(make) = &self.forward {
-            return then(vec![make()]);
-        }
         let (view_start, view_goal) = domain.view_problem(start, goal);
-        let heuristics = self
-            .config
-            .heuristic
-            .parts()
-            .iter()
-            .map(|h| {
-                let made = h.forward(domain.task_view(), &view_start, &view_goal)?;
-                Ok(domain.view_forward(made))
-            })
-            .collect::<Result<_, PlanError>>()?;
-        then(heuristics)
+        let make = || match &self.forward {
+            Some(make) => Ok(vec![make()]),
+            None => self
+                .config
+                .heuristic
+                .parts()
+                .iter()
+                .map(|h| {
+                    let made = h.forward(domain.task_view(), &view_start, &view_goal)?;
+                    Ok(domain.view_forward(made))
+                })
+                .collect(),
+        };
+        then(&make)
     }
 
-    /// Calls `then` with the regression heuristics (the custom one, or the
-    /// config's parts), which may borrow the view's start and goal.
+    /// Calls `then` with a maker of the regression heuristics (the custom
+    /// one, or the config's parts), which may borrow the view's start and
+    /// goal; each call makes them anew.
     pub(crate) fn with_regression_heuristics<R>(
         &self,
         domain: &D,
         start: &D::State,
         goal: &D::Goal,
-        then: impl FnOnce(Vec<BoxedHeuristic<'_, D::Subgoal>>) -> Result<R, PlanError>,
+        then: impl for<'v> FnOnce(&'v Maker<'v, D::Subgoal>) -> Result<R, PlanError>,
     ) -> Result<R, PlanError> {
-        if let Some(make) = &self.regression {
-            return then(vec![make()]);
-        }
         let (view_start, view_goal) = domain.view_problem(start, goal);
-        let heuristics = self
-            .config
-            .heuristic
-            .parts()
-            .iter()
-            .map(|h| {
-                let made = h.regression(domain.task_view(), &view_start, &view_goal)?;
-                Ok(domain.view_regression(made))
-            })
-            .collect::<Result<_, PlanError>>()?;
-        then(heuristics)
+        let make = || match &self.regression {
+            Some(make) => Ok(vec![make()]),
+            None => self
+                .config
+                .heuristic
+                .parts()
+                .iter()
+                .map(|h| {
+                    let made = h.regression(domain.task_view(), &view_start, &view_goal)?;
+                    Ok(domain.view_regression(made))
+                })
+                .collect(),
+        };
+        then(&make)
     }
 
     /// Runs the configured algorithm with `heuristics` (several only for
     /// lazy greedy search, which alternates between them), and returns its
     /// trace when recording.
-    fn search<S: SearchSpace<Cost = u32>>(
+    ///
+    /// A* outside a portfolio, with limits the tiny engine honours and no
+    /// trace asked for, runs there first ([`tiny_astar`]), in this thread's
+    /// kept buffers; a problem too large for it goes on to the general
+    /// engine with fresh heuristics from `make` (the first may have learned
+    /// along the way). Both give the same result.
+    #[expect(clippy::too_many_arguments, reason = "one search's inputs")]
+    fn search<'a, S: SearchSpace<Cost = u32>>(
         &self,
         space: &S,
         start: S::Node,
-        mut heuristics: Vec<BoxedHeuristic<'_, S::Node>>,
+        mut heuristics: Vec<BoxedHeuristic<'a, S::Node>>,
+        make: impl Fn() -> Result<Vec<BoxedHeuristic<'a, S::Node>>, PlanError>,
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
-        buffers: &Buffers<S::Node, S::Action>,
+        (buffers, tiny): KeptBuffers<'_, S::Node, S::Action>,
     ) -> Result<SearchRun<S>, PlanError> {
+        if heuristics.len() == 1 && self.runs_tiny(&limits, watch) {
+            let heuristic = &mut heuristics[0];
+            let found = tiny.with(|ws| tiny_astar(space, start.clone(), heuristic, &limits, ws));
+            if let Some(result) = found {
+                return Ok((result, Vec::new(), None));
+            }
+            heuristics = make()?;
+        }
         if matches!(self.config.algorithm, Algorithm::LazyGreedy) {
             // Preferred operators from every heuristic that gives them, as
             // LAMA; its own tables, so no buffers are kept.
@@ -579,6 +661,9 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         Ok((result, improvements, trace))
     }
 }
+
+/// A direction's kept buffers: the general engine's and the tiny engine's.
+type KeptBuffers<'b, N, A> = (&'b Buffers<N, A>, &'b TinyBuffers<N, A>);
 
 /// A search's result, an anytime search's plans on the way, and the trace
 /// when recording.

@@ -210,7 +210,8 @@ impl<D: PlanningDomain> PlanJob<D> {
         if self.forward.is_running() {
             let space = domain.forward(goal)?;
             let side = std::mem::replace(&mut self.forward, Side::Unused);
-            self.forward = planner.with_forward_heuristics(domain, start, goal, |heuristics| {
+            self.forward = planner.with_forward_heuristics(domain, start, goal, |make| {
+                let heuristics = make()?;
                 self.setup_time += setup.elapsed();
                 let buffers = &planner.forward_buffers;
                 let first = || start.clone();
@@ -234,7 +235,8 @@ impl<D: PlanningDomain> PlanJob<D> {
             let side = std::mem::replace(&mut self.regression, Side::Unused);
             let setup = Instant::now();
             let advanced = domain.regression(start, goal).and_then(|(space, node)| {
-                planner.with_regression_heuristics(domain, start, goal, |heuristics| {
+                planner.with_regression_heuristics(domain, start, goal, |make| {
+                    let heuristics = make()?;
                     self.setup_time += setup.elapsed();
                     let buffers = &planner.regression_buffers;
                     let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);

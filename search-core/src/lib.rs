@@ -99,6 +99,7 @@ mod search;
 mod space;
 mod stats;
 mod store;
+mod tiny;
 mod trace;
 mod weighted_astar;
 
@@ -124,6 +125,7 @@ pub use reach::{bfs_all, bfs_within, dijkstra_all, dijkstra_within, Reached};
 pub use search::{Algorithm, ResultOf, Search, SearchState, StateOf, Status, Workspace};
 pub use space::{Node, SearchSpace};
 pub use stats::Statistics;
+pub use tiny::{tiny_accepts, tiny_astar, TinyWorkspace, TINY_MAX_NODES};
 pub use trace::{Trace, TracedNode, TRACE_MAX_NODES};
 pub use weighted_astar::weighted_astar;
 

@@ -62,7 +62,9 @@ pub use lmcut::{LmCut, LmCutRegression};
 pub use mismatch::{AdmissibleMismatch, Mismatch};
 pub use registry::{Atom, AtomRegistry, Named};
 pub use regression::{RegressionSpace, Subsumption};
-pub use relaxed::{RelaxedForward, RelaxedKind, RelaxedRegression};
+pub use relaxed::{
+    RelaxedForward, RelaxedKind, RelaxedRegression, SmallHMax, SMALL_HMAX_MAX_ACTIONS,
+};
 pub use state::{PartialState, WorldState};
 
 /// The names most programs need.

@@ -194,6 +194,16 @@ impl NamedHeuristic {
         }
     }
 
+    /// Its name if it is a built-in heuristic itself (the registry's
+    /// entry, not another heuristic of the same name); `None` otherwise.
+    pub(crate) fn builtin_name(&self) -> Option<&'static str> {
+        BUILTIN
+            .heuristics
+            .iter()
+            .find(|h| Arc::ptr_eq(&h.0, &self.0))
+            .map(NamedHeuristic::name)
+    }
+
     /// Whether it answers to `name` (its name or an alias, in any case).
     pub fn answers_to(&self, name: &str) -> bool {
         let info = &self.0.info;

@@ -17,12 +17,14 @@ mod costs;
 mod hadd;
 mod hff;
 mod hmax;
+mod small;
 
 use search_core::{Estimate, Heuristic};
 
 pub(crate) use self::costs::literals;
 use self::costs::Relaxation;
 use self::hmax::Layers;
+pub use self::small::{SmallHMax, SMALL_HMAX_MAX_ACTIONS};
 use crate::{ActionSet, Bits, PartialState, WorldState};
 
 /// Which delete-relaxation heuristic a [`RelaxedForward`] or

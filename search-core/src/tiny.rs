@@ -1,0 +1,435 @@
+//! A* for tiny problems: the same expansions as [`Search`](crate::Search)'s
+//! A*, without its fixed costs.
+//!
+//! A game agent's plan expands a handful of nodes, where the general
+//! engine's set-up (chunked store, bucket levels, limit checks, statistics
+//! of memory) costs more than the search. This engine keeps four flat
+//! buffers ([`TinyWorkspace`]) that the caller hands from one search to the
+//! next, takes the heuristic by `&mut` (statically dispatched), and stops
+//! at [`TINY_MAX_NODES`] stored nodes: past that size the general engine is
+//! as fast, so [`tiny_astar`] gives the problem back (`None`) and the caller
+//! runs [`Search`](crate::Search), which finds the same result.
+//!
+//! Semantics are A*'s as [`Search`](crate::Search) runs it: ties on `f` go
+//! to the larger `g`, then to the entry pushed first; a cheaper path to an
+//! expanded node reopens it; the goal test is at expansion; statistics
+//! count the same events. So the result (cost, plan and counters) is the
+//! general engine's on every problem it accepts; tests in
+//! `search-core/tests/tiny.rs` check this on random problems.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
+use std::sync::atomic::Ordering as Atomic;
+
+use hashbrown::HashTable;
+use num_traits::{CheckedAdd, Zero};
+use rustc_hash::FxBuildHasher;
+
+use crate::{
+    Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchLimits, SearchSpace, Solution,
+    Statistics,
+};
+
+/// The most nodes a tiny search stores before it gives the problem back to
+/// the general engine. The work it did is at most this many nodes, a few
+/// tens of microseconds, and the general engine is as fast past it.
+pub const TINY_MAX_NODES: usize = 2048;
+
+/// A stored node: its path cost, heuristic value, parent and state.
+#[derive(Clone, Debug)]
+struct Record<N, C> {
+    node: N,
+    g: C,
+    h: C,
+    parent: u32,
+    closed: bool,
+    dead: bool,
+}
+
+/// An open-list entry; the heap pops the lowest `f`, then the highest `g`,
+/// then the first pushed, as the general engine's open list does.
+#[derive(Clone, Copy, Debug)]
+struct Entry<C> {
+    f: C,
+    g: C,
+    seq: u32,
+    index: u32,
+}
+
+impl<C: Ord> Ord for Entry<C> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .cmp(&self.f)
+            .then_with(|| self.g.cmp(&other.g))
+            .then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+impl<C: Ord> PartialOrd for Entry<C> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<C: Ord> PartialEq for Entry<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<C: Ord> Eq for Entry<C> {}
+
+/// The buffers of a tiny search, kept between searches: after the first
+/// few plans a tiny search allocates nothing but its solution.
+#[derive(Clone, Debug)]
+pub struct TinyWorkspace<N, A, C> {
+    records: Vec<Record<N, C>>,
+    /// The action that reached record `i + 1` (the start has none).
+    actions: Vec<A>,
+    index: HashTable<u32>,
+    open: BinaryHeap<Entry<C>>,
+}
+
+impl<N, A, C: Ord> Default for TinyWorkspace<N, A, C> {
+    fn default() -> Self {
+        Self {
+            records: Vec::new(),
+            actions: Vec::new(),
+            index: HashTable::new(),
+            open: BinaryHeap::new(),
+        }
+    }
+}
+
+impl<N, A, C: Ord> TinyWorkspace<N, A, C> {
+    fn clear(&mut self) {
+        self.records.clear();
+        self.actions.clear();
+        self.index.clear();
+        self.open.clear();
+    }
+}
+
+/// Whether [`tiny_astar`] honours every limit in `limits`: it checks the
+/// expansion limit and the cancellation flag; a search with other limits
+/// (time, memory, stored nodes, cost bound) runs in the general engine.
+///
+/// ```
+/// use search_core::{tiny_accepts, SearchLimits};
+/// use std::time::Duration;
+///
+/// assert!(tiny_accepts(&SearchLimits::<u32> { max_expansions: Some(10), ..SearchLimits::default() }));
+/// assert!(!tiny_accepts(&SearchLimits::<u32> { max_time: Some(Duration::from_millis(1)), ..SearchLimits::default() }));
+/// ```
+pub fn tiny_accepts<C>(limits: &SearchLimits<C>) -> bool {
+    limits.max_stored_nodes.is_none()
+        && limits.max_memory_bytes.is_none()
+        && limits.max_time.is_none()
+        && limits.cost_bound.is_none()
+}
+
+/// A* from `start` with `heuristic` over `space`, in `workspace`'s buffers.
+///
+/// Returns `None`, having changed nothing but the buffers and the
+/// heuristic's state, when the problem is not tiny: more than
+/// [`TINY_MAX_NODES`] nodes stored, limits it does not honour (see
+/// [`tiny_accepts`]), or an edge cost or priority that is invalid or
+/// overflows (the general engine reports those as errors). Run
+/// [`Search`](crate::Search) then; it returns what this would have.
+/// Otherwise the result is the one [`astar`](crate::astar()) (with
+/// `limits`) returns: same outcome, plan and counters (`elapsed`, `stored`
+/// and `estimated_bytes` describe this engine).
+///
+/// ```
+/// use search_core::{tiny_astar, SearchLimits, SearchSpace, TinyWorkspace};
+///
+/// /// Count up by one or two from 0 to 9, at cost 1 or 3.
+/// struct Count;
+/// impl SearchSpace for Count {
+///     type Node = u8;
+///     type Action = u8;
+///     type Cost = u32;
+///     fn is_goal(&self, n: &u8) -> bool { *n == 9 }
+///     fn successors<F: FnMut(u8, u8, u32)>(&self, n: &u8, mut emit: F) {
+///         if *n < 9 { emit(1, n + 1, 1); }
+///         if *n < 8 { emit(2, n + 2, 3); }
+///     }
+/// }
+///
+/// let mut workspace = TinyWorkspace::default();
+/// let mut h = |n: &u8| u32::from(9 - n);
+/// let limits = SearchLimits::default();
+/// let result = tiny_astar(&Count, 0, &mut h, &limits, &mut workspace).unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 9);
+/// ```
+pub fn tiny_astar<S, H>(
+    space: &S,
+    start: S::Node,
+    heuristic: &mut H,
+    limits: &SearchLimits<S::Cost>,
+    workspace: &mut TinyWorkspace<S::Node, S::Action, S::Cost>,
+) -> Option<ResultOf<S>>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost> + ?Sized,
+{
+    if !tiny_accepts(limits) {
+        return None;
+    }
+    let started = std::time::Instant::now();
+    workspace.clear();
+    let mut tiny = Tiny {
+        space,
+        heuristic,
+        ws: workspace,
+        stats: Statistics::default(),
+        seq: 0,
+    };
+    let mut result = tiny.run(start, limits)?;
+    result.stats.stored = tiny.ws.records.len();
+    result.stats.estimated_bytes = tiny.bytes();
+    result.stats.elapsed = started.elapsed();
+    Some(result)
+}
+
+/// A tiny search in progress.
+struct Tiny<'t, S: SearchSpace, H: ?Sized> {
+    space: &'t S,
+    heuristic: &'t mut H,
+    ws: &'t mut TinyWorkspace<S::Node, S::Action, S::Cost>,
+    stats: Statistics,
+    /// Pushes so far, for first-in-first-out ties.
+    seq: u32,
+}
+
+impl<S, H> Tiny<'_, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost> + ?Sized,
+{
+    fn run(&mut self, start: S::Node, limits: &SearchLimits<S::Cost>) -> Option<ResultOf<S>> {
+        let zero = S::Cost::zero();
+        self.stats.generated = 1;
+        self.stats.evaluated = 1;
+        let h = match self.heuristic.estimate(&start) {
+            Estimate::Value(h) => h,
+            Estimate::DeadEnd => {
+                self.stats.dead_ends = 1;
+                return Some(self.result(Outcome::Exhausted));
+            }
+        };
+        let hash = FxBuildHasher.hash_one(&start);
+        self.ws.index.insert_unique(hash, 0, |_| hash);
+        self.ws.records.push(Record {
+            node: start,
+            g: zero,
+            h,
+            parent: 0,
+            closed: false,
+            dead: false,
+        });
+        self.push(zero, h, 0)?;
+        let mut last_f = None;
+        loop {
+            if limits
+                .cancel
+                .as_ref()
+                .is_some_and(|flag| flag.load(Atomic::Relaxed))
+            {
+                return Some(self.result(Outcome::Cancelled));
+            }
+            if limits
+                .max_expansions
+                .is_some_and(|m| self.stats.expanded >= m)
+            {
+                return Some(self.result(Outcome::LimitReached(Limit::Expansions)));
+            }
+            let Some(index) = self.pop(&mut last_f) else {
+                return Some(self.result(Outcome::Exhausted));
+            };
+            let open_before = self.ws.open.len();
+            self.stats.expanded += 1;
+            let record = &self.ws.records[index as usize];
+            if self.space.is_goal(&record.node) {
+                let solution = self.solution(index);
+                return Some(self.result(Outcome::Solved(solution)));
+            }
+            let node = record.node.clone();
+            let (g, grandparent) = (record.g, (index != 0).then_some(record.parent));
+            let mut handed_over = false;
+            self.space.successors(&node, |action, child, cost| {
+                if !handed_over {
+                    handed_over = self
+                        .successor(&node, index, grandparent, g, action, child, cost)
+                        .is_none();
+                }
+            });
+            if handed_over {
+                return None;
+            }
+            self.stats.max_open = self.stats.max_open.max(self.ws.open.len().max(open_before));
+        }
+    }
+
+    /// The next node to expand, marked closed.
+    fn pop(&mut self, last_f: &mut Option<S::Cost>) -> Option<u32> {
+        while let Some(entry) = self.ws.open.pop() {
+            let record = &mut self.ws.records[entry.index as usize];
+            if record.closed {
+                continue; // a stale entry of a node expanded at a lower cost
+            }
+            if last_f.is_some_and(|last| entry.f > last) {
+                self.stats.expanded_until_last_jump = self.stats.expanded;
+            }
+            *last_f = Some(entry.f);
+            record.closed = true;
+            return Some(entry.index);
+        }
+        None
+    }
+
+    /// Queues `index` at `g + h`; `None` when the priority overflows.
+    #[inline]
+    fn push(&mut self, g: S::Cost, h: S::Cost, index: u32) -> Option<()> {
+        let f = g.checked_add(&h)?;
+        self.ws.open.push(Entry {
+            f,
+            g,
+            seq: self.seq,
+            index,
+        });
+        self.seq += 1;
+        Some(())
+    }
+
+    /// Handles one successor of `parent` (stored at `index`, reached at
+    /// `g`); `None` hands the problem over to the general engine.
+    #[expect(clippy::too_many_arguments, reason = "one successor's context")]
+    #[inline]
+    fn successor(
+        &mut self,
+        parent: &S::Node,
+        index: u32,
+        grandparent: Option<u32>,
+        g: S::Cost,
+        action: S::Action,
+        child: S::Node,
+        cost: S::Cost,
+    ) -> Option<()> {
+        self.stats.generated += 1;
+        if !cost.is_valid_edge() {
+            return None;
+        }
+        let child_g = g.checked_add(&cost)?;
+        let records = &self.ws.records;
+        if grandparent.is_some_and(|i| records[i as usize].node == child) {
+            self.stats.duplicates += 1;
+            return Some(());
+        }
+        let hash = FxBuildHasher.hash_one(&child);
+        let found = self
+            .ws
+            .index
+            .find(hash, |&i| records[i as usize].node == child)
+            .copied();
+        let Some(old) = found else {
+            return self.first_visit(parent, index, action, child, child_g, hash);
+        };
+        self.stats.duplicates += 1;
+        let record = &mut self.ws.records[old as usize];
+        if record.dead || child_g >= record.g {
+            return Some(());
+        }
+        if record.closed {
+            self.stats.reopened += 1;
+            record.closed = false;
+        }
+        record.g = child_g;
+        record.parent = index;
+        let h = record.h;
+        self.ws.actions[old as usize - 1] = action;
+        self.push(child_g, h, old)
+    }
+
+    /// Stores and evaluates a node seen for the first time.
+    fn first_visit(
+        &mut self,
+        parent: &S::Node,
+        index: u32,
+        action: S::Action,
+        child: S::Node,
+        child_g: S::Cost,
+        hash: u64,
+    ) -> Option<()> {
+        if self.ws.records.len() >= TINY_MAX_NODES {
+            return None;
+        }
+        let stored = u32::try_from(self.ws.records.len()).ok()?;
+        self.stats.evaluated += 1;
+        self.heuristic.notify_transition(parent, &child);
+        let estimate = self.heuristic.estimate(&child);
+        let (h, dead) = match estimate {
+            Estimate::Value(h) => (h, false),
+            Estimate::DeadEnd => {
+                self.stats.dead_ends += 1;
+                (S::Cost::zero(), true)
+            }
+        };
+        let records = &self.ws.records;
+        self.ws.index.insert_unique(hash, stored, |&i| {
+            FxBuildHasher.hash_one(&records[i as usize].node)
+        });
+        self.ws.records.push(Record {
+            node: child,
+            g: child_g,
+            h,
+            parent: index,
+            closed: dead,
+            dead,
+        });
+        self.ws.actions.push(action);
+        if dead {
+            return Some(());
+        }
+        self.push(child_g, h, stored)
+    }
+
+    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+        let records = &self.ws.records;
+        let mut nodes = Vec::new();
+        let mut actions = Vec::new();
+        let mut index = goal as usize;
+        while index != 0 {
+            nodes.push(records[index].node.clone());
+            actions.push(self.ws.actions[index - 1].clone());
+            index = records[index].parent as usize;
+        }
+        nodes.push(records[0].node.clone());
+        nodes.reverse();
+        actions.reverse();
+        Solution {
+            actions,
+            nodes,
+            cost: records[goal as usize].g,
+        }
+    }
+
+    fn result(&mut self, outcome: Outcome<S::Node, S::Action, S::Cost>) -> ResultOf<S> {
+        ResultOf::<S> {
+            outcome,
+            stats: std::mem::take(&mut self.stats),
+        }
+    }
+
+    /// The buffers' bytes, as the general engine estimates its own.
+    fn bytes(&self) -> usize {
+        let ws = &*self.ws;
+        ws.records.capacity() * size_of::<Record<S::Node, S::Cost>>()
+            + ws.actions.capacity() * size_of::<S::Action>()
+            + ws.index.capacity() * (size_of::<u32>() + 1)
+            + ws.open.capacity() * size_of::<Entry<S::Cost>>()
+            + self.heuristic.memory_bytes()
+    }
+}
