@@ -36,7 +36,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::{Budget, PlanError, PlanJob, PlanOutcome, Planner, PlannerConfig, PlanningDomain};
+use crate::{
+    Budget, Direction, PlanError, PlanJob, PlanOutcome, PlanTrace, Planner, PlannerConfig,
+    PlanningDomain,
+};
 
 /// A [`PlanningDomain`] that agents can act in: it can merge the world's
 /// shared state with an agent's own, apply actions and test goals.
@@ -260,6 +263,45 @@ impl fmt::Display for AgentEvent<'_> {
     }
 }
 
+/// The last plan an agent made, for a debug view: the goal, the plan, and
+/// (when the agent records traces, [`Agent::record_traces`]) the search
+/// behind it, which shows why the agent chose that plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanRecord {
+    /// The goal's name.
+    pub goal: String,
+    /// The actions' names in order.
+    pub actions: Vec<String>,
+    /// The plan's cost.
+    pub cost: u64,
+    /// The direction whose search gave the plan.
+    pub direction: Direction,
+    /// That search's exploration, named by the domain.
+    pub trace: Option<PlanTrace>,
+}
+
+impl fmt::Display for PlanRecord {
+    /// `eat: cook, eat (cost 15, forward)`, then the trace as text if there
+    /// is one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let direction = match self.direction {
+            Direction::Regression => "regression",
+            _ => "forward",
+        };
+        write!(
+            f,
+            "{}: {} (cost {}, {direction})",
+            self.goal,
+            self.actions.join(", "),
+            self.cost
+        )?;
+        match &self.trace {
+            Some(trace) => write!(f, "\n{}", trace.to_text()),
+            None => Ok(()),
+        }
+    }
+}
+
 /// What an agent did in a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TickStatus {
@@ -358,6 +400,9 @@ pub struct Agent<D: AgentDomain, C = ()> {
     budget: PlanningBudget,
     /// Expansions and time of the sliced searches over the agent's life.
     spent: (u64, Duration),
+    /// Whether searches record their traces, and the last plan made.
+    record_traces: bool,
+    last_plan: Option<PlanRecord>,
 }
 
 impl<D: AgentDomain, C> Agent<D, C> {
@@ -378,6 +423,8 @@ impl<D: AgentDomain, C> Agent<D, C> {
             policy: ReplanPolicy::default(),
             budget: PlanningBudget::default(),
             spent: (0, Duration::ZERO),
+            record_traces: false,
+            last_plan: None,
         }
     }
 
@@ -603,6 +650,42 @@ impl<D: AgentDomain, C> Agent<D, C> {
         Some(self.goals[goal].name.as_str())
     }
 
+    /// Has the agent's searches record their exploration (off by default;
+    /// it costs memory and time), so that [`last_plan`](Agent::last_plan)
+    /// carries a [`PlanTrace`] to read as text or Graphviz DOT.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::Agent;
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let actions = Arc::new(actions);
+    /// let mut agent = Agent::new(Arc::clone(&actions), actions.state(["has_groceries"]).unwrap());
+    /// agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    /// agent.record_traces(true);
+    ///
+    /// let mut world = actions.state([]).unwrap();
+    /// agent.tick(&mut world).unwrap();
+    /// let last = agent.last_plan().unwrap();
+    /// assert_eq!(last.to_string().lines().next(), Some("eat: cook, eat (cost 15, forward)"));
+    /// let dot = last.trace.as_ref().unwrap().to_dot();
+    /// assert!(dot.starts_with("digraph"));
+    /// ```
+    pub fn record_traces(&mut self, record: bool) -> &mut Self {
+        self.record_traces = record;
+        self
+    }
+
+    /// The last plan the agent made (kept after it is done or dropped), for
+    /// a debug view; with its search's trace if
+    /// [`record_traces`](Agent::record_traces) was on.
+    pub fn last_plan(&self) -> Option<&PlanRecord> {
+        self.last_plan.as_ref()
+    }
+
     /// The remaining actions of the current plan, by name.
     pub fn remaining_plan(&self) -> Vec<&str> {
         self.current.as_ref().map_or_else(Vec::new, |c| {
@@ -744,7 +827,8 @@ impl<D: AgentDomain, C> Agent<D, C> {
                 Arc::clone(&self.domain),
                 view.clone(),
                 self.goals[goal].goal.clone(),
-            ),
+            )
+            .record_trace(self.record_traces),
         });
         self.search_for(search, view, budget)
     }
@@ -799,6 +883,13 @@ impl<D: AgentDomain, C> Agent<D, C> {
                         .is_ok() =>
             {
                 let actions = plan.names(&*self.domain);
+                self.last_plan = Some(PlanRecord {
+                    goal: entry.name.clone(),
+                    actions: actions.iter().map(|&a| a.to_owned()).collect(),
+                    cost: plan.cost,
+                    direction: report.direction,
+                    trace: search.job.trace().cloned(),
+                });
                 let event = AgentEvent::PlanFound {
                     goal: &entry.name,
                     actions,

@@ -38,11 +38,14 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use search_core::{Algorithm, Heuristic, Search, SearchSpace, SearchState, Statistics, Status};
+use search_core::{
+    Algorithm, Heuristic, Search, SearchSpace, SearchState, Statistics, Status, Trace,
+};
 
 use crate::planner::{cannot_regress, plan_improvements, plan_outcome, Buffers, DirectionRun};
 use crate::{
-    BoxedHeuristic, Direction, PlanError, PlanOutcome, PlanReport, Planner, PlanningDomain,
+    BoxedHeuristic, Direction, PlanError, PlanOutcome, PlanReport, PlanTrace, Planner,
+    PlanningDomain,
 };
 
 /// How much work one slice of planning may do.
@@ -86,8 +89,8 @@ enum Side<N, Id> {
     Ready,
     /// Stopped after a slice; resumes with the next.
     Paused(Box<SearchState<N, Id, u32>>),
-    /// Ended.
-    Done(DirectionRun<Id>),
+    /// Ended, with its trace if the job records traces.
+    Done(DirectionRun<Id>, Option<PlanTrace>),
 }
 
 impl<N, Id> Side<N, Id> {
@@ -97,7 +100,7 @@ impl<N, Id> Side<N, Id> {
 
     fn finished(&self) -> Option<&DirectionRun<Id>> {
         match self {
-            Side::Done(run) => Some(run),
+            Side::Done(run, _) => Some(run),
             _ => None,
         }
     }
@@ -124,6 +127,10 @@ pub struct PlanJob<D: PlanningDomain> {
     setup_time: Duration,
     notes: Vec<String>,
     report: Option<PlanReport<D::ActionId>>,
+    /// Whether the searches record traces, and the trace of the direction
+    /// that gave the report.
+    record_trace: bool,
+    trace: Option<PlanTrace>,
 }
 
 impl<D: PlanningDomain> PlanJob<D> {
@@ -140,7 +147,42 @@ impl<D: PlanningDomain> PlanJob<D> {
             setup_time: Duration::ZERO,
             notes: Vec::new(),
             report: None,
+            record_trace: false,
+            trace: None,
         }
+    }
+
+    /// Records the searches' traces (off by default), to be read with
+    /// [`trace`](PlanJob::trace) once the job has ended. Turn it on before
+    /// the first [`advance`](PlanJob::advance).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use planners::{Budget, PlanJob, Planner, PlannerConfig};
+    /// # use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let actions = Arc::new(actions);
+    /// let start = actions.state(["has_groceries"]).unwrap();
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    ///
+    /// let planner = Planner::new(PlannerConfig::default());
+    /// let mut job = PlanJob::new(actions, start, goal).record_trace(true);
+    /// while job.advance(&planner, Budget::Expansions(1)).unwrap().is_none() {}
+    /// let trace = job.trace().unwrap();
+    /// assert!(trace.to_text().contains("eat -> {has_groceries, has_food, fed}"));
+    /// ```
+    #[must_use]
+    pub fn record_trace(mut self, record: bool) -> Self {
+        self.record_trace = record;
+        self
+    }
+
+    /// The trace of the search that gave the report, once the job has
+    /// ended, if [`record_trace`](PlanJob::record_trace) is on.
+    pub fn trace(&self) -> Option<&PlanTrace> {
+        self.trace.as_ref()
     }
 
     /// The goal being planned for.
@@ -215,6 +257,8 @@ impl<D: PlanningDomain> PlanJob<D> {
                 self.setup_time += setup.elapsed();
                 let buffers = &planner.forward_buffers;
                 let first = || start.clone();
+                let name = |trace| PlanTrace::forward(domain, trace);
+                let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
                 advance_side(
                     planner,
                     &space,
@@ -223,7 +267,7 @@ impl<D: PlanningDomain> PlanJob<D> {
                     heuristics,
                     buffers,
                     share,
-                    |a| a,
+                    (|a| a, naming),
                 )
             })?;
         }
@@ -240,6 +284,8 @@ impl<D: PlanningDomain> PlanJob<D> {
                     self.setup_time += setup.elapsed();
                     let buffers = &planner.regression_buffers;
                     let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+                    let name = |trace| PlanTrace::regression(domain, trace);
+                    let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
                     advance_side(
                         planner,
                         &space,
@@ -248,7 +294,7 @@ impl<D: PlanningDomain> PlanJob<D> {
                         heuristics,
                         buffers,
                         share,
-                        order,
+                        (order, naming),
                     )
                 })
             });
@@ -301,10 +347,11 @@ impl<D: PlanningDomain> PlanJob<D> {
         };
         let (forward_stats, regression_stats) =
             (self.forward.statistics(), self.regression.statistics());
-        let run = match direction {
+        let (run, trace) = match direction {
             Direction::Regression => self.regression.take_run(),
             _ => self.forward.take_run(),
         }?;
+        self.trace = trace;
         Some(PlanReport {
             outcome: run.outcome,
             direction,
@@ -319,10 +366,11 @@ impl<D: PlanningDomain> PlanJob<D> {
 }
 
 impl<N, Id> Side<N, Id> {
-    /// The run of an ended direction, taken out (the side is left unused).
-    fn take_run(&mut self) -> Option<DirectionRun<Id>> {
+    /// The run of an ended direction and its trace, taken out (the side is
+    /// left unused).
+    fn take_run(&mut self) -> Option<(DirectionRun<Id>, Option<PlanTrace>)> {
         match std::mem::replace(self, Side::Unused) {
-            Side::Done(run) => Some(run),
+            Side::Done(run, trace) => Some((run, trace)),
             other => {
                 *self = other;
                 None
@@ -337,7 +385,7 @@ impl<N, Id> Side<N, Id> {
     fn statistics(&self) -> Option<Statistics> {
         match self {
             Side::Paused(state) => Some(state.statistics().clone()),
-            Side::Done(run) => Some(run.stats.clone()),
+            Side::Done(run, _) => Some(run.stats.clone()),
             Side::Unused | Side::Ready => None,
         }
     }
@@ -345,6 +393,8 @@ impl<N, Id> Side<N, Id> {
 
 /// One slice of one direction's search: begins it (`begin` gives the start
 /// node) or resumes it, runs it for `budget`, and returns where it stands.
+/// Once it ends, `finish` puts its plan in execution order and names its
+/// trace (recorded when it has a namer).
 #[expect(
     clippy::too_many_arguments,
     reason = "one direction's parts, named at the two call sites"
@@ -357,7 +407,10 @@ fn advance_side<S: SearchSpace<Cost = u32>>(
     mut heuristics: Vec<BoxedHeuristic<'_, S::Node>>,
     buffers: &Buffers<S::Node, S::Action>,
     budget: Budget,
-    order: impl Fn(Vec<S::Action>) -> Vec<S::Action>,
+    finish: (
+        impl Fn(Vec<S::Action>) -> Vec<S::Action>,
+        Option<&dyn Fn(Trace<S::Node, S::Action, u32>) -> PlanTrace>,
+    ),
 ) -> Result<Side<S::Node, S::Action>, PlanError>
 where
     S::Action: Copy,
@@ -373,7 +426,8 @@ where
         _ => Search::new(space, begin())
             .algorithm(config.algorithm)
             .limits(config.limits.clone())
-            .workspace(buffers.take()),
+            .workspace(buffers.take())
+            .record_trace(finish.1.is_some()),
     };
     let mut search = search.heuristic(heuristic);
     if step_within(&mut search, budget)? == Status::Running {
@@ -381,13 +435,16 @@ where
     }
     let result = search.run()?;
     let improvements = search.improvements().to_vec();
+    let (order, naming) = finish;
+    let trace = naming.and_then(|name| search.trace().map(name));
     buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
-    Ok(Side::Done(DirectionRun {
+    let run = DirectionRun {
         outcome: plan_outcome(result.outcome, &order),
         stats: result.stats,
         setup_time: Duration::ZERO,
         improvements: plan_improvements(improvements, &order),
-    }))
+    };
+    Ok(Side::Done(run, trace))
 }
 
 /// Steps `search` until it ends or `budget` is used up.

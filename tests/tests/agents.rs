@@ -611,3 +611,50 @@ fn agents_tick_on_several_threads() {
     });
     assert!(agents.iter().all(|a| a.current_goal().is_none()));
 }
+
+/// The debug view: an agent that records traces keeps its last plan with
+/// the search behind it, and a search sliced over ticks leaves the trace a
+/// single call gives (text and DOT alike).
+#[test]
+fn the_last_plan_carries_the_trace_of_one_call() {
+    use planners::agent::PlanningBudget;
+    use planners::{Budget, Planner, PlannerConfig};
+    let problem = state_atomic::problems::chains::<u64>(6, 3).unwrap();
+    let actions = Arc::new(problem.actions.clone());
+    let planner = Planner::new(PlannerConfig::default());
+    let (report, whole) = planner
+        .plan_traced(&*actions, &problem.start, &problem.goal)
+        .unwrap();
+    let whole = whole.unwrap();
+
+    let mut agent = Agent::new(Arc::clone(&actions), problem.start);
+    agent.add_goal("far", problem.goal, 1);
+    assert!(agent.last_plan().is_none());
+    agent
+        .record_traces(true)
+        .set_planning_budget(PlanningBudget {
+            per_tick: Some(Budget::Expansions(2)),
+            watchdog: None,
+        });
+    let mut world = actions.state([]).unwrap();
+    let mut planning = 0;
+    while agent.tick(&mut world).unwrap() == TickStatus::Planning {
+        planning += 1;
+    }
+    assert!(planning > 5, "{planning} ticks");
+    let last = agent.last_plan().unwrap();
+    let plan = report.plan().unwrap();
+    assert_eq!(last.goal, "far");
+    assert_eq!(last.cost, plan.cost);
+    assert_eq!(last.actions, plan.names(&*actions));
+    let trace = last.trace.as_ref().unwrap();
+    assert_eq!(trace.to_text(), whole.to_text());
+    assert_eq!(trace.to_dot(), whole.to_dot());
+    assert!(last.to_string().starts_with("far: "));
+
+    // Without `record_traces` the plan is kept, its trace is not.
+    let mut quiet = Agent::new(Arc::clone(&actions), problem.start);
+    quiet.add_goal("far", problem.goal, 1);
+    quiet.tick(&mut world).unwrap();
+    assert!(quiet.last_plan().is_some_and(|last| last.trace.is_none()));
+}

@@ -214,7 +214,10 @@ fn declared_rust_versions_cover_every_dependency() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // Only this host's dependencies: a fresh clone has downloaded nothing
     // else, and the test must not need the network.
-    let rustc = Command::new("rustc").arg("-vV").output().expect("rustc runs");
+    let rustc = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc runs");
     let rustc = String::from_utf8_lossy(&rustc.stdout);
     let host = rustc
         .lines()
