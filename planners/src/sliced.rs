@@ -90,7 +90,7 @@ enum Side<N, Id> {
     /// Stopped after a slice; resumes with the next.
     Paused(Box<SearchState<N, Id, u32>>),
     /// Ended, with its trace if the job records traces.
-    Done(DirectionRun<Id>, Option<PlanTrace>),
+    Done(DirectionRun<Id>, Option<Box<PlanTrace>>),
 }
 
 impl<N, Id> Side<N, Id> {
@@ -267,7 +267,8 @@ impl<D: PlanningDomain> PlanJob<D> {
                     heuristics,
                     buffers,
                     share,
-                    (|a| a, naming),
+                    |a| a,
+                    naming,
                 )
             })?;
         }
@@ -294,7 +295,8 @@ impl<D: PlanningDomain> PlanJob<D> {
                         heuristics,
                         buffers,
                         share,
-                        (order, naming),
+                        order,
+                        naming,
                     )
                 })
             });
@@ -351,7 +353,7 @@ impl<D: PlanningDomain> PlanJob<D> {
             Direction::Regression => self.regression.take_run(),
             _ => self.forward.take_run(),
         }?;
-        self.trace = trace;
+        self.trace = trace.map(|trace| *trace);
         Some(PlanReport {
             outcome: run.outcome,
             direction,
@@ -368,7 +370,7 @@ impl<D: PlanningDomain> PlanJob<D> {
 impl<N, Id> Side<N, Id> {
     /// The run of an ended direction and its trace, taken out (the side is
     /// left unused).
-    fn take_run(&mut self) -> Option<(DirectionRun<Id>, Option<PlanTrace>)> {
+    fn take_run(&mut self) -> Option<(DirectionRun<Id>, Option<Box<PlanTrace>>)> {
         match std::mem::replace(self, Side::Unused) {
             Side::Done(run, trace) => Some((run, trace)),
             other => {
@@ -391,10 +393,13 @@ impl<N, Id> Side<N, Id> {
     }
 }
 
+/// Names a direction's trace with its domain.
+type Namer<'a, N, A> = &'a dyn Fn(Trace<N, A, u32>) -> PlanTrace;
+
 /// One slice of one direction's search: begins it (`begin` gives the start
 /// node) or resumes it, runs it for `budget`, and returns where it stands.
-/// Once it ends, `finish` puts its plan in execution order and names its
-/// trace (recorded when it has a namer).
+/// Once it ends, `order` puts its plan in execution order and `naming`
+/// names its trace (recorded only when there is a namer).
 #[expect(
     clippy::too_many_arguments,
     reason = "one direction's parts, named at the two call sites"
@@ -407,10 +412,8 @@ fn advance_side<S: SearchSpace<Cost = u32>>(
     mut heuristics: Vec<BoxedHeuristic<'_, S::Node>>,
     buffers: &Buffers<S::Node, S::Action>,
     budget: Budget,
-    finish: (
-        impl Fn(Vec<S::Action>) -> Vec<S::Action>,
-        Option<&dyn Fn(Trace<S::Node, S::Action, u32>) -> PlanTrace>,
-    ),
+    order: impl Fn(Vec<S::Action>) -> Vec<S::Action>,
+    naming: Option<Namer<'_, S::Node, S::Action>>,
 ) -> Result<Side<S::Node, S::Action>, PlanError>
 where
     S::Action: Copy,
@@ -427,7 +430,7 @@ where
             .algorithm(config.algorithm)
             .limits(config.limits.clone())
             .workspace(buffers.take())
-            .record_trace(finish.1.is_some()),
+            .record_trace(naming.is_some()),
     };
     let mut search = search.heuristic(heuristic);
     if step_within(&mut search, budget)? == Status::Running {
@@ -435,8 +438,7 @@ where
     }
     let result = search.run()?;
     let improvements = search.improvements().to_vec();
-    let (order, naming) = finish;
-    let trace = naming.and_then(|name| search.trace().map(name));
+    let trace = naming.and_then(|name| search.trace().map(|trace| Box::new(name(trace))));
     buffers.keep(search.into_workspace(), result.stats.estimated_bytes);
     let run = DirectionRun {
         outcome: plan_outcome(result.outcome, &order),
