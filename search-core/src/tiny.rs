@@ -17,7 +17,6 @@
 //! general engine's on every problem it accepts; tests in
 //! `search-core/tests/tiny.rs` check this on random problems.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
 use std::sync::atomic::Ordering as Atomic;
@@ -26,6 +25,9 @@ use hashbrown::HashTable;
 use num_traits::{CheckedAdd, Zero};
 use rustc_hash::FxBuildHasher;
 
+// The general engine's heap entry: the same order (lowest f, then highest
+// g, then first pushed) by construction.
+use crate::open::Entry;
 use crate::{
     Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchLimits, SearchSpace, Solution,
     Statistics,
@@ -46,40 +48,6 @@ struct Record<N, C> {
     closed: bool,
     dead: bool,
 }
-
-/// An open-list entry; the heap pops the lowest `f`, then the highest `g`,
-/// then the first pushed, as the general engine's open list does.
-#[derive(Clone, Copy, Debug)]
-struct Entry<C> {
-    f: C,
-    g: C,
-    seq: u32,
-    index: u32,
-}
-
-impl<C: Ord> Ord for Entry<C> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .cmp(&self.f)
-            .then_with(|| self.g.cmp(&other.g))
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
-}
-
-impl<C: Ord> PartialOrd for Entry<C> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<C: Ord> PartialEq for Entry<C> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl<C: Ord> Eq for Entry<C> {}
 
 /// The buffers of a tiny search, kept between searches: after the first
 /// few plans a tiny search allocates nothing but its solution.
@@ -280,10 +248,10 @@ where
             if record.closed {
                 continue; // a stale entry of a node expanded at a lower cost
             }
-            if last_f.is_some_and(|last| entry.f > last) {
+            if last_f.is_some_and(|last| entry.key > last) {
                 self.stats.expanded_until_last_jump = self.stats.expanded;
             }
-            *last_f = Some(entry.f);
+            *last_f = Some(entry.key);
             record.closed = true;
             return Some(entry.index);
         }
@@ -293,9 +261,8 @@ where
     /// Queues `index` at `g + h`; `None` when the priority overflows.
     #[inline]
     fn push(&mut self, g: S::Cost, h: S::Cost, index: u32) -> Option<()> {
-        let f = g.checked_add(&h)?;
         self.ws.open.push(Entry {
-            f,
+            key: g.checked_add(&h)?,
             g,
             seq: self.seq,
             index,
