@@ -41,6 +41,7 @@
 
 pub mod agent;
 mod atomic;
+mod beside;
 #[cfg(feature = "bevy")]
 pub mod bevy;
 mod config;

@@ -9,6 +9,7 @@ use search_core::{
     Search, SearchLimits, SearchSpace, Status, Trace, Workspace,
 };
 
+use crate::beside::run_beside;
 use crate::kept::TinyBuffers;
 
 use crate::{
@@ -326,8 +327,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     }
 
     /// Forward and regression at once: forward on this thread, regression
-    /// on a thread of its own, so both always run (a rayon task could wait
-    /// in a busy pool until forward ended). The first definitive answer wins
+    /// on another that is free for it (see [`run_beside`]), so both always
+    /// run together. The first definitive answer wins
     /// and raises the shared flag that cancels the other; so does an error,
     /// which ends the portfolio anyway.
     fn portfolio(
@@ -367,30 +368,31 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         };
         let caller = std::thread::current();
         let started = AtomicBool::new(false);
-        let (forward, regression) = std::thread::scope(|scope| {
-            let regression = scope.spawn(|| {
+        let (forward, regression) = run_beside(
+            || {
+                // A thread woken from sleep waits for a core while this one
+                // searches (for milliseconds on a busy host); this thread,
+                // put to sleep until the other runs, gets one back in
+                // microseconds. So both directions start together.
+                while !started.load(Ordering::Acquire) {
+                    std::thread::park();
+                }
+                let raised = StopOnPanic(&stop);
+                let forward = self.forward(domain, start, goal, limits.clone(), Some(watch));
+                finish(&forward, FORWARD);
+                drop(raised);
+                forward
+            },
+            || {
                 started.store(true, Ordering::Release);
                 caller.unpark();
+                let raised = StopOnPanic(&stop);
                 let run = self.regression(domain, start, goal, limits.clone(), Some(watch));
                 finish(&run, REGRESSION);
+                drop(raised);
                 run
-            });
-            // A new thread waits for a core while this one searches (for
-            // milliseconds on a busy host); a thread woken from sleep gets
-            // one in microseconds. So this thread sleeps until the new one
-            // runs, and both directions start together.
-            while !started.load(Ordering::Acquire) {
-                std::thread::park();
-            }
-            let raised = StopOnPanic(&stop);
-            let forward = self.forward(domain, start, goal, limits.clone(), Some(watch));
-            finish(&forward, FORWARD);
-            drop(raised);
-            let regression = regression
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (forward, regression)
-        });
+            },
+        );
         let forward = forward?;
         let regression = match regression {
             Err(e) if cannot_regress(&e) => {
