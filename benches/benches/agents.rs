@@ -3,8 +3,10 @@
 //!
 //! - `agents/plans`: 1,000 enemy ships sharing one action set replan from
 //!   varied starts through one `Planner`: `sequential` on one core, and
-//!   `threads-N` sharded over N threads, one chunk of ships per thread
-//!   (no hand-off per plan).
+//!   `threads-N` sharded over a pool of N threads, one chunk of ships per
+//!   thread (no hand-off per plan); `kept-N` with the caller planning the
+//!   first chunk and N-1 kept threads the others; `scoped-N` the same on
+//!   threads started per batch.
 //! - `portfolio/<family>`: forward, regression and the portfolio of both on
 //!   the synthetic atomic families, A* with `h_max`.
 
@@ -68,6 +70,29 @@ fn agents(c: &mut Criterion) {
                         .sum::<u64>()
                 });
                 assert_eq!(sum, expected);
+            });
+        });
+    }
+    // The caller plans the first shard, threads kept in a pool the others:
+    // one wake-up per batch, no thread started.
+    for threads in (1..=cores).filter(|&n| n > 1) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads - 1)
+            .build()
+            .expect("thread pool");
+        let chunk = starts.len().div_ceil(threads);
+        group.bench_function(format!("kept-{threads}"), |b| {
+            b.iter(|| {
+                let mut shards = starts.chunks(chunk);
+                let first = shards.next().unwrap_or_default();
+                let mut sums = vec![0; threads - 1];
+                let mine: u64 = pool.in_place_scope(|scope| {
+                    for (ships, sum) in shards.zip(&mut sums) {
+                        scope.spawn(move |_| *sum = ships.iter().map(plan).sum());
+                    }
+                    first.iter().map(plan).sum()
+                });
+                assert_eq!(mine + sums.iter().sum::<u64>(), expected);
             });
         });
     }
