@@ -85,7 +85,21 @@ impl Problem {
         }
     }
 
-    /// Plans the problem; see `searchlab.Problem.plan` for the arguments.
+    /// Plans the problem and returns a `PlanResult`.
+    ///
+    /// Keyword arguments:
+    ///
+    /// - `direction`: `forward` (the default), `regression` or `portfolio`
+    ///   (both at once on two threads; the first answer wins).
+    /// - `algorithm`: `astar` (the default), `wastar:W`, `gbfs`, `dijkstra`,
+    ///   `bfs`, `rwastar` (anytime) or `lazygbfs`.
+    /// - `heuristic`: a built-in heuristic's name (`searchlab.heuristics()`
+    ///   lists them; `a+b` alternates for `lazygbfs`), a Python callable
+    ///   (see `searchlab.heuristic`), or `None` for `hmax` on atomic problems
+    ///   and `numeric` on factored ones.
+    /// - `max_time` (seconds, 60 by default), `max_expansions` (none by
+    ///   default), `max_memory_mb` (512 by default): limits per search;
+    ///   `None` lifts one. A limit ends the search with outcome `limit`.
     ///
     /// # Errors
     /// `SearchlabError` for a bad name or limit or a heuristic the problem
@@ -264,8 +278,23 @@ impl PddlTask {
         &self.name
     }
 
-    /// Grounds and plans the task; see `searchlab.PddlTask.plan` for the
-    /// arguments.
+    /// Grounds and plans the task and returns a `PlanResult` (parsing
+    /// and grounding count toward `max_time`).
+    ///
+    /// Keyword arguments:
+    ///
+    /// - `direction`: `forward` (the default), `regression` or `portfolio`
+    ///   (both at once on two threads; the first answer wins).
+    /// - `algorithm`: `astar` (the default), `wastar:W`, `gbfs`, `dijkstra`,
+    ///   `bfs`, `rwastar` (anytime) or `lazygbfs`.
+    /// - `heuristic`: a built-in heuristic's name (`searchlab.heuristics()`
+    ///   lists them; `a+b` alternates for `lazygbfs`), a Python callable
+    ///   (see `searchlab.heuristic`), or `None` for `hmax`.
+    /// - `max_time` (seconds, 60 by default), `max_expansions` (none by
+    ///   default), `max_memory_mb` (512 by default): limits per search;
+    ///   `None` lifts one. A limit ends the search with outcome `limit`.
+    /// - `packing`: search on packed states (groups of mutually exclusive
+    ///   facts as fields) when that takes fewer words; `True` by default.
     ///
     /// # Errors
     /// `SearchlabError` for a bad name or limit, a task that cannot be
