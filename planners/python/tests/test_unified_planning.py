@@ -88,6 +88,27 @@ def test_params_and_satisficing_status() -> None:
 def test_bad_params_are_usage_errors() -> None:
     with pytest.raises(up.exceptions.UPUsageError, match="unknown heuristic"):
         OneshotPlanner(name="searchlab", params={"heuristic": "hmx"})
+    with pytest.raises(up.exceptions.UPUsageError, match="not admissible"):
+        OneshotPlanner(name="searchlab-opt", params={"heuristic": "ff"})
+    with pytest.raises(up.exceptions.UPUsageError, match="not optimal"):
+        OneshotPlanner(name="searchlab-opt", params={"algorithm": "gbfs"})
+
+
+def test_the_factory_picks_searchlab_opt_for_optimality() -> None:
+    from unified_planning.engines import OptimalityGuarantee
+
+    problem = robot_problem()
+    with OneshotPlanner(name="searchlab-opt", params={"heuristic": "hmax", "direction": "regression"}) as planner:
+        assert planner.solve(problem).status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
+    factory = get_environment().factory
+    names = [
+        name
+        for name in factory.engines
+        if name.startswith("searchlab")
+        and factory.engine(name).supports(problem.kind)
+        and factory.engine(name).satisfies(OptimalityGuarantee.SOLVED_OPTIMALLY)
+    ]
+    assert names == ["searchlab-opt"]
 
 
 def test_unsolvable_and_limits() -> None:

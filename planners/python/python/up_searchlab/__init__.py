@@ -10,15 +10,16 @@ name ``searchlab``::
         result = planner.solve(problem)
 
 The engine is a ``OneshotPlanner`` and a ``PlanValidator`` for classical
-problems: it writes the problem as PDDL with UP's ``PDDLWriter``, hands the
+problems (``searchlab-opt``: optimal configurations only, which the factory
+picks when optimality is asked for): it writes the problem as PDDL with UP's ``PDDLWriter``, hands the
 text to searchlab's PDDL front end in memory, and maps the plan's actions
 back to the problem's with the writer's names.
 """
 
 from __future__ import annotations
 
-from .engine import SearchlabEngine, register
+from .engine import SearchlabEngine, SearchlabOptEngine, register
 
-__all__ = ["SearchlabEngine", "register"]
+__all__ = ["SearchlabEngine", "SearchlabOptEngine", "register"]
 
 register()

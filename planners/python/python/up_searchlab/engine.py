@@ -24,6 +24,7 @@ from unified_planning.model import ProblemKind
 import searchlab
 
 ENGINE_NAME = "searchlab"
+OPT_ENGINE_NAME = "searchlab-opt"
 
 credits = Credits(
     "searchlab",
@@ -225,6 +226,51 @@ class SearchlabEngine(
         return ValidationResult(ValidationResultStatus.VALID, self.name, metrics={"cost": str(cost)})
 
 
+class SearchlabOptEngine(SearchlabEngine):
+    """searchlab with an optimal configuration only: A* (or Dijkstra) with
+    an admissible heuristic, ``lmcut`` by default. Registered as
+    ``searchlab-opt``; the factory picks it when optimality is asked for
+    (``optimality_guarantee=SOLVED_OPTIMALLY``).
+
+    :param direction: ``forward`` (the default), ``regression`` or
+        ``portfolio``.
+    :param algorithm: ``astar`` (the default) or ``dijkstra``.
+    :param heuristic: an admissible heuristic's name (``lmcut`` by
+        default; ``hmax``, ``blind`` ...).
+    :raises UPUsageError: for another algorithm or an inadmissible
+        heuristic.
+    """
+
+    def __init__(
+        self,
+        direction: str = "forward",
+        algorithm: str = "astar",
+        heuristic: str = "lmcut",
+        max_expansions: Optional[int] = None,
+        max_memory_mb: Optional[int] = 512,
+        max_time: Optional[float] = 60.0,
+    ) -> None:
+        if algorithm not in ("astar", "dijkstra"):
+            raise UPUsageError(f"searchlab-opt: {algorithm} is not optimal; use astar or dijkstra")
+        admissible = {h["name"] for h in searchlab.heuristics() if h["admissible"]}
+        aliases = {a: h["name"] for h in searchlab.heuristics() for a in h["aliases"]}
+        if algorithm == "astar" and aliases.get(heuristic, heuristic) not in admissible:
+            raise UPUsageError(
+                f"searchlab-opt: heuristic {heuristic} is not admissible (admissible: {', '.join(sorted(admissible))})"
+            )
+        SearchlabEngine.__init__(self, direction, algorithm, heuristic, max_expansions, max_memory_mb, max_time)
+
+    @property
+    def name(self) -> str:
+        """The engine's name."""
+        return OPT_ENGINE_NAME
+
+    @staticmethod
+    def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
+        """Satisficing and optimal: every configuration is optimal."""
+        return True
+
+
 def _pddl_names(writer: PDDLWriter, problem: "up.model.Problem") -> Dict[str, Any]:
     """The problem's actions and objects by the names the writer gave them,
     in lower case (searchlab's plans are; PDDL names ignore case)."""
@@ -243,9 +289,10 @@ def _action_instance(step: str, names: Dict[str, Any], problem: "up.model.Proble
 
 
 def register() -> None:
-    """Adds the engine to the current UP environment's factory as
-    ``searchlab`` (done on ``import up_searchlab``; calling it again does
-    nothing)."""
+    """Adds the engines to the current UP environment's factory as
+    ``searchlab`` and ``searchlab-opt`` (done on ``import up_searchlab``;
+    calling it again does nothing)."""
     factory = up.environment.get_environment().factory
-    if ENGINE_NAME not in factory.engines:
-        factory.add_engine(ENGINE_NAME, __name__, "SearchlabEngine")
+    for name, class_name in [(ENGINE_NAME, "SearchlabEngine"), (OPT_ENGINE_NAME, "SearchlabOptEngine")]:
+        if name not in factory.engines:
+            factory.add_engine(name, __name__, class_name)
