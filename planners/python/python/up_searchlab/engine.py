@@ -1,0 +1,298 @@
+"""The ``searchlab`` engine for Unified Planning: a OneshotPlanner and a
+PlanValidator for classical problems, through searchlab's PDDL front end."""
+
+from __future__ import annotations
+
+import warnings
+from typing import IO, Any, Callable, Dict, List, Optional
+
+import unified_planning as up
+import unified_planning.engines
+import unified_planning.engines.mixins
+from unified_planning.engines import (
+    Credits,
+    PlanGenerationResult,
+    PlanGenerationResultStatus,
+    ValidationResult,
+    ValidationResultStatus,
+)
+from unified_planning.engines.mixins.oneshot_planner import OptimalityGuarantee
+from unified_planning.exceptions import UPUsageError
+from unified_planning.io import PDDLWriter
+from unified_planning.model import ProblemKind
+
+import searchlab
+
+ENGINE_NAME = "searchlab"
+OPT_ENGINE_NAME = "searchlab-opt"
+
+credits = Credits(
+    "searchlab",
+    "the searchlab authors",
+    "",
+    "",
+    "MIT OR Apache-2.0",
+    "Heuristic search and GOAP/PDDL planning in Rust.",
+    "searchlab grounds STRIPS and ADL PDDL (typing, negative conditions, equality, "
+    "action costs) and searches forward, by regression or with both in a parallel "
+    "portfolio, with A*, weighted A*, greedy best-first, Dijkstra and others, and "
+    "heuristics such as h_max, h_add, FF and LM-cut.",
+)
+
+# A one-action task that checks the engine's options by planning it.
+_PROBE = searchlab.pddl_from_text(
+    "(define (domain probe) (:predicates (g)) (:action a :parameters () :precondition (and) :effect (g)))",
+    "(define (problem probe) (:domain probe) (:init) (:goal (g)))",
+)
+
+# What searchlab.PlanResult.outcome says, as UP's status (a solved plan's
+# status depends on the configuration's optimality).
+_LIMIT_STATUS = {
+    "time": PlanGenerationResultStatus.TIMEOUT,
+    "memory": PlanGenerationResultStatus.MEMOUT,
+}
+
+
+class SearchlabEngine(
+    up.engines.Engine,
+    up.engines.mixins.OneshotPlannerMixin,
+    up.engines.mixins.PlanValidatorMixin,
+):
+    """searchlab as a Unified Planning engine.
+
+    :param direction: ``forward`` (the default), ``regression`` or
+        ``portfolio``.
+    :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
+        ``dijkstra``, ``bfs``, ``rwastar`` or ``lazygbfs``.
+    :param heuristic: a built-in heuristic's name (``searchlab.heuristics()``;
+        the default is ``hmax``).
+    :param max_expansions: an expansion limit per search (none by default).
+    :param max_memory_mb: a memory limit per search in MiB (512 by default).
+    :param max_time: a time limit in seconds when ``solve`` gets no
+        ``timeout`` (60 by default).
+
+    A solved plan is ``SOLVED_OPTIMALLY`` when the configuration guarantees
+    it (A* with an admissible heuristic, or Dijkstra) and the problem has a
+    quality metric, ``SOLVED_SATISFICING`` otherwise; an exhausted search is
+    ``UNSOLVABLE_PROVEN``; the time and memory limits are ``TIMEOUT`` and
+    ``MEMOUT``; bad input is ``INTERNAL_ERROR`` with the message in the log.
+    """
+
+    def __init__(
+        self,
+        direction: str = "forward",
+        algorithm: str = "astar",
+        heuristic: str = "hmax",
+        max_expansions: Optional[int] = None,
+        max_memory_mb: Optional[int] = 512,
+        max_time: Optional[float] = 60.0,
+    ) -> None:
+        up.engines.Engine.__init__(self)
+        up.engines.mixins.OneshotPlannerMixin.__init__(self)
+        up.engines.mixins.PlanValidatorMixin.__init__(self)
+        self._options: Dict[str, Any] = {
+            "direction": direction,
+            "algorithm": algorithm,
+            "heuristic": heuristic,
+            "max_expansions": max_expansions,
+            "max_memory_mb": max_memory_mb,
+        }
+        self._max_time = max_time
+        # Check the names now: a bad one is the caller's error.
+        try:
+            _PROBE.plan(direction=direction, algorithm=algorithm, heuristic=heuristic, max_expansions=1)
+        except searchlab.SearchlabError as e:
+            raise UPUsageError(f"searchlab: {e}") from e
+
+    @property
+    def name(self) -> str:
+        """The engine's name."""
+        return ENGINE_NAME
+
+    @staticmethod
+    def supported_kind() -> ProblemKind:
+        """Classical planning as searchlab's PDDL front end reads it."""
+        kind = ProblemKind(version=2)
+        kind.set_problem_class("ACTION_BASED")
+        kind.set_typing("FLAT_TYPING")
+        kind.set_typing("HIERARCHICAL_TYPING")
+        kind.set_conditions_kind("NEGATIVE_CONDITIONS")
+        kind.set_conditions_kind("DISJUNCTIVE_CONDITIONS")
+        kind.set_conditions_kind("EQUALITIES")
+        kind.set_conditions_kind("EXISTENTIAL_CONDITIONS")
+        kind.set_conditions_kind("UNIVERSAL_CONDITIONS")
+        kind.set_effects_kind("CONDITIONAL_EFFECTS")
+        kind.set_effects_kind("FORALL_EFFECTS")
+        kind.set_quality_metrics("ACTIONS_COST")
+        kind.set_quality_metrics("PLAN_LENGTH")
+        kind.set_actions_cost_kind("INT_NUMBERS_IN_ACTIONS_COST")
+        kind.set_actions_cost_kind("STATIC_FLUENTS_IN_ACTIONS_COST")
+        # UP's PDDL reader types every cost as a real; searchlab takes costs
+        # that are whole numbers (from 0) and refuses others with a located
+        # error (INTERNAL_ERROR), as Fast Downward does.
+        kind.set_actions_cost_kind("REAL_NUMBERS_IN_ACTIONS_COST")
+        # A static cost function without a value for some arguments drops
+        # those operators, as Fast Downward's translator does.
+        kind.set_initial_state("UNDEFINED_INITIAL_NUMERIC")
+        return kind
+
+    @staticmethod
+    def supports(problem_kind: ProblemKind) -> bool:
+        """Whether ``problem_kind`` is within :meth:`supported_kind`."""
+        return problem_kind <= SearchlabEngine.supported_kind()
+
+    @staticmethod
+    def supports_plan(plan_kind: "up.plans.PlanKind") -> bool:
+        """Sequential plans only."""
+        return plan_kind == up.plans.PlanKind.SEQUENTIAL_PLAN
+
+    @staticmethod
+    def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
+        """Satisfying always; optimality depends on the configuration, so
+        the factory does not pick this engine when optimality is asked for
+        (name it to get an optimal configuration)."""
+        return optimality_guarantee == OptimalityGuarantee.SATISFICING
+
+    @staticmethod
+    def get_credits(**kwargs: Any) -> Optional[Credits]:
+        """searchlab's credits."""
+        return credits
+
+    def _solve(
+        self,
+        problem: "up.model.AbstractProblem",
+        heuristic: Optional[Callable[["up.model.state.State"], Optional[float]]] = None,
+        timeout: Optional[float] = None,
+        output_stream: Optional[IO[str]] = None,
+    ) -> PlanGenerationResult:
+        assert isinstance(problem, up.model.Problem)
+        if heuristic is not None:
+            warnings.warn(
+                "searchlab ignores UP heuristics (use searchlab.heuristic on searchlab problems)",
+                UserWarning,
+            )
+        if output_stream is not None:
+            warnings.warn("searchlab does not write to an output stream", UserWarning)
+        writer = PDDLWriter(problem)
+        try:
+            task = searchlab.pddl_from_text(writer.get_domain(), writer.get_problem())
+            result = task.plan(
+                max_time=self._max_time if timeout is None else timeout, **self._options
+            )
+        except searchlab.SearchlabError as e:
+            return PlanGenerationResult(
+                PlanGenerationResultStatus.INTERNAL_ERROR,
+                None,
+                self.name,
+                log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
+            )
+        metrics = {
+            "engine_internal_time": str(result.time + (result.translator_time or 0.0)),
+            "expanded": str(result.stats.expanded),
+            "config": result.config,
+        }
+        if result.solved:
+            names = _pddl_names(writer, problem)
+            plan = up.plans.SequentialPlan(
+                [_action_instance(step, names, problem) for step in result.plan or []]
+            )
+            optimal = result.optimal and len(problem.quality_metrics) > 0
+            status = (
+                PlanGenerationResultStatus.SOLVED_OPTIMALLY
+                if optimal
+                else PlanGenerationResultStatus.SOLVED_SATISFICING
+            )
+            return PlanGenerationResult(status, plan, self.name, metrics=metrics)
+        if result.outcome == "unsolvable":
+            status = PlanGenerationResultStatus.UNSOLVABLE_PROVEN
+        elif result.outcome == "limit":
+            status = _LIMIT_STATUS.get(result.limit or "", PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY)
+        else:
+            status = PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY
+        return PlanGenerationResult(status, None, self.name, metrics=metrics)
+
+    def _validate(self, problem: "up.model.AbstractProblem", plan: "up.plans.Plan") -> ValidationResult:
+        assert isinstance(problem, up.model.Problem)
+        assert isinstance(plan, up.plans.SequentialPlan)
+        writer = PDDLWriter(problem)
+        try:
+            cost = searchlab.validate_pddl(writer.get_domain(), writer.get_problem(), writer.get_plan(plan))
+        except searchlab.SearchlabError as e:
+            return ValidationResult(
+                ValidationResultStatus.INVALID,
+                self.name,
+                log_messages=[up.engines.LogMessage(up.engines.LogLevel.INFO, str(e))],
+            )
+        return ValidationResult(ValidationResultStatus.VALID, self.name, metrics={"cost": str(cost)})
+
+
+class SearchlabOptEngine(SearchlabEngine):
+    """searchlab with an optimal configuration only: A* (or Dijkstra) with
+    an admissible heuristic, ``lmcut`` by default. Registered as
+    ``searchlab-opt``; the factory picks it when optimality is asked for
+    (``optimality_guarantee=SOLVED_OPTIMALLY``).
+
+    :param direction: ``forward`` (the default), ``regression`` or
+        ``portfolio``.
+    :param algorithm: ``astar`` (the default) or ``dijkstra``.
+    :param heuristic: an admissible heuristic's name (``lmcut`` by
+        default; ``hmax``, ``blind`` ...).
+    :raises UPUsageError: for another algorithm or an inadmissible
+        heuristic.
+    """
+
+    def __init__(
+        self,
+        direction: str = "forward",
+        algorithm: str = "astar",
+        heuristic: str = "lmcut",
+        max_expansions: Optional[int] = None,
+        max_memory_mb: Optional[int] = 512,
+        max_time: Optional[float] = 60.0,
+    ) -> None:
+        if algorithm not in ("astar", "dijkstra"):
+            raise UPUsageError(f"searchlab-opt: {algorithm} is not optimal; use astar or dijkstra")
+        admissible = {h["name"] for h in searchlab.heuristics() if h["admissible"]}
+        aliases = {a: h["name"] for h in searchlab.heuristics() for a in h["aliases"]}
+        if algorithm == "astar" and aliases.get(heuristic, heuristic) not in admissible:
+            raise UPUsageError(
+                f"searchlab-opt: heuristic {heuristic} is not admissible (admissible: {', '.join(sorted(admissible))})"
+            )
+        SearchlabEngine.__init__(self, direction, algorithm, heuristic, max_expansions, max_memory_mb, max_time)
+
+    @property
+    def name(self) -> str:
+        """The engine's name."""
+        return OPT_ENGINE_NAME
+
+    @staticmethod
+    def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
+        """Satisficing and optimal: every configuration is optimal."""
+        return True
+
+
+def _pddl_names(writer: PDDLWriter, problem: "up.model.Problem") -> Dict[str, Any]:
+    """The problem's actions and objects by the names the writer gave them,
+    in lower case (searchlab's plans are; PDDL names ignore case)."""
+    names: Dict[str, Any] = {}
+    for item in [*problem.actions, *problem.all_objects]:
+        names[writer.get_pddl_name(item).lower()] = item
+    return names
+
+
+def _action_instance(step: str, names: Dict[str, Any], problem: "up.model.Problem") -> "up.plans.ActionInstance":
+    """The UP action instance of a plan step ``action arg ...``."""
+    name, *args = step.split()
+    em = problem.environment.expression_manager
+    params = tuple(em.ObjectExp(names[arg]) for arg in args)
+    return up.plans.ActionInstance(names[name], params)
+
+
+def register() -> None:
+    """Adds the engines to the current UP environment's factory as
+    ``searchlab`` and ``searchlab-opt`` (done on ``import up_searchlab``;
+    calling it again does nothing)."""
+    factory = up.environment.get_environment().factory
+    for name, class_name in [(ENGINE_NAME, "SearchlabEngine"), (OPT_ENGINE_NAME, "SearchlabOptEngine")]:
+        if name not in factory.engines:
+            factory.add_engine(name, __name__, class_name)

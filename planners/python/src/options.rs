@@ -1,0 +1,167 @@
+//! What a Python caller asks of a planner: direction, algorithm, heuristic
+//! and limits, by name, checked into a [`PlannerConfig`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use planners::heuristics::{heuristic, NamedHeuristic, Registry};
+use planners::{Direction, PlannerConfig};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use search_core::{Algorithm, SearchLimits};
+
+use crate::error;
+use crate::heuristic::PythonHeuristic;
+
+/// The longest time limit accepted: a year, as the command line's.
+const MAX_TIME_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The keyword arguments of every `plan` method, as given.
+pub struct PlanArgs<'py> {
+    /// `forward`, `regression` or `portfolio` (and their short names).
+    pub direction: &'py str,
+    /// An algorithm's name (`astar`, `wastar:2`, `gbfs` ...).
+    pub algorithm: &'py str,
+    /// A built-in heuristic's name, a Python callable, or `None` for the
+    /// problem's default.
+    pub heuristic: Option<Bound<'py, PyAny>>,
+    /// Seconds per search; `None` for no limit.
+    pub max_time: Option<f64>,
+    /// Expansions per search; `None` for no limit.
+    pub max_expansions: Option<u64>,
+    /// MiB per search (the engine's estimate); `None` for no limit.
+    pub max_memory_mb: Option<u64>,
+}
+
+/// A checked configuration, and the Python heuristic in it, if any (whose
+/// error the caller raises after the search).
+pub struct Options {
+    /// The planner's configuration.
+    pub config: PlannerConfig,
+    /// The Python heuristic, when one was given.
+    pub python: Option<PythonHeuristic>,
+}
+
+impl Options {
+    /// Whether a solved plan is optimal by construction: A* with an
+    /// admissible heuristic, or Dijkstra, in any direction.
+    pub fn optimal(&self) -> bool {
+        match self.config.algorithm {
+            Algorithm::AStar => self.config.heuristic.info().admissible,
+            Algorithm::Dijkstra => true,
+            _ => false,
+        }
+    }
+}
+
+impl PlanArgs<'_> {
+    /// Checks the arguments; `default` names the heuristic used when none
+    /// is given.
+    ///
+    /// # Errors
+    /// [`SearchlabError`](crate::SearchlabError) for an unknown direction,
+    /// algorithm or heuristic name, a heuristic that is neither a name nor
+    /// callable, or a limit that is negative or not finite.
+    pub fn options(&self, default: &str) -> PyResult<Options> {
+        let direction: Direction = self.direction.parse().map_err(error)?;
+        let algorithm: Algorithm = self.algorithm.parse().map_err(error)?;
+        let (heuristic, python) = match &self.heuristic {
+            None => (heuristic(default).map_err(error)?, None),
+            Some(h) => {
+                if let Ok(name) = h.extract::<String>() {
+                    (named(&name)?, None)
+                } else if h.is_callable() {
+                    let python = PythonHeuristic::new(h)?;
+                    (python.named(), Some(python))
+                } else {
+                    return Err(error(format!(
+                        "a heuristic is a name (`searchlab.heuristics()` lists them) or a \
+                         callable, not {}",
+                        h.get_type().name()?
+                    )));
+                }
+            }
+        };
+        let max_time = self
+            .max_time
+            .map(|seconds| {
+                if seconds.is_finite() && (0.0..=MAX_TIME_SECONDS).contains(&seconds) {
+                    Ok(Duration::from_secs_f64(seconds))
+                } else {
+                    Err(error(format!(
+                        "max_time must be a number of seconds from 0 to a year, not {seconds}"
+                    )))
+                }
+            })
+            .transpose()?;
+        let max_memory_bytes = self
+            .max_memory_mb
+            .map(|mb| {
+                mb.checked_mul(1 << 20)
+                    .and_then(|bytes| usize::try_from(bytes).ok())
+                    .ok_or_else(|| error(format!("max_memory_mb {mb} is too large")))
+            })
+            .transpose()?;
+        let limits = SearchLimits {
+            max_expansions: self.max_expansions,
+            max_time,
+            max_memory_bytes,
+            // A Python heuristic that raises stops the search with this flag.
+            cancel: python.as_ref().map(|p| Arc::clone(p.stop())),
+            ..SearchLimits::default()
+        };
+        Ok(Options {
+            config: PlannerConfig {
+                direction,
+                algorithm,
+                heuristic,
+                limits,
+            },
+            python,
+        })
+    }
+}
+
+/// The built-in heuristic called `name`, or the alternation `a+b` of
+/// several (for lazy greedy search).
+fn named(name: &str) -> PyResult<NamedHeuristic> {
+    if name.contains('+') {
+        let parts = name
+            .split('+')
+            .map(|part| heuristic(part.trim()).map_err(error))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(NamedHeuristic::alternation(&parts))
+    } else {
+        heuristic(name).map_err(error)
+    }
+}
+
+/// The built-in heuristics, one dict each: `name`, `aliases`,
+/// `description`, `admissible`, `consistent`, `directions` and
+/// `representations`.
+///
+/// # Errors
+/// Only if Python cannot build the dicts.
+#[pyfunction]
+pub fn heuristics(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    Registry::builtin()
+        .iter()
+        .map(|h| {
+            let info = h.info();
+            let dict = PyDict::new(py);
+            dict.set_item("name", &info.name)?;
+            dict.set_item("aliases", &info.aliases)?;
+            dict.set_item("description", &info.description)?;
+            dict.set_item("admissible", info.admissible)?;
+            dict.set_item("consistent", info.consistent)?;
+            dict.set_item("directions", info.directions.to_string())?;
+            let representations: Vec<String> = info
+                .representations
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            dict.set_item("representations", representations)?;
+            Ok(dict)
+        })
+        .collect()
+}

@@ -1,0 +1,359 @@
+//! Problems to plan: TOML problem files ([`Problem`]) and PDDL tasks
+//! ([`PddlTask`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use planners::pddl::{
+    parse_domain, parse_problem, solve_files_with, solve_text, validate_text, PddlError,
+    PddlOptions, PddlSolution,
+};
+use planners::problem::LoadedProblem;
+use planners::{PlanError, PlanReport, Planner, PlannerConfig, PlanningDomain};
+use pyo3::prelude::*;
+
+use crate::error;
+use crate::options::{Options, PlanArgs};
+use crate::result::PlanResult;
+
+/// A problem read from a TOML problem file (atomic or factored; see the
+/// format in `planners::problem`). Load one with `searchlab.load(path)` or
+/// `searchlab.parse(text)`; plan it as often as you like.
+#[pyclass(module = "searchlab", frozen)]
+pub struct Problem {
+    loaded: Arc<LoadedProblem>,
+}
+
+/// Reads and checks the problem file at `path`.
+///
+/// # Errors
+/// `SearchlabError` with the file, line and column of what is wrong, or
+/// that the file cannot be read.
+#[pyfunction]
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "pyo3 converts Python paths into owned values"
+)]
+pub fn load(py: Python<'_>, path: PathBuf) -> PyResult<Problem> {
+    let loaded = py
+        .allow_threads(|| planners::problem::load(&path))
+        .map_err(error)?;
+    Ok(Problem {
+        loaded: Arc::new(loaded),
+    })
+}
+
+/// Checks the problem in `text`; `file_name` is the name errors give (and
+/// the default problem name).
+///
+/// # Errors
+/// `SearchlabError` with the line and column of what is wrong.
+#[pyfunction]
+#[pyo3(signature = (text, file_name = "problem.toml"))]
+pub fn parse(text: &str, file_name: &str) -> PyResult<Problem> {
+    let loaded = planners::problem::parse(text, file_name).map_err(error)?;
+    Ok(Problem {
+        loaded: Arc::new(loaded),
+    })
+}
+
+#[pymethods]
+impl Problem {
+    /// The problem's name.
+    #[getter]
+    pub fn name(&self) -> &str {
+        self.loaded.name()
+    }
+
+    /// `atomic` or `factored`.
+    #[getter]
+    pub fn kind(&self) -> &'static str {
+        self.loaded.kind()
+    }
+
+    /// The actions' names, in file order.
+    #[getter]
+    pub fn actions(&self) -> Vec<String> {
+        match self.loaded.as_ref() {
+            LoadedProblem::Atomic(p) => p.actions.iter().map(|a| a.name.clone()).collect(),
+            LoadedProblem::Factored(p) => p
+                .domain
+                .actions()
+                .iter()
+                .map(|a| a.name().to_owned())
+                .collect(),
+        }
+    }
+
+    /// Plans the problem and returns a `PlanResult`.
+    ///
+    /// Keyword arguments:
+    ///
+    /// - `direction`: `forward` (the default), `regression` or `portfolio`
+    ///   (both at once on two threads; the first answer wins).
+    /// - `algorithm`: `astar` (the default), `wastar:W`, `gbfs`, `dijkstra`,
+    ///   `bfs`, `rwastar` (anytime) or `lazygbfs`.
+    /// - `heuristic`: a built-in heuristic's name (`searchlab.heuristics()`
+    ///   lists them; `a+b` alternates for `lazygbfs`), a Python callable
+    ///   (see `searchlab.heuristic`), or `None` for `hmax` on atomic problems
+    ///   and `numeric` on factored ones.
+    /// - `max_time` (seconds, 60 by default), `max_expansions` (none by
+    ///   default), `max_memory_mb` (512 by default): limits per search;
+    ///   `None` lifts one. A limit ends the search with outcome `limit`.
+    ///
+    /// # Errors
+    /// `SearchlabError` for a bad name or limit or a heuristic the problem
+    /// refuses; a Python heuristic's own exception.
+    #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
+        max_time = Some(60.0), max_expansions = None, max_memory_mb = Some(512)))]
+    #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
+    pub fn plan(
+        &self,
+        py: Python<'_>,
+        direction: &str,
+        algorithm: &str,
+        heuristic: Option<Bound<'_, PyAny>>,
+        max_time: Option<f64>,
+        max_expansions: Option<u64>,
+        max_memory_mb: Option<u64>,
+    ) -> PyResult<PlanResult> {
+        let args = PlanArgs {
+            direction,
+            algorithm,
+            heuristic,
+            max_time,
+            max_expansions,
+            max_memory_mb,
+        };
+        let default = match self.loaded.as_ref() {
+            LoadedProblem::Atomic(_) => "hmax",
+            LoadedProblem::Factored(_) => "numeric",
+        };
+        let options = args.options(default)?;
+        let loaded = Arc::clone(&self.loaded);
+        let config = options.config.clone();
+        let optimal = options.optimal();
+        let result = py.allow_threads(move || match loaded.as_ref() {
+            LoadedProblem::Atomic(p) => {
+                plan_on(&p.name, config, optimal, (&p.actions, &p.start, &p.goal))
+            }
+            LoadedProblem::Factored(p) => {
+                plan_on(&p.name, config, optimal, (&p.domain, &p.start, &p.goal))
+            }
+        });
+        finish(&options, result.map_err(error))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Problem(name='{}', kind='{}')",
+            self.loaded.name(),
+            self.loaded.kind()
+        )
+    }
+}
+
+/// Plans one problem of `domain`.
+fn plan_on<D: PlanningDomain>(
+    name: &str,
+    config: PlannerConfig,
+    optimal: bool,
+    (domain, start, goal): (&D, &D::State, &D::Goal),
+) -> Result<PlanResult, PlanError> {
+    let config_name = config.name();
+    let report: PlanReport<D::ActionId> = Planner::new(config).plan(domain, start, goal)?;
+    Ok(PlanResult::from_report(
+        name,
+        config_name,
+        optimal,
+        domain,
+        &report,
+    ))
+}
+
+/// A Python heuristic's exception first, then the planner's answer.
+fn finish(options: &Options, result: PyResult<PlanResult>) -> PyResult<PlanResult> {
+    match options
+        .python
+        .as_ref()
+        .and_then(crate::heuristic::PythonHeuristic::take_failure)
+    {
+        Some(failure) => Err(failure),
+        None => result,
+    }
+}
+
+/// Where a PDDL task's text is.
+enum Source {
+    /// Two files, read at each `plan` (errors name them).
+    Files { domain: PathBuf, problem: PathBuf },
+    /// Text given from Python.
+    Text { domain: String, problem: String },
+}
+
+/// A PDDL task: a domain and a problem (STRIPS with typing, negative
+/// preconditions, equality, action costs and ADL). Load one with
+/// `searchlab.load_pddl(domain, problem)` or
+/// `searchlab.pddl_from_text(domain_text, problem_text)`.
+#[pyclass(module = "searchlab", frozen)]
+pub struct PddlTask {
+    source: Arc<Source>,
+    name: String,
+}
+
+/// Reads and parses the PDDL task in the files `domain` and `problem`
+/// (grounding waits for `plan`).
+///
+/// # Errors
+/// `SearchlabError` naming the file, line and column of a parse error, or
+/// a file that cannot be read.
+#[pyfunction]
+pub fn load_pddl(py: Python<'_>, domain: PathBuf, problem: PathBuf) -> PyResult<PddlTask> {
+    py.allow_threads(|| check_files(&domain, &problem))
+        .map_err(error)?;
+    Ok(PddlTask {
+        name: problem.display().to_string(),
+        source: Arc::new(Source::Files { domain, problem }),
+    })
+}
+
+/// Parses a PDDL task given as text (errors name the files `domain` and
+/// `problem`).
+///
+/// # Errors
+/// `SearchlabError` with the line and column of a parse error.
+#[pyfunction]
+pub fn pddl_from_text(domain: String, problem: String) -> PyResult<PddlTask> {
+    check_text(("domain", &domain), ("problem", &problem)).map_err(error)?;
+    let name = parse_domain("domain", &domain)
+        .ok()
+        .and_then(|d| parse_problem(&d, "problem", &problem).ok())
+        .map_or_else(|| "problem".to_owned(), |p| p.name().to_owned());
+    Ok(PddlTask {
+        name,
+        source: Arc::new(Source::Text { domain, problem }),
+    })
+}
+
+/// Checks that both files read and parse.
+fn check_files(domain: &Path, problem: &Path) -> Result<(), PddlError> {
+    let read = |path: &Path| {
+        planners::input::read_text(path).map_err(|e| PddlError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    };
+    let (domain_text, problem_text) = (read(domain)?, read(problem)?);
+    check_text(
+        (&domain.display().to_string(), &domain_text),
+        (&problem.display().to_string(), &problem_text),
+    )
+}
+
+/// Checks that both texts parse.
+fn check_text(domain: (&str, &str), problem: (&str, &str)) -> Result<(), PddlError> {
+    let parsed = parse_domain(domain.0, domain.1)?;
+    parse_problem(&parsed, problem.0, problem.1)?;
+    Ok(())
+}
+
+/// Replays an IPC plan (`(action arg ...)` per line) on a PDDL task given
+/// as text and returns its cost.
+///
+/// # Errors
+/// `SearchlabError` for a task or plan that does not parse, a step that is
+/// not an action of the task or does not apply, or a goal not reached.
+#[pyfunction]
+pub fn validate_pddl(py: Python<'_>, domain: &str, problem: &str, plan: &str) -> PyResult<u64> {
+    py.allow_threads(|| validate_text(("domain", domain), ("problem", problem), ("plan", plan)))
+        .map_err(error)
+}
+
+#[pymethods]
+impl PddlTask {
+    /// The problem's name: the problem file's path, or the name in its
+    /// `(define (problem NAME) ...)` for a task given as text.
+    #[getter]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Grounds and plans the task and returns a `PlanResult` (parsing
+    /// and grounding count toward `max_time`).
+    ///
+    /// Keyword arguments:
+    ///
+    /// - `direction`: `forward` (the default), `regression` or `portfolio`
+    ///   (both at once on two threads; the first answer wins).
+    /// - `algorithm`: `astar` (the default), `wastar:W`, `gbfs`, `dijkstra`,
+    ///   `bfs`, `rwastar` (anytime) or `lazygbfs`.
+    /// - `heuristic`: a built-in heuristic's name (`searchlab.heuristics()`
+    ///   lists them; `a+b` alternates for `lazygbfs`), a Python callable
+    ///   (see `searchlab.heuristic`), or `None` for `hmax`.
+    /// - `max_time` (seconds, 60 by default), `max_expansions` (none by
+    ///   default), `max_memory_mb` (512 by default): limits per search;
+    ///   `None` lifts one. A limit ends the search with outcome `limit`.
+    /// - `packing`: search on packed states (groups of mutually exclusive
+    ///   facts as fields) when that takes fewer words; `True` by default.
+    ///
+    /// # Errors
+    /// `SearchlabError` for a bad name or limit, a task that cannot be
+    /// grounded or a heuristic it refuses; a Python heuristic's own
+    /// exception.
+    #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
+        max_time = Some(60.0), max_expansions = None, max_memory_mb = Some(512), packing = true))]
+    #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
+    pub fn plan(
+        &self,
+        py: Python<'_>,
+        direction: &str,
+        algorithm: &str,
+        heuristic: Option<Bound<'_, PyAny>>,
+        max_time: Option<f64>,
+        max_expansions: Option<u64>,
+        max_memory_mb: Option<u64>,
+        packing: bool,
+    ) -> PyResult<PlanResult> {
+        let args = PlanArgs {
+            direction,
+            algorithm,
+            heuristic,
+            max_time,
+            max_expansions,
+            max_memory_mb,
+        };
+        let options = args.options("hmax")?;
+        let source = Arc::clone(&self.source);
+        let config = options.config.clone();
+        let config_name = config.name();
+        let optimal = options.optimal();
+        let pddl = PddlOptions {
+            packing,
+            ..PddlOptions::default()
+        };
+        let solved: Result<PddlSolution, PddlError> =
+            py.allow_threads(move || match source.as_ref() {
+                Source::Files { domain, problem } => {
+                    solve_files_with(domain, problem, &config, &pddl)
+                }
+                Source::Text { domain, problem } => solve_text(domain, problem, &config, &pddl),
+            });
+        let result = match solved {
+            Ok(solution) => Ok(PlanResult::from_pddl(
+                &self.name,
+                config_name,
+                optimal,
+                &solution,
+            )),
+            Err(e) => match e.limit() {
+                Some(limit) => Ok(PlanResult::grounding_limit(&self.name, config_name, &limit)),
+                None => Err(error(e)),
+            },
+        };
+        finish(&options, result)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("PddlTask(name='{}')", self.name)
+    }
+}

@@ -1,0 +1,122 @@
+"""Plans from Python equal the Rust CLI's: the reference scenarios and
+shipped PDDL tasks, with optimal configurations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Dict
+
+import pytest
+
+import searchlab
+
+REFERENCE = sorted(p.name for p in (Path(__file__).resolve().parents[3] / "problems").glob("*.toml"))
+
+# Tasks that plan in well under a second, even with a debug CLI: STRIPS,
+# action costs (elevators), ADL (miconic-simpleadl).
+PDDL = [
+    ("benchmarks/pddl/gripper/domain.pddl", "benchmarks/pddl/gripper/task01.pddl"),
+    ("benchmarks/pddl/blocks/domain.pddl", "benchmarks/pddl/blocks/task01.pddl"),
+    ("benchmarks/pddl/blocks/domain.pddl", "benchmarks/pddl/blocks/task03.pddl"),
+    ("benchmarks/pddl/miconic/domain.pddl", "benchmarks/pddl/miconic/task01.pddl"),
+    ("benchmarks/pddl-ipc/elevators-opt08-strips/domain.pddl", "benchmarks/pddl-ipc/elevators-opt08-strips/p01.pddl"),
+    ("benchmarks/pddl-ipc/miconic-simpleadl/domain.pddl", "benchmarks/pddl-ipc/miconic-simpleadl/s1-0.pddl"),
+]
+
+
+@pytest.mark.parametrize("name", REFERENCE)
+def test_reference_scenarios_match_the_cli(root: Path, cli: Callable[..., Dict[str, Any]], name: str) -> None:
+    path = str(root / "problems" / name)
+    problem = searchlab.load(path)
+    expected = cli(path)
+    assert expected["outcome"] == "solved"
+    for direction in ["forward", "regression", "portfolio"]:
+        result = problem.plan(direction=direction)
+        assert result.solved and result.optimal, result
+        assert result.cost == expected["cost"], (direction, result)
+    forward = problem.plan()
+    assert forward.plan == expected["plan"]
+    assert forward.stats.expanded == expected["forward"]["expanded"]
+    assert forward.config == expected["config"]
+
+
+@pytest.mark.parametrize(("domain", "task"), PDDL)
+def test_pddl_tasks_match_the_cli(root: Path, cli: Callable[..., Dict[str, Any]], domain: str, task: str) -> None:
+    expected = cli(domain, task, "--heuristic", "lmcut")
+    assert expected["outcome"] == "solved"
+    loaded = searchlab.load_pddl(root / domain, root / task)
+    for direction in ["forward", "regression"]:
+        result = loaded.plan(direction=direction, heuristic="lmcut" if direction == "forward" else "hmax")
+        assert result.solved and result.optimal
+        assert result.cost == expected["cost"], (direction, result)
+        assert result.translator_time is not None and result.translator_time >= 0
+    result = searchlab.plan(root / domain, root / task, heuristic="lmcut")
+    assert result.plan == expected["plan"]
+    assert result.stats.expanded == expected["forward"]["expanded"]
+
+
+def test_pddl_from_text_plans_and_validates(root: Path) -> None:
+    domain = (root / "benchmarks/pddl/gripper/domain.pddl").read_text()
+    problem = (root / "benchmarks/pddl/gripper/task01.pddl").read_text()
+    task = searchlab.pddl_from_text(domain, problem)
+    result = task.plan(heuristic="hmax")
+    assert result.cost == 11
+    plan_text = "".join(f"({step})\n" for step in result.plan or [])
+    assert searchlab.validate_pddl(domain, problem, plan_text) == 11
+    with pytest.raises(searchlab.SearchlabError, match="plan"):
+        searchlab.validate_pddl(domain, problem, plan_text.split("\n", 1)[1])
+
+
+def test_results_read_as_python_objects(root: Path) -> None:
+    result = searchlab.plan(root / "problems/hungry_agent.toml", algorithm="gbfs", heuristic="ff")
+    assert result.plan == ["buy_groceries", "cook", "eat"] or result.cost is not None
+    assert not result.optimal
+    as_dict = result.to_dict()
+    assert as_dict["outcome"] == "solved" and as_dict["stats"]["expanded"] == result.stats.expanded
+    assert as_dict["regression"] is None
+    assert isinstance(result.stats.time, float)
+    assert "PlanResult" in repr(result)
+    problem = searchlab.load(root / "problems/hitman.toml")
+    assert (problem.name, problem.kind) == ("hitman", "factored")
+    assert "mine_gold" in problem.actions
+
+
+def test_limits_end_a_search_as_an_outcome(root: Path) -> None:
+    task = searchlab.load_pddl(root / "benchmarks/pddl/blocks/domain.pddl", root / "benchmarks/pddl/blocks/task08.pddl")
+    result = task.plan(heuristic="blind", max_expansions=10)
+    assert (result.outcome, result.limit, result.plan) == ("limit", "expansions", None)
+
+
+def test_unsolvable_is_an_outcome() -> None:
+    problem = searchlab.parse(
+        'kind = "atomic"\natoms = ["a", "b"]\ngoal = ["b"]\n[[action]]\nname = "x"\npre = ["b"]\neff = ["a"]\n'
+    )
+    result = problem.plan()
+    assert result.outcome == "unsolvable" and not result.solved
+
+
+def test_the_gil_is_released_during_search(root: Path) -> None:
+    import threading
+
+    task = searchlab.load_pddl(root / "benchmarks/pddl/blocks/domain.pddl", root / "benchmarks/pddl/blocks/task20.pddl")
+    done = threading.Event()
+    results = []
+
+    def work() -> None:
+        results.append(task.plan(heuristic="blind", max_time=0.5))
+        done.set()
+
+    thread = threading.Thread(target=work)
+    spins = 0
+    thread.start()
+    while not done.is_set():
+        spins += 1
+    thread.join()
+    assert (results[0].outcome, results[0].limit) == ("limit", "time")
+    # With the GIL held for the whole search this loop could not run.
+    assert spins > 1000, spins
+
+
+def test_heuristics_are_listed() -> None:
+    names = {h["name"] for h in searchlab.heuristics()}
+    assert {"blind", "hmax", "ff", "lmcut", "numeric"} <= names
