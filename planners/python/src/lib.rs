@@ -11,12 +11,14 @@
 //!   prototyping).
 //! - [`suite`]: suites run through `searchlab-lab`, records as JSON lines.
 //!
-//! Searches run with the GIL released; a Python heuristic takes it back
+//! Searches run with the GIL released, on a thread of their own so that
+//! Ctrl-C stops them ([`interrupt`]); a Python heuristic takes the GIL back
 //! for each estimate. Bad input raises [`SearchlabError`], never a panic.
 
 use pyo3::prelude::*;
 
 pub mod heuristic;
+mod interrupt;
 pub mod options;
 pub mod problem;
 pub mod result;

@@ -1,6 +1,7 @@
 //! What a Python caller asks of a planner: direction, algorithm, heuristic
 //! and limits, by name, checked into a [`PlannerConfig`].
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,6 +41,9 @@ pub struct Options {
     pub config: PlannerConfig,
     /// The Python heuristic, when one was given.
     pub python: Option<PythonHeuristic>,
+    /// The searches' cancellation flag (`config.limits.cancel`): raised by
+    /// Ctrl-C and by a Python heuristic that raises.
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Options {
@@ -102,12 +106,17 @@ impl PlanArgs<'_> {
                     .ok_or_else(|| error(format!("max_memory_mb {mb} is too large")))
             })
             .transpose()?;
+        // A Python heuristic that raises stops the search with its flag;
+        // Ctrl-C raises the same one.
+        let cancel = python.as_ref().map_or_else(
+            || Arc::new(AtomicBool::new(false)),
+            |p| Arc::clone(p.stop()),
+        );
         let limits = SearchLimits {
             max_expansions: self.max_expansions,
             max_time,
             max_memory_bytes,
-            // A Python heuristic that raises stops the search with this flag.
-            cancel: python.as_ref().map(|p| Arc::clone(p.stop())),
+            cancel: Some(Arc::clone(&cancel)),
             ..SearchLimits::default()
         };
         Ok(Options {
@@ -118,6 +127,7 @@ impl PlanArgs<'_> {
                 limits,
             },
             python,
+            cancel,
         })
     }
 }

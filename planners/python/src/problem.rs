@@ -13,6 +13,7 @@ use planners::{PlanError, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use pyo3::prelude::*;
 
 use crate::error;
+use crate::interrupt::interruptible;
 use crate::options::{Options, PlanArgs};
 use crate::result::PlanResult;
 
@@ -133,14 +134,14 @@ impl Problem {
         let loaded = Arc::clone(&self.loaded);
         let config = options.config.clone();
         let optimal = options.optimal();
-        let result = py.allow_threads(move || match loaded.as_ref() {
+        let result = interruptible(py, &options.cancel, move || match loaded.as_ref() {
             LoadedProblem::Atomic(p) => {
                 plan_on(&p.name, config, optimal, (&p.actions, &p.start, &p.goal))
             }
             LoadedProblem::Factored(p) => {
                 plan_on(&p.name, config, optimal, (&p.domain, &p.start, &p.goal))
             }
-        });
+        })?;
         finish(&options, result.map_err(error))
     }
 
@@ -332,12 +333,12 @@ impl PddlTask {
             ..PddlOptions::default()
         };
         let solved: Result<PddlSolution, PddlError> =
-            py.allow_threads(move || match source.as_ref() {
+            interruptible(py, &options.cancel, move || match source.as_ref() {
                 Source::Files { domain, problem } => {
                     solve_files_with(domain, problem, &config, &pddl)
                 }
                 Source::Text { domain, problem } => solve_text(domain, problem, &config, &pddl),
-            });
+            })?;
         let result = match solved {
             Ok(solution) => Ok(PlanResult::from_pddl(
                 &self.name,

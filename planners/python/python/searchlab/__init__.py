@@ -25,9 +25,10 @@ Load a problem, plan it, read the plan and the statistics::
 - ``up_searchlab``: the Unified Planning engine (``import up_searchlab``
   registers ``OneshotPlanner(name="searchlab")``).
 
-Searches run with the GIL released, so other Python threads go on; Ctrl-C
-waits for the search to end (its limits bound it: 60 s by default), except
-with a Python heuristic, which sees it at its next estimate. Bad
+Searches run with the GIL released, so other Python threads go on, and
+on a thread of their own, so Ctrl-C stops them: the search ends at its
+next expansion (grounding a PDDL task finishes first) and
+``KeyboardInterrupt`` is raised. Bad
 input raises :class:`SearchlabError` (a ``ValueError``) with the message
 searchlab gives, located in the file where it can be.
 """
