@@ -20,10 +20,14 @@ struct Kept {
     pool: rayon::ThreadPool,
     threads: usize,
     busy: AtomicUsize,
+    /// The process that started the threads: a process forked after that
+    /// has none of them.
+    process: u32,
 }
 
 impl Kept {
-    /// The pool, started on first use; `None` if the threads cannot start.
+    /// The pool, started on first use; `None` if the threads cannot start
+    /// or belong to the parent of this forked process.
     fn get() -> Option<&'static Self> {
         static KEPT: OnceLock<Option<Kept>> = OnceLock::new();
         KEPT.get_or_init(|| {
@@ -37,9 +41,11 @@ impl Kept {
                 pool,
                 threads,
                 busy: AtomicUsize::new(0),
+                process: std::process::id(),
             })
         })
         .as_ref()
+        .filter(|kept| kept.process == std::process::id())
     }
 
     /// Claims a free thread, if there is one.

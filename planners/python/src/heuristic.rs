@@ -9,7 +9,8 @@
 //! - factored problems: a `dict` from each variable's name to its value.
 //!
 //! It returns a number (an `int`, or a `float`, rounded down; `inf` is a
-//! dead end) or `None` for a dead end. If it raises, the search stops and
+//! dead end; above 2^31 - 1 it counts as 2^31 - 1) or `None` for a dead
+//! end. If it raises, the search stops and
 //! the exception comes out of `plan(...)`. An attribute `admissible = True`
 //! on the callable declares it admissible (see `searchlab.heuristic`).
 
@@ -20,7 +21,7 @@ use planners::heuristics::{AtomicFactory, FactoredFactory, NamedHeuristic};
 use planners::BoxedHeuristic;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFrozenSet, PyString};
+use pyo3::types::{PyDict, PyFrozenSet, PyInt, PyString};
 use search_core::{Estimate, Heuristic};
 use state_atomic::{ActionSet, Bits, PartialState, WorldState};
 use state_factored::{Domain, Goal, State, Subgoal, Value};
@@ -37,16 +38,17 @@ pub struct PythonHeuristic {
 }
 
 impl PythonHeuristic {
-    /// Wraps `callable`; its attribute `admissible`, if true, declares it
+    /// Wraps `callable`; its attribute `admissible`, if `True`, declares it
     /// admissible.
     ///
     /// # Errors
-    /// When reading `admissible` raises.
+    /// None today; kept fallible for the callable's checks.
     pub fn new(callable: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let admissible = match callable.getattr("admissible") {
-            Ok(flag) => flag.is_truthy()?,
-            Err(_) => false,
-        };
+        // Only a real `True` declares it: an object's method called
+        // `admissible` is not a declaration.
+        let admissible = callable
+            .getattr("admissible")
+            .is_ok_and(|flag| flag.extract::<bool>().unwrap_or(false));
         Ok(Self {
             callable: Arc::new(callable.clone().unbind()),
             admissible,
@@ -115,14 +117,24 @@ impl PythonHeuristic {
     }
 }
 
+/// The largest estimate a Python heuristic gives; larger answers are
+/// lowered to it (which keeps an admissible heuristic admissible), so that
+/// a path cost plus an estimate stays within the engine's `u32` costs for
+/// any path cheaper than 2^31.
+pub(crate) const MAX_ESTIMATE: u32 = u32::MAX / 2;
+
 /// A callable's answer as an estimate: `None` or `inf` is a dead end, a
-/// number from 0 up is rounded down (and capped at `u32::MAX`).
+/// number from 0 up is rounded down and capped at [`MAX_ESTIMATE`].
 fn to_estimate(value: &Bound<'_, PyAny>) -> PyResult<Estimate<u32>> {
     if value.is_none() {
         return Ok(Estimate::DeadEnd);
     }
     if let Ok(whole) = value.extract::<u64>() {
-        return Ok(Estimate::Value(u32::try_from(whole).unwrap_or(u32::MAX)));
+        let capped = u32::try_from(whole).map_or(MAX_ESTIMATE, |h| h.min(MAX_ESTIMATE));
+        return Ok(Estimate::Value(capped));
+    }
+    if value.is_instance_of::<PyInt>() && value.gt(0)? {
+        return Ok(Estimate::Value(MAX_ESTIMATE)); // an int beyond 2^64
     }
     let number: f64 = value.extract().map_err(|_| {
         PyValueError::new_err(format!(
@@ -145,7 +157,7 @@ fn to_estimate(value: &Bound<'_, PyAny>) -> PyResult<Estimate<u32>> {
             reason = "a finite number from 0 up, floored; `as` saturates at u32::MAX"
         )]
         let whole = number.floor() as u32;
-        Ok(Estimate::Value(whole))
+        Ok(Estimate::Value(whole.min(MAX_ESTIMATE)))
     }
 }
 

@@ -13,7 +13,13 @@
 //! tens of microseconds, several times a small plan. A search goes to the
 //! pool only while one of its threads is free, so a search started from
 //! inside another (a Python heuristic that plans) never waits for a
-//! thread its caller holds; otherwise it gets a thread of its own.
+//! thread its caller holds; otherwise it gets a thread of its own. A
+//! process forked after the pool started has none of its threads, so a
+//! forked child gives each search a thread of its own too.
+//!
+//! A second signal while the search is stopping (a long grounding, which
+//! does not look at the flag) raises at once, leaving the search to end
+//! on its own thread.
 
 use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -77,11 +83,12 @@ pub(crate) fn interruptible<R: Send + 'static>(
         let answer: Answer<R> = match answer {
             Ok(answer) => answer,
             Err(RecvTimeoutError::Timeout) => {
-                if signal.is_none() {
-                    if let Err(raised) = py.check_signals() {
-                        cancel.store(true, Ordering::Relaxed);
-                        signal = Some(raised);
+                if let Err(raised) = py.check_signals() {
+                    if signal.is_some() {
+                        return Err(raised);
                     }
+                    cancel.store(true, Ordering::Relaxed);
+                    signal = Some(raised);
                 }
                 continue;
             }
@@ -108,10 +115,13 @@ struct Pool {
     threads: rayon::ThreadPool,
     size: usize,
     busy: AtomicUsize,
+    /// The process that started the threads.
+    process: u32,
 }
 
 impl Pool {
-    /// The pool, started on first use; `None` if its threads cannot start.
+    /// The pool, started on first use; `None` if its threads cannot start
+    /// or belong to the parent of this forked process.
     fn get() -> Option<&'static Self> {
         static POOL: OnceLock<Option<Pool>> = OnceLock::new();
         POOL.get_or_init(|| {
@@ -125,9 +135,11 @@ impl Pool {
                 threads,
                 size,
                 busy: AtomicUsize::new(0),
+                process: std::process::id(),
             })
         })
         .as_ref()
+        .filter(|pool| pool.process == std::process::id())
     }
 
     /// Claims a free thread, if there is one.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use planners::heuristics::{heuristic, NamedHeuristic, Registry};
 use planners::{Direction, PlannerConfig};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyFloat, PyInt};
 use search_core::{Algorithm, SearchLimits};
 
 use crate::error;
@@ -27,11 +27,64 @@ pub struct PlanArgs<'py> {
     /// problem's default.
     pub heuristic: Option<Bound<'py, PyAny>>,
     /// Seconds per search; `None` for no limit.
-    pub max_time: Option<f64>,
+    pub max_time: Option<Seconds>,
     /// Expansions per search; `None` for no limit.
-    pub max_expansions: Option<u64>,
+    pub max_expansions: Option<Whole>,
     /// MiB per search (the engine's estimate); `None` for no limit.
-    pub max_memory_mb: Option<u64>,
+    pub max_memory_mb: Option<Whole>,
+}
+
+/// A number of seconds from Python. A number out of a float's range is a
+/// `SearchlabError` (not Python's `OverflowError`), as every bad limit is;
+/// what is not a number stays a `TypeError`.
+#[derive(Clone, Copy, Debug)]
+pub struct Seconds(pub f64);
+
+impl FromPyObject<'_> for Seconds {
+    fn extract_bound(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        value.extract().map(Seconds).map_err(|e| {
+            if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+                error(format!(
+                    "a time limit is a number of seconds from 0 to a year, not {}",
+                    shown(value)
+                ))
+            } else {
+                e
+            }
+        })
+    }
+}
+
+/// A whole number from 0 to 2^64 - 1 from Python (a count limit). An `int`
+/// out of that range is a `SearchlabError` (not Python's `OverflowError`);
+/// what is not an `int` stays a `TypeError`.
+#[derive(Clone, Copy, Debug)]
+pub struct Whole(pub u64);
+
+impl FromPyObject<'_> for Whole {
+    fn extract_bound(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        value.extract().map(Whole).map_err(|e| {
+            if value.is_instance_of::<PyInt>() {
+                error(format!(
+                    "an expansion or memory limit is a whole number from 0 to 2^64 - 1, not {}",
+                    shown(value)
+                ))
+            } else {
+                e
+            }
+        })
+    }
+}
+
+/// How a value is shown in an error: its `repr`, shortened.
+fn shown(value: &Bound<'_, PyAny>) -> String {
+    let text = value
+        .repr()
+        .map_or_else(|_| "an unprintable value".to_owned(), |r| r.to_string());
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text,
+    }
 }
 
 /// A checked configuration, and the Python heuristic in it, if any (whose
@@ -88,7 +141,7 @@ impl PlanArgs<'_> {
         };
         let max_time = self
             .max_time
-            .map(|seconds| {
+            .map(|Seconds(seconds)| {
                 if seconds.is_finite() && (0.0..=MAX_TIME_SECONDS).contains(&seconds) {
                     Ok(Duration::from_secs_f64(seconds))
                 } else {
@@ -98,9 +151,10 @@ impl PlanArgs<'_> {
                 }
             })
             .transpose()?;
+        let max_expansions = self.max_expansions.map(|Whole(n)| n);
         let max_memory_bytes = self
             .max_memory_mb
-            .map(|mb| {
+            .map(|Whole(mb)| {
                 mb.checked_mul(1 << 20)
                     .and_then(|bytes| usize::try_from(bytes).ok())
                     .ok_or_else(|| error(format!("max_memory_mb {mb} is too large")))
@@ -113,7 +167,7 @@ impl PlanArgs<'_> {
             |p| Arc::clone(p.stop()),
         );
         let limits = SearchLimits {
-            max_expansions: self.max_expansions,
+            max_expansions,
             max_time,
             max_memory_bytes,
             cancel: Some(Arc::clone(&cancel)),

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 
 use crate::error;
 use crate::interrupt::interruptible;
-use crate::options::{Options, PlanArgs};
+use crate::options::{Options, PlanArgs, Seconds, Whole};
 use crate::result::PlanResult;
 
 /// A problem read from a TOML problem file (atomic or factored; see the
@@ -106,7 +106,7 @@ impl Problem {
     /// `SearchlabError` for a bad name or limit or a heuristic the problem
     /// refuses; a Python heuristic's own exception.
     #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
-        max_time = Some(60.0), max_expansions = None, max_memory_mb = Some(512)))]
+        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512))))]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     pub fn plan(
         &self,
@@ -114,9 +114,9 @@ impl Problem {
         direction: &str,
         algorithm: &str,
         heuristic: Option<Bound<'_, PyAny>>,
-        max_time: Option<f64>,
-        max_expansions: Option<u64>,
-        max_memory_mb: Option<u64>,
+        max_time: Option<Seconds>,
+        max_expansions: Option<Whole>,
+        max_memory_mb: Option<Whole>,
     ) -> PyResult<PlanResult> {
         let args = PlanArgs {
             direction,
@@ -302,7 +302,7 @@ impl PddlTask {
     /// grounded or a heuristic it refuses; a Python heuristic's own
     /// exception.
     #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
-        max_time = Some(60.0), max_expansions = None, max_memory_mb = Some(512), packing = true))]
+        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512)), packing = true))]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     pub fn plan(
         &self,
@@ -310,9 +310,9 @@ impl PddlTask {
         direction: &str,
         algorithm: &str,
         heuristic: Option<Bound<'_, PyAny>>,
-        max_time: Option<f64>,
-        max_expansions: Option<u64>,
-        max_memory_mb: Option<u64>,
+        max_time: Option<Seconds>,
+        max_expansions: Option<Whole>,
+        max_memory_mb: Option<Whole>,
         packing: bool,
     ) -> PyResult<PlanResult> {
         let args = PlanArgs {

@@ -40,6 +40,17 @@ pub fn run_suite_jsonl(
             None => default_suite(),
         }
         .map_err(|e| e.to_string())?;
+        if configs.as_ref().is_some_and(Vec::is_empty) {
+            return Err(
+                "configs is empty: give at least one configuration name, or None for the suite's"
+                    .to_owned(),
+            );
+        }
+        if problems.as_ref().is_some_and(Vec::is_empty) {
+            return Err(
+                "problems is empty: give at least one problem name, or None for all".to_owned(),
+            );
+        }
         if let Some(names) = configs {
             suite.configs = names
                 .iter()

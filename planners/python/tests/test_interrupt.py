@@ -5,6 +5,7 @@ one and raises `KeyboardInterrupt` once the search has stopped."""
 from __future__ import annotations
 
 import _thread
+import multiprocessing
 import threading
 import time
 from pathlib import Path
@@ -41,3 +42,16 @@ def test_a_search_after_an_interrupt_runs_as_usual(root: Path) -> None:
     finally:
         timer.cancel()
     assert problem.plan().cost == 30
+
+
+def _plan_in_child(path: str) -> int:
+    return searchlab.load(path).plan().cost
+
+
+def test_a_forked_child_plans_after_its_parent_did(root: Path) -> None:
+    # The parent's kept threads do not exist in a forked child: the child's
+    # searches must not wait for them.
+    path = str(root / "problems/hungry_agent.toml")
+    assert searchlab.load(path).plan().cost == 30
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        assert pool.map_async(_plan_in_child, [path, path]).get(timeout=60) == [30, 30]

@@ -88,3 +88,31 @@ def test_python_heuristics_are_forward_only(root: Path) -> None:
         searchlab.plan(root / "problems/hungry_agent.toml", direction="regression", heuristic=lambda s: 0)
     portfolio = searchlab.plan(root / "problems/hungry_agent.toml", direction="portfolio", heuristic=lambda s: 0)
     assert portfolio.cost == 30 and portfolio.direction == "forward"
+
+
+@pytest.mark.parametrize("huge", [2**31, 2**32 - 1, 2**64 + 5, 10**400, 1e300, 2**63 - 1])
+def test_huge_estimates_count_as_the_largest_one(root: Path, huge: object) -> None:
+    result = searchlab.plan(root / "problems/hungry_agent.toml", heuristic=lambda s: 0 if "fed" in s else huge)
+    assert result.cost == 30
+
+
+def test_only_a_true_attribute_declares_admissible(root: Path) -> None:
+    class Scorer:
+        def admissible(self) -> bool:  # a method, not a declaration
+            return True
+
+        def __call__(self, state: FrozenSet[str]) -> int:
+            return 0
+
+    result = searchlab.plan(root / "problems/hungry_agent.toml", heuristic=Scorer())
+    assert not result.optimal
+
+
+def test_a_bound_method_can_be_declared_admissible(root: Path) -> None:
+    class Scorer:
+        def score(self, state: FrozenSet[str]) -> int:
+            return 0
+
+    h = searchlab.heuristic(Scorer().score, admissible=True)
+    result = searchlab.plan(root / "problems/hungry_agent.toml", heuristic=h)
+    assert result.optimal and result.cost == 30

@@ -4,6 +4,8 @@ validator."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -142,3 +144,25 @@ def test_pddl_read_with_up_matches_the_cli(root: Path, cli) -> None:
             assert result.status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
         else:
             assert len(result.plan.actions) == expected
+
+
+def test_bad_limits_are_usage_errors_and_long_timeouts_mean_none() -> None:
+    with pytest.raises(up.exceptions.UPUsageError, match="whole number"):
+        OneshotPlanner(name="searchlab", params={"max_memory_mb": -1})
+    with OneshotPlanner(name="searchlab") as planner:
+        assert planner.solve(robot_problem(), timeout=math.inf).status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
+        assert planner.solve(robot_problem(), timeout=1e12).plan is not None
+
+
+def test_a_problem_searchlab_cannot_read_validates_as_unknown() -> None:
+    # A cost of 5/2: UP accepts it, searchlab's costs are whole numbers.
+    problem = robot_problem()
+    problem.clear_quality_metrics()
+    move = problem.action("move")
+    problem.add_quality_metric(up.model.metrics.MinimizeActionCosts({move: Fraction(5, 2)}, default=1))
+    with OneshotPlanner(name="searchlab", params={"heuristic": "blind"}) as planner:
+        plan = planner.solve(robot_problem()).plan
+    with PlanValidator(name="searchlab") as validator:
+        result = validator.validate(problem, plan)
+    assert result.status == ValidationResultStatus.UNKNOWN
+    assert "not an integer" in result.log_messages[0].message

@@ -26,9 +26,10 @@ Load a problem, plan it, read the plan and the statistics::
   registers ``OneshotPlanner(name="searchlab")``).
 
 Searches run with the GIL released, so other Python threads go on, and
-on a thread of their own, so Ctrl-C stops them: the search ends at its
-next expansion (grounding a PDDL task finishes first) and
-``KeyboardInterrupt`` is raised. Bad
+on another thread, so Ctrl-C stops a ``plan(...)``: the search ends at
+its next expansion (grounding a PDDL task finishes first; a second Ctrl-C
+returns at once) and ``KeyboardInterrupt`` is raised. A suite
+(:func:`run_suite`) runs to its end. Bad
 input raises :class:`SearchlabError` (a ``ValueError``) with the message
 searchlab gives, located in the file where it can be.
 """
@@ -106,7 +107,8 @@ def heuristic(function: Optional[F] = None, *, admissible: bool = False) -> Any:
     hold (atomic problems; PDDL facts as ``"(at ball1 rooma)"``), or a
     ``dict`` from each variable's name to its value (factored problems).
     Return a number from 0 up (floats are rounded down; ``math.inf`` is a
-    dead end) or ``None`` for a dead end. An exception stops the search and
+    dead end; values above 2**31 - 1 count as 2**31 - 1) or ``None`` for a
+    dead end. An exception stops the search and
     comes out of ``plan(...)``.
 
     Python heuristics serve forward search only, and are slow: every
@@ -118,8 +120,16 @@ def heuristic(function: Optional[F] = None, *, admissible: bool = False) -> Any:
     """
 
     def mark(f: F) -> F:
-        f.admissible = admissible  # type: ignore[attr-defined]
-        return f
+        try:
+            f.admissible = admissible  # type: ignore[attr-defined]
+            return f
+        except AttributeError:
+            # A bound method or a builtin takes no attributes: wrap it.
+            def wrapped(state: Any) -> Any:
+                return f(state)
+
+            wrapped.admissible = admissible  # type: ignore[attr-defined]
+            return wrapped  # type: ignore[return-value]
 
     if function is not None:
         return mark(function)

@@ -45,6 +45,9 @@ _PROBE = searchlab.pddl_from_text(
     "(define (problem probe) (:domain probe) (:init) (:goal (g)))",
 )
 
+# searchlab's longest time limit, in seconds (a year, as its command line's).
+_MAX_TIME = 365.0 * 24.0 * 3600.0
+
 # What searchlab.PlanResult.outcome says, as UP's status (a solved plan's
 # status depends on the configuration's optimality).
 _LIMIT_STATUS = {
@@ -98,9 +101,9 @@ class SearchlabEngine(
             "max_memory_mb": max_memory_mb,
         }
         self._max_time = max_time
-        # Check the names now: a bad one is the caller's error.
+        # Check the names and limits now: a bad one is the caller's error.
         try:
-            _PROBE.plan(direction=direction, algorithm=algorithm, heuristic=heuristic, max_expansions=1)
+            _PROBE.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
             raise UPUsageError(f"searchlab: {e}") from e
 
@@ -174,11 +177,12 @@ class SearchlabEngine(
         if output_stream is not None:
             warnings.warn("searchlab does not write to an output stream", UserWarning)
         writer = PDDLWriter(problem)
+        max_time = self._max_time if timeout is None else timeout
+        if max_time is not None and max_time > _MAX_TIME:
+            max_time = None  # beyond searchlab's longest limit (a year): none
         try:
             task = searchlab.pddl_from_text(writer.get_domain(), writer.get_problem())
-            result = task.plan(
-                max_time=self._max_time if timeout is None else timeout, **self._options
-            )
+            result = task.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
             return PlanGenerationResult(
                 PlanGenerationResultStatus.INTERNAL_ERROR,
@@ -215,8 +219,18 @@ class SearchlabEngine(
         assert isinstance(problem, up.model.Problem)
         assert isinstance(plan, up.plans.SequentialPlan)
         writer = PDDLWriter(problem)
+        domain, task = writer.get_domain(), writer.get_problem()
         try:
-            cost = searchlab.validate_pddl(writer.get_domain(), writer.get_problem(), writer.get_plan(plan))
+            searchlab.pddl_from_text(domain, task)
+        except searchlab.SearchlabError as e:
+            # searchlab cannot read the problem: nothing is known of the plan.
+            return ValidationResult(
+                ValidationResultStatus.UNKNOWN,
+                self.name,
+                log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
+            )
+        try:
+            cost = searchlab.validate_pddl(domain, task, writer.get_plan(plan))
         except searchlab.SearchlabError as e:
             return ValidationResult(
                 ValidationResultStatus.INVALID,
