@@ -1,73 +1,14 @@
 //! Running one closure on another thread while this thread runs a second:
 //! the portfolio's two directions, at the same time.
 //!
-//! The other thread comes from a process-wide pool, one thread per core,
-//! started on first use and kept: starting a thread per plan costs tens of
-//! microseconds, more than a small plan takes. A closure goes to the pool
-//! only while one of its threads is free (queued behind another plan, it
-//! would start only when that one ended, and the directions would run one
-//! after the other), and never from a thread of a rayon pool (waiting for
-//! it there would run that pool's other jobs, inside this plan's time);
-//! otherwise it gets a thread of its own.
+//! The other thread is one of the [`KeptThreads`] when one is free (never
+//! from a thread of a rayon pool: waiting for it there would run that
+//! pool's other jobs, inside this plan's time); otherwise it is a thread
+//! of its own.
 
-use std::num::NonZeroUsize;
 use std::panic::resume_unwind;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 
-/// The kept threads and how many of them are running a closure.
-struct Kept {
-    pool: rayon::ThreadPool,
-    threads: usize,
-    busy: AtomicUsize,
-    /// The process that started the threads: a process forked after that
-    /// has none of them.
-    process: u32,
-}
-
-impl Kept {
-    /// The pool, started on first use; `None` if the threads cannot start
-    /// or belong to the parent of this forked process.
-    fn get() -> Option<&'static Self> {
-        static KEPT: OnceLock<Option<Kept>> = OnceLock::new();
-        KEPT.get_or_init(|| {
-            let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .thread_name(|i| format!("searchlab-portfolio-{i}"))
-                .build()
-                .ok()?;
-            Some(Self {
-                pool,
-                threads,
-                busy: AtomicUsize::new(0),
-                process: std::process::id(),
-            })
-        })
-        .as_ref()
-        .filter(|kept| kept.process == std::process::id())
-    }
-
-    /// Claims a free thread, if there is one.
-    fn claim(&self) -> Option<Claim<'_>> {
-        self.busy
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |busy| {
-                (busy < self.threads).then_some(busy + 1)
-            })
-            .ok()
-            .map(|_| Claim(self))
-    }
-}
-
-/// A claimed thread, freed when the closure that runs on it ends (or
-/// unwinds).
-struct Claim<'k>(&'k Kept);
-
-impl Drop for Claim<'_> {
-    fn drop(&mut self) {
-        self.0.busy.fetch_sub(1, Ordering::AcqRel);
-    }
-}
+use crate::kept_threads::KeptThreads;
 
 /// Runs `side` on another thread while this one runs `main`, and returns
 /// both results once both have ended. A panic in either is resumed here
@@ -80,9 +21,9 @@ where
 {
     let claim = rayon::current_thread_index()
         .is_none()
-        .then(Kept::get)
+        .then(KeptThreads::get)
         .flatten()
-        .and_then(Kept::claim);
+        .and_then(KeptThreads::claim);
     let Some(claim) = claim else {
         return std::thread::scope(|scope| {
             let side = scope.spawn(side);
@@ -94,7 +35,7 @@ where
         });
     };
     let mut side_result = None;
-    let main_result = claim.0.pool.in_place_scope(|scope| {
+    let main_result = claim.pool().in_place_scope(|scope| {
         scope.spawn(|_| {
             let _claim = claim;
             side_result = Some(side());
@@ -110,7 +51,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicBool;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::thread::ThreadId;
 
     /// The two closures run on different threads, at the same time: each
@@ -143,7 +84,7 @@ mod tests {
 
     #[test]
     fn a_panic_on_the_other_thread_reaches_the_caller_and_frees_its_thread() {
-        let threads = Kept::get().map_or(1, |kept| kept.threads);
+        let threads = KeptThreads::get().map_or(1, KeptThreads::threads);
         for _ in 0..=threads {
             let caught = std::panic::catch_unwind(|| run_beside(|| 1, || -> u8 { panic!("side") }));
             assert!(caught.is_err());
@@ -152,7 +93,7 @@ mod tests {
         // thread of its own (other tests hold a kept one only briefly).
         let on_a_kept_thread = || {
             let ((), name) = run_beside(|| (), || std::thread::current().name().map(str::to_owned));
-            name.is_some_and(|name| name.starts_with("searchlab-portfolio"))
+            name.is_some_and(|name| name.starts_with("searchlab-kept"))
         };
         assert!((0..100).any(|_| on_a_kept_thread()));
     }
@@ -165,9 +106,6 @@ mod tests {
             .unwrap();
         let names =
             pool.install(|| run_beside(|| (), || std::thread::current().name().map(str::to_owned)));
-        assert!(!names
-            .1
-            .unwrap_or_default()
-            .starts_with("searchlab-portfolio"));
+        assert!(!names.1.unwrap_or_default().starts_with("searchlab-kept"));
     }
 }

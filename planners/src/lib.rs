@@ -11,6 +11,8 @@
 //! - [`Planner::plan_traced`] returns a [`PlanTrace`] with the plan: the
 //!   search's nodes by name, as text or Graphviz DOT.
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
+//! - [`kept_threads`]: threads kept for the process, for work that must
+//!   start beside the caller at once (the portfolio's second direction).
 //! - [`agent`]: the GOAP agent runtime (goals, executors, sensors, replan
 //!   policies, planning sliced across ticks).
 //! - `bevy` (feature `bevy`, on `bevy_ecs` and `bevy_app` 0.17): agents as
@@ -52,6 +54,7 @@ mod factored;
 pub mod heuristics;
 pub mod input;
 mod kept;
+pub mod kept_threads;
 pub mod pddl;
 mod plan;
 mod planner;

@@ -8,27 +8,23 @@
 //! cancellation flag, waits for the search to stop and raises the signal's
 //! exception (`KeyboardInterrupt` for Ctrl-C).
 //!
-//! The other thread is one of a pool kept for the process (one thread per
-//! core, started on first use): starting a thread per call would cost
-//! tens of microseconds, several times a small plan. A search goes to the
-//! pool only while one of its threads is free, so a search started from
-//! inside another (a Python heuristic that plans) never waits for a
-//! thread its caller holds; otherwise it gets a thread of its own. A
-//! process forked after the pool started has none of its threads, so a
-//! forked child gives each search a thread of its own too.
+//! The other thread is one of planners' [`KeptThreads`] when one is free:
+//! starting a thread per call would cost tens of microseconds, several
+//! times a small plan. Otherwise (every kept thread busy, as when a Python
+//! heuristic plans inside a search, or a process forked after the threads
+//! started) the search gets a thread of its own.
 //!
 //! A second signal while the search is stopping (a long grounding, which
 //! does not look at the flag) raises at once, leaving the search to end
 //! on its own thread.
 
-use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::OnceLock;
 use std::thread;
 use std::time::Duration;
 
+use planners::kept_threads::KeptThreads;
 use pyo3::prelude::*;
 
 use crate::error;
@@ -63,11 +59,8 @@ pub(crate) fn interruptible<R: Send + 'static>(
         // The receiver waits for as long as the search runs.
         let _ = sender.send(answer);
     };
-    match Pool::get().and_then(Pool::claim) {
-        Some(claim) => claim.0.threads.spawn(move || {
-            let _claim = claim;
-            job();
-        }),
+    match KeptThreads::get().and_then(KeptThreads::claim) {
+        Some(thread) => thread.spawn(job),
         None => {
             thread::Builder::new()
                 .name("searchlab-search".to_owned())
@@ -108,56 +101,4 @@ pub(crate) fn interruptible<R: Send + 'static>(
 /// back (it is not `Sync`, so it moves in and out of the GIL-free closure).
 fn wait<R>(receiver: Receiver<R>) -> (Result<R, RecvTimeoutError>, Receiver<R>) {
     (receiver.recv_timeout(POLL), receiver)
-}
-
-/// The kept search threads and how many of them are running a search.
-struct Pool {
-    threads: rayon::ThreadPool,
-    size: usize,
-    busy: AtomicUsize,
-    /// The process that started the threads.
-    process: u32,
-}
-
-impl Pool {
-    /// The pool, started on first use; `None` if its threads cannot start
-    /// or belong to the parent of this forked process.
-    fn get() -> Option<&'static Self> {
-        static POOL: OnceLock<Option<Pool>> = OnceLock::new();
-        POOL.get_or_init(|| {
-            let size = thread::available_parallelism().map_or(1, NonZeroUsize::get);
-            let threads = rayon::ThreadPoolBuilder::new()
-                .num_threads(size)
-                .thread_name(|i| format!("searchlab-search-{i}"))
-                .build()
-                .ok()?;
-            Some(Self {
-                threads,
-                size,
-                busy: AtomicUsize::new(0),
-                process: std::process::id(),
-            })
-        })
-        .as_ref()
-        .filter(|pool| pool.process == std::process::id())
-    }
-
-    /// Claims a free thread, if there is one.
-    fn claim(&'static self) -> Option<Claim> {
-        self.busy
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |busy| {
-                (busy < self.size).then_some(busy + 1)
-            })
-            .ok()
-            .map(|_| Claim(self))
-    }
-}
-
-/// A claimed thread, freed when the search on it ends.
-struct Claim(&'static Pool);
-
-impl Drop for Claim {
-    fn drop(&mut self) {
-        self.0.busy.fetch_sub(1, Ordering::AcqRel);
-    }
 }
