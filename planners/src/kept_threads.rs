@@ -12,20 +12,20 @@
 //! `None`.
 //!
 //! ```
-//! use std::sync::mpsc;
 //! use planners::kept_threads::KeptThreads;
 //!
-//! let (sender, receiver) = mpsc::channel();
-//! let job = move || sender.send(6 * 7).unwrap();
-//! match KeptThreads::get().and_then(KeptThreads::claim) {
-//!     Some(thread) => thread.spawn(job),
-//!     None => drop(std::thread::spawn(job)),
-//! }
-//! assert_eq!(receiver.recv().unwrap(), 42);
+//! let job = || 6 * 7;
+//! let answer = match KeptThreads::get().and_then(KeptThreads::claim) {
+//!     Some(thread) => thread.spawn(job).recv().unwrap(),
+//!     None => std::thread::spawn(job).join(),
+//! };
+//! assert_eq!(answer.unwrap(), 42);
 //! ```
 
 use std::num::NonZeroUsize;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::OnceLock;
 
 /// The process's kept threads and how many of them are claimed.
@@ -83,15 +83,22 @@ impl KeptThreads {
 pub struct ClaimedThread(&'static KeptThreads);
 
 impl ClaimedThread {
-    /// Runs `job` on the claimed thread. A panic in `job` aborts the
-    /// process (the pool's threads have nowhere to send it): catch it
-    /// inside `job` if it may panic.
-    pub fn spawn(self, job: impl FnOnce() + Send + 'static) {
+    /// Runs `job` on the claimed thread; its result, or its panic's
+    /// payload (as [`std::thread::JoinHandle::join`] gives it), arrives on
+    /// the returned receiver. The receiver may be dropped: the job runs to
+    /// its end all the same.
+    pub fn spawn<R: Send + 'static>(
+        self,
+        job: impl FnOnce() -> R + Send + 'static,
+    ) -> Receiver<std::thread::Result<R>> {
+        let (sender, receiver) = mpsc::channel();
         let kept = self.0;
         kept.pool.spawn(move || {
             let _claim = self;
-            job();
+            // Caught: a panic escaping a pool's job aborts the process.
+            let _ = sender.send(catch_unwind(AssertUnwindSafe(job)));
         });
+        receiver
     }
 
     /// The pool the thread is in, for a scope that borrows (see

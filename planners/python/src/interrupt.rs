@@ -32,9 +32,6 @@ use crate::error;
 /// How often the waiting thread looks for signals.
 const POLL: Duration = Duration::from_millis(50);
 
-/// What a search thread sends back: the result, or the panic's message.
-type Answer<R> = Result<R, String>;
-
 /// Runs `search` on another thread and returns its result, unless a
 /// signal's handler raises first: then `cancel` is raised, the search is
 /// waited for, and the handler's exception is returned.
@@ -47,34 +44,22 @@ pub(crate) fn interruptible<R: Send + 'static>(
     cancel: &AtomicBool,
     search: impl FnOnce() -> R + Send + 'static,
 ) -> PyResult<R> {
-    let (sender, receiver) = mpsc::channel();
-    let job = move || {
-        let answer = catch_unwind(AssertUnwindSafe(search)).map_err(|panic| {
-            panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default()
-        });
-        // The receiver waits for as long as the search runs.
-        let _ = sender.send(answer);
+    let mut receiver = match KeptThreads::get().and_then(KeptThreads::claim) {
+        Some(thread) => thread.spawn(search),
+        None => own_thread(search)?,
     };
-    match KeptThreads::get().and_then(KeptThreads::claim) {
-        Some(thread) => thread.spawn(job),
-        None => {
-            thread::Builder::new()
-                .name("searchlab-search".to_owned())
-                .spawn(job)
-                .map_err(|e| error(format!("cannot start a thread for the search: {e}")))?;
-        }
-    }
-    let mut receiver = receiver;
     let mut signal: Option<PyErr> = None;
     loop {
         let (answer, back) = py.allow_threads(move || wait(receiver));
         receiver = back;
-        let answer: Answer<R> = match answer {
-            Ok(answer) => answer,
+        let answer = match answer {
+            Ok(answer) => answer.map_err(|panic| {
+                panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default()
+            }),
             Err(RecvTimeoutError::Timeout) => {
                 if let Err(raised) = py.check_signals() {
                     if signal.is_some() {
@@ -95,6 +80,22 @@ pub(crate) fn interruptible<R: Send + 'static>(
         return answer
             .map_err(|panic| error(format!("the search panicked (a bug in searchlab): {panic}")));
     }
+}
+
+/// Runs `search` on a thread started for it, answering as
+/// [`ClaimedThread::spawn`](planners::kept_threads::ClaimedThread::spawn)
+/// does.
+fn own_thread<R: Send + 'static>(
+    search: impl FnOnce() -> R + Send + 'static,
+) -> PyResult<Receiver<thread::Result<R>>> {
+    let (sender, receiver) = mpsc::channel();
+    thread::Builder::new()
+        .name("searchlab-search".to_owned())
+        .spawn(move || {
+            let _ = sender.send(catch_unwind(AssertUnwindSafe(search)));
+        })
+        .map_err(|e| error(format!("cannot start a thread for the search: {e}")))?;
+    Ok(receiver)
 }
 
 /// Waits up to [`POLL`] for the search's answer, handing the receiver

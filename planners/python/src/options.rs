@@ -10,12 +10,10 @@ use planners::{Direction, PlannerConfig};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt};
 use search_core::{Algorithm, SearchLimits};
+use searchlab_lab::suite::{mebibytes, MAX_TIME};
 
 use crate::error;
 use crate::heuristic::PythonHeuristic;
-
-/// The longest time limit accepted: a year, as the command line's.
-const MAX_TIME_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
 /// The keyword arguments of every `plan` method, as given.
 pub struct PlanArgs<'py> {
@@ -142,7 +140,9 @@ impl PlanArgs<'_> {
         let max_time = self
             .max_time
             .map(|Seconds(seconds)| {
-                if seconds.is_finite() && (0.0..=MAX_TIME_SECONDS).contains(&seconds) {
+                // 0 is allowed here (a search that stops at once), unlike
+                // on the command line; the longest limit is the same.
+                if (0.0..=MAX_TIME.as_secs_f64()).contains(&seconds) {
                     Ok(Duration::from_secs_f64(seconds))
                 } else {
                     Err(error(format!(
@@ -152,14 +152,8 @@ impl PlanArgs<'_> {
             })
             .transpose()?;
         let max_expansions = self.max_expansions.map(|Whole(n)| n);
-        let max_memory_bytes = self
-            .max_memory_mb
-            .map(|Whole(mb)| {
-                mb.checked_mul(1 << 20)
-                    .and_then(|bytes| usize::try_from(bytes).ok())
-                    .ok_or_else(|| error(format!("max_memory_mb {mb} is too large")))
-            })
-            .transpose()?;
+        // As the command line: a limit beyond memory is no limit.
+        let max_memory_bytes = self.max_memory_mb.map(|Whole(mb)| mebibytes(mb));
         // A Python heuristic that raises stops the search with its flag;
         // Ctrl-C raises the same one.
         let cancel = python.as_ref().map_or_else(

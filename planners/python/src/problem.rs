@@ -225,11 +225,11 @@ pub fn load_pddl(py: Python<'_>, domain: PathBuf, problem: PathBuf) -> PyResult<
 /// `SearchlabError` with the line and column of a parse error.
 #[pyfunction]
 pub fn pddl_from_text(domain: String, problem: String) -> PyResult<PddlTask> {
-    check_text(("domain", &domain), ("problem", &problem)).map_err(error)?;
-    let name = parse_domain("domain", &domain)
-        .ok()
-        .and_then(|d| parse_problem(&d, "problem", &problem).ok())
-        .map_or_else(|| "problem".to_owned(), |p| p.name().to_owned());
+    let parsed = parse_domain("domain", &domain).map_err(error)?;
+    let name = parse_problem(&parsed, "problem", &problem)
+        .map_err(error)?
+        .name()
+        .to_owned();
     Ok(PddlTask {
         name,
         source: Arc::new(Source::Text { domain, problem }),
