@@ -214,3 +214,59 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
         true
     }
 }
+
+/// A heuristic over nodes `M` made from one over nodes `N`: each node is
+/// read through `view` (a decoding, a projection) before `inner` sees it.
+///
+/// Every method of [`Heuristic`] passes through, transitions and preferred
+/// steps included, so a path-dependent heuristic (the landmark count) keeps
+/// learning from the search behind the view. Prefer it to a wrapper of your
+/// own, which must remember to pass each method on.
+///
+/// ```
+/// use search_core::{Estimate, Heuristic, Viewed};
+///
+/// // Nodes are (x, y); the inner heuristic reads x only.
+/// let mut h = Viewed::new(|x: &i32| Estimate::Value(10 - x), |n: &(i32, i32)| n.0);
+/// assert_eq!(h.estimate(&(3, 7)), Estimate::Value(7));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Viewed<H, F> {
+    inner: H,
+    view: F,
+}
+
+impl<H, F> Viewed<H, F> {
+    /// `inner` reading each node through `view`.
+    pub fn new(inner: H, view: F) -> Self {
+        Viewed { inner, view }
+    }
+}
+
+impl<M, N, C, H, F> Heuristic<M, C> for Viewed<H, F>
+where
+    H: Heuristic<N, C>,
+    F: Fn(&M) -> N,
+{
+    #[inline]
+    fn estimate(&mut self, node: &M) -> Estimate<C> {
+        self.inner.estimate(&(self.view)(node))
+    }
+    fn is_admissible(&self) -> bool {
+        self.inner.is_admissible()
+    }
+    fn is_consistent(&self) -> bool {
+        self.inner.is_consistent()
+    }
+    fn notify_transition(&mut self, parent: &M, child: &M) {
+        self.inner
+            .notify_transition(&(self.view)(parent), &(self.view)(child));
+    }
+    fn is_preferred(&mut self, parent: &M, child: &M) -> bool {
+        self.inner
+            .is_preferred(&(self.view)(parent), &(self.view)(child))
+    }
+    fn memory_bytes(&self) -> usize {
+        self.inner.memory_bytes()
+    }
+}

@@ -114,7 +114,7 @@ pub use dijkstra::dijkstra;
 pub use dominance::Dominance;
 pub use greedy::greedy;
 pub use grid::{Cell, Grid, Moves};
-pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic};
+pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic, Viewed};
 pub use ida_star::{ida_star, IdaStar};
 pub use lazy_greedy::{lazy_greedy, LazyGreedy, DEFAULT_BOOST};
 pub use limits::{Limit, SearchLimits};

@@ -509,7 +509,7 @@ pub fn pddl_suite_with(
         };
         if problems.is_empty() {
             return Err(SuiteError::Invalid(format!(
-                "--pddl {}: no task files (*.pddl besides domain.pddl and *-domain.pddl)",
+                "--pddl {}: no task files (*.pddl besides domain files: domain.pddl, *-domain.pddl, domain_*, domain-*)",
                 path.display()
             )));
         }
@@ -540,24 +540,40 @@ pub fn pddl_suite_with(
     Ok(suite)
 }
 
-/// Whether `file` is a domain file: `domain.pddl`, or `pNN-domain.pddl`
-/// beside a task `pNN.pddl` whose domain differs per task (as in the IPC
-/// collections).
+/// Whether `file` is a domain file by the IPC collections' names:
+/// `domain.pddl`, `*-domain.pddl`, `domain_*.pddl` or `domain-*.pddl`.
 fn is_domain_file(file: &Path) -> bool {
-    file.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n == "domain.pddl" || n.ends_with("-domain.pddl"))
+    file.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+        n == "domain.pddl"
+            || n.ends_with("-domain.pddl")
+            || n.starts_with("domain_")
+            || n.starts_with("domain-")
+    })
 }
 
-/// The domain file of task `problem`: `pNN-domain.pddl` beside it if there
-/// is one, else `domain.pddl`.
+/// The domain file of task `problem`, by the names Fast Downward's driver
+/// tries: `pNN-domain.pddl` for `pNN.pddl`, the first three characters'
+/// `p01-domain.pddl` (airport), `domain_pNN.pddl`, `domain-pNN.pddl`, else
+/// `domain.pddl`.
 fn domain_of(problem: &Path) -> PathBuf {
     let dir = problem.parent().unwrap_or(Path::new("."));
-    let own = problem
+    let name = problem
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = problem
         .file_stem()
-        .map(|stem| dir.join(format!("{}-domain.pddl", stem.to_string_lossy())));
-    own.filter(|d| d.is_file())
-        .unwrap_or_else(|| dir.join("domain.pddl"))
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let prefix: String = name.chars().take(3).collect();
+    [
+        format!("{stem}-domain.pddl"),
+        format!("{prefix}-domain.pddl"),
+        format!("domain_{name}"),
+        format!("domain-{name}"),
+    ]
+    .into_iter()
+    .map(|candidate| dir.join(candidate))
+    .find(|candidate| candidate.is_file())
+    .unwrap_or_else(|| dir.join("domain.pddl"))
 }
 
 fn directory_name(file: &Path) -> String {

@@ -2,10 +2,9 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use search_core::{Estimate, Heuristic, SearchSpace};
+use search_core::{SearchSpace, Viewed};
 use state_atomic::{
     ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
     WorldState,
@@ -184,47 +183,6 @@ impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
     }
 }
 
-/// A heuristic made for fact states, reading packed nodes decoded.
-struct Decoded<'a, N, H> {
-    packing: &'a Packing,
-    inner: H,
-    node: PhantomData<fn(&N)>,
-}
-
-impl<Bp: Bits, Bf: Bits> Heuristic<WorldState<Bp>, u32>
-    for Decoded<'_, WorldState<Bf>, BoxedHeuristic<'_, WorldState<Bf>>>
-{
-    #[inline]
-    fn estimate(&mut self, node: &WorldState<Bp>) -> Estimate<u32> {
-        self.inner.estimate(&self.packing.decode(node))
-    }
-
-    fn is_admissible(&self) -> bool {
-        self.inner.is_admissible()
-    }
-
-    fn is_consistent(&self) -> bool {
-        self.inner.is_consistent()
-    }
-}
-
-impl<Bp: Bits, Bf: Bits> Heuristic<PartialState<Bp>, u32>
-    for Decoded<'_, PartialState<Bf>, BoxedHeuristic<'_, PartialState<Bf>>>
-{
-    #[inline]
-    fn estimate(&mut self, node: &PartialState<Bp>) -> Estimate<u32> {
-        self.inner.estimate(&self.packing.decode_partial(node))
-    }
-
-    fn is_admissible(&self) -> bool {
-        self.inner.is_admissible()
-    }
-
-    fn is_consistent(&self) -> bool {
-        self.inner.is_consistent()
-    }
-}
-
 /// The regression space of a [`PackedTask`]: state-atomic's
 /// [`RegressionSpace`] on packed subgoals, pruning those that want a mutex
 /// pair of facts; its pruning counts are added to the task's when it is
@@ -357,22 +315,20 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         &'a self,
         heuristic: BoxedHeuristic<'a, WorldState<Bf>>,
     ) -> BoxedHeuristic<'a, WorldState<Bp>> {
-        Box::new(Decoded {
-            packing: &self.packing,
-            inner: heuristic,
-            node: PhantomData::<fn(&WorldState<Bf>)>,
-        })
+        let packing = &self.packing;
+        Box::new(Viewed::new(heuristic, move |node: &WorldState<Bp>| {
+            packing.decode::<Bp, Bf>(node)
+        }))
     }
 
     fn view_regression<'a>(
         &'a self,
         heuristic: BoxedHeuristic<'a, PartialState<Bf>>,
     ) -> BoxedHeuristic<'a, PartialState<Bp>> {
-        Box::new(Decoded {
-            packing: &self.packing,
-            inner: heuristic,
-            node: PhantomData::<fn(&PartialState<Bf>)>,
-        })
+        let packing = &self.packing;
+        Box::new(Viewed::new(heuristic, move |node: &PartialState<Bp>| {
+            packing.decode_partial::<Bp, Bf>(node)
+        }))
     }
 
     fn action_name(&self, id: ActionId) -> &str {
