@@ -192,7 +192,7 @@ pub enum AgentEvent<'a> {
     NoPlan {
         /// The goal's name.
         goal: &'a str,
-        /// `unsolvable`, `limit` or `cancelled`.
+        /// `unsolvable`, `no_plan_found`, `limit` or `cancelled`.
         outcome: &'static str,
     },
     /// A search passed the watchdog ([`PlanningBudget::watchdog`]) and was

@@ -40,8 +40,14 @@ impl<Id: Copy> Plan<Id> {
 pub enum PlanOutcome<Id> {
     /// A plan reaches the goal.
     Solved(Plan<Id>),
-    /// No plan exists: the search space was exhausted.
+    /// No plan exists: the search space was exhausted, with only proven
+    /// dead ends left out.
     Unsolvable,
+    /// The search ran dry without a plan, but it left out states that a
+    /// heuristic called dead ends without promising they are
+    /// ([`Heuristic::dead_ends_are_reliable`](search_core::Heuristic::dead_ends_are_reliable)):
+    /// not a proof that no plan exists.
+    NoPlanFound,
     /// A limit stopped the search before it could answer.
     LimitReached(Limit),
     /// The caller's cancellation flag was raised.
@@ -57,11 +63,13 @@ impl<Id> PlanOutcome<Id> {
         }
     }
 
-    /// A short lower-case name: `solved`, `unsolvable`, `limit`, `cancelled`.
+    /// A short lower-case name: `solved`, `unsolvable`, `no_plan_found`,
+    /// `limit`, `cancelled`.
     pub fn name(&self) -> &'static str {
         match self {
             PlanOutcome::Solved(_) => "solved",
             PlanOutcome::Unsolvable => "unsolvable",
+            PlanOutcome::NoPlanFound => "no_plan_found",
             PlanOutcome::LimitReached(_) => "limit",
             PlanOutcome::Cancelled => "cancelled",
         }

@@ -756,6 +756,7 @@ pub(crate) fn plan_outcome<N, Id: Copy>(
             cost: u64::from(solution.cost),
         }),
         Outcome::Exhausted => PlanOutcome::Unsolvable,
+        Outcome::NoSolutionFound => PlanOutcome::NoPlanFound,
         Outcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
         Outcome::Cancelled => PlanOutcome::Cancelled,
     }

@@ -96,6 +96,20 @@ pub trait Heuristic<N, C> {
         false
     }
 
+    /// Whether every dead end it reports is one: no goal is reachable from
+    /// there. A search that dropped dead ends of a heuristic that does not
+    /// promise this proves nothing by running dry: it ends in
+    /// [`Outcome::NoSolutionFound`](crate::Outcome::NoSolutionFound), not
+    /// [`Outcome::Exhausted`](crate::Outcome::Exhausted). The default is
+    /// [`is_admissible`](Self::is_admissible): an admissible heuristic
+    /// never calls a node a dead end wrongly (an infinite estimate would
+    /// overestimate). Inadmissible heuristics whose dead ends are sound
+    /// (`h_FF`'s, where the delete relaxation cannot reach the goal) say so
+    /// here.
+    fn dead_ends_are_reliable(&self) -> bool {
+        self.is_admissible()
+    }
+
     /// Heap memory the heuristic holds that grows with the search (a table
     /// per node, say), in bytes. The engine adds it to its memory estimate
     /// before each expansion, so that `max_memory_bytes` holds for it too
@@ -129,6 +143,9 @@ macro_rules! boxed_heuristic {
             }
             fn is_consistent(&self) -> bool {
                 (**self).is_consistent()
+            }
+            fn dead_ends_are_reliable(&self) -> bool {
+                (**self).dead_ends_are_reliable()
             }
             fn notify_transition(&mut self, parent: &N, child: &N) {
                 (**self).notify_transition(parent, child);
@@ -257,6 +274,9 @@ where
     }
     fn is_consistent(&self) -> bool {
         self.inner.is_consistent()
+    }
+    fn dead_ends_are_reliable(&self) -> bool {
+        self.inner.dead_ends_are_reliable()
     }
     fn notify_transition(&mut self, parent: &M, child: &M) {
         self.inner

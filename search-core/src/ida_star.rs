@@ -166,7 +166,10 @@ where
             Some(End::Goal) => Outcome::Solved(self.solution()),
             Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
             Some(End::Cancelled) => Outcome::Cancelled,
-            _ => Outcome::Exhausted,
+            _ => Outcome::ran_dry(
+                self.stats.dead_ends,
+                self.heuristic.dead_ends_are_reliable(),
+            ),
         };
         Ok(SearchResult {
             outcome,

@@ -376,7 +376,10 @@ where
             Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
             Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
             Some(End::Cancelled) => Outcome::Cancelled,
-            _ => Outcome::Exhausted,
+            _ => Outcome::ran_dry(
+                self.stats.dead_ends,
+                self.heuristics.iter().all(Heuristic::dead_ends_are_reliable),
+            ),
         };
         Ok(SearchResult {
             outcome,

@@ -19,8 +19,13 @@ pub enum Outcome<N, A, C> {
     /// A goal was reached.
     Solved(Solution<N, A, C>),
     /// Every reachable node was seen: no goal is reachable (dead ends
-    /// excluded by the heuristic count as unreachable).
+    /// excluded by the heuristic count as unreachable, which they are: see
+    /// [`Heuristic::dead_ends_are_reliable`](crate::Heuristic::dead_ends_are_reliable)).
     Exhausted,
+    /// The search ran dry without reaching a goal, but it dropped nodes that
+    /// a heuristic called dead ends without promising they are: a goal may
+    /// still be reachable. Not a proof that none is.
+    NoSolutionFound,
     /// A limit stopped the search.
     LimitReached(Limit),
     /// The cancellation flag was raised.
@@ -44,13 +49,28 @@ impl<N, A, C> Outcome<N, A, C> {
         }
     }
 
-    /// A short lower-case name: `solved`, `exhausted`, `limit`, `cancelled`.
+    /// A short lower-case name: `solved`, `exhausted`, `no_solution_found`,
+    /// `limit`, `cancelled`.
     pub fn name(&self) -> &'static str {
         match self {
             Outcome::Solved(_) => "solved",
             Outcome::Exhausted => "exhausted",
+            Outcome::NoSolutionFound => "no_solution_found",
             Outcome::LimitReached(_) => "limit",
             Outcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl<N, A, C> Outcome<N, A, C> {
+    /// How a search that ran dry without reaching a goal ended: exhausted,
+    /// unless it dropped `dead_ends` of a heuristic whose dead ends are not
+    /// `reliable`.
+    pub(crate) fn ran_dry(dead_ends: u64, reliable: bool) -> Self {
+        if dead_ends > 0 && !reliable {
+            Outcome::NoSolutionFound
+        } else {
+            Outcome::Exhausted
         }
     }
 }

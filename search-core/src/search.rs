@@ -588,7 +588,10 @@ where
             (None, Some(End::Goal(index))) => Outcome::Solved(self.solution(*index)),
             (None, Some(End::Limit(limit))) => Outcome::LimitReached(*limit),
             (None, Some(End::Cancelled)) => Outcome::Cancelled,
-            _ => Outcome::Exhausted,
+            _ => Outcome::ran_dry(
+                self.run.stats.dead_ends,
+                self.heuristic.dead_ends_are_reliable(),
+            ),
         };
         Ok(SearchResult {
             outcome,

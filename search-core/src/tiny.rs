@@ -185,7 +185,7 @@ where
             Estimate::Value(h) => h,
             Estimate::DeadEnd => {
                 self.stats.dead_ends = 1;
-                return Some(self.result(Outcome::Exhausted));
+                return Some(self.ran_dry());
             }
         };
         let hash = FxBuildHasher.hash_one(&start);
@@ -215,7 +215,7 @@ where
                 return Some(self.result(Outcome::LimitReached(Limit::Expansions)));
             }
             let Some(index) = self.pop(&mut last_f) else {
-                return Some(self.result(Outcome::Exhausted));
+                return Some(self.ran_dry());
             };
             let open_before = self.ws.open.len();
             self.stats.expanded += 1;
@@ -381,6 +381,12 @@ where
             nodes,
             cost: records[goal as usize].g,
         }
+    }
+
+    /// The result of a search whose open list ran dry.
+    fn ran_dry(&mut self) -> ResultOf<S> {
+        let reliable = self.heuristic.dead_ends_are_reliable();
+        self.result(Outcome::ran_dry(self.stats.dead_ends, reliable))
     }
 
     fn result(&mut self, outcome: Outcome<S::Node, S::Action, S::Cost>) -> ResultOf<S> {

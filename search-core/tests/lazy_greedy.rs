@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use search_core::{
-    Algorithm, Estimate, Heuristic, LazyGreedy, Limit, Outcome, Search, SearchError, SearchLimits,
-    SearchSpace, Status,
+    Admissible, Algorithm, Estimate, Heuristic, LazyGreedy, Limit, Outcome, Search, SearchError,
+    SearchLimits, SearchSpace, Status,
 };
 
 /// A 20 x 20 grid with a wall; moves cost 1.
@@ -130,12 +130,17 @@ fn respects_limits_and_cancellation() {
 }
 
 #[test]
-fn a_dead_start_is_exhausted() {
+fn a_dead_start_is_exhausted_only_by_a_heuristic_that_promises_it() {
     let dead = |_: &(i32, i32)| Estimate::<u32>::DeadEnd;
-    let result = LazyGreedy::new(&Grid, (0, 0), vec![dead]).run().unwrap();
+    let result = LazyGreedy::new(&Grid, (0, 0), vec![Admissible(dead)])
+        .run()
+        .unwrap();
     assert_eq!(result.outcome, Outcome::Exhausted);
     assert_eq!(result.stats.dead_ends, 1);
     assert_eq!(result.stats.expanded, 0);
+    // A closure promises nothing: its dead ends prove nothing.
+    let result = LazyGreedy::new(&Grid, (0, 0), vec![dead]).run().unwrap();
+    assert_eq!(result.outcome, Outcome::NoSolutionFound);
 }
 
 /// From 0: action 'c' climbs an endless chain 1, 2, 3 ...; action 's' goes

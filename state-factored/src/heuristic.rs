@@ -316,6 +316,11 @@ impl Heuristic<State, Cost> for NumericDistance<'_> {
     fn is_admissible(&self) -> bool {
         self.combine == Combine::Max
     }
+    /// Dead ends only where a variable can never meet the goal, whatever
+    /// the combination: the sum proves them as the maximum does.
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
+    }
 }
 
 impl Heuristic<Subgoal, Cost> for NumericDistance<'_> {
@@ -325,5 +330,10 @@ impl Heuristic<Subgoal, Cost> for NumericDistance<'_> {
 
     fn is_admissible(&self) -> bool {
         self.combine == Combine::Max
+    }
+    /// Dead ends only where a variable can never meet the goal, whatever
+    /// the combination: the sum proves them as the maximum does.
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
     }
 }

@@ -334,7 +334,7 @@ fn solving_packs_when_it_saves_words_and_agrees_without() {
 }
 
 /// Heuristics that learn from the search (the landmark count hears of each
-/// step; h_FF and the landmark count prefer steps) search the same packed
+/// step; `h_FF` and the landmark count prefer steps) search the same packed
 /// as unpacked: the packed view passes every step on. Freecell's task02 is
 /// where a packed landmark count, hearing of no step, took every state for
 /// a start and proved false dead ends.

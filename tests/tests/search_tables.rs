@@ -1556,20 +1556,31 @@ fn dead_ends_are_counted_and_never_expanded() {
         assert_eq!(r.stats.duplicates, 1, "{algorithm:?}: 2 -> 1");
     }
 
-    // Every way to the goal runs through a dead end: exhausted.
+    // Every way to the goal runs through a dead end: exhausted, if the
+    // heuristic promises its dead ends (an admissible one does); a closure
+    // that promises nothing proves nothing.
     let trapped = GraphSpace::new(3, &[(0, 1, 1), (1, 2, 1)], &[2]);
     for algorithm in [Algorithm::AStar, Algorithm::GreedyBestFirst] {
         let space = Recording::new(trapped.clone());
-        let r = run(&space, 0, algorithm, h, SearchLimits::default()).unwrap();
+        let r = run(&space, 0, algorithm, Admissible(h), SearchLimits::default()).unwrap();
         assert_eq!(r.outcome, Outcome::Exhausted);
         assert_eq!(r.stats.dead_ends, 1);
         assert_eq!(r.stats.expanded, 1);
         assert_eq!(*space.expanded.borrow(), vec![0]);
+        let r = run(&trapped, 0, algorithm, h, SearchLimits::default()).unwrap();
+        assert_eq!(r.outcome, Outcome::NoSolutionFound);
     }
 
     // A start that is a dead end is never expanded.
     let space = Recording::new(trapped);
-    let r = run(&space, 1, Algorithm::AStar, h, SearchLimits::default()).unwrap();
+    let r = run(
+        &space,
+        1,
+        Algorithm::AStar,
+        Admissible(h),
+        SearchLimits::default(),
+    )
+    .unwrap();
     assert_eq!(r.outcome, Outcome::Exhausted);
     assert_eq!(r.stats.dead_ends, 1);
     assert_eq!(r.stats.expanded, 0);

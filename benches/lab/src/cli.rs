@@ -100,7 +100,8 @@ enum Command {
     /// Solve one problem file and print the plan and statistics.
     ///
     /// Exit codes: 0 solved, 1 invalid plan (a bug), 2 input error,
-    /// 3 unsolvable, 4 limit reached.
+    /// 3 unsolvable (proved), 4 limit reached, 5 no plan found (the search
+    /// left out states a heuristic called dead ends without proof).
     Plan(PlanArgs),
 }
 

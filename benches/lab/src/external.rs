@@ -389,7 +389,10 @@ fn read_fast_downward(text: &str, code: Option<i32>) -> ExternalRun {
             run.cost = last_value::<u64>(text, "Plan cost: ", "");
             (RunOutcome::Solved, None)
         }
-        Some(10..=12) => (RunOutcome::Unsolvable, None),
+        // 10 and 11: proved (translator, search); 12: a search that is
+        // not complete ran dry.
+        Some(10 | 11) => (RunOutcome::Unsolvable, None),
+        Some(12) => (RunOutcome::NoPlanFound, None),
         Some(20 | 22 | 24) => limit("memory"),
         Some(21 | 23) => limit("time"),
         Some(c) if TIMED_OUT.contains(&c) => limit("time"),
@@ -534,11 +537,12 @@ search exit code: 0
             read_fast_downward("", Some(124)).limit.as_deref(),
             Some("time")
         );
-        let run = read_fast_downward(
-            "Completely explored state space -- no solution!\n",
-            Some(12),
-        );
+        let exhausted = "Completely explored state space -- no solution!\n";
+        let run = read_fast_downward(exhausted, Some(11));
         assert_eq!(run.outcome, RunOutcome::Unsolvable);
+        // An incomplete search's dry run proves nothing.
+        let run = read_fast_downward(exhausted, Some(12));
+        assert_eq!(run.outcome, RunOutcome::NoPlanFound);
         let run = read_fast_downward("translate: error\nTraceback\nValueError: x\n", Some(1));
         assert_eq!(run.outcome, RunOutcome::Error);
         assert!(run

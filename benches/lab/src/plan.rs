@@ -31,6 +31,9 @@ pub const EXIT_INPUT_ERROR: u8 = 2;
 pub const EXIT_UNSOLVABLE: u8 = 3;
 /// Exit code: a limit (or cancellation) stopped the search.
 pub const EXIT_LIMIT: u8 = 4;
+/// Exit code: the search ran dry without a plan, having left out states a
+/// heuristic called dead ends without proof: not a proof that none exists.
+pub const EXIT_NO_PLAN_FOUND: u8 = 5;
 
 /// What `searchlab plan` was asked.
 #[derive(Clone, Debug, Default)]
@@ -296,6 +299,7 @@ fn solve<D: PlanningDomain>(
         (PlanOutcome::Solved(_), Some(Ok(_))) => EXIT_SOLVED,
         (PlanOutcome::Solved(_), _) => EXIT_INVALID_PLAN,
         (PlanOutcome::Unsolvable, _) => EXIT_UNSOLVABLE,
+        (PlanOutcome::NoPlanFound, _) => EXIT_NO_PLAN_FOUND,
         (PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled, _) => EXIT_LIMIT,
     };
     let names: Vec<&str> = report.plan().map(|p| p.names(domain)).unwrap_or_default();
@@ -433,6 +437,7 @@ fn solve_pddl(
         // `solve_files_with` replays every plan it returns.
         PlanOutcome::Solved(_) => EXIT_SOLVED,
         PlanOutcome::Unsolvable => EXIT_UNSOLVABLE,
+        PlanOutcome::NoPlanFound => EXIT_NO_PLAN_FOUND,
         PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled => EXIT_LIMIT,
     };
     let report = PlanReport {

@@ -21,6 +21,10 @@ pub enum RunOutcome {
     Solved,
     /// The search proved that no plan exists.
     Unsolvable,
+    /// The search ran dry without a plan, but left out states a heuristic
+    /// called dead ends without proof (Fast Downward's "unsolved,
+    /// incomplete"): not a proof that none exists.
+    NoPlanFound,
     /// A limit stopped the search ([`RunRecord::limit`] names it).
     Limit,
     /// The search was cancelled.
@@ -46,6 +50,7 @@ impl RunOutcome {
         match self {
             RunOutcome::Solved => "solved",
             RunOutcome::Unsolvable => "unsolvable",
+            RunOutcome::NoPlanFound => "no_plan_found",
             RunOutcome::Limit => "limit",
             RunOutcome::Cancelled => "cancelled",
             RunOutcome::Error => "error",
@@ -270,6 +275,7 @@ impl RunRecord {
             (RunOutcome::Solved, _) if self.solved() => "success",
             (RunOutcome::Solved, _) => "invalid-plan",
             (RunOutcome::Unsolvable, _) => "search-unsolvable",
+            (RunOutcome::NoPlanFound, _) => "search-unsolvable-incomplete",
             (RunOutcome::Limit, Some("time")) | (RunOutcome::OutOfTime, _) => "search-out-of-time",
             (RunOutcome::Limit, Some("memory" | "stored nodes")) | (RunOutcome::OutOfMemory, _) => {
                 "search-out-of-memory"

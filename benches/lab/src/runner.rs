@@ -542,6 +542,7 @@ fn summarize<Id: Copy>(
             Some(validate(&plan.actions, plan.cost)),
         ),
         PlanOutcome::Unsolvable => (RunOutcome::Unsolvable, None, None, None, None),
+        PlanOutcome::NoPlanFound => (RunOutcome::NoPlanFound, None, None, None, None),
         PlanOutcome::LimitReached(limit) => {
             (RunOutcome::Limit, Some(limit.to_string()), None, None, None)
         }

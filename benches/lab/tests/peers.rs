@@ -32,8 +32,9 @@ fn task(marker: &str) -> PddlTask {
 
 /// Fast Downward's stand-in: writes the plan to `--plan-file` and prints
 /// the statistics lines the suite reads. `wrong` writes a plan that does not
-/// reach the goal, `unsolvable` exits as Fast Downward does when the search
-/// space is exhausted.
+/// reach the goal, `unsolvable` exits as Fast Downward 23 does when a
+/// complete search exhausted the space (11; 12 is an incomplete search's
+/// "no solution found").
 const FAKE_FD: &str = r#"
 import sys
 args = sys.argv[1:]
@@ -41,7 +42,7 @@ plan = args[args.index("--plan-file") + 1]
 problem = open(args[args.index("--search") - 1]).read()
 if "unsolvable" in problem:
     print("Completely explored state space -- no solution!")
-    sys.exit(12)
+    sys.exit(11)
 steps = ["(go a b)"] if "wrong" in problem else ["(go a b)", "(go b c)"]
 open(plan, "w").write("\n".join(steps) + "\n; cost = %d (unit cost)\n" % len(steps))
 print("[t=0.001s, 10544 KB] Solution found!")

@@ -90,8 +90,10 @@ pub struct PlanResult {
     pub problem: String,
     /// The configuration's name, as in the suite's tables: `fwd-astar-hmax`.
     pub config: String,
-    /// `solved`, `unsolvable` (the search space was exhausted), `limit`
-    /// (a limit stopped the search: see `limit`) or `cancelled`.
+    /// `solved`, `unsolvable` (the search space was exhausted: proved),
+    /// `no_plan_found` (it ran dry having left out states a heuristic
+    /// called dead ends without proof), `limit` (a limit stopped the
+    /// search: see `limit`) or `cancelled`.
     pub outcome: String,
     /// The limit that stopped the search (`time`, `memory`, `expansions`
     /// ...), if one did.

@@ -558,6 +558,7 @@ impl DomainVisitor for Solve<'_> {
                 })
             }
             PlanOutcome::Unsolvable => PlanOutcome::Unsolvable,
+            PlanOutcome::NoPlanFound => PlanOutcome::NoPlanFound,
             PlanOutcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
             PlanOutcome::Cancelled => PlanOutcome::Cancelled,
         };

@@ -35,8 +35,9 @@ use crate::{ActionSet, Bits, PartialState, WorldState};
 /// estimate, and keeps the two sets in a table keyed by state, so that a
 /// state's sets are there when its successors are reached, whenever that
 /// is (lazy search reaches them much later). A state it has not heard of is
-/// taken as a start. A future landmark that no action achieves makes the
-/// state a dead end; so does a task whose goal is unreachable in the
+/// taken as a start. Dead ends are only those the delete relaxation proves
+/// as well (`h_max` is infinite there): a goal landmark that does not hold
+/// and that no action achieves, and a task whose goal is unreachable in the
 /// relaxation. 0 only where the goal holds: goal literals are landmarks.
 ///
 /// Preferred: a step from a state that makes true one of its future
@@ -206,7 +207,12 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
             let mut rest = word;
             while rest != 0 {
                 let id = w * 64 + rest.trailing_zeros() as usize;
-                if !self.achievable[id] {
+                // Only what the delete relaxation proves too: a goal
+                // literal that no action makes true. A landmark required
+                // again, or one of a state met without its path, proves
+                // nothing from this state alone.
+                let landmark = &self.graph.landmarks()[id];
+                if !self.achievable[id] && landmark.is_goal && !landmark.holds_in(*state) {
                     return Estimate::DeadEnd;
                 }
                 count += 1;
@@ -214,6 +220,12 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
             }
         }
         Estimate::Value(count)
+    }
+
+    /// Dead ends only where the relaxation cannot reach the goal (see the
+    /// type's docs).
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
     }
 
     /// The per-state table: grows with every state the search reaches.

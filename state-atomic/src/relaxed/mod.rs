@@ -173,6 +173,11 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
     fn is_admissible(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
     }
+    /// Dead ends only where the relaxation cannot reach the goal, whatever
+    /// the kind: `h_max` is infinite there too.
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
+    }
     fn is_consistent(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
     }
@@ -297,6 +302,11 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
     }
     fn is_admissible(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
+    }
+    /// Dead ends only where the relaxation cannot reach the goal, whatever
+    /// the kind: `h_max` is infinite there too.
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
     }
     fn is_consistent(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
