@@ -42,8 +42,7 @@ use crate::record::{merge, read_jsonl, write_file, write_jsonl, Prefer, ResumeKe
 use crate::report::{Report, ScoreBounds};
 use crate::results::{Existing, ResultsFile, ResultsLock};
 use crate::runner::{
-    planned_record, run_suite, run_suite_with, worker_threads, RunOptions, Shard,
-    MAX_JOBS_PER_CORE,
+    planned_record, run_suite, run_suite_with, worker_threads, RunOptions, Shard, MAX_JOBS_PER_CORE,
 };
 use crate::suite::{
     mebibytes, time_limit, Configuration, RunLimits, RunSpec, Source, Suite, SuiteProblem,
@@ -632,7 +631,10 @@ fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
     };
     let jobs = worker_threads(args.jobs, mine.len());
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    if args.jobs.is_some_and(|asked| asked > cores * MAX_JOBS_PER_CORE) {
+    if args
+        .jobs
+        .is_some_and(|asked| asked > cores * MAX_JOBS_PER_CORE)
+    {
         eprintln!(
             "note: {jobs} worker threads, not {}: at most {MAX_JOBS_PER_CORE} per core ({cores} cores)",
             args.jobs.unwrap_or_default()

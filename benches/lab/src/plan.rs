@@ -302,9 +302,7 @@ fn solve<D: PlanningDomain>(
     };
     let (report, trace) = match result {
         Ok(found) => found,
-        Err(e) => {
-            return Planned::input_error(request, &format!("{}: {e}", heading.problem))
-        }
+        Err(e) => return Planned::input_error(request, &format!("{}: {e}", heading.problem)),
     };
     let validation = report.plan().map(|plan| {
         planners::validate(domain, start, goal, &plan.actions).map_err(|e| e.to_string())
@@ -417,7 +415,13 @@ fn solve_pddl(
     }
     let config = match request.config("hmax") {
         Ok(config) => config,
-        Err(e) => return (error_text(request.json, &e.to_string()), EXIT_INPUT_ERROR, None),
+        Err(e) => {
+            return (
+                error_text(request.json, &e.to_string()),
+                EXIT_INPUT_ERROR,
+                None,
+            )
+        }
     };
     let name = problem.display().to_string();
     let config_name = config.name();
@@ -438,7 +442,11 @@ fn solve_pddl(
         Ok(solution) => solution,
         Err(e) => {
             let Some(limit) = e.limit() else {
-                return (error_text(request.json, &e.to_string()), EXIT_INPUT_ERROR, None);
+                return (
+                    error_text(request.json, &e.to_string()),
+                    EXIT_INPUT_ERROR,
+                    None,
+                );
             };
             // Stopped while parsing or grounding: the time and memory it
             // took are all before a search.

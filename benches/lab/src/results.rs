@@ -37,7 +37,8 @@ pub struct Resumed {
     /// limits, a run no longer planned, or a second record of one run.
     pub superseded: usize,
     /// Whether an unfinished last line (the process died writing it) was
-    /// dropped.
+    /// dropped; a last line without a newline that holds a whole record is
+    /// kept, not torn.
     pub torn: bool,
 }
 
@@ -61,13 +62,17 @@ impl ResultsFile {
     /// says other shards write into `dir` too: then only this shard's own
     /// results count as something already there. `planned` are the records
     /// of the runs to do ([`crate::runner::planned_record`]), against which
-    /// [`Existing::Resume`] matches the recorded ones.
+    /// [`Existing::Resume`] matches the recorded ones. Two processes must
+    /// not write one results file: take its [`ResultsLock`] first (the
+    /// lock file does not count as something already there).
     ///
     /// # Errors
     /// [`SuiteError::Invalid`] when `dir` already holds results and
-    /// `existing` is [`Existing::Refuse`]; [`SuiteError::Io`] when `dir` or
+    /// `existing` is [`Existing::Refuse`], or when the file is not a regular
+    /// file (a link, a pipe); [`SuiteError::Io`] when `dir` or
     /// the file cannot be created or written; [`SuiteError::Json`] for a
-    /// malformed record when resuming (except an unfinished last line).
+    /// malformed record when resuming (except an unfinished last line that
+    /// is not a whole record).
     ///
     /// ```
     /// use searchlab_lab::results::{Existing, ResultsFile};
@@ -164,9 +169,8 @@ fn refuse_existing(dir: &Path, path: &Path, shared: bool) -> Result<(), SuiteErr
     let lock = path.with_extension("lock");
     let holds_anything = || {
         fs::read_dir(dir).is_ok_and(|mut entries| {
-            entries.any(|e| {
-                e.is_ok_and(|e| e.path() != lock && (e.path() != path || holds_results))
-            })
+            entries
+                .any(|e| e.is_ok_and(|e| e.path() != lock && (e.path() != path || holds_results)))
         })
     };
     if holds_results || (!shared && holds_anything()) {
@@ -263,10 +267,12 @@ fn replace(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError> {
 }
 
 /// The lock of one results file, `{dir}/{stem}.lock`: created new, holding
-/// the process id and host of the bench writing `{dir}/{stem}.jsonl`, and
-/// removed when dropped; a second bench on the same results fails at once.
-/// A lock left by a process that has ended (killed, so it could not
-/// remove it) is taken over.
+/// the process id, host and Slurm job (if any) of the bench writing
+/// `{dir}/{stem}.jsonl`, and removed when dropped; a second bench on the
+/// same results fails at once. A lock left by a process that has ended
+/// (killed, so it could not remove it) is taken over: one of this host
+/// whose process is gone, or one of this very Slurm job (requeued, perhaps
+/// on another node).
 #[derive(Debug)]
 pub struct ResultsLock {
     path: PathBuf,
@@ -294,7 +300,12 @@ impl ResultsLock {
         refuse_non_directory(dir)?;
         fs::create_dir_all(dir).map_err(|e| SuiteError::io(dir, &e))?;
         let path = dir.join(format!("{stem}.lock"));
-        let me = format!("{} {}\n", std::process::id(), this_host());
+        let me = format!(
+            "{} {} {}\n",
+            std::process::id(),
+            this_host(),
+            slurm_job().unwrap_or_else(|| "-".to_owned())
+        );
         // Twice: once more after taking over a stale lock.
         for _ in 0..2 {
             match OpenOptions::new().write(true).create_new(true).open(&path) {
@@ -305,7 +316,8 @@ impl ResultsLock {
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let holder = Holder::read(&path);
-                    if holder.as_ref().is_some_and(Holder::ended) && check_replaceable(&path).is_ok()
+                    if holder.as_ref().is_some_and(Holder::ended)
+                        && check_replaceable(&path).is_ok()
                     {
                         // Gone already is as good: another bench took it over first.
                         let _ = fs::remove_file(&path);
@@ -336,6 +348,7 @@ impl Drop for ResultsLock {
 struct Holder {
     pid: u32,
     host: String,
+    slurm_job: Option<String>,
 }
 
 impl Holder {
@@ -345,14 +358,32 @@ impl Holder {
         let mut words = text.split_whitespace();
         let pid = words.next()?.parse().ok()?;
         let host = words.next().unwrap_or_default().to_owned();
-        Some(Holder { pid, host })
+        let slurm_job = words.next().filter(|j| *j != "-").map(str::to_owned);
+        Some(Holder {
+            pid,
+            host,
+            slurm_job,
+        })
     }
 
     /// Whether the holder is known to have ended: a process of this host
-    /// that no longer runs (one of another host cannot be asked).
+    /// that no longer runs, or an earlier run of this Slurm job on another
+    /// node (Slurm runs one at a time; a process of another host cannot be
+    /// asked).
     fn ended(&self) -> bool {
-        self.host == this_host() && !process_runs(self.pid)
+        if self.host == this_host() {
+            !process_runs(self.pid)
+        } else {
+            self.slurm_job.is_some() && self.slurm_job == slurm_job()
+        }
     }
+}
+
+/// The Slurm job this process runs in, which a requeued job keeps.
+fn slurm_job() -> Option<String> {
+    std::env::var("SLURM_JOB_ID")
+        .ok()
+        .filter(|id| !id.is_empty() && !id.contains(char::is_whitespace))
 }
 
 fn this_host() -> String {

@@ -211,7 +211,10 @@ fn plan_reports_a_grounding_limit_as_a_limit() {
     // The time and memory grounding took, not zero.
     let time = value["time"].as_f64().unwrap_or_default();
     assert!((0.45..10.0).contains(&time), "{value}");
-    assert!(value["peak_memory"].as_u64().unwrap_or_default() > 1 << 20, "{value}");
+    assert!(
+        value["peak_memory"].as_u64().unwrap_or_default() > 1 << 20,
+        "{value}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -298,5 +301,8 @@ fn the_suite_records_the_time_a_grounding_limit_took() {
     let properties = searchlab_lab::record::to_lab_properties(&records);
     let run = properties.as_object().unwrap().values().next().unwrap();
     assert_eq!(run["total_time"], run["search_time"]);
-    assert!(run["total_time"].as_f64().unwrap_or_default() >= 0.45, "{run}");
+    assert!(
+        run["total_time"].as_f64().unwrap_or_default() >= 0.45,
+        "{run}"
+    );
 }

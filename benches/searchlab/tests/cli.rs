@@ -221,7 +221,10 @@ fn outputs_never_replace_what_is_not_a_regular_file() {
     ] {
         let (code, stdout, err) = plan(out);
         assert_eq!(code, 2, "{}: {stdout}{err}", out.display());
-        assert!(err.contains(&format!("not a regular file but {what}")), "{err}");
+        assert!(
+            err.contains(&format!("not a regular file but {what}")),
+            "{err}"
+        );
     }
     assert!(is_fifo(&pipe));
     assert_eq!(std::fs::read_link(&device).unwrap(), Path::new("/dev/null"));
@@ -236,7 +239,10 @@ fn outputs_never_replace_what_is_not_a_regular_file() {
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
     let written = std::fs::read_to_string(&target).unwrap();
-    assert!(written.contains("(pick") && !written.contains("stale"), "{written}");
+    assert!(
+        written.contains("(pick") && !written.contains("stale"),
+        "{written}"
+    );
 
     let (code, _, err) = quick(&[
         "plan",
@@ -299,7 +305,10 @@ fn inputs_are_capped_and_pipes_refused_without_blocking() {
     ] {
         let (code, _, err) = quick(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(err.contains("/dev/zero:1: malformed record: the line is longer than 64 MiB"), "{err}");
+        assert!(
+            err.contains("/dev/zero:1: malformed record: the line is longer than 64 MiB"),
+            "{err}"
+        );
     }
     let pipe = fifo(&dir.join("pipe"));
     let domain = repository().join("benchmarks/pddl/gripper/domain.pddl");
@@ -313,7 +322,10 @@ fn inputs_are_capped_and_pipes_refused_without_blocking() {
     ] {
         let (code, _, err) = quick(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(err.contains("not a regular file but a named pipe"), "{args:?}: {err}");
+        assert!(
+            err.contains("not a regular file but a named pipe"),
+            "{args:?}: {err}"
+        );
     }
     assert!(is_fifo(&pipe));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -342,8 +354,15 @@ fn jobs_are_capped_at_the_runs_and_the_cores() {
         let began = std::time::Instant::now();
         let (code, out, err) = quick(&["bench", text(&suite), "--no-progress", "--jobs", jobs]);
         assert_eq!(code, 0, "{err}");
-        assert!(out.contains("1 solved") && out.contains(", 1 jobs"), "{out}");
-        assert!(began.elapsed() < std::time::Duration::from_secs(5), "{:?}", began.elapsed());
+        assert!(
+            out.contains("1 solved") && out.contains(", 1 jobs"),
+            "{out}"
+        );
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            began.elapsed()
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -365,7 +384,11 @@ fn merge_keeps_unknown_fields_and_a_last_line_without_newline() {
     assert!(out.contains("2 runs"), "{out}");
     let written = std::fs::read_to_string(&merged).unwrap();
     let first: serde_json::Value = serde_json::from_str(written.lines().next().unwrap()).unwrap();
-    assert_eq!(first["future"], serde_json::json!({"peak": [1, 2.5]}), "{written}");
+    assert_eq!(
+        first["future"],
+        serde_json::json!({"peak": [1, 2.5]}),
+        "{written}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -406,14 +429,22 @@ fn plan_json_input_errors_are_json() {
             "missing.toml",
         ),
         (
-            vec!["plan", text(&hungry), "--json", "--trace", "dot", "--trace-out", text(&trace_dir)],
+            vec![
+                "plan",
+                text(&hungry),
+                "--json",
+                "--trace",
+                "dot",
+                "--trace-out",
+                text(&trace_dir),
+            ],
             "a directory",
         ),
     ] {
         let (code, out, err) = searchlab(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
-        let value: serde_json::Value = serde_json::from_str(&out)
-            .unwrap_or_else(|e| panic!("{args:?}: {e}: {out:?} {err:?}"));
+        let value: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out:?} {err:?}"));
         let error = value["error"].as_str().unwrap_or_default();
         assert!(error.contains(says), "{args:?}: {value}");
     }

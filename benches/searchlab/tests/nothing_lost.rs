@@ -470,3 +470,33 @@ fn a_second_bench_on_one_out_fails_at_once_and_a_stale_lock_is_taken_over() {
     assert!(!out.join("results.lock").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A lock of another host cannot be checked and holds; one of this very
+/// Slurm job (requeued on another node) is taken over.
+#[test]
+fn a_lock_of_another_host_holds_unless_it_is_this_slurm_jobs() {
+    let dir = temp_dir("lock-host");
+    let suite = tiny_suite(&dir);
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let lock = out.join("results.lock");
+    std::fs::write(&lock, "4242 node-elsewhere 777\n").unwrap();
+    let bench = |job: &str| {
+        Command::new(env!("CARGO_BIN_EXE_searchlab"))
+            .args(["bench", text(&suite), "--no-progress", "--resume"])
+            .args(["--out", text(&out)])
+            .env("SLURM_JOB_ID", job)
+            .output()
+            .unwrap()
+    };
+    let other = bench("778");
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{err}");
+    assert!(err.contains("process 4242 on node-elsewhere"), "{err}");
+    assert!(lock.exists());
+    let same = bench("777");
+    let err = String::from_utf8_lossy(&same.stderr);
+    assert_eq!(same.status.code(), Some(0), "{err}");
+    assert!(!lock.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
