@@ -621,25 +621,11 @@ fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
     // The results file is locked and opened (and the directory checked)
     // before the first run, and each record goes into it as its run ends;
     // the lock holds until the reports are written.
-    let _lock = match &args.out {
-        Some(out) => Some(ResultsLock::acquire(out, &stem)?),
-        None => None,
-    };
-    let (results, skip) = match &args.out {
+    let (results, skip, _lock) = match &args.out {
         Some(out) => open_results(args, out, &suite, &mine, &stem)?,
-        None => (None, HashSet::new()),
+        None => (None, HashSet::new(), None),
     };
-    let jobs = worker_threads(args.jobs, mine.len());
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    if args
-        .jobs
-        .is_some_and(|asked| asked > cores * MAX_JOBS_PER_CORE)
-    {
-        eprintln!(
-            "note: {jobs} worker threads, not {}: at most {MAX_JOBS_PER_CORE} per core ({cores} cores)",
-            args.jobs.unwrap_or_default()
-        );
-    }
+    let jobs = jobs_to_start(args.jobs, mine.len());
     let options = RunOptions {
         jobs: args.jobs,
         shard: args.shard,
@@ -715,16 +701,35 @@ fn check_compared(suite: &Suite, compare: &[(String, String)]) -> Result<(), Sui
     Ok(())
 }
 
-/// Opens `bench --out DIR`'s results file for the runs `mine` (refusing,
-/// resuming or overwriting what is there) and returns it with the runs
-/// that need not run again.
+/// The worker threads that run `runs` runs for `--jobs asked`
+/// ([`worker_threads`]), with a note when the cores cap them.
+fn jobs_to_start(asked: Option<usize>, runs: usize) -> usize {
+    let jobs = worker_threads(asked, runs);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if let Some(asked) = asked.filter(|&n| n > cores.saturating_mul(MAX_JOBS_PER_CORE)) {
+        eprintln!(
+            "note: {jobs} worker threads, not {asked}: at most {MAX_JOBS_PER_CORE} per core \
+             ({cores} cores)"
+        );
+    }
+    jobs
+}
+
+/// The lock, kept until the reports are written, with what
+/// [`open_results`] returns.
+type OpenedResults = (Option<ResultsFile>, HashSet<ResumeKey>, Option<ResultsLock>);
+
+/// Locks and opens `bench --out DIR`'s results file for the runs `mine`
+/// (refusing, resuming or overwriting what is there) and returns it with
+/// the runs that need not run again and the lock.
 fn open_results(
     args: &BenchArgs,
     out: &Path,
     suite: &Suite,
     mine: &[RunSpec],
     stem: &str,
-) -> Result<(Option<ResultsFile>, HashSet<ResumeKey>), SuiteError> {
+) -> Result<OpenedResults, SuiteError> {
+    let lock = ResultsLock::acquire(out, stem)?;
     let existing = if args.resume {
         Existing::Resume
     } else if args.overwrite {
@@ -752,7 +757,7 @@ fn open_results(
             mine.len(),
         );
     }
-    Ok((Some(file), resumed.skip()))
+    Ok((Some(file), resumed.skip(), Some(lock)))
 }
 
 /// The command line's limits replace the suite's and every

@@ -8,13 +8,13 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use planners::heuristics::{heuristic, NamedHeuristic};
-use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
+use planners::pddl::{solve_files_with, IpcPlan, PddlError, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
 use planners::{
     Direction, PlanImprovement, PlanOutcome, PlanReport, PlanTrace, Planner, PlannerConfig,
     PlanningDomain,
 };
-use search_core::{Algorithm, Statistics};
+use search_core::{Algorithm, Limit, Statistics};
 use serde_json::json;
 
 use crate::files::check_output;
@@ -448,33 +448,7 @@ fn solve_pddl(
                     None,
                 );
             };
-            // Stopped while parsing or grounding: the time and memory it
-            // took are all before a search.
-            let elapsed = began.elapsed();
-            let peak = peak_memory_bytes();
-            let text = if request.json {
-                let value = json!({
-                    "problem": name,
-                    "kind": "pddl",
-                    "config": config_name,
-                    "limits": heading.limits_json(),
-                    "outcome": "limit",
-                    "limit": limit.to_string(),
-                    "error": e.to_string(),
-                    "time": elapsed.as_secs_f64(),
-                    "peak_memory": peak,
-                });
-                format!("{value}\n")
-            } else {
-                let mut text = format!(
-                    "problem   {name} (pddl)\nconfig    {config_name}\nlimits    {}\noutcome   limit reached ({limit}): {e}\ntime      {elapsed:.2?} (parsing and grounding)\n",
-                    heading.limits_text()
-                );
-                if let Some(bytes) = peak {
-                    let _ = writeln!(text, "peak memory (KiB) {}", bytes.div_ceil(1024));
-                }
-                text
-            };
+            let text = grounding_limit_text(&heading, limit, &e, began.elapsed(), request.json);
             return (text, EXIT_LIMIT, None);
         }
     };
@@ -523,6 +497,43 @@ fn solve_pddl(
         }
     };
     (text, code, trace)
+}
+
+/// What `plan` says of a task that `limit` stopped while parsing or
+/// grounding (`error`) after `elapsed`: the time and memory it took are
+/// all before a search.
+fn grounding_limit_text(
+    heading: &Heading<'_>,
+    limit: Limit,
+    error: &PddlError,
+    elapsed: Duration,
+    json: bool,
+) -> String {
+    let peak = peak_memory_bytes();
+    let (name, config) = (heading.problem, heading.config);
+    if json {
+        let value = json!({
+            "problem": name,
+            "kind": "pddl",
+            "config": config,
+            "limits": heading.limits_json(),
+            "outcome": "limit",
+            "limit": limit.to_string(),
+            "error": error.to_string(),
+            "time": elapsed.as_secs_f64(),
+            "peak_memory": peak,
+        });
+        return format!("{value}\n");
+    }
+    let mut text = format!(
+        "problem   {name} (pddl)\nconfig    {config}\nlimits    {}\n\
+         outcome   limit reached ({limit}): {error}\ntime      {elapsed:.2?} (parsing and grounding)\n",
+        heading.limits_text()
+    );
+    if let Some(bytes) = peak {
+        let _ = writeln!(text, "peak memory (KiB) {}", bytes.div_ceil(1024));
+    }
+    text
 }
 
 /// A solved task's step names and its validation (`solve_files_with`
