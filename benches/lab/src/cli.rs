@@ -922,14 +922,24 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
         code: EXIT_INPUT_ERROR,
         trace: None,
     };
-    let planned = match args.files.as_slice() {
-        [domain, problem] => plan_pddl_traced(domain, problem, &request, args.plan_file.as_deref()),
-        [problem] if problem.extension().is_some_and(|e| e == "pddl") => input_error(format!(
-            "{} is PDDL: give the domain and the problem file \
-             (searchlab plan domain.pddl problem.pddl)",
-            problem.display()
-        )),
-        [problem] if args.plan_file.is_none() => plan_file_traced(problem, &request),
+    // A trace file is refused before planning, not after.
+    let refused_trace = args
+        .trace_out
+        .as_deref()
+        .and_then(|path| crate::files::check_output(path).err());
+    let planned = match (refused_trace, args.files.as_slice()) {
+        (Some(e), _) => input_error(format!("--trace-out {e}")),
+        (None, [domain, problem]) => {
+            plan_pddl_traced(domain, problem, &request, args.plan_file.as_deref())
+        }
+        (None, [problem]) if problem.extension().is_some_and(|e| e == "pddl") => {
+            input_error(format!(
+                "{} is PDDL: give the domain and the problem file \
+                 (searchlab plan domain.pddl problem.pddl)",
+                problem.display()
+            ))
+        }
+        (None, [problem]) if args.plan_file.is_none() => plan_file_traced(problem, &request),
         _ => input_error(
             "--plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)".to_owned(),
         ),
