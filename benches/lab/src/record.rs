@@ -382,10 +382,11 @@ pub fn check_records(records: &[RunRecord]) -> Result<(), SuiteError> {
     Ok(())
 }
 
-/// Writes `records` as JSON lines, one record a line.
+/// Writes `records` as JSON lines, one record a line ([`write_file`]).
 ///
 /// # Errors
-/// [`SuiteError::Io`] when the file cannot be written.
+/// [`SuiteError::Io`] when the file cannot be written;
+/// [`SuiteError::Invalid`] when `path` is not a regular file.
 pub fn write_jsonl(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError> {
     let mut out = String::new();
     for record in records {
