@@ -1,10 +1,12 @@
 //! Reading input files with a size cap, so that `/dev/zero`, a pipe that
 //! never ends or a runaway generated file is refused with a clear error
-//! instead of filling the memory.
+//! instead of filling the memory; a named pipe, a socket or a directory is
+//! refused before it is opened, since opening a pipe without a writer
+//! blocks forever.
 //!
 //! Every loader reads through here: [`problem::load`](crate::problem::load),
 //! [`pddl::solve_files`](crate::pddl::solve_files), and `searchlab`'s suite
-//! files.
+//! and results files.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -18,7 +20,8 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// pipe).
 ///
 /// # Errors
-/// The system's error when the file cannot be opened or read; an error of
+/// The system's error when the file cannot be opened or read; those of
+/// [`open_input`] for a named pipe, a socket or a directory; an error of
 /// kind [`io::ErrorKind::FileTooLarge`], saying "file is larger than the
 /// N MiB input limit", when it holds more than `limit` bytes.
 ///
@@ -31,7 +34,7 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// # }
 /// ```
 pub fn read_capped(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = File::open(path)?;
+    let file = open_input(path)?;
     // A regular file says its size: refuse it without reading.
     if file
         .metadata()
@@ -45,6 +48,46 @@ pub fn read_capped(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
         return Err(too_large(limit));
     }
     Ok(bytes)
+}
+
+/// Opens the input file at `path` for reading, refusing what cannot be
+/// read as a file: a named pipe (FIFO) or a socket, whose opening can block
+/// forever, and a directory. Devices open (`/dev/zero`, `/dev/null`): a
+/// reader caps what it takes from them.
+///
+/// # Errors
+/// The system's error when the file cannot be opened; an error of kind
+/// [`io::ErrorKind::InvalidInput`] saying what the path is, for a pipe, a
+/// socket or a directory.
+///
+/// ```
+/// let error = planners::input::open_input(std::path::Path::new(".")).unwrap_err();
+/// assert_eq!(error.to_string(), "not a regular file but a directory");
+/// ```
+pub fn open_input(path: &Path) -> io::Result<File> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if let Some(what) = unreadable_kind(kind) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a regular file but {what}"),
+        ));
+    }
+    File::open(path)
+}
+
+/// What an input of type `kind` is, if it is not to be read.
+fn unreadable_kind(kind: std::fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a named pipe (FIFO)");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+    }
+    kind.is_dir().then_some("a directory")
 }
 
 /// [`read_capped`] at [`MAX_INPUT_BYTES`], as UTF-8 text.
@@ -63,7 +106,11 @@ pub fn read_text(path: &Path) -> io::Result<String> {
 }
 
 /// "file is larger than the N MiB input limit" (in bytes below 1 MiB).
-pub(crate) fn too_large_message(limit: u64) -> String {
+///
+/// ```
+/// assert_eq!(planners::input::too_large_message(1 << 30), "file is larger than the 1024 MiB input limit");
+/// ```
+pub fn too_large_message(limit: u64) -> String {
     if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
         format!("file is larger than the {} MiB input limit", limit >> 20)
     } else {

@@ -38,10 +38,12 @@ use crate::output::{write_outputs, OutputOptions};
 use crate::plan::{
     plan_file_traced, plan_pddl_traced, PlanRequest, Planned, TraceFormat, EXIT_INPUT_ERROR,
 };
-use crate::record::{merge, read_jsonl, write_jsonl, Prefer, ResumeKey, RunRecord};
+use crate::record::{merge, read_jsonl, write_file, write_jsonl, Prefer, ResumeKey, RunRecord};
 use crate::report::{Report, ScoreBounds};
-use crate::results::{Existing, ResultsFile};
-use crate::runner::{planned_record, run_suite, run_suite_with, RunOptions, Shard};
+use crate::results::{Existing, ResultsFile, ResultsLock};
+use crate::runner::{
+    planned_record, run_suite, run_suite_with, worker_threads, RunOptions, Shard, MAX_JOBS_PER_CORE,
+};
 use crate::suite::{
     mebibytes, time_limit, Configuration, RunLimits, RunSpec, Source, Suite, SuiteProblem,
 };
@@ -78,7 +80,7 @@ enum Command {
         /// The result files.
         #[arg(required = true)]
         parts: Vec<PathBuf>,
-        /// The merged file to write.
+        /// The merged file to write (a new path or a regular file).
         #[arg(long, short)]
         out: PathBuf,
         /// Which of two different records of one run to keep: the one from
@@ -113,7 +115,8 @@ enum Command {
 pub(crate) struct BenchArgs {
     /// A suite file (TOML); the built-in default suite if left out.
     pub(crate) suite: Option<PathBuf>,
-    /// Worker threads (default: every core).
+    /// Worker threads (default: every core); at most one per run and 4 per
+    /// core start.
     #[arg(long, short)]
     pub(crate) jobs: Option<usize>,
     /// Run only the K-th of N disjoint slices of the runs (for job arrays).
@@ -124,8 +127,10 @@ pub(crate) struct BenchArgs {
     /// appended to results.jsonl (results-K-of-N.jsonl for a shard) as soon
     /// as it ends; the rest is made from that file at the end. The directory
     /// must be empty (for a shard: hold no results of its own) unless
-    /// --resume or --overwrite is given; it is created and checked before
-    /// the first run.
+    /// --resume or --overwrite is given; it is created, checked and locked
+    /// (results.lock, holding this process's id) before the first run, so
+    /// that a second bench on it fails at once. Files are written only
+    /// where nothing is or a regular file is.
     #[arg(long, short, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// Complete the experiment in --out DIR after an interruption: runs
@@ -229,7 +234,9 @@ struct PlanArgs {
     #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// For PDDL: write the plan (IPC format) here instead of standard
-    /// output.
+    /// output: a new path or a regular file, emptied before planning (no
+    /// stale plan stays); anything else (a pipe, a device, a directory) is
+    /// refused, never replaced.
     #[arg(long, value_name = "FILE")]
     plan_file: Option<PathBuf>,
     /// forward, regression or portfolio.
@@ -255,7 +262,8 @@ struct PlanArgs {
     /// of mutually exclusive facts as fields); for comparison.
     #[arg(long)]
     no_packing: bool,
-    /// Print JSON instead of tables.
+    /// Print JSON instead of tables; input errors too, as an object with
+    /// an "error" field on standard output (exit code 2).
     #[arg(long)]
     json: bool,
     /// Record the search's exploration and write it as Graphviz DOT
@@ -264,7 +272,8 @@ struct PlanArgs {
     /// report to standard error, unless `--trace-out` names a file.
     #[arg(long, value_name = "FORMAT")]
     trace: Option<TraceFormat>,
-    /// Write the trace to this file instead of standard output.
+    /// Write the trace to this file instead of standard output (a new path
+    /// or a regular file).
     #[arg(long, value_name = "PATH", requires = "trace")]
     trace_out: Option<PathBuf>,
     /// The most nodes the trace writes (the plan's path always whole;
@@ -376,8 +385,15 @@ impl Lab {
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
-        let cli = match Cli::try_parse_from(args) {
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        let cli = match Cli::try_parse_from(&args) {
             Ok(cli) => cli,
+            Err(e) if e.use_stderr() && wants_json_plan(&args) => {
+                let message = e.render().to_string();
+                let message = message.trim().trim_start_matches("error: ");
+                print!("{}", crate::plan::error_text(true, message));
+                return ExitCode::from(EXIT_INPUT_ERROR);
+            }
             Err(e) => {
                 let _ = e.print();
                 return if e.use_stderr() {
@@ -411,6 +427,12 @@ impl Lab {
             }
         }
     }
+}
+
+/// Whether `args` ask for `plan --json`, so that even an error of the
+/// command line itself comes as JSON.
+fn wants_json_plan(args: &[OsString]) -> bool {
+    args.get(1).is_some_and(|a| a == "plan") && args.iter().skip(2).any(|a| a == "--json")
 }
 
 /// The built-in default suite, with A* on each of the user's heuristics
@@ -526,7 +548,15 @@ fn run_one_child(heuristics: &Registry) -> Result<(), SuiteError> {
         fast_downward: None,
         pyperplan: None,
     };
-    let record = crate::runner::run_one(&suite, spec, &no_peers);
+    let mut record = crate::runner::run_one(&suite, spec, &no_peers);
+    // The process is the run's alone: its peak is the run's, where a run
+    // stopped before its search (a grounding limit) measured nothing.
+    if record.outcome == crate::record::RunOutcome::Limit && record.memory_measure.is_none() {
+        if let Some(peak) = crate::plan::peak_memory_bytes() {
+            record.memory = peak;
+            record.memory_measure = Some(crate::record::MemoryMeasure::ProcessPeak);
+        }
+    }
     let line = serde_json::to_string(&record)
         .map_err(|e| SuiteError::Invalid(format!("run-one: cannot write the record: {e}")))?;
     println!("{line}");
@@ -589,12 +619,14 @@ fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
             .unwrap_or_default()
     );
     let stem = args.shard.map_or_else(|| "results".to_owned(), Shard::stem);
-    // The results file is opened (and the directory checked) before the
-    // first run, and each record goes into it as its run ends.
-    let (results, skip) = match &args.out {
+    // The results file is locked and opened (and the directory checked)
+    // before the first run, and each record goes into it as its run ends;
+    // the lock holds until the reports are written.
+    let (results, skip, _lock) = match &args.out {
         Some(out) => open_results(args, out, &suite, &mine, &stem)?,
-        None => (None, HashSet::new()),
+        None => (None, HashSet::new(), None),
     };
+    let jobs = jobs_to_start(args.jobs, mine.len());
     let options = RunOptions {
         jobs: args.jobs,
         shard: args.shard,
@@ -633,8 +665,7 @@ fn bench(args: &BenchArgs, heuristics: &Registry) -> Result<(), SuiteError> {
             String::new()
         },
         wall.as_secs_f64(),
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        jobs
     );
     if let Some(out) = &args.out {
         println!("wrote {}", out.join(format!("{stem}.jsonl")).display());
@@ -671,16 +702,35 @@ fn check_compared(suite: &Suite, compare: &[(String, String)]) -> Result<(), Sui
     Ok(())
 }
 
-/// Opens `bench --out DIR`'s results file for the runs `mine` (refusing,
-/// resuming or overwriting what is there) and returns it with the runs
-/// that need not run again.
+/// The worker threads that run `runs` runs for `--jobs asked`
+/// ([`worker_threads`]), with a note when the cores cap them.
+fn jobs_to_start(asked: Option<usize>, runs: usize) -> usize {
+    let jobs = worker_threads(asked, runs);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if let Some(asked) = asked.filter(|&n| n > cores.saturating_mul(MAX_JOBS_PER_CORE)) {
+        eprintln!(
+            "note: {jobs} worker threads, not {asked}: at most {MAX_JOBS_PER_CORE} per core \
+             ({cores} cores)"
+        );
+    }
+    jobs
+}
+
+/// The lock, kept until the reports are written, with what
+/// [`open_results`] returns.
+type OpenedResults = (Option<ResultsFile>, HashSet<ResumeKey>, Option<ResultsLock>);
+
+/// Locks and opens `bench --out DIR`'s results file for the runs `mine`
+/// (refusing, resuming or overwriting what is there) and returns it with
+/// the runs that need not run again and the lock.
 fn open_results(
     args: &BenchArgs,
     out: &Path,
     suite: &Suite,
     mine: &[RunSpec],
     stem: &str,
-) -> Result<(Option<ResultsFile>, HashSet<ResumeKey>), SuiteError> {
+) -> Result<OpenedResults, SuiteError> {
+    let lock = ResultsLock::acquire(out, stem)?;
     let existing = if args.resume {
         Existing::Resume
     } else if args.overwrite {
@@ -708,7 +758,7 @@ fn open_results(
             mine.len(),
         );
     }
-    Ok((Some(file), resumed.skip()))
+    Ok((Some(file), resumed.skip(), Some(lock)))
 }
 
 /// The command line's limits replace the suite's and every
@@ -843,7 +893,12 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
     {
         Ok(heuristic) => heuristic,
         Err(e) => {
-            eprintln!("error: {e}");
+            let text = crate::plan::error_text(args.json, &e.to_string());
+            if args.json {
+                print!("{text}");
+            } else {
+                eprint!("{text}");
+            }
             return ExitCode::from(EXIT_INPUT_ERROR);
         }
     };
@@ -863,36 +918,45 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
         trace: args.trace,
         trace_max_nodes: args.trace_max_nodes,
     };
-    let input_error = |text: String| Planned {
-        text,
+    let input_error = |message: String| Planned {
+        text: crate::plan::error_text(args.json, &message),
         code: EXIT_INPUT_ERROR,
         trace: None,
     };
-    let planned = match args.files.as_slice() {
-        [domain, problem] => plan_pddl_traced(domain, problem, &request, args.plan_file.as_deref()),
-        [problem] if problem.extension().is_some_and(|e| e == "pddl") => input_error(format!(
-            "error: {} is PDDL: give the domain and the problem file \
-             (searchlab plan domain.pddl problem.pddl)\n",
-            problem.display()
-        )),
-        [problem] if args.plan_file.is_none() => plan_file_traced(problem, &request),
+    // A trace file is refused before planning, not after.
+    let refused_trace = args
+        .trace_out
+        .as_deref()
+        .and_then(|path| crate::files::check_output(path).err());
+    let planned = match (refused_trace, args.files.as_slice()) {
+        (Some(e), _) => input_error(format!("--trace-out {e}")),
+        (None, [domain, problem]) => {
+            plan_pddl_traced(domain, problem, &request, args.plan_file.as_deref())
+        }
+        (None, [problem]) if problem.extension().is_some_and(|e| e == "pddl") => {
+            input_error(format!(
+                "{} is PDDL: give the domain and the problem file \
+                 (searchlab plan domain.pddl problem.pddl)",
+                problem.display()
+            ))
+        }
+        (None, [problem]) if args.plan_file.is_none() => plan_file_traced(problem, &request),
         _ => input_error(
-            "error: --plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)\n"
-                .to_owned(),
+            "--plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)".to_owned(),
         ),
     };
     let Planned {
-        text,
+        mut text,
         mut code,
         trace,
     } = planned;
     // Notes about the trace go to standard error, so that standard output
     // stays a report, a JSON value or an IPC plan file.
     match (trace, &args.trace_out) {
-        (Some(trace), Some(path)) => match std::fs::write(path, trace) {
+        (Some(trace), Some(path)) => match write_file(path, trace.as_bytes()) {
             Ok(()) => eprintln!("trace written to {}", path.display()),
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                text = crate::plan::error_text(args.json, &format!("cannot write the trace: {e}"));
                 code = EXIT_INPUT_ERROR;
             }
         },
@@ -907,7 +971,9 @@ fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
         }
         (None, _) => {}
     }
-    if code == EXIT_INPUT_ERROR {
+    // With --json an input error is a JSON value too, where the answer
+    // would be.
+    if code == EXIT_INPUT_ERROR && !args.json {
         eprint!("{text}");
     } else {
         print!("{text}");

@@ -12,7 +12,9 @@
 //! - [`record`]: the records and their files (JSON lines, CSV, Downward Lab
 //!   properties), merging shards; [`provenance`]: the build, machine and
 //!   start time each record carries; [`results`]: `bench --out`'s results
-//!   file, one line per finished run, resumable.
+//!   file, one line per finished run, resumable, locked while a bench
+//!   writes it; [`files`]: output only to regular files or new paths,
+//!   results files read under a cap.
 //! - [`report`]: coverage, geometric means, scores and comparisons as
 //!   console or Markdown tables; [`html`]: the self-contained HTML report;
 //!   [`plot`]: SVG plots.
@@ -66,6 +68,7 @@
 pub mod cli;
 pub mod defaults;
 pub mod external;
+pub mod files;
 pub mod html;
 #[cfg(unix)]
 pub mod isolated;

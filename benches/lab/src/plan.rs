@@ -8,15 +8,17 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use planners::heuristics::{heuristic, NamedHeuristic};
-use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution};
+use planners::pddl::{solve_files_with, IpcPlan, PddlError, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
 use planners::{
     Direction, PlanImprovement, PlanOutcome, PlanReport, PlanTrace, Planner, PlannerConfig,
     PlanningDomain,
 };
-use search_core::{Algorithm, Statistics};
+use search_core::{Algorithm, Limit, Statistics};
 use serde_json::json;
 
+use crate::files::check_output;
+use crate::record::write_file;
 use crate::report::as_f64;
 use crate::suite::RunLimits;
 
@@ -119,12 +121,30 @@ pub struct Planned {
 }
 
 impl Planned {
-    fn untraced((text, code): (String, u8)) -> Self {
+    /// An input error, as [`error_text`] writes it for `request`.
+    fn input_error(request: &PlanRequest, message: &str) -> Self {
         Self {
-            text,
-            code,
+            text: error_text(request.json, message),
+            code: EXIT_INPUT_ERROR,
             trace: None,
         }
+    }
+}
+
+/// An input error as `searchlab plan` prints it: `error: MESSAGE` on a
+/// line, or with `json` a JSON object with the message in its `error`
+/// field, so that a caller reading JSON always reads JSON.
+///
+/// ```
+/// use searchlab_lab::plan::error_text;
+/// assert_eq!(error_text(false, "no such file"), "error: no such file\n");
+/// assert_eq!(error_text(true, "no such file"), "{\"error\":\"no such file\"}\n");
+/// ```
+pub fn error_text(json: bool, message: &str) -> String {
+    if json {
+        format!("{}\n", json!({ "error": message }))
+    } else {
+        format!("error: {message}\n")
     }
 }
 
@@ -225,7 +245,7 @@ pub fn plan_file(path: &Path, request: &PlanRequest) -> (String, u8) {
 pub fn plan_file_traced(path: &Path, request: &PlanRequest) -> Planned {
     let loaded = match planners::problem::load(path) {
         Ok(loaded) => loaded,
-        Err(e) => return Planned::untraced((format!("error: {e}\n"), EXIT_INPUT_ERROR)),
+        Err(e) => return Planned::input_error(request, &e.to_string()),
     };
     plan_loaded_traced(&loaded, request)
 }
@@ -244,7 +264,7 @@ pub fn plan_loaded_traced(loaded: &LoadedProblem, request: &PlanRequest) -> Plan
     };
     let config = match request.config(default) {
         Ok(config) => config,
-        Err(e) => return Planned::untraced((format!("error: {e}\n"), EXIT_INPUT_ERROR)),
+        Err(e) => return Planned::input_error(request, &e.to_string()),
     };
     let config_name = config.name();
     let heading = |problem, kind| Heading {
@@ -285,12 +305,7 @@ fn solve<D: PlanningDomain>(
     };
     let (report, trace) = match result {
         Ok(found) => found,
-        Err(e) => {
-            return Planned::untraced((
-                format!("error: {}: {e}\n", heading.problem),
-                EXIT_INPUT_ERROR,
-            ))
-        }
+        Err(e) => return Planned::input_error(request, &format!("{}: {e}", heading.problem)),
     };
     let validation = report.plan().map(|plan| {
         planners::validate(domain, start, goal, &plan.actions).map_err(|e| e.to_string())
@@ -317,8 +332,10 @@ fn solve<D: PlanningDomain>(
 }
 
 /// Makes way for this run's plan file: refuses one that is an input file
-/// (it would be overwritten) and removes an old one, so that after the run
-/// the file holds this run's plan or does not exist.
+/// (it would be overwritten) or is not a regular file (a pipe, a device, a
+/// directory: never removed nor replaced), and empties an old one, so that
+/// after the run the file holds this run's plan, is empty, or does not
+/// exist.
 fn clear_plan_file(plan_file: &Path, inputs: &[&Path]) -> Result<(), String> {
     if let Ok(plan) = plan_file.canonicalize() {
         if let Some(input) = inputs
@@ -332,13 +349,22 @@ fn clear_plan_file(plan_file: &Path, inputs: &[&Path]) -> Result<(), String> {
             ));
         }
     }
-    match std::fs::remove_file(plan_file) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!(
-            "cannot remove the old plan file {}: {e}",
-            plan_file.display()
-        )),
-        _ => Ok(()),
+    check_output(plan_file).map_err(|e| format!("--plan-file {e}"))?;
+    if !plan_file.exists() {
+        return Ok(());
     }
+    // Emptied in place, never unlinked: a link or its hard links stay.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(plan_file)
+        .map(drop)
+        .map_err(|e| {
+            format!(
+                "cannot empty the old plan file {}: {e}",
+                plan_file.display()
+            )
+        })
 }
 
 /// Solves a PDDL task (STRIPS, see [`planners::pddl`]) as `request` says.
@@ -348,9 +374,11 @@ fn clear_plan_file(plan_file: &Path, inputs: &[&Path]) -> Result<(), String> {
 /// IPC plan file. Returns the text and the exit code (see the `EXIT_*`
 /// constants).
 ///
-/// A plan file is removed before planning starts: afterwards it holds this
-/// task's plan or does not exist. One that is the domain or problem file
-/// (by another name too) is an input error.
+/// A plan file is emptied before planning starts: afterwards it holds this
+/// task's plan, or nothing. One that is the domain or problem file (by
+/// another name too), or is not a regular file (a named pipe, a device, a
+/// directory), is an input error: nothing at its path is removed or
+/// replaced.
 pub fn plan_pddl(
     domain: &Path,
     problem: &Path,
@@ -386,12 +414,18 @@ fn solve_pddl(
 ) -> (String, u8, Option<PlanTrace>) {
     if let Some(path) = plan_file {
         if let Err(message) = clear_plan_file(path, &[domain, problem]) {
-            return (format!("error: {message}\n"), EXIT_INPUT_ERROR, None);
+            return (error_text(request.json, &message), EXIT_INPUT_ERROR, None);
         }
     }
     let config = match request.config("hmax") {
         Ok(config) => config,
-        Err(e) => return (format!("error: {e}\n"), EXIT_INPUT_ERROR, None),
+        Err(e) => {
+            return (
+                error_text(request.json, &e.to_string()),
+                EXIT_INPUT_ERROR,
+                None,
+            )
+        }
     };
     let name = problem.display().to_string();
     let config_name = config.name();
@@ -407,29 +441,18 @@ fn solve_pddl(
         trace: request.trace.is_some(),
         ..PddlOptions::default()
     };
+    let began = std::time::Instant::now();
     let solution = match solve_files_with(domain, problem, &config, &options) {
         Ok(solution) => solution,
         Err(e) => {
             let Some(limit) = e.limit() else {
-                return (format!("error: {e}\n"), EXIT_INPUT_ERROR, None);
+                return (
+                    error_text(request.json, &e.to_string()),
+                    EXIT_INPUT_ERROR,
+                    None,
+                );
             };
-            let text = if request.json {
-                let value = json!({
-                    "problem": name,
-                    "kind": "pddl",
-                    "config": config_name,
-                    "limits": heading.limits_json(),
-                    "outcome": "limit",
-                    "limit": limit.to_string(),
-                    "error": e.to_string(),
-                });
-                format!("{value}\n")
-            } else {
-                format!(
-                    "problem   {name} (pddl)\nconfig    {config_name}\nlimits    {}\noutcome   limit reached ({limit}): {e}\n",
-                    heading.limits_text()
-                )
-            };
+            let text = grounding_limit_text(&heading, limit, &e, began.elapsed(), request.json);
             return (text, EXIT_LIMIT, None);
         }
     };
@@ -459,12 +482,9 @@ fn solve_pddl(
     let trace = solution.trace;
     let (text, code) = match plan_file {
         Some(path) if solution.plan.is_some() => {
-            if let Err(e) = std::fs::write(path, &plan_text) {
-                return (
-                    format!("error: cannot write {}: {e}\n", path.display()),
-                    EXIT_INPUT_ERROR,
-                    None,
-                );
+            if let Err(e) = write_file(path, plan_text.as_bytes()) {
+                let message = format!("cannot write the plan: {e}");
+                return (error_text(request.json, &message), EXIT_INPUT_ERROR, None);
             }
             if !request.json {
                 let _ = writeln!(text, "\nplan written to {}", path.display());
@@ -482,6 +502,43 @@ fn solve_pddl(
         }
     };
     (text, code, trace)
+}
+
+/// What `plan` says of a task that `limit` stopped while parsing or
+/// grounding (`error`) after `elapsed`: the time and memory it took are
+/// all before a search.
+fn grounding_limit_text(
+    heading: &Heading<'_>,
+    limit: Limit,
+    error: &PddlError,
+    elapsed: Duration,
+    json: bool,
+) -> String {
+    let peak = peak_memory_bytes();
+    let (name, config) = (heading.problem, heading.config);
+    if json {
+        let value = json!({
+            "problem": name,
+            "kind": "pddl",
+            "config": config,
+            "limits": heading.limits_json(),
+            "outcome": "limit",
+            "limit": limit.to_string(),
+            "error": error.to_string(),
+            "time": elapsed.as_secs_f64(),
+            "peak_memory": peak,
+        });
+        return format!("{value}\n");
+    }
+    let mut text = format!(
+        "problem   {name} (pddl)\nconfig    {config}\nlimits    {}\n\
+         outcome   limit reached ({limit}): {error}\ntime      {elapsed:.2?} (parsing and grounding)\n",
+        heading.limits_text()
+    );
+    if let Some(bytes) = peak {
+        let _ = writeln!(text, "peak memory (KiB) {}", bytes.div_ceil(1024));
+    }
+    text
 }
 
 /// A solved task's step names and its validation (`solve_files_with`

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -98,8 +98,10 @@ pub struct RunRecord {
     pub expanded_until_last_jump: u64,
     /// Wall time of the search in seconds (Downward Lab's `search_time`;
     /// for a PDDL task, without parsing and grounding: see
-    /// [`translator_time`](Self::translator_time)); for a peer planner, the
-    /// search time it reports (CPU time).
+    /// [`translator_time`](Self::translator_time), but for a run that a
+    /// limit stopped before its search, whose time is all parsing and
+    /// grounding); for a peer planner, the search time it reports (CPU
+    /// time).
     pub time: f64,
     /// CPU time of the search in seconds: of searchlab's worker thread,
     /// read from Linux's `/proc/thread-self/schedstat` before and after the
@@ -112,7 +114,8 @@ pub struct RunRecord {
     /// For a PDDL task, the wall time in seconds before the search: parsing,
     /// grounding and building the task (Downward Lab's `translator_time`;
     /// for Fast Downward, its translator's); `None` for other problems,
-    /// built before the suite runs.
+    /// built before the suite runs, and for a run that a limit stopped
+    /// before its search (its [`time`](Self::time) says how long it ran).
     #[serde(default)]
     pub translator_time: Option<f64>,
     /// Wall time in seconds spent making the heuristic (the tables it
@@ -161,6 +164,11 @@ pub struct RunRecord {
     /// The machine it ran on: host name, CPU model, cores.
     #[serde(default)]
     pub machine: Option<Machine>,
+    /// Fields this build does not know (written by a newer searchlab, or
+    /// added by hand), kept as read so that `merge` and `bench --resume`
+    /// write them back.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The limits a run was under, as its record keeps them (per search; `None`
@@ -192,9 +200,12 @@ pub enum MemoryMeasure {
     /// searchlab's estimate of its search: the capacity of the node store,
     /// index and open list at the end (they never shrink, so about their
     /// peak) and the heap memory the nodes own; not the process's memory,
-    /// which runs on other threads share.
+    /// which runs on other threads share. For a run that the memory limit
+    /// stopped while grounding, grounding's estimate.
     SearchEstimate,
-    /// The peak memory of the planner's process, as the peer reports it.
+    /// The peak memory of the planner's process, as the peer reports it, or
+    /// of an isolated run's child ([`crate::isolated`]) that stopped before
+    /// its search measured anything.
     ProcessPeak,
 }
 
@@ -256,6 +267,7 @@ impl RunRecord {
             method: None,
             problem_digest: None,
             machine: None,
+            extra: BTreeMap::new(),
         }
     }
 
@@ -376,10 +388,11 @@ pub fn check_records(records: &[RunRecord]) -> Result<(), SuiteError> {
     Ok(())
 }
 
-/// Writes `records` as JSON lines, one record a line.
+/// Writes `records` as JSON lines, one record a line ([`write_file`]).
 ///
 /// # Errors
-/// [`SuiteError::Io`] when the file cannot be written.
+/// [`SuiteError::Io`] when the file cannot be written;
+/// [`SuiteError::Invalid`] when `path` is not a regular file.
 pub fn write_jsonl(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError> {
     let mut out = String::new();
     for record in records {
@@ -394,42 +407,43 @@ pub fn write_jsonl(path: &Path, records: &[RunRecord]) -> Result<(), SuiteError>
     write_file(path, out.as_bytes())
 }
 
-/// Reads JSON lines written by [`write_jsonl`]; blank lines are skipped.
+/// Reads JSON lines written by [`write_jsonl`]; blank lines are skipped. A
+/// last line without a newline counts like any other. At most
+/// [`MAX_RESULTS_BYTES`](crate::files::MAX_RESULTS_BYTES) are read; a named
+/// pipe is refused unopened.
 ///
 /// # Errors
-/// [`SuiteError::Io`] when the file cannot be read, [`SuiteError::Json`]
-/// naming the line of a malformed record or of one that fails
-/// [`RunRecord::check`].
+/// [`SuiteError::Io`] when the file cannot be read or is too large,
+/// [`SuiteError::Json`] naming the line of a malformed record or of one that
+/// fails [`RunRecord::check`].
 pub fn read_jsonl(path: &Path) -> Result<Vec<RunRecord>, SuiteError> {
-    let file = fs::File::open(path).map_err(|e| SuiteError::io(path, &e))?;
-    let lines = BufReader::new(file)
-        .lines()
-        .map(|line| line.map_err(|e| SuiteError::io(path, &e)));
-    parse_jsonl(path, lines)
+    let mut records = Vec::new();
+    crate::files::read_lines(path, |number, line, _| {
+        if let Some(record) = parse_line(path, number, line)? {
+            records.push(record);
+        }
+        Ok(())
+    })?;
+    Ok(records)
 }
 
-/// Reads the records of `lines`, read from `path`.
-pub(crate) fn parse_jsonl(
+/// The record on line `number` of `path`; `None` for a blank line.
+pub(crate) fn parse_line(
     path: &Path,
-    lines: impl Iterator<Item = Result<String, SuiteError>>,
-) -> Result<Vec<RunRecord>, SuiteError> {
-    let mut records = Vec::new();
-    for (number, line) in lines.enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let malformed = |message: String| SuiteError::Json {
-            path: path.display().to_string(),
-            line: number + 1,
-            message,
-        };
-        let record: RunRecord =
-            serde_json::from_str(&line).map_err(|e| malformed(e.to_string()))?;
-        record.check().map_err(malformed)?;
-        records.push(record);
+    number: usize,
+    line: &str,
+) -> Result<Option<RunRecord>, SuiteError> {
+    if line.trim().is_empty() {
+        return Ok(None);
     }
-    Ok(records)
+    let malformed = |message: String| SuiteError::Json {
+        path: path.display().to_string(),
+        line: number,
+        message,
+    };
+    let record: RunRecord = serde_json::from_str(line).map_err(|e| malformed(e.to_string()))?;
+    record.check().map_err(malformed)?;
+    Ok(Some(record))
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
@@ -716,14 +730,18 @@ pub fn domains(records: &[RunRecord]) -> Vec<(String, usize)> {
         .collect()
 }
 
-/// Writes `bytes` to `path`, creating the parent directories.
+/// Writes `bytes` to `path`, creating the parent directories: a new file,
+/// or a regular file emptied first; anything else at `path` (a named pipe,
+/// a device, a directory) is refused, never removed
+/// ([`crate::files::check_output`]).
 ///
 /// # Errors
-/// [`SuiteError::Io`].
+/// [`SuiteError::Io`]; [`SuiteError::Invalid`] for a path that is not a
+/// regular file.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), SuiteError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(|e| SuiteError::io(parent, &e))?;
     }
-    let mut file = fs::File::create(path).map_err(|e| SuiteError::io(path, &e))?;
+    let mut file = crate::files::open_output(path, false)?;
     file.write_all(bytes).map_err(|e| SuiteError::io(path, &e))
 }

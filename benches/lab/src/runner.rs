@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use planners::pddl::PddlOptions;
+use planners::pddl::{GroundingExceeded, PddlError, PddlOptions};
 use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::Statistics;
 
@@ -66,10 +66,35 @@ impl FromStr for Shard {
     }
 }
 
+/// The most worker threads per core: more would only wait for a core, and
+/// thousands of threads take seconds to start, or never do.
+pub const MAX_JOBS_PER_CORE: usize = 4;
+
+/// The worker threads that run `runs` runs when `jobs` are asked for
+/// (`None`: one per core): at least one, at most one per run and
+/// [`MAX_JOBS_PER_CORE`] per core.
+///
+/// ```
+/// use searchlab_lab::runner::{worker_threads, MAX_JOBS_PER_CORE};
+/// let cores = std::thread::available_parallelism().map_or(1, usize::from);
+/// assert_eq!(worker_threads(Some(100_000), 3), 3);
+/// assert_eq!(worker_threads(Some(100_000), 1_000_000), MAX_JOBS_PER_CORE * cores);
+/// assert_eq!(worker_threads(Some(0), 10), 1);
+/// assert_eq!(worker_threads(None, 0), 1);
+/// ```
+pub fn worker_threads(jobs: Option<usize>, runs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    jobs.unwrap_or(cores)
+        .min(cores.saturating_mul(MAX_JOBS_PER_CORE))
+        .min(runs)
+        .max(1)
+}
+
 /// How to run a suite.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// Worker threads; `None` uses every core.
+    /// Worker threads; `None` uses every core. At most one per run and
+    /// [`MAX_JOBS_PER_CORE`] per core start ([`worker_threads`]).
     pub jobs: Option<usize>,
     /// Only this slice of the runs.
     pub shard: Option<Shard>,
@@ -161,11 +186,9 @@ pub fn run_suite_with(
                     .is_none_or(|key| !options.skip.contains(&key))
         })
         .collect();
-    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("searchlab-{i}"));
-    if let Some(jobs) = options.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
+    let pool = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("searchlab-{i}"))
+        .num_threads(worker_threads(options.jobs, runs.len()))
         .build()
         .map_err(|e| SuiteError::Invalid(format!("cannot start the worker threads: {e}")))?;
     let bar = if options.progress {
@@ -449,7 +472,9 @@ fn plan_instance(
 /// (search and heuristic set-up), the translator time what came before
 /// (parsing and grounding). The run's limits bound grounding too (its time
 /// counts toward the time limit), and grounding stopped by one is a limit
-/// reached, with no search time.
+/// reached whose time is all it took (no translator time: no search came
+/// after) and whose memory is grounding's estimate when the memory limit
+/// stopped it (else none here; an isolated run records its process's peak).
 fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, String> {
     let began = Instant::now();
     let solved =
@@ -466,14 +491,20 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
                 direction: config.direction,
                 forward: None,
                 regression: None,
-                elapsed: Duration::ZERO,
+                elapsed: began.elapsed(),
                 setup_time: Duration::ZERO,
                 improvements: Vec::new(),
                 notes: Vec::new(),
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
-            measured.translator_time = Some(began.elapsed());
+            match e {
+                PddlError::GroundingExceeded(GroundingExceeded::Memory {
+                    estimated_bytes, ..
+                }) => measured.stats.estimated_bytes = estimated_bytes,
+                // Nothing measured (`Measured::fill`).
+                _ => measured.peak_memory = Some(0),
+            }
             measured.error = Some(message);
             return Ok(measured);
         }

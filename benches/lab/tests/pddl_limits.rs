@@ -13,7 +13,7 @@ use planners::pddl::{
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, Limit};
 use searchlab_lab::plan::{plan_pddl, PlanRequest, EXIT_LIMIT};
-use searchlab_lab::record::RunOutcome;
+use searchlab_lab::record::{MemoryMeasure, RunOutcome};
 use searchlab_lab::runner::{run_suite, RunOptions};
 use searchlab_lab::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};
 
@@ -208,6 +208,13 @@ fn plan_reports_a_grounding_limit_as_a_limit() {
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(value["outcome"], "limit");
     assert_eq!(value["limit"], "time");
+    // The time and memory grounding took, not zero.
+    let time = value["time"].as_f64().unwrap_or_default();
+    assert!((0.45..10.0).contains(&time), "{value}");
+    assert!(
+        value["peak_memory"].as_u64().unwrap_or_default() > 1 << 20,
+        "{value}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -243,6 +250,10 @@ fn the_suite_records_a_grounding_limit_as_a_limit() {
     let huge = &records[0];
     assert_eq!(huge.outcome, RunOutcome::Limit, "{huge:?}");
     assert_eq!(huge.limit.as_deref(), Some("memory"));
+    // The time it ran and grounding's estimate when it stopped, not zero.
+    assert!(huge.time > 0.0, "{huge:?}");
+    assert!(huge.memory >= 32 << 20, "{huge:?}");
+    assert_eq!(huge.memory_measure, Some(MemoryMeasure::SearchEstimate));
     assert!(
         huge.error
             .as_deref()
@@ -251,4 +262,47 @@ fn the_suite_records_a_grounding_limit_as_a_limit() {
     );
     // The rest of the suite runs on.
     assert!(records[1].solved(), "{:?}", records[1]);
+}
+
+/// A run that the time limit stops while grounding records the time it
+/// ran (all of it before a search), in its record and in the reports.
+#[test]
+fn the_suite_records_the_time_a_grounding_limit_took() {
+    let mut suite = Suite::new("huge");
+    suite.limits = RunLimits {
+        max_time: Some(Duration::from_millis(500)),
+        max_memory_bytes: Some(512 << 20),
+        max_expansions: None,
+    };
+    suite.add_problem(SuiteProblem::pddl(
+        "huge",
+        "huge30",
+        PddlTask {
+            domain_file: "domain.pddl".into(),
+            domain: HUGE_DOMAIN.into(),
+            problem_file: "huge30.pddl".into(),
+            problem: huge_problem(30),
+        },
+    ));
+    suite.add_config(Configuration::searchlab(
+        Direction::Forward,
+        Algorithm::AStar,
+        heuristic("hmax").unwrap(),
+    ));
+    let options = RunOptions {
+        jobs: Some(1),
+        ..RunOptions::default()
+    };
+    let records = run_suite(&suite, &options).unwrap();
+    let huge = &records[0];
+    assert_eq!(huge.limit.as_deref(), Some("time"), "{huge:?}");
+    assert!((0.45..10.0).contains(&huge.time), "{huge:?}");
+    assert_eq!(huge.translator_time, None);
+    let properties = searchlab_lab::record::to_lab_properties(&records);
+    let run = properties.as_object().unwrap().values().next().unwrap();
+    assert_eq!(run["total_time"], run["search_time"]);
+    assert!(
+        run["total_time"].as_f64().unwrap_or_default() >= 0.45,
+        "{run}"
+    );
 }

@@ -289,3 +289,21 @@ fn run_one_refuses_what_is_not_a_run() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("larger than"), "{err}");
 }
+
+/// A run that a limit stops while grounding records how long it ran and
+/// its process's peak memory, not a time and memory of 0.
+#[test]
+fn a_grounding_limit_records_the_time_and_memory_it_took() {
+    let mut run = child_run(huge(), limits(60, 512));
+    run.limits.max_time = Some(Duration::from_millis(500));
+    let record = run_child(&searchlab(), &run, planned(0));
+    assert_eq!(record.outcome, RunOutcome::Limit, "{:?}", record.error);
+    assert_eq!(record.limit.as_deref(), Some("time"));
+    assert!((0.45..10.0).contains(&record.time), "{record:?}");
+    assert_eq!(record.translator_time, None);
+    assert!(record.memory > 1 << 20, "{record:?}");
+    assert_eq!(
+        record.memory_measure,
+        Some(searchlab_lab::record::MemoryMeasure::ProcessPeak)
+    );
+}

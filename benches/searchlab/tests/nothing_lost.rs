@@ -380,3 +380,123 @@ fn resume_re_runs_a_problem_whose_file_changed() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--resume` keeps the fields of a record it does not know, and a whole
+/// last record without its newline (rewriting the file so that the next
+/// record starts a line of its own).
+#[test]
+fn resume_keeps_unknown_fields_and_a_last_record_without_newline() {
+    let dir = temp_dir("resume-unknown");
+    let suite = tiny_suite(&dir);
+    let out = dir.join("out");
+    let results = out.join("results.jsonl");
+    let bench = |extra: &[&str]| {
+        let args = [
+            &["bench", text(&suite), "--no-progress", "--out", text(&out)],
+            extra,
+        ]
+        .concat();
+        searchlab(&args)
+    };
+    let (code, _, err) = bench(&[]);
+    assert_eq!(code, 0, "{err}");
+    let mut first = records(&results);
+    let n = first.len();
+    assert!(n >= 2);
+    first[0]["future"] = serde_json::json!({"peak": [1, 2.5]});
+    let lines: Vec<String> = first.iter().map(Value::to_string).collect();
+    std::fs::write(&results, lines.join("\n")).unwrap();
+
+    let (code, _, err) = bench(&["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("{n} of {n} runs recorded")), "{err}");
+    assert!(!err.contains("unfinished"), "{err}");
+    let resumed = std::fs::read_to_string(&results).unwrap();
+    assert!(resumed.ends_with('\n'), "{resumed}");
+    assert_eq!(records(&results), first);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One `--out` takes one bench at a time: a second fails at once, naming
+/// the directory and the first's process; a lock left by a killed bench is
+/// taken over.
+#[test]
+fn a_second_bench_on_one_out_fails_at_once_and_a_stale_lock_is_taken_over() {
+    let dir = temp_dir("lock");
+    let suite = slow_suite(&dir);
+    let out = dir.join("out");
+    let results = out.join("results.jsonl");
+    let args = [
+        "bench",
+        text(&suite),
+        "--no-progress",
+        "--jobs",
+        "1",
+        "--out",
+        text(&out),
+    ];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_searchlab"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while !results.exists() {
+        assert!(first.try_wait().unwrap().is_none(), "the first bench ended");
+        assert!(began.elapsed() < Duration::from_secs(60), "no results file");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for extra in [&[][..], &["--resume"], &["--overwrite"]] {
+        let began = Instant::now();
+        let (code, stdout, err) = searchlab(&[&args[..], extra].concat());
+        assert_eq!(code, 2, "{extra:?}: {stdout}{err}");
+        assert!(
+            err.contains(&format!("{} is in use by another bench", out.display()))
+                && err.contains(&format!("process {}", first.id())),
+            "{extra:?}: {err}"
+        );
+        assert!(stdout.is_empty(), "ran anyway: {stdout}");
+        assert!(began.elapsed() < Duration::from_secs(5));
+    }
+    assert!(first.try_wait().unwrap().is_none(), "the first bench ended");
+    // Killed: it cannot remove its lock.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(out.join("results.lock").exists());
+    let (code, _, err) = searchlab(&[&args[..], &["--resume"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(records(&results).len(), 12);
+    assert!(!out.join("results.lock").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A lock of another host cannot be checked and holds; one of this very
+/// Slurm job (requeued on another node) is taken over.
+#[test]
+fn a_lock_of_another_host_holds_unless_it_is_this_slurm_jobs() {
+    let dir = temp_dir("lock-host");
+    let suite = tiny_suite(&dir);
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let lock = out.join("results.lock");
+    std::fs::write(&lock, "4242 node-elsewhere 777\n").unwrap();
+    let bench = |job: &str| {
+        Command::new(env!("CARGO_BIN_EXE_searchlab"))
+            .args(["bench", text(&suite), "--no-progress", "--resume"])
+            .args(["--out", text(&out)])
+            .env("SLURM_JOB_ID", job)
+            .output()
+            .unwrap()
+    };
+    let other = bench("778");
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{err}");
+    assert!(err.contains("process 4242 on node-elsewhere"), "{err}");
+    assert!(lock.exists());
+    let same = bench("777");
+    let err = String::from_utf8_lossy(&same.stderr);
+    assert_eq!(same.status.code(), Some(0), "{err}");
+    assert!(!lock.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
