@@ -79,7 +79,10 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
             .operators
             .iter()
             .filter(|op| !op.pre.iter().any(|f| op.neg_pre.contains(f)));
-        for (index, op) in usable.enumerate() {
+        // The fact-level task has one action per usable operator, in
+        // order, named as plans and traces know it (an ADL operator's
+        // variants marked apart), so each packed action takes its name.
+        for ((index, op), fact_action) in usable.enumerate().zip(facts.actions().iter()) {
             // Operators that want or add two facts of a group never apply
             // in a reachable state.
             let pre = packing.partial(&op.pre, &op.neg_pre);
@@ -87,7 +90,7 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
                 continue;
             };
             actions
-                .add_partial(&op.name, op.cost, pre, eff)
+                .add_partial(&fact_action.name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
             fact_actions.push(index);
         }
