@@ -11,7 +11,7 @@ use state_atomic::{
     WorldState,
 };
 
-use super::{GroundTask, GroundedDomain, IpcPlan, Mutexes, Packing, PddlError, Task};
+use super::{GroundTask, GroundedDomain, GroundedTask, IpcPlan, Mutexes, Packing, PddlError, Task};
 use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task whose search runs on packed states `Bp` (one
@@ -413,10 +413,6 @@ pub trait DomainVisitor {
     fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output;
 }
 
-/// The state widths a [`PackedGroundedTask`] uses, as in
-/// [`GroundedTask`](super::GroundedTask).
-const WIDTHS: [usize; 8] = [1, 2, 3, 4, 8, 16, 32, 64];
-
 macro_rules! packed_pairs {
     ($($variant:ident: $bp:ty, $pw:literal, $bf:ty, $fw:literal;)*) => {
         /// A grounded task packed onto the narrowest state that holds its
@@ -495,6 +491,12 @@ packed_pairs! {
     P8F64: Wide<8>, 8, Wide<64>, 64;
     P16F64: Wide<16>, 16, Wide<64>, 64;
     P32F64: Wide<32>, 32, Wide<64>, 64;
+    P32F128: Wide<32>, 32, Wide<128>, 128;
+    P64F128: Wide<64>, 64, Wide<128>, 128;
+    P64F256: Wide<64>, 64, Wide<256>, 256;
+    P128F256: Wide<128>, 128, Wide<256>, 256;
+    P128F512: Wide<128>, 128, Wide<512>, 512;
+    P256F512: Wide<256>, 256, Wide<512>, 512;
 }
 
 impl PackedGroundedTask {
@@ -506,11 +508,10 @@ impl PackedGroundedTask {
     /// # Errors
     /// As for [`PackedTask::new`].
     pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
-        let narrowest = |words: usize| WIDTHS.into_iter().find(|&w| w >= words);
-        let Some(fw) = narrowest(ground.facts.len().div_ceil(64).max(1)) else {
+        let Some(fw) = GroundedTask::words_for(ground.facts.len()) else {
             return Ok(None);
         };
-        let pair = WIDTHS
+        let pair = GroundedTask::WIDTHS
             .into_iter()
             .filter(|&pw| pw >= packing.words() && pw < fw)
             .find(|&pw| Self::PAIRS.contains(&(pw, fw)));
