@@ -429,11 +429,13 @@ fn variants_of_one_operator_keep_apart_on_packed_states() {
   (:action go :parameters (?x ?y - place) :precondition (and (at ?x) (road ?x ?y))
     :effect (and (at ?y) (not (at ?x)) (when (lamp) (seen ?y)))))";
     let places: Vec<String> = (1..=40).map(|i| format!("p{i}")).collect();
-    let roads: String = places
+    let roads: Vec<String> = places
         .windows(2)
-        .map(|w| format!("(road {} {}) ", w[0], w[1]))
+        .map(|w| format!("(road {} {})", w[0], w[1]))
         .collect();
-    let seen: String = places[1..].iter().map(|p| format!("(seen {p}) ")).collect();
+    let roads = roads.join(" ");
+    let seen: Vec<String> = places[1..].iter().map(|p| format!("(seen {p})")).collect();
+    let seen = seen.join(" ");
     let problem = format!(
         "(define (problem p) (:domain lamp) (:objects {} - place)
   (:init (at p1) {roads}) (:goal (and {seen})))",
