@@ -9,6 +9,7 @@ use planners::pddl::{
     IpcPlan, Location, PddlError, PddlOptions, PddlSolution,
 };
 use planners::{Direction, PlanOutcome, PlannerConfig};
+use search_core::Algorithm;
 use tests::heuristic;
 
 fn read(path: &Path) -> String {
@@ -164,6 +165,69 @@ const ROAD: &str = "(define (domain road) (:requirements :strips :negative-preco
     :effect (and (at ?y) (not (at ?x))))
   (:action cheat :parameters (?x) :precondition (and (at ?x) (not (at ?x)))
     :effect (won)))";
+
+/// A task of `objects` facts `(done o_i)`, all of them goals, that one
+/// `finish` makes true; with `mark`, one operator per fact besides.
+fn wide_task(objects: usize, mark: bool) -> (String, String) {
+    let mark = if mark {
+        "(:action mark :parameters (?x - obj) :effect (done ?x))"
+    } else {
+        ""
+    };
+    let domain = format!(
+        "(define (domain wide) (:requirements :adl :typing) (:types obj)
+  (:predicates (done ?x - obj))
+  (:action finish :parameters () :effect (forall (?x - obj) (done ?x))) {mark})"
+    );
+    let names: Vec<String> = (0..objects).map(|i| format!("o{i}")).collect();
+    let problem = format!(
+        "(define (problem p) (:domain wide) (:objects {} - obj) (:init)
+  (:goal (forall (?x - obj) (done ?x))))",
+        names.join(" ")
+    );
+    (domain, problem)
+}
+
+#[test]
+fn tasks_wider_than_4096_facts_plan() {
+    let (domain, problem) = wide_task(4200, false);
+    // `h^2` on 4,200 facts (for packing and regression's pruning) takes
+    // seconds in a debug build.
+    let options = PddlOptions {
+        mutexes: false,
+        packing: false,
+        ..PddlOptions::default()
+    };
+    for direction in [Direction::Forward, Direction::Regression] {
+        let config = tests::planner_config(direction, Algorithm::AStar, heuristic("hmax"));
+        let solved = solve_text(&domain, &problem, &config, &options)
+            .unwrap_or_else(|e| panic!("{direction:?}: {e}"));
+        assert_eq!(solved.grounding.facts, 4200);
+        assert_eq!(solved.words, 128);
+        assert_eq!(
+            solved.plan_text().as_deref(),
+            Some("(finish)\n; cost = 1 (unit cost)\n")
+        );
+    }
+    let task = ground(
+        &parse_domain("d", &domain).unwrap(),
+        &parse_problem(&parse_domain("d", &domain).unwrap(), "p", &problem).unwrap(),
+        GroundingLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(GroundedTask::new(&task).unwrap().words(), 128);
+}
+
+#[test]
+fn a_wide_task_larger_than_the_memory_limit_is_a_limit() {
+    // 4,201 operators of four 1 KiB masks: more than 8 MiB, which
+    // grounding itself stays within.
+    let (domain, problem) = wide_task(4200, true);
+    let mut config = tests::planner_config(Direction::Forward, Algorithm::AStar, heuristic("hmax"));
+    config.limits.max_memory_bytes = Some(8 << 20);
+    let error = solve_text(&domain, &problem, &config, &PddlOptions::default()).unwrap_err();
+    assert_eq!(error.limit(), Some(search_core::Limit::Memory), "{error}");
+}
 
 fn road_problem(goal: &str) -> String {
     format!(

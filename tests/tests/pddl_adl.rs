@@ -418,6 +418,39 @@ fn simplification_keeps_schedule_like_effects_unsplit() {
 }
 
 #[test]
+fn variants_of_one_operator_keep_apart_on_packed_states() {
+    // 40 places and a lamp: 81 facts (two words) pack into one word, and
+    // each `go` splits into a variant with the lamp on and one without;
+    // packing once declared both under the operator's name (as in IPC
+    // assembly, "action ... is already declared").
+    let domain = "(define (domain lamp) (:requirements :adl :typing) (:types place)
+  (:predicates (at ?x - place) (road ?x ?y - place) (seen ?x - place) (lamp))
+  (:action switch :parameters () :precondition (not (lamp)) :effect (lamp))
+  (:action go :parameters (?x ?y - place) :precondition (and (at ?x) (road ?x ?y))
+    :effect (and (at ?y) (not (at ?x)) (when (lamp) (seen ?y)))))";
+    let places: Vec<String> = (1..=40).map(|i| format!("p{i}")).collect();
+    let roads: Vec<String> = places
+        .windows(2)
+        .map(|w| format!("(road {} {})", w[0], w[1]))
+        .collect();
+    let roads = roads.join(" ");
+    let seen: Vec<String> = places[1..].iter().map(|p| format!("(seen {p})")).collect();
+    let seen = seen.join(" ");
+    let problem = format!(
+        "(define (problem p) (:domain lamp) (:objects {} - place)
+  (:init (at p1) {roads}) (:goal (and {seen})))",
+        places.join(" ")
+    );
+    let config = tests::planner_config(Direction::Forward, Algorithm::AStar, heuristic("hmax"));
+    let solved = solve_text(domain, &problem, &config, &PddlOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let packing = solved.packing.as_ref().expect("packed");
+    assert!(solved.words < packing.fact_words, "{packing:?}");
+    let text = solve_both(domain, &problem, 40);
+    assert!(text.starts_with("(switch)\n(go p1 p2)\n"), "{text}");
+}
+
+#[test]
 fn a_huge_split_ends_at_the_grounding_limit() {
     // 24 independent conditional effects: 2^24 variants.
     let objects: Vec<String> = (0..24).map(|i| format!("o{i}")).collect();

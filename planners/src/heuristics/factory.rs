@@ -267,4 +267,7 @@ fn each_width(visit: &mut impl EachWidth) {
     visit.visit::<Wide<16>>();
     visit.visit::<Wide<32>>();
     visit.visit::<Wide<64>>();
+    visit.visit::<Wide<128>>();
+    visit.visit::<Wide<256>>();
+    visit.visit::<Wide<512>>();
 }

@@ -308,8 +308,11 @@ fn read_file(path: &Path) -> Result<String, PddlError> {
 /// # Errors
 /// [`PddlError`] for a file that cannot be read or is larger than
 /// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES), a parse error (located), a
-/// task too large to fit the widest state, grounding that exceeds a limit
-/// ([`PddlError::limit`] tells it apart from bad input), or a planner
+/// task of more than [`GroundedTask::MAX_FACTS`] facts, grounding that
+/// exceeds a limit, or an atomic task whose estimated size
+/// ([`GroundedTask::bytes`]) exceeds the memory limit (both
+/// [`GroundingExceeded`]: [`PddlError::limit`] tells them apart from bad
+/// input), or a planner
 /// configuration the task refuses. No plan is an outcome, not an error.
 pub fn solve_files(
     domain: &Path,
@@ -422,11 +425,15 @@ fn solve_named(
         }
         e => e,
     })?;
+    let fact_words = task_words(&ground_task, grounding.max_memory_bytes)?;
     let wants_mutexes = options.mutexes && config.direction != Direction::Forward;
     let mut mutex_pairs = None;
     let mut mutex_time = Duration::ZERO;
-    // Packing saves no word on a task of one word.
-    let may_pack = options.packing && ground_task.facts.len() > 64;
+    // Packing saves no word on a task of one word; a packed task holds its
+    // packed actions beside the fact-level ones, narrower than those.
+    let may_pack = options.packing
+        && fact_words > 1
+        && exceeds_memory(&ground_task, 2 * fact_words, grounding.max_memory_bytes).is_none();
     let mutexes = (wants_mutexes || may_pack).then(|| {
         let began = Instant::now();
         let mutexes = h2_mutexes(&ground_task);
@@ -487,6 +494,38 @@ fn solve_named(
         improvements: run.improvements,
         trace: run.trace,
     })
+}
+
+/// The width in words of the state that holds `ground`'s facts, once its
+/// atomic task is known to fit `max_memory_bytes`: the task is built whole
+/// before the search can count it, so its estimate is checked first.
+fn task_words(ground: &GroundTask, max_memory_bytes: Option<usize>) -> Result<usize, PddlError> {
+    let Some(words) = GroundedTask::words_for(ground.facts.len()) else {
+        return Err(PddlError::TooManyFacts {
+            facts: ground.facts.len(),
+            capacity: GroundedTask::MAX_FACTS,
+        });
+    };
+    match exceeds_memory(ground, words, max_memory_bytes) {
+        Some(exceeded) => Err(exceeded.into()),
+        None => Ok(words),
+    }
+}
+
+/// The memory limit, if `ground`'s atomic actions on `words` words would
+/// take more than it.
+fn exceeds_memory(
+    ground: &GroundTask,
+    words: usize,
+    max_memory_bytes: Option<usize>,
+) -> Option<GroundingExceeded> {
+    let estimated_bytes = GroundedTask::bytes(ground, words);
+    max_memory_bytes
+        .filter(|&limit_bytes| estimated_bytes > limit_bytes)
+        .map(|limit_bytes| GroundingExceeded::Memory {
+            limit_bytes,
+            estimated_bytes,
+        })
 }
 
 /// The tighter of two optional limits.

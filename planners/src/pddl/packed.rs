@@ -10,7 +10,7 @@ use state_atomic::{
     WorldState,
 };
 
-use super::{GroundTask, GroundedDomain, IpcPlan, Mutexes, Packing, PddlError, Task};
+use super::{GroundTask, GroundedDomain, GroundedTask, IpcPlan, Mutexes, Packing, PddlError, Task};
 use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task whose search runs on packed states `Bp` (one
@@ -78,7 +78,10 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
             .operators
             .iter()
             .filter(|op| !op.pre.iter().any(|f| op.neg_pre.contains(f)));
-        for (index, op) in usable.enumerate() {
+        // The fact-level task has one action per usable operator, in
+        // order, named as plans and traces know it (an ADL operator's
+        // variants marked apart), so each packed action takes its name.
+        for ((index, op), fact_action) in usable.enumerate().zip(facts.actions().iter()) {
             // Operators that want or add two facts of a group never apply
             // in a reachable state.
             let pre = packing.partial(&op.pre, &op.neg_pre);
@@ -86,7 +89,7 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
                 continue;
             };
             actions
-                .add_partial(&op.name, op.cost, pre, eff)
+                .add_partial(&fact_action.name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
             fact_actions.push(index);
         }
@@ -366,10 +369,6 @@ pub trait DomainVisitor {
     fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output;
 }
 
-/// The state widths a [`PackedGroundedTask`] uses, as in
-/// [`GroundedTask`](super::GroundedTask).
-const WIDTHS: [usize; 8] = [1, 2, 3, 4, 8, 16, 32, 64];
-
 macro_rules! packed_pairs {
     ($($variant:ident: $bp:ty, $pw:literal, $bf:ty, $fw:literal;)*) => {
         /// A grounded task packed onto the narrowest state that holds its
@@ -448,6 +447,12 @@ packed_pairs! {
     P8F64: Wide<8>, 8, Wide<64>, 64;
     P16F64: Wide<16>, 16, Wide<64>, 64;
     P32F64: Wide<32>, 32, Wide<64>, 64;
+    P32F128: Wide<32>, 32, Wide<128>, 128;
+    P64F128: Wide<64>, 64, Wide<128>, 128;
+    P64F256: Wide<64>, 64, Wide<256>, 256;
+    P128F256: Wide<128>, 128, Wide<256>, 256;
+    P128F512: Wide<128>, 128, Wide<512>, 512;
+    P256F512: Wide<256>, 256, Wide<512>, 512;
 }
 
 impl PackedGroundedTask {
@@ -459,11 +464,10 @@ impl PackedGroundedTask {
     /// # Errors
     /// As for [`PackedTask::new`].
     pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
-        let narrowest = |words: usize| WIDTHS.into_iter().find(|&w| w >= words);
-        let Some(fw) = narrowest(ground.facts.len().div_ceil(64).max(1)) else {
+        let Some(fw) = GroundedTask::words_for(ground.facts.len()) else {
             return Ok(None);
         };
-        let pair = WIDTHS
+        let pair = GroundedTask::WIDTHS
             .into_iter()
             .filter(|&pw| pw >= packing.words() && pw < fw)
             .find(|&pw| Self::PAIRS.contains(&(pw, fw)));

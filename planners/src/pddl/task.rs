@@ -428,8 +428,11 @@ pub trait TaskVisitor {
 }
 
 /// A grounded task on the narrowest state that holds its facts: one `u64`
-/// up to 64 facts, then [`Wide`] states of 2, 3, 4, 8, 16, 32 and 64 words
-/// (up to 4,096 facts).
+/// up to 64 facts, then [`Wide`] states of 2, 3, 4, 8, 16, 32, 64, 128, 256
+/// and 512 words (up to 32,768 facts). Every rung is compiled search code,
+/// so the ladder stops where a task's dense operator masks (four states an
+/// operator, 16 KiB each at 512 words) outgrow any memory limit first;
+/// [`GroundedTask::bytes`] says what a task will take before it is built.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum GroundedTask {
@@ -449,6 +452,12 @@ pub enum GroundedTask {
     W32(Box<Task<Wide<32>>>),
     /// Up to 4,096 facts.
     W64(Box<Task<Wide<64>>>),
+    /// Up to 8,192 facts.
+    W128(Box<Task<Wide<128>>>),
+    /// Up to 16,384 facts.
+    W256(Box<Task<Wide<256>>>),
+    /// Up to 32,768 facts.
+    W512(Box<Task<Wide<512>>>),
 }
 
 /// Runs `$body` with `$t` bound to the task, whatever its width.
@@ -463,13 +472,42 @@ macro_rules! each_width {
             GroundedTask::W16($t) => $body,
             GroundedTask::W32($t) => $body,
             GroundedTask::W64($t) => $body,
+            GroundedTask::W128($t) => $body,
+            GroundedTask::W256($t) => $body,
+            GroundedTask::W512($t) => $body,
         }
     };
 }
 
 impl GroundedTask {
     /// The most facts a grounded task may have.
-    pub const MAX_FACTS: usize = 64 * 64;
+    pub const MAX_FACTS: usize = 512 * 64;
+
+    /// The state widths in 64-bit words, narrowest first.
+    pub const WIDTHS: [usize; 11] = [1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
+
+    /// The width in 64-bit words of the narrowest state that holds
+    /// `facts` facts, or `None` beyond [`MAX_FACTS`](Self::MAX_FACTS).
+    ///
+    /// ```
+    /// use planners::pddl::GroundedTask;
+    /// assert_eq!(GroundedTask::words_for(65), Some(2));
+    /// assert_eq!(GroundedTask::words_for(6525), Some(128));
+    /// assert_eq!(GroundedTask::words_for(GroundedTask::MAX_FACTS + 1), None);
+    /// ```
+    pub fn words_for(facts: usize) -> Option<usize> {
+        let words = facts.div_ceil(64).max(1);
+        Self::WIDTHS.into_iter().find(|&w| w >= words)
+    }
+
+    /// An estimate of the bytes the atomic actions of `ground` take on a
+    /// state of `words` words: each holds four masks of that width (its
+    /// precondition's and effect's values and care bits) and its name.
+    pub fn bytes(ground: &GroundTask, words: usize) -> usize {
+        let masks = 4 * words * 8;
+        let names: usize = ground.operators.iter().map(|op| op.name.len() + 48).sum();
+        ground.operators.len().saturating_mul(masks + 16) + names
+    }
 
     /// `ground` on the narrowest state that holds its facts.
     ///
@@ -496,6 +534,9 @@ impl GroundedTask {
             513..=1024 => GroundedTask::W16(Box::new(Task::new(ground)?)),
             1025..=2048 => GroundedTask::W32(Box::new(Task::new(ground)?)),
             2049..=4096 => GroundedTask::W64(Box::new(Task::new(ground)?)),
+            4097..=8192 => GroundedTask::W128(Box::new(Task::new(ground)?)),
+            8193..=16384 => GroundedTask::W256(Box::new(Task::new(ground)?)),
+            16385..=32768 => GroundedTask::W512(Box::new(Task::new(ground)?)),
             facts => {
                 return Err(PddlError::TooManyFacts {
                     facts,
@@ -516,6 +557,9 @@ impl GroundedTask {
             GroundedTask::W16(_) => 16,
             GroundedTask::W32(_) => 32,
             GroundedTask::W64(_) => 64,
+            GroundedTask::W128(_) => 128,
+            GroundedTask::W256(_) => 256,
+            GroundedTask::W512(_) => 512,
         }
     }
 
