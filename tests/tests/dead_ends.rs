@@ -251,7 +251,7 @@ proptest! {
         let facts = Task::<B>::new(&task).unwrap();
         check_domain(&facts, &facts.start(), &facts.goal(), "facts")?;
         let packing = Packing::new(&task, &h2_mutexes(&task));
-        if let Ok(Some(packed)) = PackedTask::<B, B>::new(&task, packing) {
+        if let Some(packed) = PackedTask::<B, B>::new(&task, packing).unwrap() {
             check_domain(&packed, &packed.start(), &packed.goal(), "packed")?;
         }
     }

@@ -664,6 +664,28 @@ fn the_shipped_peer_suite_loads() {
     assert_eq!(suite.runs().len(), 35 * 6);
 }
 
+/// The field sample: each of the 57 domains' five tasks once, with its
+/// own domain file by Fast Downward's names (`p01-domain.pddl`,
+/// `domain_p01.pddl`, `domain-p01.pddl`, airport's `p01-domain.pddl` for
+/// `p01-airport1-p1.pddl`), none mistaken for a task.
+#[test]
+fn the_shipped_ipc_sample_suite_loads_every_task_with_its_domain() {
+    let path = tests::repository_root().join("benches/suites/ipc-sample.toml");
+    let suite = searchlab_lab::suite_file::load_suite(&path).unwrap();
+    let domains: std::collections::BTreeSet<&str> =
+        suite.problems.iter().map(|p| p.domain.as_str()).collect();
+    assert_eq!(domains.len(), 57);
+    for domain in &domains {
+        let tasks = suite
+            .problems
+            .iter()
+            .filter(|p| p.domain == *domain)
+            .count();
+        assert_eq!(tasks, 5, "{domain}");
+    }
+    assert_eq!(suite.configs.len(), 4);
+}
+
 #[test]
 fn comparisons_with_pyperplan_leave_out_the_last_jump() {
     let mut pp = record("d", "p1", "pp-astar-blind", Some(100), 1.0);
