@@ -11,7 +11,7 @@ use planners::pddl::{
     PackedTask, Packing, PddlOptions, Task,
 };
 use planners::{Direction, Planner, PlannerConfig, PlanningDomain};
-use search_core::{Algorithm, SearchLimits};
+use search_core::{Algorithm, Heuristic, SearchLimits, SearchSpace};
 use state_atomic::{Bits, PartialState, Wide, WorldState};
 
 /// The facts' and the packed state's type in the comparisons: wide enough
@@ -379,4 +379,74 @@ fn path_dependent_and_preferring_heuristics_search_the_same_packed() {
             );
         }
     }
+}
+
+/// A grid of `n` x `n` cells to walk, visiting the cells `goal` names.
+fn grid_task(n: usize, goal: &[(usize, usize)]) -> (String, String) {
+    let domain = "(define (domain grid) (:requirements :strips)
+ (:predicates (at ?c) (adj ?a ?b) (visited ?c))
+ (:action move :parameters (?a ?b) :precondition (and (at ?a) (adj ?a ?b))
+  :effect (and (not (at ?a)) (at ?b) (visited ?b))))";
+    let mut cells = String::new();
+    let mut adjacent = String::new();
+    for x in 0..n {
+        for y in 0..n {
+            cells.push_str(&format!(" c{x}-{y}"));
+            for (a, b) in [(x + 1, y), (x, y + 1)] {
+                if a < n && b < n {
+                    adjacent.push_str(&format!(" (adj c{x}-{y} c{a}-{b}) (adj c{a}-{b} c{x}-{y})"));
+                }
+            }
+        }
+    }
+    let visits: String = goal
+        .iter()
+        .map(|(x, y)| format!(" (visited c{x}-{y})"))
+        .collect();
+    let problem = format!(
+        "(define (problem g) (:domain grid) (:objects{cells})
+ (:init (at c0-0){adjacent}) (:goal (and{visits})))"
+    );
+    (domain.to_owned(), problem)
+}
+
+/// The landmark count's table of every state it met counts toward the
+/// memory limit on packed states as on fact states: the packed view reports
+/// the table's bytes, which the engine adds to its estimate.
+#[test]
+fn the_landmark_counts_table_counts_toward_the_memory_limit_packed() {
+    let (domain, problem) = grid_task(6, &[(5, 0), (0, 5), (5, 5), (3, 2)]);
+    let task = grounded(&domain, &problem);
+    let packed = PackedTask::<B, B>::new(&task, Packing::new(&task, &h2_mutexes(&task)))
+        .unwrap()
+        .unwrap();
+    let (start, goal) = (packed.start(), packed.goal());
+    let (view_start, view_goal) = packed.view_problem(&start, &goal);
+    let made = tests::heuristic("lmcount")
+        .forward(packed.task_view(), &view_start, &view_goal)
+        .unwrap();
+    let mut h = packed.view_forward(made);
+    let space = packed.forward(&goal).unwrap();
+    h.estimate(&start);
+    let before = h.memory_bytes();
+    space.successors(&start, |_, next, _| {
+        h.notify_transition(&start, &next);
+        h.estimate(&next);
+    });
+    assert!(before > 0 && h.memory_bytes() >= before, "{before}");
+
+    // And a search under a memory limit stops on it.
+    let config = PlannerConfig {
+        algorithm: Algorithm::GreedyBestFirst,
+        limits: SearchLimits {
+            max_memory_bytes: Some(48 << 10),
+            ..SearchLimits::default()
+        },
+        ..config(Direction::Forward, "lmcount")
+    };
+    let report = Planner::new(config).plan(&packed, &start, &goal).unwrap();
+    assert_eq!(
+        report.outcome,
+        planners::PlanOutcome::LimitReached(search_core::Limit::Memory)
+    );
 }
