@@ -5,6 +5,7 @@
 //! same fact states).
 
 use std::collections::{HashSet, VecDeque};
+use std::fmt::Write as _;
 
 use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, solve_text, GroundTask, GroundingLimits,
@@ -391,18 +392,18 @@ fn grid_task(n: usize, goal: &[(usize, usize)]) -> (String, String) {
     let mut adjacent = String::new();
     for x in 0..n {
         for y in 0..n {
-            cells.push_str(&format!(" c{x}-{y}"));
+            let _ = write!(cells, " c{x}-{y}");
             for (a, b) in [(x + 1, y), (x, y + 1)] {
                 if a < n && b < n {
-                    adjacent.push_str(&format!(" (adj c{x}-{y} c{a}-{b}) (adj c{a}-{b} c{x}-{y})"));
+                    let _ = write!(adjacent, " (adj c{x}-{y} c{a}-{b}) (adj c{a}-{b} c{x}-{y})");
                 }
             }
         }
     }
-    let visits: String = goal
-        .iter()
-        .map(|(x, y)| format!(" (visited c{x}-{y})"))
-        .collect();
+    let mut visits = String::new();
+    for (x, y) in goal {
+        let _ = write!(visits, " (visited c{x}-{y})");
+    }
     let problem = format!(
         "(define (problem g) (:domain grid) (:objects{cells})
  (:init (at c0-0){adjacent}) (:goal (and{visits})))"
