@@ -1118,8 +1118,10 @@ impl<'r> Report<'r> {
                     }
                 ),
                 format!(
-                    "Costs of an optimal claim met another valid plan on {compared} problems; \
-                     {unsolvable} runs said unsolvable, each held against every valid plan."
+                    "Costs of an optimal claim met another valid plan on {compared} problem{}; \
+                     {unsolvable} run{} said unsolvable, each held against every valid plan.",
+                    plural(compared),
+                    plural(unsolvable)
                 ),
             ],
             total_rows: 0,
