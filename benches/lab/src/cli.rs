@@ -89,7 +89,10 @@ enum Command {
         prefer: Option<Prefer>,
     },
     /// Write the Markdown and HTML reports, Lab properties and SVG plots
-    /// of a result file.
+    /// of a result file; with --check, cross-check its answers.
+    ///
+    /// Exit codes: 0 done (and with --check, no disagreement and no
+    /// invalid plan), 1 --check failed, 2 input error.
     Report(ReportArgs),
     /// List the heuristics: built-in and the program's own, with the
     /// representations and directions each serves and whether it is
@@ -212,9 +215,17 @@ fn parse_time_limit(s: &str) -> Result<Duration, String> {
 struct ReportArgs {
     /// The results (JSON lines).
     results: PathBuf,
-    /// The directory to write into.
-    #[arg(long, short)]
-    out: PathBuf,
+    /// The directory to write into (optional with --check).
+    #[arg(long, short, required_unless_present = "check")]
+    out: Option<PathBuf>,
+    /// Cross-check the answers and exit with code 1 if any contradict each
+    /// other or a plan is invalid: two configurations that claim optimal
+    /// costs (A* with an admissible heuristic, Dijkstra: fwd-astar-lmcut,
+    /// fd-astar-lmcut ...) with different costs, a claimed optimum above
+    /// another valid plan's cost, or `unsolvable` where another
+    /// configuration found a valid plan.
+    #[arg(long)]
+    check: bool,
     /// Compare configuration B with A instance by instance (repeatable).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     compare: Vec<String>,
@@ -411,7 +422,10 @@ impl Lab {
             None => bench(&BenchArgs::default(), &self.heuristics),
             Some(Command::Bench(args)) => bench(&args, &self.heuristics),
             Some(Command::Merge { parts, out, prefer }) => merge_files(&parts, &out, prefer),
-            Some(Command::Report(args)) => report(&args),
+            Some(Command::Report(args)) => match report(&args) {
+                Ok(code) => return code,
+                Err(e) => Err(e),
+            },
             Some(Command::RunOne) => run_one_child(&self.heuristics),
             Some(Command::Plan(args)) => return plan(&args, &self.heuristics),
             Some(Command::Heuristics { markdown }) => {
@@ -831,7 +845,11 @@ fn merge_files(parts: &[PathBuf], out: &Path, prefer: Option<Prefer>) -> Result<
     Ok(())
 }
 
-fn report(args: &ReportArgs) -> Result<(), SuiteError> {
+/// `report`'s exit code when `--check` finds disagreements or invalid
+/// plans.
+const EXIT_CHECK_FAILED: u8 = 1;
+
+fn report(args: &ReportArgs) -> Result<ExitCode, SuiteError> {
     let mut records = read_jsonl(&args.results)?;
     crate::record::refuse_duplicates(&records, &args.results.display().to_string())?;
     // In run order, as `bench` reports them; a file written as runs ended
@@ -861,13 +879,28 @@ fn report(args: &ReportArgs) -> Result<(), SuiteError> {
         }
     }
     println!("{}", report.console_summary());
-    let options = OutputOptions {
-        title: format!("searchlab results `{}`", args.results.display()),
-        bounds,
-        compare,
-        stem: String::new(),
-    };
-    write_reports(&records, &args.out, &options)
+    if let Some(out) = &args.out {
+        let options = OutputOptions {
+            title: format!("searchlab results `{}`", args.results.display()),
+            bounds,
+            compare,
+            stem: String::new(),
+        };
+        write_reports(&records, out, &options)?;
+    }
+    if !args.check {
+        return Ok(ExitCode::SUCCESS);
+    }
+    match report.check() {
+        Ok(passed) => {
+            println!("{passed}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(failed) => {
+            eprintln!("{failed}");
+            Ok(ExitCode::from(EXIT_CHECK_FAILED))
+        }
+    }
 }
 
 /// Writes what `bench` and `report` make of `records` (read from a results

@@ -59,6 +59,12 @@ pub struct ExternalSearch {
     /// Fast Downward's `--search` argument, or pyperplan's `-s` and `-H`
     /// arguments separated by a space.
     pub search: &'static str,
+    /// Whether its plans are optimal (A* with an admissible heuristic), so
+    /// that reports may hold its costs against other optimal ones.
+    /// pyperplan's A* counts every action as 1, and it refuses tasks with
+    /// action costs (`:functions`): on the tasks it solves, its costs are
+    /// optimal too.
+    pub optimal: bool,
 }
 
 /// Every peer configuration a suite accepts.
@@ -71,9 +77,9 @@ pub struct ExternalSearch {
 /// with reasonable orderings, unit costs throughout, no landmark preferred
 /// operators.
 pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
-    fd("fd-astar-blind", "astar(blind())"),
-    fd("fd-astar-hmax", "astar(hmax())"),
-    fd("fd-astar-lmcut", "astar(lmcut())"),
+    fd("fd-astar-blind", "astar(blind())").claiming_optimal(),
+    fd("fd-astar-hmax", "astar(hmax())").claiming_optimal(),
+    fd("fd-astar-lmcut", "astar(lmcut())").claiming_optimal(),
     fd("fd-gbfs-ff", "eager_greedy([ff()])"),
     fd(
         "fd-lazy-ff+lmcount",
@@ -87,8 +93,8 @@ pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
          pref=false), cost_type=one), let(hff, eval_modify_costs(ff(), cost_type=one), \
          lazy_greedy([hff, hlm], preferred=[hff, hlm], cost_type=one, reopen_closed=false)))",
     ),
-    pp("pp-astar-blind", "astar blind"),
-    pp("pp-astar-hmax", "astar hmax"),
+    pp("pp-astar-blind", "astar blind").claiming_optimal(),
+    pp("pp-astar-hmax", "astar hmax").claiming_optimal(),
     pp("pp-gbfs-ff", "gbf hff"),
 ];
 
@@ -97,6 +103,7 @@ const fn fd(name: &'static str, search: &'static str) -> ExternalSearch {
         name,
         planner: ExternalPlanner::FastDownward,
         search,
+        optimal: false,
     }
 }
 
@@ -105,10 +112,19 @@ const fn pp(name: &'static str, search: &'static str) -> ExternalSearch {
         name,
         planner: ExternalPlanner::Pyperplan,
         search,
+        optimal: false,
     }
 }
 
 impl ExternalSearch {
+    /// The same search, declared optimal.
+    const fn claiming_optimal(self) -> Self {
+        Self {
+            optimal: true,
+            ..self
+        }
+    }
+
     /// The peer configuration called `name`.
     ///
     /// ```

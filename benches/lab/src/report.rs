@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::record::{config_names, domains, RunOutcome, RunRecord};
+use crate::suite::Configuration;
 
 /// Times below this are clamped to it before taking geometric means and
 /// ratios, as Lab does.
@@ -442,6 +443,43 @@ pub struct Comparison {
     pub clock: Clock,
 }
 
+/// What two answers on one problem cannot both be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DisagreementKind {
+    /// A configuration that claims optimal costs
+    /// ([`Configuration::claims_optimal`](crate::suite::Configuration::claims_optimal))
+    /// found a plan dearer than another valid plan: another optimal claim's
+    /// or any configuration's.
+    OptimalCost,
+    /// A configuration said `unsolvable`, another found a valid plan.
+    UnsolvableSolved,
+}
+
+impl DisagreementKind {
+    /// The kind as the reports say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DisagreementKind::OptimalCost => "optimal costs differ",
+            DisagreementKind::UnsolvableSolved => "unsolvable, yet solved",
+        }
+    }
+}
+
+/// A problem on which configurations contradict each other: one of them is
+/// wrong ([`Report::disagreements`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The problem's domain.
+    pub domain: String,
+    /// The problem.
+    pub problem: String,
+    /// What contradicts what.
+    pub kind: DisagreementKind,
+    /// The answers involved, `configuration: answer` (`fd-astar-lmcut: cost
+    /// 12`, `fwd-gbfs-ff: unsolvable`).
+    pub answers: Vec<String>,
+}
+
 /// Aggregates over one result set.
 #[derive(Clone, Debug)]
 pub struct Report<'r> {
@@ -449,6 +487,8 @@ pub struct Report<'r> {
     configs: Vec<String>,
     domains: Vec<(String, usize)>,
     index: BTreeMap<(&'r str, &'r str, &'r str), &'r RunRecord>,
+    /// The configurations that claim optimal costs.
+    optimal: BTreeSet<&'r str>,
 }
 
 impl<'r> Report<'r> {
@@ -456,11 +496,22 @@ impl<'r> Report<'r> {
     /// appearance.
     pub fn new(records: &'r [RunRecord]) -> Self {
         let index = records.iter().map(|r| (r.key(), r)).collect();
+        let mut optimal = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        // A configuration's first record says how it plans.
+        for r in records {
+            if seen.insert(r.config.as_str())
+                && Configuration::named_claims_optimal(&r.config, r.method.as_deref())
+            {
+                optimal.insert(r.config.as_str());
+            }
+        }
         Self {
             records,
             configs: config_names(records),
             domains: domains(records),
             index,
+            optimal,
         }
     }
 
@@ -920,6 +971,257 @@ impl<'r> Report<'r> {
         }
     }
 
+    /// Whether configuration `config` claims optimal costs
+    /// ([`Configuration::named_claims_optimal`], read from its first
+    /// record).
+    pub fn claims_optimal(&self, config: &str) -> bool {
+        self.optimal.contains(config)
+    }
+
+    /// The configurations that claim optimal costs, in report order.
+    pub fn optimal_configs(&self) -> Vec<&str> {
+        self.configs
+            .iter()
+            .map(String::as_str)
+            .filter(|c| self.claims_optimal(c))
+            .collect()
+    }
+
+    /// The problems on which answers contradict each other, in report
+    /// order: a configuration that claims optimal costs found a plan
+    /// dearer than another valid plan (among those of other optimal
+    /// claims, or any configuration's), or one said `unsolvable` where
+    /// another found a valid plan. Only validated plans count: an invalid
+    /// plan is its own warning.
+    pub fn disagreements(&self) -> Vec<Disagreement> {
+        let mut out = Vec::new();
+        for (domain, _) in &self.domains {
+            for problem in self.problems(domain) {
+                let runs: Vec<&RunRecord> = self
+                    .configs
+                    .iter()
+                    .filter_map(|c| self.record(domain, problem, c))
+                    .collect();
+                let solved: Vec<(&RunRecord, u64)> = runs
+                    .iter()
+                    .filter(|r| r.solved())
+                    .filter_map(|r| Some((*r, r.cost?)))
+                    .collect();
+                let disagreement = |kind, answers| Disagreement {
+                    domain: domain.clone(),
+                    problem: problem.to_owned(),
+                    kind,
+                    answers,
+                };
+                if let Some(answers) = self.cost_disagreement(&solved) {
+                    out.push(disagreement(DisagreementKind::OptimalCost, answers));
+                }
+                let unsolvable: Vec<&&RunRecord> = runs
+                    .iter()
+                    .filter(|r| r.outcome == RunOutcome::Unsolvable)
+                    .collect();
+                if !unsolvable.is_empty() && !solved.is_empty() {
+                    let answers = unsolvable
+                        .iter()
+                        .map(|r| format!("{}: unsolvable", r.config))
+                        .chain(
+                            solved
+                                .iter()
+                                .map(|(r, cost)| format!("{}: cost {cost}", r.config)),
+                        )
+                        .collect();
+                    out.push(disagreement(DisagreementKind::UnsolvableSolved, answers));
+                }
+            }
+        }
+        out
+    }
+
+    /// The answers behind an [`DisagreementKind::OptimalCost`] among the
+    /// validated plans `solved` of one problem (with their costs): every
+    /// optimal claim's cost and the cheaper plans of configurations that claim
+    /// nothing; `None` when every optimal claim has the least cost.
+    fn cost_disagreement(&self, solved: &[(&RunRecord, u64)]) -> Option<Vec<String>> {
+        let least = solved.iter().map(|(_, cost)| *cost).min()?;
+        let claims: Vec<&(&RunRecord, u64)> = solved
+            .iter()
+            .filter(|(r, _)| self.claims_optimal(&r.config))
+            .collect();
+        if claims.iter().all(|(_, cost)| *cost == least) {
+            return None;
+        }
+        let least_claimed = claims.iter().map(|(_, cost)| *cost).min()?;
+        let mut answers: Vec<String> = claims
+            .iter()
+            .map(|(r, cost)| format!("{}: cost {cost}", r.config))
+            .collect();
+        answers.extend(
+            solved
+                .iter()
+                .filter(|(r, cost)| *cost < least_claimed && !self.claims_optimal(&r.config))
+                .map(|(r, cost)| format!("{} (claims no optimum): cost {cost}", r.config)),
+        );
+        Some(answers)
+    }
+
+    /// The [`disagreements`](Self::disagreements), one row each, with notes
+    /// on what was cross-checked: which configurations claim optimal costs,
+    /// on how many problems their costs met another valid plan's, and how
+    /// many runs said `unsolvable`.
+    pub fn disagreement_table(&self) -> Table {
+        let disagreements = self.disagreements();
+        let rows = disagreements
+            .iter()
+            .map(|d| {
+                vec![
+                    d.domain.clone(),
+                    d.problem.clone(),
+                    d.kind.name().to_owned(),
+                    d.answers.join("; "),
+                ]
+            })
+            .collect();
+        let optimal = self.optimal_configs();
+        let compared = self
+            .domains
+            .iter()
+            .flat_map(|(domain, _)| self.problems(domain).into_iter().map(move |p| (domain, p)))
+            .filter(|(domain, problem)| {
+                let solved: Vec<&RunRecord> = self
+                    .configs
+                    .iter()
+                    .filter_map(|c| self.record(domain, problem, c))
+                    .filter(|r| r.solved())
+                    .collect();
+                solved.len() >= 2 && solved.iter().any(|r| self.claims_optimal(&r.config))
+            })
+            .count();
+        let unsolvable = self
+            .records
+            .iter()
+            .filter(|r| r.outcome == RunOutcome::Unsolvable)
+            .count();
+        Table {
+            title: format!("Disagreements ({})", disagreements.len()),
+            headers: ["domain", "problem", "disagreement", "answers"]
+                .map(str::to_owned)
+                .to_vec(),
+            rows,
+            label_columns: 4,
+            notes: vec![
+                format!(
+                    "Claiming optimal costs (A* with an admissible heuristic, Dijkstra): {}.",
+                    if optimal.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        optimal.join(", ")
+                    }
+                ),
+                format!(
+                    "Costs of an optimal claim met another valid plan on {compared} problem{}; \
+                     {unsolvable} run{} said unsolvable, each held against every valid plan.",
+                    plural(compared),
+                    plural(unsolvable)
+                ),
+            ],
+            total_rows: 0,
+        }
+    }
+
+    /// Runs that did not solve their problem, by cause
+    /// ([`unsolved_cause`]), per domain and configuration; the last rows,
+    /// `All`, sum each cause over the domains. Refusals show by the kind
+    /// of their message, never as a bare count.
+    pub fn unsolved_table(&self) -> Table {
+        let mut per_domain: BTreeMap<(usize, (u8, String)), Vec<usize>> = BTreeMap::new();
+        let mut all: BTreeMap<(u8, String), Vec<usize>> = BTreeMap::new();
+        let domain_index: BTreeMap<&str, usize> = self
+            .domains
+            .iter()
+            .enumerate()
+            .map(|(i, (d, _))| (d.as_str(), i))
+            .collect();
+        for r in self.records {
+            let Some(cause) = unsolved_cause(r) else {
+                continue;
+            };
+            let (Some(&d), Some(c)) = (
+                domain_index.get(r.domain.as_str()),
+                self.configs.iter().position(|c| *c == r.config),
+            ) else {
+                continue;
+            };
+            let key = (cause_rank(r), cause);
+            let width = self.configs.len();
+            per_domain
+                .entry((d, key.clone()))
+                .or_insert_with(|| vec![0; width])[c] += 1;
+            all.entry(key).or_insert_with(|| vec![0; width])[c] += 1;
+        }
+        let cells = |counts: &[usize]| {
+            counts
+                .iter()
+                .map(|&n| if n == 0 { String::new() } else { n.to_string() })
+                .collect::<Vec<_>>()
+        };
+        let mut rows: Vec<Vec<String>> = per_domain
+            .iter()
+            .map(|((d, (_, cause)), counts)| {
+                let mut row = vec![self.domains[*d].0.clone(), cause.clone()];
+                row.extend(cells(counts));
+                row
+            })
+            .collect();
+        let total_rows = all.len();
+        rows.extend(all.iter().map(|((_, cause), counts)| {
+            let mut row = vec!["All".to_owned(), cause.clone()];
+            row.extend(cells(counts));
+            row
+        }));
+        Table {
+            title: "Unsolved runs by cause".to_owned(),
+            headers: ["domain", "cause"]
+                .map(str::to_owned)
+                .into_iter()
+                .chain(self.configs.iter().cloned())
+                .collect(),
+            rows,
+            label_columns: 2,
+            notes: vec![
+                "limit: a search limit stopped the run; out_of_time, out_of_memory: the \
+                 system killed an isolated run; unsolvable: proved; no_plan_found: an \
+                 incomplete search ran dry; invalid_plan: a plan that does not replay; \
+                 error: the planner refused the problem (by the message's kind, names and \
+                 numbers left out; the warnings give each message); panic, crashed: a bug."
+                    .to_owned(),
+            ],
+            total_rows,
+        }
+    }
+
+    /// What `report --check` says: `Ok` with a line on what was
+    /// cross-checked when no disagreement and no invalid plan exists,
+    /// else `Err` with their counts.
+    ///
+    /// # Errors
+    /// The message naming how many disagreements and invalid plans there
+    /// are.
+    pub fn check(&self) -> Result<String, String> {
+        let disagreements = self.disagreements().len();
+        let invalid = self.invalid_plans().len();
+        let counts = format!(
+            "{disagreements} disagreement{} and {invalid} invalid plan{} in {} runs",
+            plural(disagreements),
+            plural(invalid),
+            self.records.len()
+        );
+        if disagreements == 0 && invalid == 0 {
+            Ok(format!("check passed: {counts}"))
+        } else {
+            Err(format!("check failed: {counts}"))
+        }
+    }
+
     /// A loud warning listing invalid plans, panics and refused runs; empty
     /// when there are none.
     pub fn warnings(&self) -> Vec<String> {
@@ -950,8 +1252,9 @@ impl<'r> Report<'r> {
         out
     }
 
-    /// The console summary `searchlab` prints: warnings, coverage, forward
-    /// against regression.
+    /// The console summary `searchlab` prints: warnings, coverage, unsolved
+    /// runs by cause (over all domains), disagreements, forward against
+    /// regression.
     pub fn console_summary(&self) -> String {
         let mut out = String::new();
         for w in self.warnings() {
@@ -966,6 +1269,25 @@ impl<'r> Report<'r> {
             "configuration".clone_into(first);
         }
         out.push_str(&coverage.to_console());
+        let mut unsolved = self.unsolved_table();
+        if !unsolved.rows.is_empty() {
+            // The `All` rows only, without their label: the report files
+            // break them down by domain.
+            unsolved
+                .rows
+                .drain(..unsolved.rows.len() - unsolved.total_rows);
+            for row in std::iter::once(&mut unsolved.headers).chain(&mut unsolved.rows) {
+                row.remove(0);
+            }
+            unsolved.label_columns = 1;
+            unsolved
+                .title
+                .push_str(" (all domains; the Markdown report has them per domain)");
+            out.push('\n');
+            out.push_str(&unsolved.to_console());
+        }
+        out.push('\n');
+        out.push_str(&self.disagreement_table().to_console());
         let directions = self.direction_table();
         if !directions.rows.is_empty() {
             out.push('\n');
@@ -988,7 +1310,8 @@ impl<'r> Report<'r> {
     }
 
     /// The full report's sections, in order: warnings (if any), summary
-    /// (coverage, forward against regression), attributes, scores, and the
+    /// (coverage, unsolved runs by cause, disagreements, forward against
+    /// regression), attributes, scores, and the
     /// comparisons asked for. The Markdown and HTML reports render them.
     pub fn sections(&self, bounds: ScoreBounds, compare: &[(String, String)]) -> Vec<Section> {
         let mut sections = Vec::new();
@@ -1007,7 +1330,12 @@ impl<'r> Report<'r> {
         };
         sections.push(section(
             "Summary",
-            vec![self.coverage_table(), self.direction_table()],
+            vec![
+                self.coverage_table(),
+                self.unsolved_table(),
+                self.disagreement_table(),
+                self.direction_table(),
+            ],
         ));
         sections.push(section(
             "Attributes",
@@ -1135,4 +1463,135 @@ fn aggregate(attribute: Attribute, values: &[f64]) -> String {
 fn reports_last_jump(config: &str) -> bool {
     crate::external::ExternalSearch::by_name(config)
         .is_none_or(|s| s.planner != crate::external::ExternalPlanner::Pyperplan)
+}
+
+/// Why `record` did not solve its problem, as the unsolved table groups
+/// runs; `None` for a solved run. A limit names itself (`limit: time`); a
+/// refusal, panic or crash adds its message's kind ([`error_kind`]), so
+/// that no error hides among limits.
+///
+/// ```
+/// use searchlab_lab::record::{RunOutcome, RunRecord};
+/// use searchlab_lab::report::unsolved_cause;
+/// let mut r = RunRecord::new(0, "d", "p", "c");
+/// r.outcome = RunOutcome::Limit;
+/// r.limit = Some("time".to_owned());
+/// assert_eq!(unsolved_cause(&r).as_deref(), Some("limit: time"));
+/// r.outcome = RunOutcome::Error;
+/// r.error = Some("the grounded task has 6525 facts; the widest state holds 4096".to_owned());
+/// assert_eq!(
+///     unsolved_cause(&r).as_deref(),
+///     Some("error: the grounded task has N facts; the widest state holds N")
+/// );
+/// ```
+pub fn unsolved_cause(record: &RunRecord) -> Option<String> {
+    let message = || {
+        let text = record.error.as_deref().unwrap_or("");
+        error_kind(text.strip_prefix("panic: ").unwrap_or(text))
+    };
+    Some(match record.outcome {
+        RunOutcome::Solved if record.solved() => return None,
+        RunOutcome::Solved => "invalid_plan".to_owned(),
+        RunOutcome::Limit => match record.limit.as_deref() {
+            Some(limit) => format!("limit: {limit}"),
+            None => "limit".to_owned(),
+        },
+        RunOutcome::Error | RunOutcome::Panic | RunOutcome::Crashed => {
+            format!("{}: {}", record.outcome.name(), message())
+        }
+        other => other.name().to_owned(),
+    })
+}
+
+/// The order of causes in the unsolved table: limits first, bugs last.
+fn cause_rank(record: &RunRecord) -> u8 {
+    match record.outcome {
+        RunOutcome::Limit => 0,
+        RunOutcome::OutOfTime => 1,
+        RunOutcome::OutOfMemory => 2,
+        RunOutcome::Cancelled => 3,
+        RunOutcome::NoPlanFound => 4,
+        RunOutcome::Unsolvable => 5,
+        RunOutcome::Solved => 6,
+        RunOutcome::Error => 7,
+        RunOutcome::Panic => 8,
+        RunOutcome::Crashed => 9,
+    }
+}
+
+/// The kind of an error message, so that refusals of one kind group
+/// together: the locations in front (the task's files, `file:line:col`)
+/// dropped, the first clause kept (up to `: `, ` (` or ` | `), names in
+/// backquotes replaced by `…` (but PDDL keywords such as
+/// `:derived-predicates`, which say what is missing) and numbers by `N`;
+/// at most 100 characters.
+///
+/// ```
+/// use searchlab_lab::report::error_kind;
+/// assert_eq!(
+///     error_kind("d/domain.pddl / d/p01.pddl: domain:2:23: unsupported requirement \
+///                 `:derived-predicates` (searchlab reads ADL with :action-costs)"),
+///     "unsupported requirement `:derived-predicates`"
+/// );
+/// assert_eq!(
+///     error_kind("a/domain.pddl / a/p3.pddl: action `destroy_road j1-1 road0` is already declared"),
+///     "action `…` is already declared"
+/// );
+/// assert_eq!(error_kind("Fast Downward failed with exit code 34: x | y"), "Fast Downward failed with exit code N");
+/// assert_eq!(error_kind(""), "no message");
+/// ```
+pub fn error_kind(message: &str) -> String {
+    const MAX_CHARS: usize = 100;
+    let mut rest = message.trim();
+    while let Some((head, tail)) = rest.split_once(": ") {
+        if !is_location(head) {
+            break;
+        }
+        rest = tail;
+    }
+    let end = [": ", " (", " | "]
+        .iter()
+        .filter_map(|s| rest.find(s))
+        .min()
+        .unwrap_or(rest.len());
+    let mut kind = String::new();
+    let mut chars = rest[..end].trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            let name: String = chars.by_ref().take_while(|&c| c != '`').collect();
+            if name.starts_with(':') {
+                let _ = write!(kind, "`{name}`");
+            } else {
+                kind.push_str("`…`");
+            }
+        } else if c.is_ascii_digit() {
+            while chars.next_if(char::is_ascii_digit).is_some() {}
+            kind.push('N');
+        } else {
+            kind.push(c);
+        }
+    }
+    if kind.is_empty() {
+        return "no message".to_owned();
+    }
+    if kind.chars().count() > MAX_CHARS {
+        kind = kind.chars().take(MAX_CHARS - 1).collect();
+        kind.push('…');
+    }
+    kind
+}
+
+/// Whether `segment`, a part of a message before `: `, is where the error
+/// is rather than what: file names joined by ` / `, `file:line:column`.
+fn is_location(segment: &str) -> bool {
+    let joined = segment.replace(" / ", "");
+    !joined.is_empty() && !joined.contains(char::is_whitespace) && joined.contains(['/', ':', '.'])
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }

@@ -342,6 +342,57 @@ impl Configuration {
         }
     }
 
+    /// Whether it claims optimal plan costs: A* with an admissible
+    /// heuristic, or Dijkstra (in any direction, a portfolio too: both of
+    /// its searches are then optimal), or a peer declared optimal
+    /// ([`ExternalSearch::optimal`]). Breadth-first search is optimal only
+    /// under unit costs, which a configuration cannot promise; weighted,
+    /// greedy, lazy and anytime searches claim nothing.
+    ///
+    /// ```
+    /// use searchlab_lab::suite::Configuration;
+    /// let claims = |name: &str| Configuration::by_name(name).unwrap().claims_optimal();
+    /// assert!(claims("fwd-astar-lmcut") && claims("reg-astar-hmax") && claims("fd-astar-lmcut"));
+    /// assert!(claims("fwd-dijkstra-blind") && claims("pp-astar-hmax"));
+    /// assert!(!claims("fwd-astar-ff") && !claims("fwd-wastar2-hmax") && !claims("fwd-rwastar-hmax"));
+    /// assert!(!claims("fwd-bfs-blind") && !claims("fd-lama-first") && !claims("fwd-gbfs-hmax"));
+    /// ```
+    pub fn claims_optimal(&self) -> bool {
+        match &self.method {
+            Method::Searchlab {
+                algorithm,
+                heuristic,
+                ..
+            } => match algorithm {
+                Algorithm::AStar => heuristic.info().admissible,
+                // Weights are at least 1: at 1, A* itself.
+                Algorithm::WeightedAStar { weight } => {
+                    *weight <= 1.0 && heuristic.info().admissible
+                }
+                Algorithm::Dijkstra => true,
+                _ => false,
+            },
+            Method::External(search) => search.optimal,
+        }
+    }
+
+    /// Whether the configuration a record names claims optimal plan
+    /// costs ([`claims_optimal`](Self::claims_optimal)): `method` (how it
+    /// planned, [`Configuration::method_name`]) when the record has it, else
+    /// its name, read by [`Configuration::by_name`]. A name that reads as no
+    /// configuration (a user heuristic's, from another program) claims
+    /// nothing.
+    ///
+    /// ```
+    /// use searchlab_lab::suite::Configuration;
+    /// assert!(Configuration::named_claims_optimal("optimal-one", Some("fwd-astar-hmax")));
+    /// assert!(!Configuration::named_claims_optimal("fwd-astar-hmax", Some("fwd-gbfs-hmax")));
+    /// assert!(!Configuration::named_claims_optimal("fwd-astar-mine", None));
+    /// ```
+    pub fn named_claims_optimal(name: &str, method: Option<&str>) -> bool {
+        Self::by_name(method.unwrap_or(name)).is_ok_and(|c| c.claims_optimal())
+    }
+
     /// Whether this configuration can run on problems of `kind`: its
     /// heuristic serves the kind's representation in its direction.
     pub fn applies_to(&self, kind: Kind) -> bool {

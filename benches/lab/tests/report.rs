@@ -1,12 +1,13 @@
 //! The reports as researchers read them: the "All" row, times to four
 //! significant digits in CPU or wall time, scatter plots with their
-//! unsolved lines, and the HTML report.
+//! unsolved lines, the HTML report, unsolved runs by cause, and the
+//! disagreements `report --check` fails on.
 
 use searchlab_lab::html::escape;
 use searchlab_lab::output::{write_outputs, OutputOptions};
 use searchlab_lab::plot::{scatter_svg, UNSOLVED};
-use searchlab_lab::record::{RunOutcome, RunRecord};
-use searchlab_lab::report::{format_time, Attribute, Clock, Report, ScoreBounds};
+use searchlab_lab::record::{write_jsonl, RunOutcome, RunRecord};
+use searchlab_lab::report::{format_time, Attribute, Clock, DisagreementKind, Report, ScoreBounds};
 
 fn solved(domain: &str, problem: &str, config: &str, cost: u64, time: f64) -> RunRecord {
     let mut r = RunRecord::new(0, domain, problem, config);
@@ -377,7 +378,7 @@ fn the_html_report_is_well_formed_self_contained_and_has_every_table() {
         })
         .collect();
     let tables = headings.iter().filter(|(level, _)| *level == 3).count();
-    assert_eq!(tables, 11, "{headings:?}");
+    assert_eq!(tables, 13, "{headings:?}");
     let mut from = 0;
     for (level, title) in &headings {
         let tag = format!("<h{level}");
@@ -401,4 +402,201 @@ fn the_html_report_is_well_formed_self_contained_and_has_every_table() {
     // The sub-millisecond CPU time, to four digits, and the script.
     assert!(html.contains("<td class=\"num\">0.0002000</td>"));
     assert!(html.contains("<script>") && html.contains("aria-sort"));
+}
+
+fn unsolvable(domain: &str, problem: &str, config: &str) -> RunRecord {
+    let mut r = RunRecord::new(0, domain, problem, config);
+    r.outcome = RunOutcome::Unsolvable;
+    r
+}
+
+fn refused(domain: &str, problem: &str, config: &str, message: &str) -> RunRecord {
+    let mut r = RunRecord::new(0, domain, problem, config);
+    r.error = Some(message.to_owned());
+    r
+}
+
+/// Runs `searchlab report FILE --check` on `records`, written as a results
+/// file of its own.
+fn check_exit_code(name: &str, records: &[RunRecord]) -> std::process::ExitCode {
+    let dir = std::env::temp_dir().join(format!("searchlab-check-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("results.jsonl");
+    write_jsonl(&results, records).unwrap();
+    let code = searchlab_lab::Lab::new().run([
+        "searchlab".as_ref(),
+        "report".as_ref(),
+        results.as_os_str(),
+        "--check".as_ref(),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    code
+}
+
+#[test]
+fn the_check_fails_on_differing_optimal_costs_and_on_unsolvable_solved_problems() {
+    let records = vec![
+        // Two optimal claims with different costs; a greedy plan dearer
+        // than both claims nothing.
+        solved("d", "p1", "fwd-astar-lmcut", 10, 0.1),
+        solved("d", "p1", "fd-astar-lmcut", 12, 0.1),
+        solved("d", "p1", "fwd-gbfs-ff", 14, 0.1),
+        // `unsolvable` where an optimal search found a valid plan.
+        solved("d", "p2", "fwd-astar-lmcut", 7, 0.1),
+        solved("d", "p2", "fd-astar-lmcut", 7, 0.1),
+        unsolvable("d", "p2", "fwd-gbfs-ff"),
+        // A weighted A* claims no optimum: its dearer plan is no
+        // disagreement.
+        solved("d", "p3", "fwd-astar-lmcut", 5, 0.1),
+        solved("d", "p3", "fwd-wastar2-hmax", 6, 0.1),
+    ];
+    let report = Report::new(&records);
+    assert_eq!(
+        report.optimal_configs(),
+        ["fwd-astar-lmcut", "fd-astar-lmcut"]
+    );
+    let disagreements = report.disagreements();
+    let found: Vec<(&str, DisagreementKind)> = disagreements
+        .iter()
+        .map(|d| (d.problem.as_str(), d.kind))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("p1", DisagreementKind::OptimalCost),
+            ("p2", DisagreementKind::UnsolvableSolved)
+        ]
+    );
+    assert_eq!(
+        disagreements[0].answers,
+        ["fwd-astar-lmcut: cost 10", "fd-astar-lmcut: cost 12"]
+    );
+    assert_eq!(
+        disagreements[1].answers,
+        [
+            "fwd-gbfs-ff: unsolvable",
+            "fwd-astar-lmcut: cost 7",
+            "fd-astar-lmcut: cost 7"
+        ]
+    );
+    let table = report.disagreement_table();
+    assert_eq!(table.title, "Disagreements (2)");
+    assert!(report.console_summary().contains("Disagreements (2)"));
+    assert_eq!(
+        report.check().unwrap_err(),
+        "check failed: 2 disagreements and 0 invalid plans in 8 runs"
+    );
+    assert_eq!(
+        check_exit_code("disagree", &records),
+        std::process::ExitCode::from(1)
+    );
+
+    // A greedy plan cheaper than the claimed optimum proves the claim
+    // wrong too.
+    let cheaper = vec![
+        solved("d", "p1", "fwd-astar-lmcut", 10, 0.1),
+        solved("d", "p1", "fwd-gbfs-ff", 9, 0.1),
+    ];
+    let answers = &Report::new(&cheaper).disagreements()[0].answers;
+    assert_eq!(
+        answers,
+        &[
+            "fwd-astar-lmcut: cost 10",
+            "fwd-gbfs-ff (claims no optimum): cost 9"
+        ]
+    );
+}
+
+#[test]
+fn the_check_passes_on_answers_that_agree_and_fails_on_an_invalid_plan() {
+    let mut records = vec![
+        solved("d", "p1", "fwd-astar-lmcut", 10, 0.1),
+        solved("d", "p1", "fd-astar-lmcut", 10, 0.1),
+        solved("d", "p1", "fwd-gbfs-ff", 14, 0.1),
+        // Unsolvable by every configuration that answered.
+        unsolvable("d", "p2", "fwd-astar-lmcut"),
+        unsolvable("d", "p2", "fd-astar-lmcut"),
+        failed("d", "p2", "fwd-gbfs-ff"),
+    ];
+    let report = Report::new(&records);
+    assert!(report.disagreements().is_empty());
+    assert_eq!(
+        report.check().unwrap(),
+        "check passed: 0 disagreements and 0 invalid plans in 6 runs"
+    );
+    assert_eq!(
+        check_exit_code("clean", &records),
+        std::process::ExitCode::SUCCESS
+    );
+    records[2].validated = Some(false);
+    assert_eq!(
+        check_exit_code("invalid", &records),
+        std::process::ExitCode::from(1)
+    );
+}
+
+#[test]
+fn the_unsolved_table_names_each_cause_and_groups_refusals_by_kind() {
+    let derived = "x/domain.pddl / x/p01.pddl: domain:2:23: unsupported requirement \
+                   `:derived-predicates` (searchlab reads ADL with :action-costs)";
+    let mut panicked = refused("d", "p4", "A", "panic: index out of bounds: the len is 3");
+    panicked.outcome = RunOutcome::Panic;
+    let mut incomplete = RunRecord::new(0, "d", "p5", "B");
+    incomplete.outcome = RunOutcome::NoPlanFound;
+    let records = vec![
+        refused("d", "p1", "A", derived),
+        refused(
+            "d",
+            "p2",
+            "A",
+            "the grounded task has 6525 facts; the widest state holds 4096",
+        ),
+        refused(
+            "d",
+            "p3",
+            "A",
+            "the grounded task has 9001 facts; the widest state holds 4096",
+        ),
+        refused("d", "p1", "B", derived),
+        failed("d", "p2", "B"),
+        panicked,
+        incomplete,
+        unsolvable("e", "q1", "A"),
+        solved("e", "q1", "B", 3, 0.1),
+    ];
+    let table = Report::new(&records).unsolved_table();
+    assert_eq!(table.headers, ["domain", "cause", "A", "B"]);
+    let rows: Vec<Vec<&str>> = table
+        .rows
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect();
+    let facts = "error: the grounded task has N facts; the widest state holds N";
+    let requirement = "error: unsupported requirement `:derived-predicates`";
+    let panic = "panic: index out of bounds";
+    assert_eq!(
+        rows,
+        [
+            vec!["d", "limit: expansions", "", "1"],
+            vec!["d", "no_plan_found", "", "1"],
+            vec!["d", facts, "2", ""],
+            vec!["d", requirement, "1", "1"],
+            vec!["d", panic, "1", ""],
+            vec!["e", "unsolvable", "1", ""],
+            vec!["All", "limit: expansions", "", "1"],
+            vec!["All", "no_plan_found", "", "1"],
+            vec!["All", "unsolvable", "1", ""],
+            vec!["All", facts, "2", ""],
+            vec!["All", requirement, "1", "1"],
+            vec!["All", panic, "1", ""],
+        ]
+    );
+    assert_eq!(table.total_rows, 6);
+    // Every unsolved run is counted once, under its cause.
+    let counted: usize = rows[6..]
+        .iter()
+        .flat_map(|r| r[2..].iter())
+        .filter_map(|c| c.parse::<usize>().ok())
+        .sum();
+    assert_eq!(counted, records.iter().filter(|r| !r.solved()).count());
 }
