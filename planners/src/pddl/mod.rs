@@ -123,6 +123,7 @@
 //! ```
 
 mod adl;
+mod axioms;
 mod error;
 mod ground;
 mod ipc;
@@ -139,6 +140,7 @@ use std::time::{Duration, Instant};
 use search_core::Statistics;
 use state_atomic::Subsumption;
 
+pub use axioms::Axioms;
 pub use error::{Location, PddlError};
 pub use ground::{
     ground, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
@@ -149,7 +151,7 @@ pub use mutex::{h2_mutexes, Mutexes};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
-pub use task::{GroundedDomain, GroundedTask, Task, TaskRegression, TaskVisitor};
+pub use task::{GroundedDomain, GroundedTask, Task, TaskForward, TaskRegression, TaskVisitor};
 
 use crate::{Direction, PlanImprovement, PlanOutcome, PlanTrace, Planner, PlannerConfig};
 
@@ -426,12 +428,16 @@ fn solve_named(
         e => e,
     })?;
     let fact_words = task_words(&ground_task, grounding.max_memory_bytes)?;
-    let wants_mutexes = options.mutexes && config.direction != Direction::Forward;
+    // Axioms leave packing and mutexes off: the operators alone do not
+    // say which states are reachable (and regression refuses the task).
+    let has_axioms = !ground_task.axioms.is_empty();
+    let wants_mutexes = options.mutexes && config.direction != Direction::Forward && !has_axioms;
     let mut mutex_pairs = None;
     let mut mutex_time = Duration::ZERO;
     // Packing saves no word on a task of one word; a packed task holds its
     // packed actions beside the fact-level ones, narrower than those.
     let may_pack = options.packing
+        && !has_axioms
         && fact_words > 1
         && exceeds_memory(&ground_task, 2 * fact_words, grounding.max_memory_bytes).is_none();
     let mutexes = (wants_mutexes || may_pack).then(|| {
