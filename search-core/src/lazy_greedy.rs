@@ -378,7 +378,9 @@ where
             Some(End::Cancelled) => Outcome::Cancelled,
             _ => Outcome::ran_dry(
                 self.stats.dead_ends,
-                self.heuristics.iter().all(Heuristic::dead_ends_are_reliable),
+                self.heuristics
+                    .iter()
+                    .all(Heuristic::dead_ends_are_reliable),
             ),
         };
         Ok(SearchResult {

@@ -347,8 +347,13 @@ impl<B: Bits> Derived<B> {
             let fact = ground.facts.get(f as usize).map_or("?", String::as_str);
             let name = format!("<not {fact}>");
             let bit: B = B::bit(f as usize);
-            view.add_partial(&name, 0, PartialState::empty(), PartialState::new(B::zero(), bit))
-                .map_err(PlanError::from)?;
+            view.add_partial(
+                &name,
+                0,
+                PartialState::empty(),
+                PartialState::new(B::zero(), bit),
+            )
+            .map_err(PlanError::from)?;
         }
         let mut predicates: Vec<&str> = ground
             .axioms
