@@ -1,12 +1,13 @@
 //! PDDL front end: STRIPS with `:typing`, `:negative-preconditions`,
-//! `:equality`, `:action-costs` and ADL, grounded by relaxed reachability
+//! `:equality`, `:action-costs`, ADL and `:derived-predicates` (forward
+//! search only), grounded by relaxed reachability
 //! onto the narrowest atomic state, with `h^2` mutexes for regression and
 //! plans in the IPC format.
 //!
 //! - [`parse_domain`], [`parse_problem`]: files to [`Domain`] and
 //!   [`Problem`], with errors that give the file, line and column; anything
-//!   outside the subset (numeric fluents other than action costs, derived
-//!   predicates, durative actions, constraints, preferences) is refused,
+//!   outside the subset (numeric fluents other than action costs, durative
+//!   actions, constraints, preferences) is refused,
 //!   naming it. Tokens split as in Fast Downward's translator: `(p?x)` is
 //!   `p` and `?x`; `-` is a name character, so `?x-t` is one variable and
 //!   a typed list needs `?x - t`.
@@ -61,6 +62,32 @@
 //!   large ends with [`GroundingExceeded`], never a hang. `k` effects with
 //!   `n` open literals each in their conditions make up to `(n + 1)^k`
 //!   variants per disjunct.
+//!
+//! # Derived predicates
+//!
+//! `(:derived (p ?x ...) body)` is read as a schema whose precondition is
+//! the body (any ADL formula) and whose one add effect is the head;
+//! grounding treats it as an action (reachability, relevance, normal
+//! forms) and returns it in [`GroundTask::axioms`], apart from the
+//! operators. An action that changes a derived predicate, or an `:init`
+//! that states one, is refused. As in Fast Downward, derived facts are
+//! false unless an axiom derives them from the other facts, and
+//! [`Axioms`] recomputes them after every step: the strata are the
+//! strongly connected components of the ground dependency graph, each
+//! evaluated to a fixed point in turn, and a fact that depends on its own
+//! negation is refused ([`PddlError::NotStratifiable`]).
+//!
+//! Forward search closes the start and every successor under the axioms
+//! before the goal test ([`TaskForward`]), and so do plan replay and
+//! validation. Heuristics read the operators with the axioms appended as
+//! actions of cost 0 (operator ids unchanged; plans never hold axioms),
+//! plus, for each derived fact some condition wants false, an action of
+//! cost 0 making it false: a relaxation that over-approximates the task,
+//! so `h_max` and LM-cut stay admissible and no dead end is false.
+//! Regression refuses such a task by name
+//! ([`PlanError::DerivedPredicates`](crate::PlanError::DerivedPredicates));
+//! a portfolio then answers from forward search. Packing and `h^2`
+//! mutexes stay off.
 //!
 //! # Packed states
 //!
