@@ -127,16 +127,15 @@ impl<B: Bits> Axioms<B> {
         let mut queue = Vec::new();
         let mut begin = 0;
         for &end in &self.strata {
-            for r in begin..end {
-                let rule = &self.rules[r];
-                if WorldState::new(bits).satisfies(&rule.fixed) {
-                    missing[r] = u32::try_from(rule.inner.len()).unwrap_or(u32::MAX);
+            for (rule, count) in self.rules[begin..end].iter().zip(&mut missing[begin..end]) {
+                *count = if WorldState::new(bits).satisfies(&rule.fixed) {
                     if rule.inner.is_empty() {
                         queue.push(rule.head);
                     }
+                    u32::try_from(rule.inner.len()).unwrap_or(u32::MAX)
                 } else {
-                    missing[r] = u32::MAX;
-                }
+                    u32::MAX
+                };
             }
             while let Some(f) = queue.pop() {
                 if bits.get(f as usize) {
