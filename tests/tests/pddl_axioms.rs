@@ -260,6 +260,12 @@ fn regression_refuses_derived_predicates_by_name_and_a_portfolio_goes_forward() 
     let solution = solve_text(DERIVED, &derived, &portfolio, &PddlOptions::default()).unwrap();
     assert_eq!(solution.direction, Direction::Forward);
     assert!(
+        solution.notes.iter().any(|n| n.contains("forward only")
+            && n.contains("regression cannot plan with derived predicates")),
+        "{:?}",
+        solution.notes
+    );
+    assert!(
         matches!(solution.outcome, PlanOutcome::Solved(_)),
         "{:?}",
         solution.outcome

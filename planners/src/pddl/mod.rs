@@ -289,6 +289,10 @@ pub struct PddlSolution {
     /// The exploration of the search that produced the outcome, with fact
     /// and operator names, if [`PddlOptions::trace`] asked for it.
     pub trace: Option<PlanTrace>,
+    /// What the planner says beside the outcome (see
+    /// [`PlanReport::notes`](crate::PlanReport::notes)): a portfolio that
+    /// planned forward only, because regression refused the task.
+    pub notes: Vec<String>,
 }
 
 impl PddlSolution {
@@ -526,6 +530,7 @@ fn solve_named(
         search_cpu_time,
         improvements: run.improvements,
         trace: run.trace,
+        notes: run.notes,
     })
 }
 
@@ -587,6 +592,7 @@ struct Run {
     mutex_pruned: u64,
     subsumption_pruned: u64,
     trace: Option<PlanTrace>,
+    notes: Vec<String>,
 }
 
 impl DomainVisitor for Solve<'_> {
@@ -645,6 +651,7 @@ impl DomainVisitor for Solve<'_> {
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),
             trace,
+            notes: report.notes,
         })
     }
 }

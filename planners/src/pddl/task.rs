@@ -715,11 +715,19 @@ impl GroundedTask {
 
     /// An estimate of the bytes the atomic actions of `ground` take on a
     /// state of `words` words: each holds four masks of that width (its
-    /// precondition's and effect's values and care bits) and its name.
+    /// precondition's and effect's values and care bits) and its name. A
+    /// task with axioms holds its operators twice (the heuristics' view
+    /// beside them), with the axioms and one action per derived fact.
     pub fn bytes(ground: &GroundTask, words: usize) -> usize {
         let masks = 4 * words * 8;
         let names: usize = ground.operators.iter().map(|op| op.name.len() + 48).sum();
-        ground.operators.len().saturating_mul(masks + 16) + names
+        let operators = ground.operators.len().saturating_mul(masks + 16) + names;
+        if ground.axioms.is_empty() {
+            return operators;
+        }
+        let axiom_names: usize = ground.axioms.iter().map(|a| 2 * a.name.len() + 64).sum();
+        let rules = (2 * ground.axioms.len()).saturating_mul(masks + 16) + axiom_names;
+        operators.saturating_mul(2).saturating_add(rules)
     }
 
     /// `ground` on the narrowest state that holds its facts.
