@@ -315,3 +315,30 @@ fn actions_may_not_change_derived_predicates_nor_init_state_them() {
         "{error}"
     );
 }
+
+#[test]
+fn grounding_keeps_axioms_apart_from_operators() {
+    let domain = parse_domain("d", DERIVED).unwrap();
+    let problem = parse_problem(&domain, "p", &derived_problem("(above c a)")).unwrap();
+    let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    // 4 pickups, 4 putdowns, 16 stacks and 16 unstacks: nothing in the
+    // domain keeps a block off itself.
+    assert_eq!(task.operators.len(), 40);
+    assert!(task.axioms.iter().all(|a| a.cost == 0 && a.add.len() == 1));
+    let heads = |predicate: &str| {
+        task.axioms
+            .iter()
+            .filter(|a| task.facts[a.add[0] as usize].starts_with(&format!("({predicate} ")))
+            .count()
+    };
+    // Only `(above ? a)` matters to the goal: b, c and d above a directly or
+    // through one of the other two (through a itself, `(on x a)` absorbs
+    // the disjunct). `covered`: by each of 4 blocks, itself included.
+    assert_eq!(
+        (heads("above"), heads("covered"), heads("clear")),
+        (9, 16, 4)
+    );
+    let stats = &task.stats;
+    assert_eq!((stats.operators, stats.axioms), (40, task.axioms.len()));
+    assert!(stats.reachable_axioms >= stats.axioms);
+}

@@ -151,6 +151,10 @@ pub struct GroundingStats {
     pub facts: usize,
     /// Operators kept: those that change a fact the goal depends on.
     pub operators: usize,
+    /// Ground axioms (`:derived`) reachable in the delete relaxation.
+    pub reachable_axioms: usize,
+    /// Ground axioms kept: those that derive a fact the goal depends on.
+    pub axioms: usize,
     /// Whether the goal asks for a fact that can never hold as wanted.
     pub unsolvable: bool,
     /// Wall time of grounding (after parsing).
@@ -1002,7 +1006,8 @@ fn finalize(
             is_axiom.push(schema.axiom);
         }
     }
-    let reachable_operators = operators.len();
+    let reachable_operators = is_axiom.iter().filter(|&&axiom| !axiom).count();
+    let reachable_axioms = operators.len() - reachable_operators;
     // The goal, over reachable facts.
     let mut goal = Vec::new();
     let mut goal_false = Vec::new();
@@ -1184,6 +1189,8 @@ fn finalize(
         reachable_operators,
         facts: names.len(),
         operators: operators.len(),
+        reachable_axioms,
+        axioms: axioms.len(),
         unsolvable,
         elapsed: budget.began.elapsed(),
     };
