@@ -65,6 +65,13 @@ pub enum PlanError {
         /// Why not.
         why: String,
     },
+    /// Regression asked of a task with derived predicates (PDDL axioms),
+    /// which only forward search plans on.
+    #[error("regression cannot plan with derived predicates ({predicates}); search forward")]
+    DerivedPredicates {
+        /// The derived predicates, comma-separated.
+        predicates: String,
+    },
     /// A plan that does not replay: the first failing step, or the goal not
     /// reached.
     #[error("invalid plan: {0}")]

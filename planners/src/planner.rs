@@ -721,6 +721,7 @@ pub(crate) fn cannot_regress(error: &PlanError) -> bool {
     matches!(
         error,
         PlanError::Factored(state_factored::FactoredError::NotRegressable { .. })
+            | PlanError::DerivedPredicates { .. }
             | PlanError::UnsupportedHeuristic {
                 direction: Direction::Regression,
                 ..

@@ -448,7 +448,6 @@ fn malformed_domains_give_located_errors() {
     );
     for requirement in [
         ":numeric-fluents",
-        ":derived-predicates",
         ":durative-actions",
         ":timed-initial-literals",
     ] {
@@ -504,8 +503,8 @@ fn malformed_domains_give_located_errors() {
     );
     domain_error(
         "(define (domain d)\n (:derived (p) (q)))",
-        ":derived",
-        &["derived predicates"],
+        "p) (q",
+        &["undefined predicate `p`"],
     );
     domain_error(
         "(define (domain d)\n (:durative-action a))",

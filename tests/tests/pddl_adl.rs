@@ -156,16 +156,16 @@ fn every_adl_construct_parses() {
 }
 
 #[test]
-fn adl_errors_are_located_and_derived_predicates_refused() {
+fn adl_errors_are_located() {
     domain_error(
-        "(define (domain d)\n (:requirements :adl :derived-predicates))",
-        ":derived-predicates",
-        &["unsupported requirement `:derived-predicates`"],
+        "(define (domain d) (:requirements :adl :derived-predicates) (:predicates (p) (q))\n (:derived (p) (q))\n (:action a :effect (not (p))))",
+        "(p))))",
+        &["an action changes derived predicate `p`"],
     );
     domain_error(
-        "(define (domain d) (:predicates (p))\n (:derived (p) (p)))",
-        ":derived",
-        &["unsupported derived predicates"],
+        "(define (domain d) (:predicates (p ?x))\n (:derived (p ?x ?y) (p ?x)))",
+        "p ?x ?y",
+        &["`p` takes 1 argument(s), 2 given"],
     );
     domain_error(
         &one_action(":adl", "(forall (?y ?y) (p ?y))", "(r)"),

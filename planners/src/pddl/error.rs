@@ -140,6 +140,16 @@ pub enum PddlError {
         /// The fact.
         fact: String,
     },
+    /// Derived predicates whose axioms are not stratified: a derived fact
+    /// depends, through axioms, on the negation of a fact that depends on
+    /// it.
+    #[error("the axioms are not stratifiable: `{fact}` depends on `(not {negated})`, which depends on `{fact}` in turn")]
+    NotStratifiable {
+        /// The derived fact.
+        fact: String,
+        /// The fact it needs false.
+        negated: String,
+    },
     /// Grounding stopped at one of its
     /// [`GroundingLimits`](super::GroundingLimits): a limit
     /// reached rather than bad input (see [`PddlError::limit`]).
@@ -205,6 +215,7 @@ impl PddlError {
             | PddlError::FileTooLarge { .. }
             | PddlError::TooManyFacts { .. }
             | PddlError::ContradictoryGoal { .. }
+            | PddlError::NotStratifiable { .. }
             | PddlError::GroundingExceeded(_)
             | PddlError::Planner(_) => None,
         }

@@ -151,6 +151,10 @@ pub struct GroundingStats {
     pub facts: usize,
     /// Operators kept: those that change a fact the goal depends on.
     pub operators: usize,
+    /// Ground axioms (`:derived`) reachable in the delete relaxation.
+    pub reachable_axioms: usize,
+    /// Ground axioms kept: those that derive a fact the goal depends on.
+    pub axioms: usize,
     /// Whether the goal asks for a fact that can never hold as wanted.
     pub unsolvable: bool,
     /// Wall time of grounding (after parsing).
@@ -193,6 +197,12 @@ pub struct GroundTask {
     pub facts: Vec<String>,
     /// The operators.
     pub operators: Vec<GroundOperator>,
+    /// The ground axioms of derived predicates (`:derived`), as rules of
+    /// cost 0 whose one add effect is the derived fact, named by the fact's
+    /// predicate and arguments; a body in disjunctive normal form gives one
+    /// rule per disjunct. Derived facts are false unless a rule derives
+    /// them from the state's other facts (see [`Axioms`](super::Axioms)).
+    pub axioms: Vec<GroundOperator>,
     /// Facts true initially (every other fact is false).
     pub init: Vec<u32>,
     /// Facts the goal wants true.
@@ -842,6 +852,14 @@ fn allocated(bytes: usize) -> usize {
     bytes.next_multiple_of(16) + 16
 }
 
+/// Keeps the operators (and their axiom flags) whose `keep` is true.
+fn retain_flagged(operators: &mut Vec<GroundOperator>, is_axiom: &mut Vec<bool>, keep: &[bool]) {
+    let mut kept = keep.iter();
+    operators.retain(|_| kept.next().copied().unwrap_or(false));
+    let mut kept = keep.iter();
+    is_axiom.retain(|_| kept.next().copied().unwrap_or(false));
+}
+
 /// Instantiates the operators, drops facts no operator changes, renumbers.
 #[expect(clippy::too_many_lines, reason = "the steps of one renumbering")]
 fn finalize(
@@ -868,6 +886,8 @@ fn finalize(
         facts.get(&key)
     };
     let mut operators = Vec::with_capacity(out.ops.len());
+    // Parallel to `operators`: which are axioms.
+    let mut is_axiom: Vec<bool> = Vec::with_capacity(out.ops.len());
     let mut changed = vec![false; n];
     'ops: for i in 0..out.ops.len() {
         let op = out.ops.key(i);
@@ -878,8 +898,8 @@ fn finalize(
             continue; // a conditional effect's matcher: it only found facts
         };
         let binding = &op[1..];
-        let mut cost = 1;
-        if problem.metric {
+        let mut cost = u32::from(!schema.axiom);
+        if problem.metric && !schema.axiom {
             cost = match &schema.cost {
                 None => 0,
                 Some(CostTerm::Constant(c)) => *c,
@@ -983,9 +1003,11 @@ fn finalize(
                     .map(|list| allocated(size_of::<u32>() * list.capacity()))
                     .sum::<usize>();
             operators.push(o);
+            is_axiom.push(schema.axiom);
         }
     }
-    let reachable_operators = operators.len();
+    let reachable_operators = is_axiom.iter().filter(|&&axiom| !axiom).count();
+    let reachable_axioms = operators.len() - reachable_operators;
     // The goal, over reachable facts.
     let mut goal = Vec::new();
     let mut goal_false = Vec::new();
@@ -1050,6 +1072,7 @@ fn finalize(
                         del: Vec::new(),
                         cost: 0,
                     });
+                    is_axiom.push(false);
                 }
                 goal = vec![reached];
                 goal_false.clear();
@@ -1067,10 +1090,12 @@ fn finalize(
     // Facts no operator changes keep their initial value (the first
     // `init_count` facts are the initial state's).
     let constant = |f: u32| (!changed[f as usize]).then_some((f as usize) < init_count);
-    operators.retain(|o| {
+    let applicable = |o: &GroundOperator| {
         !o.pre.iter().any(|&f| constant(f) == Some(false))
             && !o.neg_pre.iter().any(|&f| constant(f) == Some(true))
-    });
+    };
+    let keep: Vec<bool> = operators.iter().map(applicable).collect();
+    retain_flagged(&mut operators, &mut is_axiom, &keep);
     unsolvable |= goal.iter().any(|&f| constant(f) == Some(false))
         || goal_false.iter().any(|&f| constant(f) == Some(true));
     // Relevance, as Fast Downward's translator does it: goal facts are
@@ -1107,8 +1132,7 @@ fn finalize(
             }
         }
     }
-    let mut keep = useful.into_iter();
-    operators.retain(|_| keep.next().unwrap_or(false));
+    retain_flagged(&mut operators, &mut is_axiom, &useful);
     for (c, r) in changed.iter_mut().zip(&relevant) {
         *c &= *r;
     }
@@ -1137,7 +1161,13 @@ fn finalize(
             *f = renumber[*f as usize];
         }
     };
-    for o in &mut operators {
+    let (axioms, operators): (Vec<_>, Vec<_>) = operators
+        .into_iter()
+        .zip(is_axiom)
+        .partition(|(_, axiom)| *axiom);
+    let mut operators: Vec<GroundOperator> = operators.into_iter().map(|(o, _)| o).collect();
+    let mut axioms: Vec<GroundOperator> = axioms.into_iter().map(|(o, _)| o).collect();
+    for o in operators.iter_mut().chain(&mut axioms) {
         map(&mut o.pre);
         map(&mut o.neg_pre);
         map(&mut o.add);
@@ -1159,12 +1189,15 @@ fn finalize(
         reachable_operators,
         facts: names.len(),
         operators: operators.len(),
+        reachable_axioms,
+        axioms: axioms.len(),
         unsolvable,
         elapsed: budget.began.elapsed(),
     };
     Ok(GroundTask {
         facts: names,
         operators,
+        axioms,
         init,
         goal,
         goal_false,

@@ -1,12 +1,13 @@
 //! PDDL front end: STRIPS with `:typing`, `:negative-preconditions`,
-//! `:equality`, `:action-costs` and ADL, grounded by relaxed reachability
+//! `:equality`, `:action-costs`, ADL and `:derived-predicates` (forward
+//! search only), grounded by relaxed reachability
 //! onto the narrowest atomic state, with `h^2` mutexes for regression and
 //! plans in the IPC format.
 //!
 //! - [`parse_domain`], [`parse_problem`]: files to [`Domain`] and
 //!   [`Problem`], with errors that give the file, line and column; anything
-//!   outside the subset (numeric fluents other than action costs, derived
-//!   predicates, durative actions, constraints, preferences) is refused,
+//!   outside the subset (numeric fluents other than action costs, durative
+//!   actions, constraints, preferences) is refused,
 //!   naming it. Tokens split as in Fast Downward's translator: `(p?x)` is
 //!   `p` and `?x`; `-` is a name character, so `?x-t` is one variable and
 //!   a typed list needs `?x - t`.
@@ -61,6 +62,32 @@
 //!   large ends with [`GroundingExceeded`], never a hang. `k` effects with
 //!   `n` open literals each in their conditions make up to `(n + 1)^k`
 //!   variants per disjunct.
+//!
+//! # Derived predicates
+//!
+//! `(:derived (p ?x ...) body)` is read as a schema whose precondition is
+//! the body (any ADL formula) and whose one add effect is the head;
+//! grounding treats it as an action (reachability, relevance, normal
+//! forms) and returns it in [`GroundTask::axioms`], apart from the
+//! operators. An action that changes a derived predicate, or an `:init`
+//! that states one, is refused. As in Fast Downward, derived facts are
+//! false unless an axiom derives them from the other facts, and
+//! [`Axioms`] recomputes them after every step: the strata are the
+//! strongly connected components of the ground dependency graph, each
+//! evaluated to a fixed point in turn, and a fact that depends on its own
+//! negation is refused ([`PddlError::NotStratifiable`]).
+//!
+//! Forward search closes the start and every successor under the axioms
+//! before the goal test ([`TaskForward`]), and so do plan replay and
+//! validation. Heuristics read the operators with the axioms appended as
+//! actions of cost 0 (operator ids unchanged; plans never hold axioms),
+//! plus, for each derived fact some condition wants false, an action of
+//! cost 0 making it false: a relaxation that over-approximates the task,
+//! so `h_max` and LM-cut stay admissible and no dead end is false.
+//! Regression refuses such a task by name
+//! ([`PlanError::DerivedPredicates`](crate::PlanError::DerivedPredicates));
+//! a portfolio then answers from forward search. Packing and `h^2`
+//! mutexes stay off.
 //!
 //! # Packed states
 //!
@@ -123,6 +150,7 @@
 //! ```
 
 mod adl;
+mod axioms;
 mod error;
 mod ground;
 mod ipc;
@@ -139,6 +167,7 @@ use std::time::{Duration, Instant};
 use search_core::Statistics;
 use state_atomic::Subsumption;
 
+pub use axioms::Axioms;
 pub use error::{Location, PddlError};
 pub use ground::{
     ground, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
@@ -149,7 +178,7 @@ pub use mutex::{h2_mutexes, Mutexes};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
-pub use task::{GroundedDomain, GroundedTask, Task, TaskRegression, TaskVisitor};
+pub use task::{GroundedDomain, GroundedTask, Task, TaskForward, TaskRegression, TaskVisitor};
 
 use crate::{Direction, PlanImprovement, PlanOutcome, PlanTrace, Planner, PlannerConfig};
 
@@ -260,6 +289,10 @@ pub struct PddlSolution {
     /// The exploration of the search that produced the outcome, with fact
     /// and operator names, if [`PddlOptions::trace`] asked for it.
     pub trace: Option<PlanTrace>,
+    /// What the planner says beside the outcome (see
+    /// [`PlanReport::notes`](crate::PlanReport::notes)): a portfolio that
+    /// planned forward only, because regression refused the task.
+    pub notes: Vec<String>,
 }
 
 impl PddlSolution {
@@ -426,12 +459,16 @@ fn solve_named(
         e => e,
     })?;
     let fact_words = task_words(&ground_task, grounding.max_memory_bytes)?;
-    let wants_mutexes = options.mutexes && config.direction != Direction::Forward;
+    // Axioms leave packing and mutexes off: the operators alone do not
+    // say which states are reachable (and regression refuses the task).
+    let has_axioms = !ground_task.axioms.is_empty();
+    let wants_mutexes = options.mutexes && config.direction != Direction::Forward && !has_axioms;
     let mut mutex_pairs = None;
     let mut mutex_time = Duration::ZERO;
     // Packing saves no word on a task of one word; a packed task holds its
     // packed actions beside the fact-level ones, narrower than those.
     let may_pack = options.packing
+        && !has_axioms
         && fact_words > 1
         && exceeds_memory(&ground_task, 2 * fact_words, grounding.max_memory_bytes).is_none();
     let mutexes = (wants_mutexes || may_pack).then(|| {
@@ -493,6 +530,7 @@ fn solve_named(
         search_cpu_time,
         improvements: run.improvements,
         trace: run.trace,
+        notes: run.notes,
     })
 }
 
@@ -554,6 +592,7 @@ struct Run {
     mutex_pruned: u64,
     subsumption_pruned: u64,
     trace: Option<PlanTrace>,
+    notes: Vec<String>,
 }
 
 impl DomainVisitor for Solve<'_> {
@@ -612,6 +651,7 @@ impl DomainVisitor for Solve<'_> {
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),
             trace,
+            notes: report.notes,
         })
     }
 }

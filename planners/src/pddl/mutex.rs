@@ -91,10 +91,19 @@ impl Mutexes {
 }
 
 /// Computes the `h^2` mutexes of `task` (pairs of distinct facts, both
-/// reachable on their own, that no reachable state holds together).
+/// reachable on their own, that no reachable state holds together). A
+/// task with derived predicates (axioms) gets none: its operators alone
+/// do not say which states are reachable.
 pub fn h2_mutexes(task: &GroundTask) -> Mutexes {
     let n = task.facts.len();
     let words = n.div_ceil(64).max(1);
+    if !task.axioms.is_empty() {
+        return Mutexes {
+            facts: n,
+            words,
+            rows: vec![0; n * words],
+        };
+    }
     // reach[p]: the facts q with {p, q} reachable; reach[p][p]: p reachable.
     let mut reach = vec![0u64; n * words];
     for &p in &task.init {

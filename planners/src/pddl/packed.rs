@@ -53,12 +53,16 @@ pub struct PackedTask<Bp: Bits, Bf: Bits> {
 impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
     /// The task `ground` packed by `packing` (made for it). `None` when the
     /// start or goal do not pack: a goal that wants two facts of one group
-    /// (no plan reaches it, and the unpacked task says so).
+    /// (no plan reaches it, and the unpacked task says so), or a task with
+    /// derived predicates (axioms), which is searched unpacked.
     ///
     /// # Errors
     /// As for [`Task::new`] on `Bf`, and [`PddlError::TooManyFacts`] if
     /// the packed state does not fit `Bp`.
     pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
+        if !ground.axioms.is_empty() {
+            return Ok(None);
+        }
         let facts = Task::<Bf>::new(ground)?;
         let too_many = || PddlError::TooManyFacts {
             facts: packing.bits(),
@@ -459,7 +463,8 @@ impl PackedGroundedTask {
     /// `ground` packed by `packing` (made for it), if that saves words:
     /// on the narrowest packed width of the listed pairs that holds the
     /// fields and is narrower than the facts' width. `None` when it saves
-    /// none, or the start or goal do not pack ([`PackedTask::new`]).
+    /// none, the start or goal do not pack, or the task has axioms
+    /// ([`PackedTask::new`]).
     ///
     /// # Errors
     /// As for [`PackedTask::new`].

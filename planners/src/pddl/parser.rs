@@ -8,7 +8,7 @@ use super::sexp::{read, Sexp};
 use super::{Location, PddlError};
 
 /// The requirements searchlab reads.
-const SUPPORTED: [&str; 11] = [
+const SUPPORTED: [&str; 12] = [
     ":strips",
     ":typing",
     ":negative-preconditions",
@@ -20,6 +20,7 @@ const SUPPORTED: [&str; 11] = [
     ":universal-preconditions",
     ":quantified-preconditions",
     ":conditional-effects",
+    ":derived-predicates",
 ];
 
 /// The most one action may cost: Fast Downward's translator refuses
@@ -154,6 +155,10 @@ pub(crate) struct Schema {
     pub(crate) effects: Vec<CondEffect>,
     /// `(increase (total-cost) ...)`, if the action has one.
     pub(crate) cost: Option<CostTerm>,
+    /// A derived predicate's rule (`:derived`): its body is the
+    /// precondition and its head the one add effect; it costs nothing and
+    /// is no action of a plan.
+    pub(crate) axiom: bool,
 }
 
 /// A parsed PDDL domain.
@@ -177,7 +182,10 @@ pub struct Domain {
     /// The declared predicates, then the functions' hidden predicates.
     pub(crate) predicates: Vec<Predicate>,
     pub(crate) functions: Vec<Function>,
+    /// The action schemas, then the axioms ([`Schema::axiom`]).
     pub(crate) actions: Vec<Schema>,
+    /// Per predicate: whether some axiom derives it.
+    pub(crate) derived: Vec<bool>,
     type_index: FxHashMap<String, TypeId>,
     predicate_index: FxHashMap<String, u32>,
     function_index: FxHashMap<String, u32>,
@@ -191,7 +199,19 @@ impl Domain {
 
     /// How many action schemas it declares.
     pub fn action_count(&self) -> usize {
-        self.actions.len()
+        self.actions.iter().filter(|s| !s.axiom).count()
+    }
+
+    /// How many axioms (`:derived` rules) it declares.
+    ///
+    /// ```
+    /// use planners::pddl::parse_domain;
+    /// let domain = parse_domain("d.pddl", "(define (domain d) (:requirements :derived-predicates) \
+    ///     (:predicates (p ?x) (q ?x)) (:derived (q ?x) (not (p ?x))))").unwrap();
+    /// assert_eq!((domain.action_count(), domain.axiom_count()), (0, 1));
+    /// ```
+    pub fn axiom_count(&self) -> usize {
+        self.actions.iter().filter(|s| s.axiom).count()
     }
 
     /// How many predicates it declares.
@@ -424,16 +444,16 @@ impl Reader<'_> {
 /// # Errors
 /// A located [`PddlError`] for malformed text, an undefined or duplicate
 /// name, a wrong arity, an action cost that is not an integer from 0 to
-/// [`MAX_ACTION_COST`], or a requirement or construct outside ADL with
-/// `:action-costs` (derived predicates, numeric fluents, durative
-/// actions, ...).
+/// [`MAX_ACTION_COST`], an action that changes a derived predicate, or a
+/// requirement or construct outside ADL with `:action-costs` and
+/// `:derived-predicates` (numeric fluents, durative actions, ...).
 ///
 /// ```
 /// use planners::pddl::{parse_domain, PddlError};
-/// let error = parse_domain("d.pddl", "(define (domain d)\n (:requirements :adl :derived-predicates))").unwrap_err();
+/// let error = parse_domain("d.pddl", "(define (domain d)\n (:requirements :adl :timed-initial-literals))").unwrap_err();
 /// assert!(matches!(error, PddlError::Unsupported { .. }));
 /// assert_eq!(error.to_string().split(" (").next().unwrap(),
-///     "d.pddl:2:22: unsupported requirement `:derived-predicates`");
+///     "d.pddl:2:22: unsupported requirement `:timed-initial-literals`");
 /// ```
 #[expect(clippy::too_many_lines, reason = "one match over the sections")]
 pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
@@ -449,6 +469,7 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         predicates: Vec::new(),
         functions: Vec::new(),
         actions: Vec::new(),
+        derived: Vec::new(),
         type_index: FxHashMap::default(),
         predicate_index: FxHashMap::default(),
         function_index: FxHashMap::default(),
@@ -478,7 +499,7 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         let rest = &items[1..];
         match keyword {
             ":requirements" => r.requirements(rest)?,
-            ":types" | ":action" => {} // read before and after
+            ":types" | ":action" | ":derived" => {} // read before and after
             ":constants" => {
                 for (name, at, ty) in r.typed_list(rest)? {
                     let types = type_set(&r, &domain, ty)?;
@@ -519,9 +540,6 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
                 }
             }
             ":functions" => read_functions(&r, &mut domain, rest)?,
-            ":derived" => {
-                return Err(r.unsupported(first.at(), "derived predicates (`:derived`)"));
-            }
             ":durative-action" => {
                 return Err(r.unsupported(first.at(), "durative actions (`:durative-action`)"));
             }
@@ -537,6 +555,15 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         .into_iter()
         .map(|(name, i)| (name, u32::try_from(i).unwrap_or(u32::MAX)))
         .collect();
+    domain.derived = vec![false; domain.predicates.len()];
+    for section in sections {
+        if section.head() == Some(":derived") {
+            let axiom = read_axiom(&r, &domain, &constants, section)?;
+            domain.derived[axiom.add[0].predicate as usize] = true;
+            domain.actions.push(axiom);
+        }
+    }
+    let axioms = std::mem::take(&mut domain.actions);
     let mut action_names = FxHashSet::default();
     for section in sections {
         if section.head() == Some(":action") {
@@ -551,6 +578,7 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
             domain.actions.push(schema);
         }
     }
+    domain.actions.extend(axioms);
     Ok(domain)
 }
 
@@ -1024,6 +1052,7 @@ fn read_effect(
                 ));
             }
             let atom = read_atom(r, domain, scope, inner)?;
+            refuse_derived(r, domain, &atom, inner.at())?;
             out.effects[group].del.push(atom);
             Ok(())
         }
@@ -1047,10 +1076,88 @@ fn read_effect(
                 return Err(r.syntax(head_sexp.at(), format!("`{head}` in an effect")));
             }
             let atom = read_atom(r, domain, scope, s)?;
+            refuse_derived(r, domain, &atom, s.at())?;
             out.effects[group].add.push(atom);
             Ok(())
         }
     }
+}
+
+/// Refuses an effect on a derived predicate: axioms alone decide those.
+fn refuse_derived(
+    r: &Reader<'_>,
+    domain: &Domain,
+    atom: &AtomTerm,
+    at: Location,
+) -> Result<(), PddlError> {
+    if domain.derived.get(atom.predicate as usize) == Some(&true) {
+        let name = &domain.predicates[atom.predicate as usize].name;
+        return Err(r.syntax(
+            at,
+            format!("an action changes derived predicate `{name}`, which only axioms (`:derived`) may set"),
+        ));
+    }
+    Ok(())
+}
+
+/// `(:derived (p ?x - t ...) body)`: a rule whose parameters are the
+/// head's variables (distinct) and the body's free variables none else.
+fn read_axiom(
+    r: &Reader<'_>,
+    domain: &Domain,
+    constants: &FxHashMap<String, u32>,
+    section: &Sexp,
+) -> Result<Schema, PddlError> {
+    let [_, head, body] = r.list(section, "`(:derived (p ?x ...) condition)`")? else {
+        return Err(r.syntax(section.at(), "expected `(:derived (p ?x ...) condition)`"));
+    };
+    let parts = r.list(head, "a derived atom `(p ?x ...)`")?;
+    let Some(name_sexp) = parts.first() else {
+        return Err(r.syntax(head.at(), "empty derived atom"));
+    };
+    let name = r.symbol(name_sexp, "a predicate name")?;
+    let Some(&predicate) = domain.predicate_index.get(name) else {
+        return Err(r.undefined(name_sexp.at(), "predicate", name));
+    };
+    let mut params: Vec<(String, TypeSet)> = Vec::new();
+    for (var, at, ty) in r.typed_list(&parts[1..])? {
+        if !var.starts_with('?') {
+            return Err(r.syntax(at, format!("expected a variable, found `{var}`")));
+        }
+        if params.iter().any(|(v, _)| v == var) {
+            return Err(r.duplicate(at, "variable", var));
+        }
+        params.push((var.to_owned(), type_set(r, domain, ty)?));
+    }
+    let declared = domain.predicates[predicate as usize].params.len();
+    if params.len() != declared {
+        return Err(PddlError::Arity {
+            file: r.file.to_owned(),
+            at: name_sexp.at(),
+            name: name.to_owned(),
+            expected: declared,
+            found: params.len(),
+        });
+    }
+    let mut scope = Scope {
+        vars: params.clone(),
+        objects: constants,
+    };
+    let (pre, pre_formulas) = split_conjunction(read_formula(r, domain, &mut scope, body, true)?);
+    let args = (0..params.len())
+        .map(|v| Term::Var(u32::try_from(v).unwrap_or(u32::MAX)))
+        .collect();
+    Ok(Schema {
+        name: name.to_owned(),
+        params,
+        pre,
+        pre_formulas,
+        add: vec![AtomTerm { predicate, args }],
+        del: Vec::new(),
+        effects: Vec::new(),
+        cost: None,
+        axiom: true,
+    })
 }
 
 /// `(increase (total-cost) amount)`: the amount.
@@ -1169,6 +1276,7 @@ fn read_action(
             .filter(|g| !g.add.is_empty() || !g.del.is_empty())
             .collect(),
         cost: effects.cost,
+        axiom: false,
     })
 }
 
@@ -1281,6 +1389,13 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                         continue; // closed world: false anyway
                     }
                     let atom = read_atom(&r, domain, &scope, item)?;
+                    if domain.derived.get(atom.predicate as usize) == Some(&true) {
+                        let name = &domain.predicates[atom.predicate as usize].name;
+                        return Err(r.syntax(
+                            item.at(),
+                            format!("derived predicate `{name}` in `:init` (axioms compute it)"),
+                        ));
+                    }
                     check_types(&r, domain, &problem, &atom, item)?;
                     let args = atom
                         .args

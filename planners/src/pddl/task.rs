@@ -11,7 +11,8 @@ use state_atomic::{
     WorldState,
 };
 
-use super::{GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION};
+use super::axioms::negated_derived;
+use super::{Axioms, GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION};
 use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
@@ -20,9 +21,15 @@ use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 /// the [`Planner`](crate::Planner) runs on it in both directions; regression
 /// prunes subgoals with `h^2` mutex pairs once
 /// [`set_mutexes`](Self::set_mutexes) gave them.
+///
+/// A task with derived predicates (axioms) plans forward only: every
+/// state, the start included, is closed under the axioms ([`Axioms`]), and
+/// the heuristics see the axioms as actions of cost 0 beside the operators
+/// (see [`PlanningDomain::task_view`]).
 #[derive(Debug)]
 pub struct Task<B: Bits> {
     actions: ActionSet<B>,
+    derived: Option<Box<Derived<B>>>,
     start: WorldState<B>,
     goal: PartialState<B>,
     action_costs: bool,
@@ -43,6 +50,23 @@ fn variant_name(name: &str, k: usize) -> String {
 /// An action's name as a plan step: without its variant mark.
 fn plan_step_name(name: &str) -> &str {
     name.split_once(VARIANT_MARK).map_or(name, |(step, _)| step)
+}
+
+/// What a task with derived predicates holds besides its operators.
+#[derive(Debug)]
+struct Derived<B: Bits> {
+    axioms: Axioms<B>,
+    /// The operators, then each axiom as an action of cost 0, then, for
+    /// each derived fact some condition wants false, an action of cost 0
+    /// making it false: a relaxation of the task with axioms that
+    /// over-approximates it (every plan maps to a plan of the view of the
+    /// same cost), so admissible heuristics stay admissible and their dead
+    /// ends real.
+    view: ActionSet<B>,
+    /// The derived predicates' names, for regression's refusal.
+    predicates: String,
+    /// Fact names, for replay's messages.
+    facts: Vec<String>,
 }
 
 fn bits_of<B: Bits>(facts: &[u32]) -> B {
@@ -100,9 +124,16 @@ impl<B: Bits> Task<B> {
             });
         }
         let goal_true: B = bits_of(&ground.goal);
+        let derived = if ground.axioms.is_empty() {
+            None
+        } else {
+            Some(Box::new(Derived::new(ground, &actions)?))
+        };
+        let start = WorldState::new(bits_of(&ground.init));
         Ok(Self {
+            start: derived.as_ref().map_or(start, |d| d.axioms.close(start)),
             actions,
-            start: WorldState::new(bits_of(&ground.init)),
+            derived,
             goal: PartialState::new(goal_true, goal_true | bits_of(&ground.goal_false)),
             action_costs: ground.action_costs,
             mutexes: Vec::new(),
@@ -197,7 +228,7 @@ impl<B: Bits> Task<B> {
             }
         }
         if let Some(action) = self.actions.action(chosen) {
-            *state = state.apply(&action.eff);
+            *state = self.close(state.apply(&action.eff));
         }
         Some(chosen)
     }
@@ -211,12 +242,65 @@ impl<B: Bits> Task<B> {
     /// the goal fact that is not reached.
     pub fn validate(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
         let ids = self.resolve(plan)?;
-        Ok(crate::validate(
-            &self.actions,
-            &self.start,
-            &self.goal,
-            &ids,
-        )?)
+        Ok(self.replay(&self.start, &self.goal, &ids)?)
+    }
+
+    /// Whether the task has derived predicates (axioms).
+    pub fn has_axioms(&self) -> bool {
+        self.derived.is_some()
+    }
+
+    /// `state` closed under the axioms (itself without them).
+    pub fn close(&self, state: WorldState<B>) -> WorldState<B> {
+        self.derived
+            .as_ref()
+            .map_or(state, |d| d.axioms.close(state))
+    }
+
+    /// Replays `plan` from `start`, closing each state under the axioms,
+    /// and checks `goal`; returns the plan's cost.
+    fn replay(
+        &self,
+        start: &WorldState<B>,
+        goal: &PartialState<B>,
+        plan: &[ActionId],
+    ) -> Result<u64, PlanError> {
+        let Some(derived) = &self.derived else {
+            return PlanningDomain::validate(&self.actions, start, goal, plan);
+        };
+        let first_wrong = |state: WorldState<B>, partial: &PartialState<B>| {
+            let mut first = None;
+            ((state.bits() ^ partial.values()) & partial.care()).for_each_one(|i| {
+                first.get_or_insert(i);
+            });
+            first
+                .and_then(|i| derived.facts.get(i))
+                .map_or("?", String::as_str)
+                .to_owned()
+        };
+        let invalid = |e: state_atomic::AtomicError| PlanError::Invalid(e.to_string());
+        let mut state = self.close(*start);
+        let mut cost = 0;
+        for (step, &id) in plan.iter().enumerate() {
+            let action = self.actions.action(id).ok_or(invalid(
+                state_atomic::AtomicError::UnknownAction { index: id.index() },
+            ))?;
+            if !state.satisfies(&action.pre) {
+                return Err(invalid(state_atomic::AtomicError::NotApplicable {
+                    action: action.name.clone(),
+                    step,
+                    atom: first_wrong(state, &action.pre),
+                }));
+            }
+            state = self.close(state.apply(&action.eff));
+            cost += u64::from(action.cost);
+        }
+        if !state.satisfies(goal) {
+            return Err(invalid(state_atomic::AtomicError::GoalNotReached {
+                atom: first_wrong(state, goal),
+            }));
+        }
+        Ok(cost)
     }
 
     /// Whether the actions have their own costs (see
@@ -244,6 +328,121 @@ impl<B: Bits> Task<B> {
             );
         }
         plan
+    }
+}
+
+impl<B: Bits> Derived<B> {
+    fn new(ground: &GroundTask, actions: &ActionSet<B>) -> Result<Self, PddlError> {
+        let axioms = Axioms::new(ground)?;
+        let mut view = actions.clone();
+        for (i, axiom) in ground.axioms.iter().enumerate() {
+            let pre_true: B = bits_of(&axiom.pre);
+            let pre = PartialState::new(pre_true, pre_true | bits_of(&axiom.neg_pre));
+            let add: B = bits_of(&axiom.add);
+            let name = format!("<axiom {i}: ({})>", axiom.name);
+            view.add_partial(&name, 0, pre, PartialState::new(add, add))
+                .map_err(PlanError::from)?;
+        }
+        for f in negated_derived(ground) {
+            let fact = ground.facts.get(f as usize).map_or("?", String::as_str);
+            let name = format!("<not {fact}>");
+            let bit: B = B::bit(f as usize);
+            view.add_partial(
+                &name,
+                0,
+                PartialState::empty(),
+                PartialState::new(B::zero(), bit),
+            )
+            .map_err(PlanError::from)?;
+        }
+        let mut predicates: Vec<&str> = ground
+            .axioms
+            .iter()
+            .map(|a| a.name.split(' ').next().unwrap_or_default())
+            .collect();
+        predicates.sort_unstable();
+        predicates.dedup();
+        Ok(Self {
+            axioms,
+            view,
+            predicates: predicates.join(", "),
+            facts: ground.facts.clone(),
+        })
+    }
+}
+
+/// The forward space of a [`Task`]: state-atomic's [`ForwardSpace`], each
+/// successor closed under the task's axioms (if any) before it is tested
+/// or stored.
+pub struct TaskForward<'a, B: Bits> {
+    space: ForwardSpace<'a, B>,
+    axioms: Option<&'a Axioms<B>>,
+}
+
+impl<B: Bits> SearchSpace for TaskForward<'_, B> {
+    type Node = WorldState<B>;
+    type Action = ActionId;
+    type Cost = u32;
+
+    #[inline]
+    fn is_goal(&self, node: &WorldState<B>) -> bool {
+        self.space.is_goal(node)
+    }
+
+    #[inline]
+    fn successors<F>(&self, node: &WorldState<B>, mut emit: F)
+    where
+        F: FnMut(ActionId, WorldState<B>, u32),
+    {
+        match self.axioms {
+            None => self.space.successors(node, emit),
+            Some(axioms) => self
+                .space
+                .successors(node, |id, next, cost| emit(id, axioms.close(next), cost)),
+        }
+    }
+}
+
+/// A heuristic on the view of a task with axioms, whose preferred steps
+/// are asked about with the child's derived facts as the parent's: the
+/// view's actions (FF's helpful actions) change no derived fact by
+/// themselves, the axioms do.
+struct ClosedChild<'a, B: Bits> {
+    heuristic: BoxedHeuristic<'a, WorldState<B>>,
+    derived: B,
+}
+
+impl<B: Bits> search_core::Heuristic<WorldState<B>, u32> for ClosedChild<'_, B> {
+    fn estimate(&mut self, node: &WorldState<B>) -> search_core::Estimate<u32> {
+        self.heuristic.estimate(node)
+    }
+
+    fn is_admissible(&self) -> bool {
+        self.heuristic.is_admissible()
+    }
+
+    fn is_consistent(&self) -> bool {
+        self.heuristic.is_consistent()
+    }
+
+    fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {
+        self.heuristic.notify_transition(parent, child);
+    }
+
+    fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
+        let unclosed = (child.bits() & !self.derived) | (parent.bits() & self.derived);
+        self.heuristic.is_preferred(parent, child)
+            || self
+                .heuristic
+                .is_preferred(parent, &WorldState::new(unclosed))
+    }
+
+    fn dead_ends_are_reliable(&self) -> bool {
+        self.heuristic.dead_ends_are_reliable()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.heuristic.memory_bytes()
     }
 }
 
@@ -290,11 +489,14 @@ impl<B: Bits> PlanningDomain for Task<B> {
     type Goal = PartialState<B>;
     type Subgoal = PartialState<B>;
     type ActionId = ActionId;
-    type Forward<'a> = ForwardSpace<'a, B>;
+    type Forward<'a> = TaskForward<'a, B>;
     type Regression<'a> = TaskRegression<'a, B>;
 
-    fn forward<'a>(&'a self, goal: &'a PartialState<B>) -> Result<ForwardSpace<'a, B>, PlanError> {
-        self.actions.forward(goal)
+    fn forward<'a>(&'a self, goal: &'a PartialState<B>) -> Result<TaskForward<'a, B>, PlanError> {
+        Ok(TaskForward {
+            space: self.actions.forward(goal)?,
+            axioms: self.derived.as_ref().map(|d| &d.axioms),
+        })
     }
 
     fn regression<'a>(
@@ -302,6 +504,11 @@ impl<B: Bits> PlanningDomain for Task<B> {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Result<(TaskRegression<'a, B>, PartialState<B>), PlanError> {
+        if let Some(derived) = &self.derived {
+            return Err(PlanError::DerivedPredicates {
+                predicates: derived.predicates.clone(),
+            });
+        }
         let space = RegressionSpace::new(&self.actions, *start, *goal)?
             .subsumption(self.subsumption)
             .mutexes(self.mutexes.clone());
@@ -315,7 +522,7 @@ impl<B: Bits> PlanningDomain for Task<B> {
     type View = ActionSet<B>;
 
     fn task_view(&self) -> &ActionSet<B> {
-        &self.actions
+        self.derived.as_ref().map_or(&self.actions, |d| &d.view)
     }
 
     fn view_problem<'s>(
@@ -330,7 +537,13 @@ impl<B: Bits> PlanningDomain for Task<B> {
         &'a self,
         heuristic: BoxedHeuristic<'a, WorldState<B>>,
     ) -> BoxedHeuristic<'a, WorldState<B>> {
-        heuristic
+        match &self.derived {
+            None => heuristic,
+            Some(derived) => Box::new(ClosedChild {
+                heuristic,
+                derived: derived.axioms.derived(),
+            }),
+        }
     }
 
     fn view_regression<'a>(
@@ -358,7 +571,7 @@ impl<B: Bits> PlanningDomain for Task<B> {
         goal: &PartialState<B>,
         plan: &[ActionId],
     ) -> Result<u64, PlanError> {
-        PlanningDomain::validate(&self.actions, start, goal, plan)
+        self.replay(start, goal, plan)
     }
 }
 
@@ -502,11 +715,19 @@ impl GroundedTask {
 
     /// An estimate of the bytes the atomic actions of `ground` take on a
     /// state of `words` words: each holds four masks of that width (its
-    /// precondition's and effect's values and care bits) and its name.
+    /// precondition's and effect's values and care bits) and its name. A
+    /// task with axioms holds its operators twice (the heuristics' view
+    /// beside them), with the axioms and one action per derived fact.
     pub fn bytes(ground: &GroundTask, words: usize) -> usize {
         let masks = 4 * words * 8;
         let names: usize = ground.operators.iter().map(|op| op.name.len() + 48).sum();
-        ground.operators.len().saturating_mul(masks + 16) + names
+        let operators = ground.operators.len().saturating_mul(masks + 16) + names;
+        if ground.axioms.is_empty() {
+            return operators;
+        }
+        let axiom_names: usize = ground.axioms.iter().map(|a| 2 * a.name.len() + 64).sum();
+        let rules = (2 * ground.axioms.len()).saturating_mul(masks + 16) + axiom_names;
+        operators.saturating_mul(2).saturating_add(rules)
     }
 
     /// `ground` on the narrowest state that holds its facts.
