@@ -471,7 +471,7 @@ fn solve_pddl(
         elapsed: solution.search_time,
         setup_time: solution.setup_time,
         improvements: solution.improvements.clone(),
-        notes: Vec::new(),
+        notes: solution.notes.clone(),
     };
     let mut text = if request.json {
         pddl_json(&heading, &solution, &report)
