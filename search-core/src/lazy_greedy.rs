@@ -374,8 +374,11 @@ where
         while self.step(u64::MAX)? == Status::Running {}
         let outcome = match &self.end {
             Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
-            Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
-            Some(End::Cancelled) => Outcome::Cancelled,
+            Some(End::Limit(limit)) => Outcome::LimitReached {
+                limit: *limit,
+                best: None,
+            },
+            Some(End::Cancelled) => Outcome::Cancelled { best: None },
             _ => Outcome::Exhausted,
         };
         Ok(SearchResult {

@@ -21,25 +21,49 @@ pub enum Outcome<N, A, C> {
     /// Every reachable node was seen: no goal is reachable (dead ends
     /// excluded by the heuristic count as unreachable).
     Exhausted,
-    /// A limit stopped the search.
-    LimitReached(Limit),
-    /// The cancellation flag was raised.
-    Cancelled,
+    /// A limit stopped the search before it ended. An anytime search
+    /// ([`Algorithm::RestartingWeightedAStar`](crate::Algorithm)) keeps the
+    /// best solution it found before: a valid path, not known to be optimal.
+    LimitReached {
+        /// The limit that stopped the search.
+        limit: Limit,
+        /// The best solution found before the limit, if any.
+        best: Option<Solution<N, A, C>>,
+    },
+    /// The cancellation flag was raised; `best` as for
+    /// [`LimitReached`](Outcome::LimitReached).
+    Cancelled {
+        /// The best solution found before the cancellation, if any.
+        best: Option<Solution<N, A, C>>,
+    },
 }
 
 impl<N, A, C> Outcome<N, A, C> {
-    /// The solution, if solved.
+    /// The solution found, if any: the goal's path when solved, or the best
+    /// path an anytime search found before a limit or cancellation stopped
+    /// it (then not known to be optimal; match [`Outcome::Solved`] to tell).
     pub fn solution(&self) -> Option<&Solution<N, A, C>> {
         match self {
             Outcome::Solved(solution) => Some(solution),
-            _ => None,
+            Outcome::LimitReached { best, .. } | Outcome::Cancelled { best } => best.as_ref(),
+            Outcome::Exhausted => None,
         }
     }
 
-    /// The solution, if solved, consuming the outcome.
+    /// The solution found, if any, consuming the outcome; see
+    /// [`solution`](Outcome::solution).
     pub fn into_solution(self) -> Option<Solution<N, A, C>> {
         match self {
             Outcome::Solved(solution) => Some(solution),
+            Outcome::LimitReached { best, .. } | Outcome::Cancelled { best } => best,
+            Outcome::Exhausted => None,
+        }
+    }
+
+    /// The limit that stopped the search, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            Outcome::LimitReached { limit, .. } => Some(*limit),
             _ => None,
         }
     }
@@ -49,8 +73,8 @@ impl<N, A, C> Outcome<N, A, C> {
         match self {
             Outcome::Solved(_) => "solved",
             Outcome::Exhausted => "exhausted",
-            Outcome::LimitReached(_) => "limit",
-            Outcome::Cancelled => "cancelled",
+            Outcome::LimitReached { .. } => "limit",
+            Outcome::Cancelled { .. } => "cancelled",
         }
     }
 }

@@ -583,11 +583,17 @@ where
     /// As for [`step`](Search::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
         while self.step(u64::MAX)? == Status::Running {}
-        let outcome = match (self.improvements().last(), &self.run.end) {
-            (Some(best), _) => Outcome::Solved(best.solution.clone()),
+        // An anytime search's best plan; a limit or cancellation that came
+        // before the search ended keeps it but does not make it a final answer.
+        let best = self.improvements().last().map(|i| i.solution.clone());
+        let outcome = match (best, &self.run.end) {
+            (best, Some(End::Limit(limit))) => Outcome::LimitReached {
+                limit: *limit,
+                best,
+            },
+            (best, Some(End::Cancelled)) => Outcome::Cancelled { best },
+            (Some(best), _) => Outcome::Solved(best),
             (None, Some(End::Goal(index))) => Outcome::Solved(self.solution(*index)),
-            (None, Some(End::Limit(limit))) => Outcome::LimitReached(*limit),
-            (None, Some(End::Cancelled)) => Outcome::Cancelled,
             _ => Outcome::Exhausted,
         };
         Ok(SearchResult {
@@ -1053,7 +1059,7 @@ where
             && self.heuristic.is_admissible()
             && child_g.checked_add(&h).is_none_or(|f| self.beyond_bound(f))
         {
-            *self.pruned = true;
+            self.mark_pruned(child_g.checked_add(&h));
             return;
         }
         if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
@@ -1066,6 +1072,22 @@ where
     #[inline]
     fn beyond_bound(&self, cost: S::Cost) -> bool {
         self.bound.is_some_and(|b| cost > b) || self.below.is_some_and(|b| cost >= b)
+    }
+
+    /// Notes that the cost bound pruned a path of `cost` (`None`: past the
+    /// cost type), unless restarting weighted A*'s best plan prunes it too:
+    /// that plan is the answer for everything at or above its cost, so only
+    /// the caller's bound makes "exhausted" untrue.
+    #[cold]
+    fn mark_pruned(&mut self, cost: Option<S::Cost>) {
+        let below_best = match (cost, self.below) {
+            (Some(cost), Some(best)) => cost < best,
+            (_, None) => true,
+            (None, Some(_)) => false,
+        };
+        if below_best {
+            *self.pruned = true;
+        }
     }
 
     /// Ends the search on a node the store could not take.
@@ -1102,7 +1124,7 @@ where
     #[inline(never)]
     fn within_limits(&mut self, child_g: S::Cost, child: &S::Node) -> bool {
         if self.beyond_bound(child_g) {
-            *self.pruned = true;
+            self.mark_pruned(Some(child_g));
             return false;
         }
         // One expansion may bring more successors than any before it, so the

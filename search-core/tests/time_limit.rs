@@ -55,7 +55,10 @@ fn time_limit_is_exceeded_by_at_most_one_expansion() {
             .unwrap();
         assert_eq!(
             result.outcome,
-            Outcome::LimitReached(Limit::Time),
+            Outcome::LimitReached {
+                limit: Limit::Time,
+                best: None,
+            },
             "{algorithm:?}"
         );
         // Three naps of 20 ms pass 50 ms, so a fourth expansion never starts.
@@ -94,6 +97,12 @@ fn time_limit_holds_when_stepping() {
         assert!(steps < 100, "the time limit never stopped the search");
     }
     let result = search.run().unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::Time));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Time,
+            best: None,
+        }
+    );
     assert!(result.stats.expanded <= 3, "{:?}", result.stats);
 }

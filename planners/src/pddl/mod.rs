@@ -546,21 +546,19 @@ impl DomainVisitor for Solve<'_> {
                 elapsed: found.elapsed,
             });
         }
-        let mut plan = None;
-        let outcome = match report.outcome {
-            PlanOutcome::Solved(p) => {
+        // A plan kept from a search a limit stopped is replayed like a solved one.
+        let plan = match report.outcome.plan() {
+            Some(p) => {
                 let ipc = task.to_ipc(&p.actions);
                 task.validate_ipc(&ipc)?;
-                plan = Some(ipc);
-                PlanOutcome::Solved(crate::Plan {
-                    actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
-                    cost: p.cost,
-                })
+                Some(ipc)
             }
-            PlanOutcome::Unsolvable => PlanOutcome::Unsolvable,
-            PlanOutcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
-            PlanOutcome::Cancelled => PlanOutcome::Cancelled,
+            None => None,
         };
+        let outcome = report.outcome.map_plan(|p| crate::Plan {
+            actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
+            cost: p.cost,
+        });
         Ok(Run {
             outcome,
             plan,
