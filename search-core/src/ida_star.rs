@@ -128,9 +128,8 @@ where
     ///
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost and
-    /// [`SearchError::CostOverflow`] or [`SearchError::PriorityOverflow`]
-    /// when a path cost, or one plus its estimate, passes the cost type's
-    /// largest value.
+    /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
+    /// largest value (a path cost plus its estimate saturates there).
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
         if !self.began {
@@ -280,16 +279,7 @@ where
                 return;
             }
         };
-        let Some(f) = child_g.checked_add(&h) else {
-            self.end = Some(End::Failed(SearchError::PriorityOverflow {
-                node: format!("{child:?}"),
-                path_cost: child_g.to_string(),
-                estimate: h.to_string(),
-                cost_type: std::any::type_name::<S::Cost>(),
-                max: S::Cost::largest().to_string(),
-            }));
-            return;
-        };
+        let f = child_g.saturating_add(h);
         if f > self.bound {
             if self.next_bound.is_none_or(|next| f < next) {
                 self.next_bound = Some(f);

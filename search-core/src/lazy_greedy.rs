@@ -158,6 +158,9 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     estimates: Vec<S::Cost>,
     node_heap: usize,
     pruned: bool,
+    /// The first path whose cost passed the cost type: left out, since a
+    /// cheaper plan may exist, and the error if none does.
+    overflow: Option<SearchError>,
     end: Option<End>,
     recording: Option<Recording<S::Cost>>,
 }
@@ -197,6 +200,7 @@ where
             estimates: Vec::new(),
             node_heap: 0,
             pruned: false,
+            overflow: None,
             end: None,
             recording: None,
         }
@@ -347,7 +351,9 @@ where
             match self.pop() {
                 Some(edge) => self.visit(edge),
                 None => {
-                    self.end = Some(if self.pruned {
+                    self.end = Some(if let Some(error) = self.overflow.take() {
+                        End::Failed(error)
+                    } else if self.pruned {
                         End::Limit(Limit::CostBound)
                     } else {
                         End::Exhausted
@@ -598,6 +604,15 @@ where
         for (action, child, cost, preferred) in successors.drain(..) {
             let child_g = match g.checked_add(&cost) {
                 Some(child_g) if cost.is_valid_edge() => child_g,
+                None if cost.is_valid_edge() => {
+                    // A bound is below every path cost past the type.
+                    if self.limits.cost_bound.is_some() {
+                        self.pruned = true;
+                    } else if self.overflow.is_none() {
+                        self.overflow = Some(edge_error(node, g, cost));
+                    }
+                    continue;
+                }
                 _ => {
                     self.end = Some(End::Failed(edge_error(node, g, cost)));
                     break;

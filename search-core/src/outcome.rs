@@ -102,7 +102,8 @@ pub enum SearchError {
         cost: String,
     },
     /// A path cost passed the largest value of the cost type: the costs
-    /// along a path add up to more than the type holds.
+    /// along a path add up to more than the type holds. Such paths are left
+    /// out; this is the error only when the search finds no other plan.
     #[error(
         "path cost above {max}, the largest value of the cost type {cost_type}: the path to \
          node {node} costs {path_cost} and its next action costs {action_cost}; use smaller \
@@ -115,25 +116,6 @@ pub enum SearchError {
         path_cost: String,
         /// The cost of the action that would pass the limit.
         action_cost: String,
-        /// The cost type's name, e.g. `u32`.
-        cost_type: &'static str,
-        /// The cost type's largest value, e.g. `4294967295`.
-        max: String,
-    },
-    /// A path cost plus its heuristic estimate (the open list's priority)
-    /// passed the largest value of the cost type.
-    #[error(
-        "path cost plus heuristic estimate above {max}, the largest value of the cost type \
-         {cost_type}: the path to node {node} costs {path_cost} and its heuristic estimate is \
-         {estimate}; use smaller estimates or costs, or a wider cost type"
-    )]
-    PriorityOverflow {
-        /// The node whose priority overflowed (its `Debug` form).
-        node: String,
-        /// The cost of the path to `node`.
-        path_cost: String,
-        /// The estimate added to it (weighted, for weighted A*).
-        estimate: String,
         /// The cost type's name, e.g. `u32`.
         cost_type: &'static str,
         /// The cost type's largest value, e.g. `4294967295`.

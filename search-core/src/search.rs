@@ -110,14 +110,16 @@ impl Algorithm {
         )
     }
 
-    /// The open-list priority of a node; `None` on overflow.
-    fn priority<C: Cost>(self, g: C, h: C) -> Option<C> {
+    /// The open-list priority of a node (saturated at the cost type's
+    /// largest value, see [`Cost::saturating_add`]).
+    #[inline]
+    fn priority<C: Cost>(self, g: C, h: C) -> C {
         match self {
             Algorithm::AStar => astar::priority(g, h),
             Algorithm::WeightedAStar { weight } => weighted_astar::priority(g, h, weight),
-            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => Some(greedy::priority(g, h)),
-            Algorithm::Dijkstra => Some(dijkstra::priority(g, h)),
-            Algorithm::BreadthFirst => Some(bfs::priority(g, h)),
+            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => greedy::priority(g, h),
+            Algorithm::Dijkstra => dijkstra::priority(g, h),
+            Algorithm::BreadthFirst => bfs::priority(g, h),
             // A search runs its iterations' algorithms; this is the first's.
             Algorithm::RestartingWeightedAStar => {
                 weighted_astar::priority(g, h, RESTART_WEIGHTS[0])
@@ -278,6 +280,9 @@ pub struct SearchState<N, A, C> {
     stats: Statistics,
     /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
     pruned: bool,
+    /// The first path whose cost passed the cost type's largest value: left
+    /// out, since a cheaper plan may exist, and the error if none does.
+    overflow: Option<SearchError>,
     last_key: Option<Priority<C>>,
     /// Breadth-first search expands the store in order; the next to expand.
     bfs_next: u32,
@@ -307,6 +312,7 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
             ws: Workspace::default(),
             stats: Statistics::default(),
             pruned: false,
+            overflow: None,
             last_key: None,
             bfs_next: 0,
             max_branching: 1,
@@ -542,8 +548,7 @@ where
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost,
     /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
-    /// largest value, [`SearchError::PriorityOverflow`] when a path cost plus
-    /// its heuristic estimate does,
+    /// largest value,
     /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1, and
     /// [`SearchError::NodeNumberOutOfRange`] or
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
@@ -655,6 +660,7 @@ where
         }
         self.run.last_key = None;
         self.run.pruned = false;
+        self.run.overflow = None;
         self.run.max_branching = 1;
         self.run.next_clock = self.run.stats.expanded;
         self.run.last_clock = (self.run.stats.elapsed, self.run.stats.expanded);
@@ -774,8 +780,10 @@ where
     }
 
     /// What ends a search whose open list ran dry.
-    fn exhausted(&self) -> End {
-        if self.run.pruned {
+    fn exhausted(&mut self) -> End {
+        if let Some(error) = self.run.overflow.take() {
+            End::Failed(error)
+        } else if self.run.pruned {
             End::Limit(Limit::CostBound)
         } else {
             End::Exhausted
@@ -848,6 +856,7 @@ where
             stats: &mut self.run.stats,
             pruned: &mut self.run.pruned,
             end: &mut self.run.end,
+            overflow: &mut self.run.overflow,
             bound: self.run.limits.cost_bound,
             below: self.run.schedule.as_ref().and_then(Schedule::bound),
             max_memory: self.run.limits.max_memory_bytes,
@@ -905,9 +914,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     index: u32,
     max_memory: Option<usize>,
 ) -> Result<(), End> {
-    let Some(key) = algorithm.priority(g, h) else {
-        return Err(priority_overflow(ws, algorithm, index, h));
-    };
+    let key = algorithm.priority(g, h);
     let slot = if ws.open.use_buckets {
         key.to_bucket()
             .zip(g.to_bucket())
@@ -927,26 +934,6 @@ fn push_open<N: crate::Node, A, C: Cost>(
     }
     let tie = algorithm.tie_g(g);
     push_open_checked(ws, algorithm, key, tie, index, slot, max_memory)
-}
-
-#[cold]
-fn priority_overflow<N: crate::Node, A, C: Cost>(
-    ws: &Workspace<N, A, C>,
-    algorithm: Algorithm,
-    index: u32,
-    h: C,
-) -> End {
-    let estimate = match algorithm {
-        Algorithm::WeightedAStar { weight } => h.scale(weight),
-        _ => h,
-    };
-    End::Failed(SearchError::PriorityOverflow {
-        node: format!("{:?}", ws.store.node(index)),
-        path_cost: ws.store.g(index).to_string(),
-        estimate: estimate.to_string(),
-        cost_type: std::any::type_name::<C>(),
-        max: C::largest().to_string(),
-    })
 }
 
 /// [`push_open`] into the heap, or under a memory limit; `tie` is the `g`
@@ -972,8 +959,7 @@ fn push_open_checked<N: crate::Node, A, C: Cost>(
         let i = moved as usize;
         let h = store.h.get(i).copied().unwrap_or_else(C::zero);
         let g = store.g(moved);
-        // This priority was computed without overflow when first pushed.
-        (algorithm.priority(g, h).unwrap_or(g), g)
+        (algorithm.priority(g, h), g)
     });
     Ok(())
 }
@@ -989,6 +975,7 @@ struct Expansion<'e, S: SearchSpace, H> {
     stats: &'e mut Statistics,
     pruned: &'e mut bool,
     end: &'e mut Option<End>,
+    overflow: &'e mut Option<SearchError>,
     bound: Option<S::Cost>,
     /// Restarting weighted A*'s best plan's cost: only cheaper paths count.
     below: Option<S::Cost>,
@@ -1099,23 +1086,31 @@ where
         });
     }
 
-    /// Ends the search on a negative, NaN or overflowing edge cost.
+    /// Ends the search on a negative or NaN edge cost. An edge whose path
+    /// cost passes the cost type is left out (another plan may fit), and
+    /// the first such is the error if the search finds none.
     #[cold]
     fn reject_edge(&mut self, cost: S::Cost) {
         let node = format!("{:?}", self.parent);
-        *self.end = Some(End::Failed(if cost.is_valid_edge() {
-            SearchError::CostOverflow {
-                node,
-                path_cost: self.g.to_string(),
-                action_cost: cost.to_string(),
-                cost_type: std::any::type_name::<S::Cost>(),
-                max: S::Cost::largest().to_string(),
+        if cost.is_valid_edge() {
+            if self.bound.is_some() || self.below.is_some() {
+                // A bound is below every path cost past the type.
+                return self.mark_pruned(None);
             }
-        } else {
-            SearchError::InvalidCost {
-                node,
-                cost: format!("{cost:?}"),
+            if self.overflow.is_none() {
+                *self.overflow = Some(SearchError::CostOverflow {
+                    node,
+                    path_cost: self.g.to_string(),
+                    action_cost: cost.to_string(),
+                    cost_type: std::any::type_name::<S::Cost>(),
+                    max: S::Cost::largest().to_string(),
+                });
             }
+            return;
+        }
+        *self.end = Some(End::Failed(SearchError::InvalidCost {
+            node,
+            cost: format!("{cost:?}"),
         }));
     }
 

@@ -11,7 +11,10 @@ use searchlab_lab::plan::{plan_file, PlanRequest, EXIT_LIMIT, EXIT_SOLVED};
 /// Ten steps at cost 1 (the optimum, 10) or a teleport at cost 25, which
 /// weight 5 takes first.
 fn problem() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/teleport_line.toml"))
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/teleport_line.toml"
+    ))
 }
 
 fn request(direction: Direction, max_expansions: Option<u64>) -> PlanRequest {
