@@ -1,5 +1,7 @@
 //! Heuristics: estimates of the cost from a node to the nearest goal.
 
+use std::time::Instant;
+
 /// What a heuristic says about a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Estimate<C> {
@@ -105,6 +107,16 @@ pub trait Heuristic<N, C> {
     fn memory_bytes(&self) -> usize {
         0
     }
+
+    /// Tells the heuristic when the search's time limit runs out (`None`:
+    /// no limit); the engine calls it at the start of each step. A
+    /// heuristic whose one estimate can take long (many rounds, say) looks
+    /// at the clock now and then and, past the deadline, returns at once
+    /// with what it has (a lower bound if it is admissible); the engine
+    /// then ends the search with the time limit. The default ignores it.
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        let _ = deadline;
+    }
 }
 
 impl<N, C, R, F> Heuristic<N, C> for F
@@ -138,6 +150,9 @@ macro_rules! boxed_heuristic {
             }
             fn memory_bytes(&self) -> usize {
                 (**self).memory_bytes()
+            }
+            fn set_deadline(&mut self, deadline: Option<Instant>) {
+                (**self).set_deadline(deadline);
             }
         }
     };
@@ -185,6 +200,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
     }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.0.set_deadline(deadline);
+    }
     fn is_admissible(&self) -> bool {
         true
     }
@@ -206,6 +224,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
     }
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
+    }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.0.set_deadline(deadline);
     }
     fn is_admissible(&self) -> bool {
         true

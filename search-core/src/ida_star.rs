@@ -132,6 +132,10 @@ where
     /// largest value (a path cost plus its estimate saturates there).
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
+        if let Some(max) = self.limits.max_time {
+            let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
+            self.heuristic.set_deadline(deadline);
+        }
         if !self.began {
             self.began = true;
             self.begin();

@@ -338,6 +338,12 @@ where
     /// largest value.
     pub fn step(&mut self, steps: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
+        if let Some(max) = self.limits.max_time {
+            let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
+            for heuristic in &mut self.heuristics {
+                heuristic.set_deadline(deadline);
+            }
+        }
         if let Some(start) = self.start.take() {
             self.begin(start, started);
         }

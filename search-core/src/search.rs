@@ -292,6 +292,11 @@ pub struct SearchState<N, A, C> {
     next_clock: u64,
     /// The search time and expansions at the last reading.
     last_clock: (Duration, u64),
+    /// Whether expansions are slow (a millisecond or more each, or of
+    /// unknown pace), so that the clock is read after each evaluation too.
+    clock_each_evaluation: bool,
+    /// When `max_time` runs out, from the running step's start.
+    deadline: Option<Instant>,
     end: Option<End>,
     /// Restarting weighted A*'s iterations and plans so far.
     schedule: Option<Schedule<N, A, C>>,
@@ -318,6 +323,8 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
             max_branching: 1,
             next_clock: 0,
             last_clock: (Duration::ZERO, 0),
+            clock_each_evaluation: true,
+            deadline: None,
             end: None,
             schedule: None,
             origin: None,
@@ -554,6 +561,10 @@ where
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
+        if let Some(max) = self.run.limits.max_time {
+            self.run.deadline = started.checked_add(max.saturating_sub(self.run.stats.elapsed));
+            self.heuristic.set_deadline(self.run.deadline);
+        }
         if let Some(start) = self.run.start.take() {
             self.begin(start);
         }
@@ -664,6 +675,7 @@ where
         self.run.max_branching = 1;
         self.run.next_clock = self.run.stats.expanded;
         self.run.last_clock = (self.run.stats.elapsed, self.run.stats.expanded);
+        self.run.clock_each_evaluation = true;
         self.run.stats.generated += 1;
         self.run.stats.evaluated += 1;
         let h = if self.run.algorithm.uses_heuristic() {
@@ -777,6 +789,7 @@ where
         };
         self.run.last_clock = (now, self.run.stats.expanded);
         self.run.next_clock = self.run.stats.expanded + stride;
+        self.run.clock_each_evaluation = stride == 1;
     }
 
     /// What ends a search whose open list ran dry.
@@ -860,6 +873,7 @@ where
             bound: self.run.limits.cost_bound,
             below: self.run.schedule.as_ref().and_then(Schedule::bound),
             max_memory: self.run.limits.max_memory_bytes,
+            deadline: self.run.deadline.filter(|_| self.run.clock_each_evaluation),
             guarded: self.run.limits.cost_bound.is_some()
                 || self.run.limits.max_memory_bytes.is_some()
                 || self.run.schedule.is_some(),
@@ -982,6 +996,9 @@ struct Expansion<'e, S: SearchSpace, H> {
     max_memory: Option<usize>,
     /// Whether any of the three limits above is set.
     guarded: bool,
+    /// The time limit's deadline, when expansions are slow enough that one
+    /// could pass it by much: read after each evaluation.
+    deadline: Option<Instant>,
     /// The node being expanded, its index, its parent's and its path cost.
     parent: &'e S::Node,
     index: u32,
@@ -1161,7 +1178,14 @@ where
         let store = &mut self.ws.store;
         self.heuristic
             .notify_transition(self.parent, store.node(child));
-        match self.heuristic.estimate(store.node(child)) {
+        let estimate = self.heuristic.estimate(store.node(child));
+        if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            *self.end = Some(End::Limit(Limit::Time));
+        }
+        match estimate {
             Estimate::Value(h) => Some(h),
             Estimate::DeadEnd => {
                 self.stats.dead_ends += 1;
