@@ -145,7 +145,7 @@ pub use ground::{
     GOAL_ACTION, GOAL_REACHED,
 };
 pub use ipc::{IpcPlan, PlanStep};
-pub use mutex::{h2_mutexes, Mutexes};
+pub use mutex::{h2_mutexes, h2_mutexes_until, Mutexes};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
@@ -427,13 +427,21 @@ fn solve_named(
     let mut mutex_time = Duration::ZERO;
     // Packing saves no word on a task of one word.
     let may_pack = options.packing && ground_task.facts.len() > 64;
-    let mutexes = (wants_mutexes || may_pack).then(|| {
+    let mutexes = if wants_mutexes || may_pack {
         let began = Instant::now();
-        let mutexes = h2_mutexes(&ground_task);
+        let deadline = remaining().and_then(|left| began.checked_add(left));
+        let Some(mutexes) = h2_mutexes_until(&ground_task, deadline) else {
+            return Err(GroundingExceeded::Time {
+                limit: config.limits.max_time.unwrap_or_default(),
+            }
+            .into());
+        };
         mutex_time = began.elapsed();
         mutex_pairs = Some(mutexes.pairs());
-        mutexes
-    });
+        Some(mutexes)
+    } else {
+        None
+    };
     let packed = match (&mutexes, may_pack) {
         (Some(mutexes), true) => {
             PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
