@@ -978,6 +978,14 @@ fn push_open_checked<N: crate::Node, A, C: Cost>(
     Ok(())
 }
 
+/// Whether `deadline` has passed; read after each evaluation only when
+/// expansions are slow, so kept out of line.
+#[cold]
+#[inline(never)]
+fn has_passed(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|deadline| Instant::now() >= deadline)
+}
+
 /// One expansion in progress: what handling a successor needs, borrowed from
 /// the [`Search`].
 struct Expansion<'e, S: SearchSpace, H> {
@@ -1179,10 +1187,7 @@ where
         self.heuristic
             .notify_transition(self.parent, store.node(child));
         let estimate = self.heuristic.estimate(store.node(child));
-        if self
-            .deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-        {
+        if self.deadline.is_some() && has_passed(self.deadline) {
             *self.end = Some(End::Limit(Limit::Time));
         }
         match estimate {

@@ -430,12 +430,9 @@ fn solve_named(
     let mutexes = if wants_mutexes || may_pack {
         let began = Instant::now();
         let deadline = remaining().and_then(|left| began.checked_add(left));
-        let Some(mutexes) = h2_mutexes_until(&ground_task, deadline) else {
-            return Err(GroundingExceeded::Time {
-                limit: config.limits.max_time.unwrap_or_default(),
-            }
-            .into());
-        };
+        let mutexes = h2_mutexes_until(&ground_task, deadline).ok_or(GroundingExceeded::Time {
+            limit: config.limits.max_time.unwrap_or_default(),
+        })?;
         mutex_time = began.elapsed();
         mutex_pairs = Some(mutexes.pairs());
         Some(mutexes)
