@@ -48,18 +48,59 @@ pub enum PlanOutcome<Id> {
     /// ([`Heuristic::dead_ends_are_reliable`](search_core::Heuristic::dead_ends_are_reliable)):
     /// not a proof that no plan exists.
     NoPlanFound,
-    /// A limit stopped the search before it could answer.
-    LimitReached(Limit),
-    /// The caller's cancellation flag was raised.
-    Cancelled,
+    /// A limit stopped the search before it could answer. An anytime
+    /// search keeps the best plan it found before: valid, not known to be
+    /// optimal.
+    LimitReached {
+        /// The limit that stopped the search.
+        limit: Limit,
+        /// The best plan found before the limit, if any.
+        best: Option<Plan<Id>>,
+    },
+    /// The caller's cancellation flag was raised; `best` as for
+    /// [`LimitReached`](PlanOutcome::LimitReached).
+    Cancelled {
+        /// The best plan found before the cancellation, if any.
+        best: Option<Plan<Id>>,
+    },
 }
 
 impl<Id> PlanOutcome<Id> {
-    /// The plan, if solved.
+    /// The plan found, if any: a solved outcome's, or the best plan an
+    /// anytime search found before a limit or cancellation stopped it (then
+    /// not known to be optimal; match [`PlanOutcome::Solved`] to tell).
     pub fn plan(&self) -> Option<&Plan<Id>> {
         match self {
             PlanOutcome::Solved(plan) => Some(plan),
+            PlanOutcome::LimitReached { best, .. } | PlanOutcome::Cancelled { best } => {
+                best.as_ref()
+            }
+            PlanOutcome::Unsolvable | PlanOutcome::NoPlanFound => None,
+        }
+    }
+
+    /// The limit that stopped the search, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            PlanOutcome::LimitReached { limit, .. } => Some(*limit),
             _ => None,
+        }
+    }
+
+    /// The same outcome with each plan's actions mapped by `map` (to
+    /// another action numbering, say, or into execution order).
+    pub fn map_plan<Id2>(self, map: impl FnOnce(Plan<Id>) -> Plan<Id2>) -> PlanOutcome<Id2> {
+        match self {
+            PlanOutcome::Solved(plan) => PlanOutcome::Solved(map(plan)),
+            PlanOutcome::Unsolvable => PlanOutcome::Unsolvable,
+            PlanOutcome::NoPlanFound => PlanOutcome::NoPlanFound,
+            PlanOutcome::LimitReached { limit, best } => PlanOutcome::LimitReached {
+                limit,
+                best: best.map(map),
+            },
+            PlanOutcome::Cancelled { best } => PlanOutcome::Cancelled {
+                best: best.map(map),
+            },
         }
     }
 
@@ -70,8 +111,8 @@ impl<Id> PlanOutcome<Id> {
             PlanOutcome::Solved(_) => "solved",
             PlanOutcome::Unsolvable => "unsolvable",
             PlanOutcome::NoPlanFound => "no_plan_found",
-            PlanOutcome::LimitReached(_) => "limit",
-            PlanOutcome::Cancelled => "cancelled",
+            PlanOutcome::LimitReached { .. } => "limit",
+            PlanOutcome::Cancelled { .. } => "cancelled",
         }
     }
 

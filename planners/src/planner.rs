@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use search_core::{
     tiny_accepts, tiny_astar, Algorithm, Heuristic, Improvement, LazyGreedy, Outcome, ResultOf,
-    Search, SearchLimits, SearchSpace, Status, Trace, Workspace,
+    Search, SearchLimits, SearchSpace, Solution, Status, Trace, Workspace,
 };
 
 use crate::beside::run_beside;
@@ -423,8 +423,10 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             REGRESSION => (regression, Direction::Regression),
             // Neither settled it: a limit (or the caller) stopped both.
             _ => match (forward, regression) {
-                (limit @ (PlanOutcome::LimitReached(_), _), _) => (limit, Direction::Forward),
-                (_, limit @ (PlanOutcome::LimitReached(_), _)) => (limit, Direction::Regression),
+                (limit @ (PlanOutcome::LimitReached { .. }, _), _) => (limit, Direction::Forward),
+                (_, limit @ (PlanOutcome::LimitReached { .. }, _)) => {
+                    (limit, Direction::Regression)
+                }
                 (outcome, _) => (outcome, Direction::Forward),
             },
         };
@@ -751,14 +753,20 @@ pub(crate) fn plan_outcome<N, Id: Copy>(
     outcome: Outcome<N, Id, u32>,
     order: impl FnOnce(Vec<Id>) -> Vec<Id>,
 ) -> PlanOutcome<Id> {
+    let plan = |solution: Solution<N, Id, u32>| Plan {
+        actions: order(solution.actions),
+        cost: u64::from(solution.cost),
+    };
     match outcome {
-        Outcome::Solved(solution) => PlanOutcome::Solved(Plan {
-            actions: order(solution.actions),
-            cost: u64::from(solution.cost),
-        }),
+        Outcome::Solved(solution) => PlanOutcome::Solved(plan(solution)),
         Outcome::Exhausted => PlanOutcome::Unsolvable,
         Outcome::NoSolutionFound => PlanOutcome::NoPlanFound,
-        Outcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
-        Outcome::Cancelled => PlanOutcome::Cancelled,
+        Outcome::LimitReached { limit, best } => PlanOutcome::LimitReached {
+            limit,
+            best: best.map(plan),
+        },
+        Outcome::Cancelled { best } => PlanOutcome::Cancelled {
+            best: best.map(plan),
+        },
     }
 }

@@ -336,10 +336,10 @@ impl<D: PlanningDomain> PlanJob<D> {
             return None;
         } else if matches!(
             regression.map(|run| &run.outcome),
-            Some(PlanOutcome::LimitReached(_))
+            Some(PlanOutcome::LimitReached { .. })
         ) && !matches!(
             forward.map(|run| &run.outcome),
-            Some(PlanOutcome::LimitReached(_))
+            Some(PlanOutcome::LimitReached { .. })
         ) {
             Direction::Regression
         } else if forward.is_some() {

@@ -8,8 +8,9 @@
 
 use crate::{Algorithm, Cost, Heuristic, ResultOf, Search, SearchError, SearchSpace};
 
-pub(crate) fn priority<C: Cost>(g: C, h: C) -> Option<C> {
-    g.checked_add(&h)
+#[inline]
+pub(crate) fn priority<C: Cost>(g: C, h: C) -> C {
+    g.saturating_add(h)
 }
 
 /// Runs A* from `start` with `heuristic`, which must not overestimate the

@@ -13,9 +13,9 @@ use num_traits::{CheckedAdd, Zero};
 /// costs must be valid ([`Cost::is_valid_edge`]): the engine reports a
 /// negative or NaN edge as [`SearchError::InvalidCost`](crate::SearchError)
 /// naming the node, and an overflowing path sum as
-/// [`SearchError::CostOverflow`](crate::SearchError) (or
-/// [`SearchError::PriorityOverflow`](crate::SearchError) for a path cost plus
-/// its heuristic estimate), naming the node and [`Cost::largest`].
+/// [`SearchError::CostOverflow`](crate::SearchError), naming the node and
+/// [`Cost::largest`]. A path cost plus its heuristic estimate (a priority)
+/// saturates at [`Cost::largest`] instead: it is no path's cost.
 pub trait Cost:
     Copy + Ord + Debug + Display + Zero + CheckedAdd + Add<Output = Self> + Send + Sync + 'static
 {
@@ -44,6 +44,21 @@ pub trait Cost:
     /// assert_eq!(FloatCost::largest(), FloatCost::new(f64::MAX));
     /// ```
     fn largest() -> Self;
+
+    /// `self + other`, or [`largest`](Cost::largest) if the sum passes it:
+    /// a priority `g + h` that saturates still orders after every one that
+    /// fits, and a node whose `g + h` passes the largest path cost is on no
+    /// path that fits the type, so its place among such nodes is moot.
+    ///
+    /// ```
+    /// use search_core::Cost;
+    /// assert_eq!(Cost::saturating_add(u32::MAX - 1, 5), u32::MAX);
+    /// assert_eq!(Cost::saturating_add(2_u32, 3), 5);
+    /// ```
+    #[must_use]
+    fn saturating_add(self, other: Self) -> Self {
+        self.checked_add(&other).unwrap_or_else(Self::largest)
+    }
 }
 
 macro_rules! integer_cost {
@@ -90,6 +105,11 @@ macro_rules! integer_cost {
 
             fn largest() -> Self {
                 <$t>::MAX
+            }
+
+            #[inline]
+            fn saturating_add(self, other: Self) -> Self {
+                <$t>::saturating_add(self, other)
             }
         }
     )*};

@@ -1,5 +1,7 @@
 //! Heuristics: estimates of the cost from a node to the nearest goal.
 
+use std::time::Instant;
+
 /// What a heuristic says about a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Estimate<C> {
@@ -119,6 +121,16 @@ pub trait Heuristic<N, C> {
     fn memory_bytes(&self) -> usize {
         0
     }
+
+    /// Tells the heuristic when the search's time limit runs out (`None`:
+    /// no limit); the engine calls it at the start of each step. A
+    /// heuristic whose one estimate can take long (many rounds, say) looks
+    /// at the clock now and then and, past the deadline, returns at once
+    /// with what it has (a lower bound if it is admissible); the engine
+    /// then ends the search with the time limit. The default ignores it.
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        let _ = deadline;
+    }
 }
 
 impl<N, C, R, F> Heuristic<N, C> for F
@@ -155,6 +167,9 @@ macro_rules! boxed_heuristic {
             }
             fn memory_bytes(&self) -> usize {
                 (**self).memory_bytes()
+            }
+            fn set_deadline(&mut self, deadline: Option<Instant>) {
+                (**self).set_deadline(deadline);
             }
         }
     };
@@ -202,6 +217,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
     }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.0.set_deadline(deadline);
+    }
     fn is_admissible(&self) -> bool {
         true
     }
@@ -223,6 +241,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
     }
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
+    }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.0.set_deadline(deadline);
     }
     fn is_admissible(&self) -> bool {
         true
@@ -258,6 +279,11 @@ impl<H, F> Viewed<H, F> {
     pub fn new(inner: H, view: F) -> Self {
         Viewed { inner, view }
     }
+
+    /// The wrapped heuristic, for reading what it learned.
+    pub fn into_inner(self) -> H {
+        self.inner
+    }
 }
 
 impl<M, N, C, H, F> Heuristic<M, C> for Viewed<H, F>
@@ -288,5 +314,8 @@ where
     }
     fn memory_bytes(&self) -> usize {
         self.inner.memory_bytes()
+    }
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.inner.set_deadline(deadline);
     }
 }

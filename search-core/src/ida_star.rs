@@ -128,11 +128,14 @@ where
     ///
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost and
-    /// [`SearchError::CostOverflow`] or [`SearchError::PriorityOverflow`]
-    /// when a path cost, or one plus its estimate, passes the cost type's
-    /// largest value.
+    /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
+    /// largest value (a path cost plus its estimate saturates there).
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
+        if let Some(max) = self.limits.max_time {
+            let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
+            self.heuristic.set_deadline(deadline);
+        }
         if !self.began {
             self.began = true;
             self.begin();
@@ -164,8 +167,11 @@ where
         while self.step(u64::MAX)? == Status::Running {}
         let outcome = match &self.end {
             Some(End::Goal) => Outcome::Solved(self.solution()),
-            Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
-            Some(End::Cancelled) => Outcome::Cancelled,
+            Some(End::Limit(limit)) => Outcome::LimitReached {
+                limit: *limit,
+                best: None,
+            },
+            Some(End::Cancelled) => Outcome::Cancelled { best: None },
             _ => Outcome::ran_dry(
                 self.stats.dead_ends,
                 self.heuristic.dead_ends_are_reliable(),
@@ -280,16 +286,7 @@ where
                 return;
             }
         };
-        let Some(f) = child_g.checked_add(&h) else {
-            self.end = Some(End::Failed(SearchError::PriorityOverflow {
-                node: format!("{child:?}"),
-                path_cost: child_g.to_string(),
-                estimate: h.to_string(),
-                cost_type: std::any::type_name::<S::Cost>(),
-                max: S::Cost::largest().to_string(),
-            }));
-            return;
-        };
+        let f = child_g.saturating_add(h);
         if f > self.bound {
             if self.next_bound.is_none_or(|next| f < next) {
                 self.next_bound = Some(f);

@@ -158,6 +158,9 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     estimates: Vec<S::Cost>,
     node_heap: usize,
     pruned: bool,
+    /// The first path whose cost passed the cost type: left out, since a
+    /// cheaper plan may exist, and the error if none does.
+    overflow: Option<SearchError>,
     end: Option<End>,
     recording: Option<Recording<S::Cost>>,
 }
@@ -197,6 +200,7 @@ where
             estimates: Vec::new(),
             node_heap: 0,
             pruned: false,
+            overflow: None,
             end: None,
             recording: None,
         }
@@ -334,6 +338,12 @@ where
     /// largest value.
     pub fn step(&mut self, steps: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
+        if let Some(max) = self.limits.max_time {
+            let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
+            for heuristic in &mut self.heuristics {
+                heuristic.set_deadline(deadline);
+            }
+        }
         if let Some(start) = self.start.take() {
             self.begin(start, started);
         }
@@ -347,7 +357,9 @@ where
             match self.pop() {
                 Some(edge) => self.visit(edge),
                 None => {
-                    self.end = Some(if self.pruned {
+                    self.end = Some(if let Some(error) = self.overflow.take() {
+                        End::Failed(error)
+                    } else if self.pruned {
                         End::Limit(Limit::CostBound)
                     } else {
                         End::Exhausted
@@ -374,8 +386,11 @@ where
         while self.step(u64::MAX)? == Status::Running {}
         let outcome = match &self.end {
             Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
-            Some(End::Limit(limit)) => Outcome::LimitReached(*limit),
-            Some(End::Cancelled) => Outcome::Cancelled,
+            Some(End::Limit(limit)) => Outcome::LimitReached {
+                limit: *limit,
+                best: None,
+            },
+            Some(End::Cancelled) => Outcome::Cancelled { best: None },
             _ => Outcome::ran_dry(
                 self.stats.dead_ends,
                 self.heuristics
@@ -600,6 +615,15 @@ where
         for (action, child, cost, preferred) in successors.drain(..) {
             let child_g = match g.checked_add(&cost) {
                 Some(child_g) if cost.is_valid_edge() => child_g,
+                None if cost.is_valid_edge() => {
+                    // A bound is below every path cost past the type.
+                    if self.limits.cost_bound.is_some() {
+                        self.pruned = true;
+                    } else if self.overflow.is_none() {
+                        self.overflow = Some(edge_error(node, g, cost));
+                    }
+                    continue;
+                }
                 _ => {
                     self.end = Some(End::Failed(edge_error(node, g, cost)));
                     break;

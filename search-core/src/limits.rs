@@ -20,9 +20,12 @@ use std::time::Duration;
 ///   whether the next growth of any structure could cross the limit and
 ///   stops instead, so the estimate never exceeds it.
 /// - `max_time`: time spent inside the search's steps. The clock is read
-///   about every millisecond of search (every expansion when they take
-///   longer), so the search passes the limit by at most about a
-///   millisecond, or one expansion when expansions are slower.
+///   about every millisecond of search (every expansion, and every
+///   heuristic evaluation within it, when expansions take longer), and the
+///   heuristic is told the deadline
+///   ([`Heuristic::set_deadline`](crate::Heuristic::set_deadline)), so the
+///   search passes the limit by at most about a millisecond, or one
+///   evaluation when evaluations are slower (and do not heed the deadline).
 /// - `cost_bound`: nodes whose `g` (or `g + h` with an admissible heuristic)
 ///   exceeds the bound are pruned; if pruning emptied the open list the
 ///   outcome is the cost-bound limit, not "exhausted".

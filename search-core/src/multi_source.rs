@@ -179,4 +179,8 @@ impl<N, C: Zero, H: Heuristic<N, C>> Heuristic<Source<N>, C> for OnSources<H> {
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
     }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.0.set_deadline(deadline);
+    }
 }

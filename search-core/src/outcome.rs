@@ -26,25 +26,49 @@ pub enum Outcome<N, A, C> {
     /// a heuristic called dead ends without promising they are: a goal may
     /// still be reachable. Not a proof that none is.
     NoSolutionFound,
-    /// A limit stopped the search.
-    LimitReached(Limit),
-    /// The cancellation flag was raised.
-    Cancelled,
+    /// A limit stopped the search before it ended. An anytime search
+    /// ([`Algorithm::RestartingWeightedAStar`](crate::Algorithm)) keeps the
+    /// best solution it found before: a valid path, not known to be optimal.
+    LimitReached {
+        /// The limit that stopped the search.
+        limit: Limit,
+        /// The best solution found before the limit, if any.
+        best: Option<Solution<N, A, C>>,
+    },
+    /// The cancellation flag was raised; `best` as for
+    /// [`LimitReached`](Outcome::LimitReached).
+    Cancelled {
+        /// The best solution found before the cancellation, if any.
+        best: Option<Solution<N, A, C>>,
+    },
 }
 
 impl<N, A, C> Outcome<N, A, C> {
-    /// The solution, if solved.
+    /// The solution found, if any: the goal's path when solved, or the best
+    /// path an anytime search found before a limit or cancellation stopped
+    /// it (then not known to be optimal; match [`Outcome::Solved`] to tell).
     pub fn solution(&self) -> Option<&Solution<N, A, C>> {
         match self {
             Outcome::Solved(solution) => Some(solution),
-            _ => None,
+            Outcome::LimitReached { best, .. } | Outcome::Cancelled { best } => best.as_ref(),
+            Outcome::Exhausted | Outcome::NoSolutionFound => None,
         }
     }
 
-    /// The solution, if solved, consuming the outcome.
+    /// The solution found, if any, consuming the outcome; see
+    /// [`solution`](Outcome::solution).
     pub fn into_solution(self) -> Option<Solution<N, A, C>> {
         match self {
             Outcome::Solved(solution) => Some(solution),
+            Outcome::LimitReached { best, .. } | Outcome::Cancelled { best } => best,
+            Outcome::Exhausted | Outcome::NoSolutionFound => None,
+        }
+    }
+
+    /// The limit that stopped the search, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            Outcome::LimitReached { limit, .. } => Some(*limit),
             _ => None,
         }
     }
@@ -56,8 +80,8 @@ impl<N, A, C> Outcome<N, A, C> {
             Outcome::Solved(_) => "solved",
             Outcome::Exhausted => "exhausted",
             Outcome::NoSolutionFound => "no_solution_found",
-            Outcome::LimitReached(_) => "limit",
-            Outcome::Cancelled => "cancelled",
+            Outcome::LimitReached { .. } => "limit",
+            Outcome::Cancelled { .. } => "cancelled",
         }
     }
 }
@@ -98,7 +122,8 @@ pub enum SearchError {
         cost: String,
     },
     /// A path cost passed the largest value of the cost type: the costs
-    /// along a path add up to more than the type holds.
+    /// along a path add up to more than the type holds. Such paths are left
+    /// out; this is the error only when the search finds no other plan.
     #[error(
         "path cost above {max}, the largest value of the cost type {cost_type}: the path to \
          node {node} costs {path_cost} and its next action costs {action_cost}; use smaller \
@@ -111,25 +136,6 @@ pub enum SearchError {
         path_cost: String,
         /// The cost of the action that would pass the limit.
         action_cost: String,
-        /// The cost type's name, e.g. `u32`.
-        cost_type: &'static str,
-        /// The cost type's largest value, e.g. `4294967295`.
-        max: String,
-    },
-    /// A path cost plus its heuristic estimate (the open list's priority)
-    /// passed the largest value of the cost type.
-    #[error(
-        "path cost plus heuristic estimate above {max}, the largest value of the cost type \
-         {cost_type}: the path to node {node} costs {path_cost} and its heuristic estimate is \
-         {estimate}; use smaller estimates or costs, or a wider cost type"
-    )]
-    PriorityOverflow {
-        /// The node whose priority overflowed (its `Debug` form).
-        node: String,
-        /// The cost of the path to `node`.
-        path_cost: String,
-        /// The estimate added to it (weighted, for weighted A*).
-        estimate: String,
         /// The cost type's name, e.g. `u32`.
         cost_type: &'static str,
         /// The cost type's largest value, e.g. `4294967295`.

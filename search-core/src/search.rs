@@ -110,14 +110,16 @@ impl Algorithm {
         )
     }
 
-    /// The open-list priority of a node; `None` on overflow.
-    fn priority<C: Cost>(self, g: C, h: C) -> Option<C> {
+    /// The open-list priority of a node (saturated at the cost type's
+    /// largest value, see [`Cost::saturating_add`]).
+    #[inline]
+    fn priority<C: Cost>(self, g: C, h: C) -> C {
         match self {
             Algorithm::AStar => astar::priority(g, h),
             Algorithm::WeightedAStar { weight } => weighted_astar::priority(g, h, weight),
-            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => Some(greedy::priority(g, h)),
-            Algorithm::Dijkstra => Some(dijkstra::priority(g, h)),
-            Algorithm::BreadthFirst => Some(bfs::priority(g, h)),
+            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => greedy::priority(g, h),
+            Algorithm::Dijkstra => dijkstra::priority(g, h),
+            Algorithm::BreadthFirst => bfs::priority(g, h),
             // A search runs its iterations' algorithms; this is the first's.
             Algorithm::RestartingWeightedAStar => {
                 weighted_astar::priority(g, h, RESTART_WEIGHTS[0])
@@ -278,6 +280,9 @@ pub struct SearchState<N, A, C> {
     stats: Statistics,
     /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
     pruned: bool,
+    /// The first path whose cost passed the cost type's largest value: left
+    /// out, since a cheaper plan may exist, and the error if none does.
+    overflow: Option<SearchError>,
     last_key: Option<Priority<C>>,
     /// Breadth-first search expands the store in order; the next to expand.
     bfs_next: u32,
@@ -287,6 +292,11 @@ pub struct SearchState<N, A, C> {
     next_clock: u64,
     /// The search time and expansions at the last reading.
     last_clock: (Duration, u64),
+    /// Whether expansions are slow (a millisecond or more each, or of
+    /// unknown pace), so that the clock is read after each evaluation too.
+    clock_each_evaluation: bool,
+    /// When `max_time` runs out, from the running step's start.
+    deadline: Option<Instant>,
     end: Option<End>,
     /// Restarting weighted A*'s iterations and plans so far.
     schedule: Option<Schedule<N, A, C>>,
@@ -307,11 +317,14 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
             ws: Workspace::default(),
             stats: Statistics::default(),
             pruned: false,
+            overflow: None,
             last_key: None,
             bfs_next: 0,
             max_branching: 1,
             next_clock: 0,
             last_clock: (Duration::ZERO, 0),
+            clock_each_evaluation: true,
+            deadline: None,
             end: None,
             schedule: None,
             origin: None,
@@ -542,13 +555,16 @@ where
     /// # Errors
     /// [`SearchError::InvalidCost`] for a negative or NaN edge cost,
     /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
-    /// largest value, [`SearchError::PriorityOverflow`] when a path cost plus
-    /// its heuristic estimate does,
+    /// largest value,
     /// [`SearchError::InvalidWeight`] for a weighted A* weight below 1, and
     /// [`SearchError::NodeNumberOutOfRange`] or
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
         let started = Instant::now();
+        if let Some(max) = self.run.limits.max_time {
+            self.run.deadline = started.checked_add(max.saturating_sub(self.run.stats.elapsed));
+            self.heuristic.set_deadline(self.run.deadline);
+        }
         if let Some(start) = self.run.start.take() {
             self.begin(start);
         }
@@ -583,11 +599,17 @@ where
     /// As for [`step`](Search::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
         while self.step(u64::MAX)? == Status::Running {}
-        let outcome = match (self.improvements().last(), &self.run.end) {
-            (Some(best), _) => Outcome::Solved(best.solution.clone()),
+        // An anytime search's best plan; a limit or cancellation that came
+        // before the search ended keeps it but does not make it a final answer.
+        let best = self.improvements().last().map(|i| i.solution.clone());
+        let outcome = match (best, &self.run.end) {
+            (best, Some(End::Limit(limit))) => Outcome::LimitReached {
+                limit: *limit,
+                best,
+            },
+            (best, Some(End::Cancelled)) => Outcome::Cancelled { best },
+            (Some(best), _) => Outcome::Solved(best),
             (None, Some(End::Goal(index))) => Outcome::Solved(self.solution(*index)),
-            (None, Some(End::Limit(limit))) => Outcome::LimitReached(*limit),
-            (None, Some(End::Cancelled)) => Outcome::Cancelled,
             _ => Outcome::ran_dry(
                 self.run.stats.dead_ends,
                 self.heuristic.dead_ends_are_reliable(),
@@ -652,9 +674,11 @@ where
         }
         self.run.last_key = None;
         self.run.pruned = false;
+        self.run.overflow = None;
         self.run.max_branching = 1;
         self.run.next_clock = self.run.stats.expanded;
         self.run.last_clock = (self.run.stats.elapsed, self.run.stats.expanded);
+        self.run.clock_each_evaluation = true;
         self.run.stats.generated += 1;
         self.run.stats.evaluated += 1;
         let h = if self.run.algorithm.uses_heuristic() {
@@ -768,11 +792,14 @@ where
         };
         self.run.last_clock = (now, self.run.stats.expanded);
         self.run.next_clock = self.run.stats.expanded + stride;
+        self.run.clock_each_evaluation = stride == 1;
     }
 
     /// What ends a search whose open list ran dry.
-    fn exhausted(&self) -> End {
-        if self.run.pruned {
+    fn exhausted(&mut self) -> End {
+        if let Some(error) = self.run.overflow.take() {
+            End::Failed(error)
+        } else if self.run.pruned {
             End::Limit(Limit::CostBound)
         } else {
             End::Exhausted
@@ -845,9 +872,11 @@ where
             stats: &mut self.run.stats,
             pruned: &mut self.run.pruned,
             end: &mut self.run.end,
+            overflow: &mut self.run.overflow,
             bound: self.run.limits.cost_bound,
             below: self.run.schedule.as_ref().and_then(Schedule::bound),
             max_memory: self.run.limits.max_memory_bytes,
+            deadline: self.run.deadline.filter(|_| self.run.clock_each_evaluation),
             guarded: self.run.limits.cost_bound.is_some()
                 || self.run.limits.max_memory_bytes.is_some()
                 || self.run.schedule.is_some(),
@@ -902,9 +931,7 @@ fn push_open<N: crate::Node, A, C: Cost>(
     index: u32,
     max_memory: Option<usize>,
 ) -> Result<(), End> {
-    let Some(key) = algorithm.priority(g, h) else {
-        return Err(priority_overflow(ws, algorithm, index, h));
-    };
+    let key = algorithm.priority(g, h);
     let slot = if ws.open.use_buckets {
         key.to_bucket()
             .zip(g.to_bucket())
@@ -924,26 +951,6 @@ fn push_open<N: crate::Node, A, C: Cost>(
     }
     let tie = algorithm.tie_g(g);
     push_open_checked(ws, algorithm, key, tie, index, slot, max_memory)
-}
-
-#[cold]
-fn priority_overflow<N: crate::Node, A, C: Cost>(
-    ws: &Workspace<N, A, C>,
-    algorithm: Algorithm,
-    index: u32,
-    h: C,
-) -> End {
-    let estimate = match algorithm {
-        Algorithm::WeightedAStar { weight } => h.scale(weight),
-        _ => h,
-    };
-    End::Failed(SearchError::PriorityOverflow {
-        node: format!("{:?}", ws.store.node(index)),
-        path_cost: ws.store.g(index).to_string(),
-        estimate: estimate.to_string(),
-        cost_type: std::any::type_name::<C>(),
-        max: C::largest().to_string(),
-    })
 }
 
 /// [`push_open`] into the heap, or under a memory limit; `tie` is the `g`
@@ -969,10 +976,17 @@ fn push_open_checked<N: crate::Node, A, C: Cost>(
         let i = moved as usize;
         let h = store.h.get(i).copied().unwrap_or_else(C::zero);
         let g = store.g(moved);
-        // This priority was computed without overflow when first pushed.
-        (algorithm.priority(g, h).unwrap_or(g), g)
+        (algorithm.priority(g, h), g)
     });
     Ok(())
+}
+
+/// Whether `deadline` has passed; read after each evaluation only when
+/// expansions are slow, so kept out of line.
+#[cold]
+#[inline(never)]
+fn has_passed(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|deadline| Instant::now() >= deadline)
 }
 
 /// One expansion in progress: what handling a successor needs, borrowed from
@@ -986,12 +1000,16 @@ struct Expansion<'e, S: SearchSpace, H> {
     stats: &'e mut Statistics,
     pruned: &'e mut bool,
     end: &'e mut Option<End>,
+    overflow: &'e mut Option<SearchError>,
     bound: Option<S::Cost>,
     /// Restarting weighted A*'s best plan's cost: only cheaper paths count.
     below: Option<S::Cost>,
     max_memory: Option<usize>,
     /// Whether any of the three limits above is set.
     guarded: bool,
+    /// The time limit's deadline, when expansions are slow enough that one
+    /// could pass it by much: read after each evaluation.
+    deadline: Option<Instant>,
     /// The node being expanded, its index, its parent's and its path cost.
     parent: &'e S::Node,
     index: u32,
@@ -1056,7 +1074,7 @@ where
             && self.heuristic.is_admissible()
             && child_g.checked_add(&h).is_none_or(|f| self.beyond_bound(f))
         {
-            *self.pruned = true;
+            self.mark_pruned(child_g.checked_add(&h));
             return;
         }
         if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
@@ -1071,6 +1089,22 @@ where
         self.bound.is_some_and(|b| cost > b) || self.below.is_some_and(|b| cost >= b)
     }
 
+    /// Notes that the cost bound pruned a path of `cost` (`None`: past the
+    /// cost type), unless restarting weighted A*'s best plan prunes it too:
+    /// that plan is the answer for everything at or above its cost, so only
+    /// the caller's bound makes "exhausted" untrue.
+    #[cold]
+    fn mark_pruned(&mut self, cost: Option<S::Cost>) {
+        let below_best = match (cost, self.below) {
+            (Some(cost), Some(best)) => cost < best,
+            (_, None) => true,
+            (None, Some(_)) => false,
+        };
+        if below_best {
+            *self.pruned = true;
+        }
+    }
+
     /// Ends the search on a node the store could not take.
     #[cold]
     fn refuse(&mut self, refused: Refused) {
@@ -1080,23 +1114,31 @@ where
         });
     }
 
-    /// Ends the search on a negative, NaN or overflowing edge cost.
+    /// Ends the search on a negative or NaN edge cost. An edge whose path
+    /// cost passes the cost type is left out (another plan may fit), and
+    /// the first such is the error if the search finds none.
     #[cold]
     fn reject_edge(&mut self, cost: S::Cost) {
         let node = format!("{:?}", self.parent);
-        *self.end = Some(End::Failed(if cost.is_valid_edge() {
-            SearchError::CostOverflow {
-                node,
-                path_cost: self.g.to_string(),
-                action_cost: cost.to_string(),
-                cost_type: std::any::type_name::<S::Cost>(),
-                max: S::Cost::largest().to_string(),
+        if cost.is_valid_edge() {
+            if self.bound.is_some() || self.below.is_some() {
+                // A bound is below every path cost past the type.
+                return self.mark_pruned(None);
             }
-        } else {
-            SearchError::InvalidCost {
-                node,
-                cost: format!("{cost:?}"),
+            if self.overflow.is_none() {
+                *self.overflow = Some(SearchError::CostOverflow {
+                    node,
+                    path_cost: self.g.to_string(),
+                    action_cost: cost.to_string(),
+                    cost_type: std::any::type_name::<S::Cost>(),
+                    max: S::Cost::largest().to_string(),
+                });
             }
+            return;
+        }
+        *self.end = Some(End::Failed(SearchError::InvalidCost {
+            node,
+            cost: format!("{cost:?}"),
         }));
     }
 
@@ -1105,7 +1147,7 @@ where
     #[inline(never)]
     fn within_limits(&mut self, child_g: S::Cost, child: &S::Node) -> bool {
         if self.beyond_bound(child_g) {
-            *self.pruned = true;
+            self.mark_pruned(Some(child_g));
             return false;
         }
         // One expansion may bring more successors than any before it, so the
@@ -1147,7 +1189,11 @@ where
         let store = &mut self.ws.store;
         self.heuristic
             .notify_transition(self.parent, store.node(child));
-        match self.heuristic.estimate(store.node(child)) {
+        let estimate = self.heuristic.estimate(store.node(child));
+        if self.deadline.is_some() && has_passed(self.deadline) {
+            *self.end = Some(End::Limit(Limit::Time));
+        }
+        match estimate {
             Estimate::Value(h) => Some(h),
             Estimate::DeadEnd => {
                 self.stats.dead_ends += 1;

@@ -206,13 +206,16 @@ where
                 .as_ref()
                 .is_some_and(|flag| flag.load(Atomic::Relaxed))
             {
-                return Some(self.result(Outcome::Cancelled));
+                return Some(self.result(Outcome::Cancelled { best: None }));
             }
             if limits
                 .max_expansions
                 .is_some_and(|m| self.stats.expanded >= m)
             {
-                return Some(self.result(Outcome::LimitReached(Limit::Expansions)));
+                return Some(self.result(Outcome::LimitReached {
+                    limit: Limit::Expansions,
+                    best: None,
+                }));
             }
             let Some(index) = self.pop(&mut last_f) else {
                 return Some(self.ran_dry());

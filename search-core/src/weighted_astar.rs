@@ -9,8 +9,9 @@
 
 use crate::{Algorithm, Cost, Heuristic, ResultOf, Search, SearchError, SearchSpace};
 
-pub(crate) fn priority<C: Cost>(g: C, h: C, weight: f64) -> Option<C> {
-    g.checked_add(&h.scale(weight))
+#[inline]
+pub(crate) fn priority<C: Cost>(g: C, h: C, weight: f64) -> C {
+    g.saturating_add(h.scale(weight))
 }
 
 /// Runs weighted A* with `weight >= 1` and a heuristic that must not

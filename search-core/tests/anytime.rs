@@ -71,11 +71,59 @@ fn the_expansion_limit_holds_over_all_iterations() {
         });
         let result = search.run().unwrap();
         assert_eq!(result.stats.expanded, max);
-        // The best plan so far is the answer; before any, the limit.
-        match search.improvements().last() {
-            Some(best) => assert_eq!(result.outcome.solution(), Some(&best.solution)),
-            None => assert_eq!(result.outcome, Outcome::LimitReached(Limit::Expansions)),
-        }
+        // The limit is the outcome, never "solved"; it keeps the best plan so far.
+        let best = search.improvements().last().map(|i| i.solution.clone());
+        assert_eq!(
+            result.outcome,
+            Outcome::LimitReached {
+                limit: Limit::Expansions,
+                best: best.clone(),
+            }
+        );
+        assert_eq!(result.outcome.solution(), best.as_ref());
+    }
+}
+
+#[test]
+fn a_limit_after_the_first_plan_is_a_limit_with_that_plan() {
+    let ladder = Ladder(30);
+    let mut search = anytime(&ladder);
+    while search.improvements().is_empty() {
+        assert_eq!(search.step(1).unwrap(), Status::Running);
+    }
+    let first = search.improvements()[0].clone();
+    let mut search = anytime(&ladder).limits(SearchLimits {
+        max_expansions: Some(first.expanded + 2),
+        ..SearchLimits::default()
+    });
+    let result = search.run().unwrap();
+    assert_eq!(result.outcome.name(), "limit");
+    assert_eq!(result.outcome.limit(), Some(Limit::Expansions));
+    assert_eq!(result.outcome.solution(), Some(&first.solution));
+    assert!(
+        first.solution.cost > 30,
+        "not the optimum: {}",
+        first.solution.cost
+    );
+}
+
+#[test]
+fn a_finished_anytime_search_is_solved_under_a_cost_bound_too() {
+    let ladder = Ladder(20);
+    for bound in [None, Some(100), Some(20)] {
+        let result = anytime(&ladder)
+            .limits(SearchLimits {
+                cost_bound: bound,
+                ..SearchLimits::default()
+            })
+            .run()
+            .unwrap();
+        assert!(
+            matches!(result.outcome, Outcome::Solved(_)),
+            "{bound:?}: {:?}",
+            result.outcome
+        );
+        assert_eq!(result.outcome.solution().map(|s| s.cost), Some(20));
     }
 }
 
@@ -93,7 +141,10 @@ fn cancellation_keeps_the_best_plan() {
     cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(search.step(1).unwrap(), Status::Finished);
     let first = search.improvements()[0].solution.clone();
-    assert_eq!(search.run().unwrap().outcome, Outcome::Solved(first));
+    assert_eq!(
+        search.run().unwrap().outcome,
+        Outcome::Cancelled { best: Some(first) }
+    );
 }
 
 #[test]

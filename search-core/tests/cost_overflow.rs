@@ -67,37 +67,83 @@ fn cost_overflow_names_the_limit_the_node_and_the_fix() {
     }
 }
 
+/// From the start: a cheap road to the goal (cost 3) and a turnpike that
+/// costs `u32::MAX` and goes on at cost 1 to a dead end.
+struct Turnpike;
+
+impl SearchSpace for Turnpike {
+    type Node = &'static str;
+    type Action = &'static str;
+    type Cost = u32;
+
+    fn is_goal(&self, n: &&'static str) -> bool {
+        *n == "goal"
+    }
+
+    fn successors<F: FnMut(&'static str, &'static str, u32)>(&self, n: &&'static str, mut emit: F) {
+        match *n {
+            "start" => {
+                emit("turnpike", "toll", u32::MAX);
+                emit("road", "village", 1);
+            }
+            "toll" => emit("on", "beyond", 1),
+            "village" => emit("walk", "goal", 2),
+            _ => {}
+        }
+    }
+}
+
 #[test]
-fn priority_overflow_names_the_estimate() {
-    // The path fits, but the path cost plus the heuristic estimate does not.
-    let space = Chain { costs: [1, 1] };
-    for algorithm in [Algorithm::AStar, Algorithm::WeightedAStar { weight: 2.0 }] {
-        let error = Search::new(&space, "start")
+fn a_priority_past_the_cost_type_saturates_and_the_cheap_plan_is_found() {
+    // g + h at the toll booth is u32::MAX + 3: no refusal, it waits last.
+    let h = |n: &&str| match *n {
+        "goal" => 0,
+        "village" => 2,
+        _ => 3,
+    };
+    for algorithm in ALGORITHMS
+        .into_iter()
+        .chain([Algorithm::RestartingWeightedAStar])
+    {
+        let result = Search::new(&Turnpike, "start")
             .algorithm(algorithm)
-            .heuristic(|n: &&str| if *n == "middle" { u32::MAX } else { 0 })
+            .heuristic(h)
             .run()
-            .expect_err("g + h does not fit a u32");
-        let SearchError::PriorityOverflow {
-            node,
-            path_cost,
-            estimate,
-            cost_type,
-            max,
-        } = &error
-        else {
-            panic!("{algorithm:?}: expected PriorityOverflow, got {error:?}");
-        };
-        assert_eq!(node, "\"middle\"", "{algorithm:?}");
-        assert_eq!(path_cost, "1", "{algorithm:?}");
-        assert_eq!(*cost_type, "u32", "{algorithm:?}");
-        assert_eq!(max, "4294967295", "{algorithm:?}");
-        assert!(!estimate.is_empty());
-        let message = error.to_string();
-        assert!(
-            message.contains("heuristic estimate")
-                && message.contains("4294967295")
-                && message.contains("wider cost type"),
-            "{algorithm:?}: {message}"
+            .unwrap_or_else(|e| panic!("{algorithm:?}: {e}"));
+        assert_eq!(
+            result.outcome.solution().map(|s| s.cost),
+            Some(3),
+            "{algorithm:?}"
         );
     }
+    let result = search_core::IdaStar::new(&Turnpike, "start", h)
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.solution().map(|s| s.cost), Some(3));
+}
+
+#[test]
+fn a_path_past_the_cost_type_is_left_out_when_another_plan_fits() {
+    // Greedy search expands the toll booth (h 0 there) and meets a path of
+    // u32::MAX + 1; the road still reaches the goal.
+    let h = |n: &&str| match *n {
+        "toll" | "goal" => 0,
+        _ => 5,
+    };
+    for algorithm in ALGORITHMS {
+        let result = Search::new(&Turnpike, "start")
+            .algorithm(algorithm)
+            .heuristic(h)
+            .run()
+            .unwrap_or_else(|e| panic!("{algorithm:?}: {e}"));
+        assert_eq!(
+            result.outcome.solution().map(|s| s.cost),
+            Some(3),
+            "{algorithm:?}"
+        );
+    }
+    let lazy = search_core::LazyGreedy::new(&Turnpike, "start", vec![h])
+        .run()
+        .unwrap();
+    assert_eq!(lazy.outcome.solution().map(|s| s.cost), Some(3));
 }

@@ -55,7 +55,13 @@ fn the_eager_engine_counts_the_heuristic() {
         .heuristic(Hoarder::default())
         .limits(limits());
     let result = search.run().unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::Memory));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Memory,
+            best: None,
+        }
+    );
     let kept = search.heuristic_ref().memory_bytes();
     assert!(kept <= LIMIT, "the heuristic holds {kept} bytes");
     assert!(kept > LIMIT / 2, "the search stopped early: {kept} bytes");
@@ -68,7 +74,13 @@ fn the_eager_engine_counts_the_heuristic() {
 fn lazy_search_counts_the_heuristics() {
     let mut search = LazyGreedy::new(&Line, 0, vec![Hoarder::default()]).limits(limits());
     let result = search.run().unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::Memory));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Memory,
+            best: None,
+        }
+    );
     let kept = search.heuristics()[0].memory_bytes();
     assert!(kept > LIMIT / 2, "the search stopped early: {kept} bytes");
     assert!(result.stats.estimated_bytes >= kept);

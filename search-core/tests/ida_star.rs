@@ -50,7 +50,13 @@ fn max_expansions_holds_over_all_iterations() {
         ..SearchLimits::default()
     };
     let result = IdaStar::new(&space, 0, Blind).limits(limits).run().unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::Expansions));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Expansions,
+            best: None,
+        }
+    );
     assert_eq!(result.stats.expanded, 100);
 }
 
@@ -62,7 +68,7 @@ fn cancellation_stops_it() {
         ..SearchLimits::default()
     };
     let result = IdaStar::new(&space, 0, Blind).limits(limits).run().unwrap();
-    assert_eq!(result.outcome, Outcome::Cancelled);
+    assert_eq!(result.outcome, Outcome::Cancelled { best: None });
 }
 
 #[test]
@@ -73,7 +79,13 @@ fn the_cost_bound_prunes_and_says_so() {
         ..SearchLimits::default()
     };
     let result = IdaStar::new(&space, 0, Blind).limits(limits).run().unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::CostBound));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::CostBound,
+            best: None,
+        }
+    );
 }
 
 #[test]

@@ -92,7 +92,13 @@ fn respects_limits_and_cancellation() {
         .limits(limits)
         .run()
         .unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::Expansions));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Expansions,
+            best: None,
+        }
+    );
     assert_eq!(result.stats.expanded, 5);
 
     let flag = Arc::new(AtomicBool::new(true));
@@ -104,7 +110,7 @@ fn respects_limits_and_cancellation() {
         .limits(limits)
         .run()
         .unwrap();
-    assert_eq!(result.outcome, Outcome::Cancelled);
+    assert_eq!(result.outcome, Outcome::Cancelled { best: None });
     assert_eq!(result.stats.evaluated, 0);
 
     let limits = SearchLimits {
@@ -115,7 +121,13 @@ fn respects_limits_and_cancellation() {
         .limits(limits)
         .run()
         .unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::CostBound));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::CostBound,
+            best: None,
+        }
+    );
 
     let limits = SearchLimits {
         max_stored_nodes: Some(7),
@@ -125,7 +137,13 @@ fn respects_limits_and_cancellation() {
         .limits(limits)
         .run()
         .unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::StoredNodes));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::StoredNodes,
+            best: None,
+        }
+    );
     assert_eq!(result.stats.stored, 7);
 }
 
@@ -244,7 +262,13 @@ fn the_preferred_queue_leads_the_way() {
         .limits(limits)
         .run()
         .unwrap();
-    assert_eq!(result.outcome, Outcome::LimitReached(Limit::Expansions));
+    assert_eq!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Expansions,
+            best: None,
+        }
+    );
 }
 
 /// Records every transition it hears of and checks each estimate follows one.

@@ -120,7 +120,13 @@ fn open_list_memory_is_linear_in_stored_nodes() {
             .run()
             .unwrap()
     });
-    assert_ne!(result.outcome, Outcome::LimitReached(Limit::Memory));
+    assert_ne!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Memory,
+            best: None,
+        }
+    );
     assert_eq!(result.outcome.solution().unwrap().cost, 1);
     assert!(
         peak <= 256 * result.stats.stored + (256 << 10),

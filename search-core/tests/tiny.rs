@@ -100,7 +100,7 @@ fn a_raised_cancel_flag_cancels() {
         &mut TinyWorkspace::default(),
     )
     .unwrap();
-    assert_eq!(result.outcome, Outcome::Cancelled);
+    assert_eq!(result.outcome, Outcome::Cancelled { best: None });
 }
 
 #[test]

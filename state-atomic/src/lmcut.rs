@@ -24,6 +24,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::time::Instant;
 
 use search_core::{Estimate, Heuristic};
 
@@ -224,6 +225,9 @@ pub struct LmCut<B: Bits = u64> {
     /// `before[l] == round`: reached this round without the goal zone.
     before: Vec<u32>,
     round: u32,
+    /// The search's deadline: past it, an estimate stops after its round
+    /// with the cuts so far (still a lower bound).
+    deadline: Option<Instant>,
     /// The literals the state holds that matter, and the artificial one.
     seeds: Vec<u32>,
     stack: Vec<u32>,
@@ -348,6 +352,7 @@ impl<B: Bits> LmCut<B> {
             zone: vec![0; props],
             before: vec![0; props],
             round: 0,
+            deadline: None,
             seeds: Vec::with_capacity(props),
             stack: Vec::with_capacity(props),
             frames: Vec::new(),
@@ -635,6 +640,13 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
                 self.cost[self.cut[k] as usize] -= cut_cost;
             }
             total = total.saturating_add(cut_cost);
+            // A round costs far more than a clock reading.
+            if self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+            {
+                break;
+            }
             self.update_exploration();
         }
         Estimate::Value(u32::try_from(total).unwrap_or(u32::MAX))
@@ -646,6 +658,10 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
 
     fn is_consistent(&self) -> bool {
         false
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 }
 
@@ -700,6 +716,7 @@ impl<'a, B: Bits> LmCutRegression<'a, B> {
 
 impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<'_, B> {
     fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
+        let deadline = self.narrow.deadline;
         let cut = if self.narrow.keeps(subgoal) {
             &mut self.narrow
         } else {
@@ -708,6 +725,7 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<'_, B> {
                 .get_or_insert_with(|| Box::new(LmCut::build(actions, *subgoal, true)))
         };
         cut.set_goal(subgoal);
+        cut.deadline = deadline;
         cut.estimate(&self.start)
     }
 
@@ -717,5 +735,9 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<'_, B> {
 
     fn is_consistent(&self) -> bool {
         false
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.narrow.deadline = deadline;
     }
 }

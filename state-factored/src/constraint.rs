@@ -435,46 +435,4 @@ impl Constraint {
         }
         (up, down)
     }
-
-    /// How far `slot` is from the nearest allowed value, for numbers; `None`
-    /// for other types. Zero when allowed.
-    pub(crate) fn distance(&self, slot: u64) -> Option<f64> {
-        #[expect(clippy::cast_precision_loss, reason = "heuristic distances may round")]
-        match self {
-            Constraint::Int(set) => {
-                let x = i128::from(key_int(slot));
-                set.0
-                    .iter()
-                    .map(|&(lo, hi)| {
-                        let (lo, hi) = (i128::from(key_int(lo)), i128::from(key_int(hi)));
-                        if x < lo {
-                            lo - x
-                        } else if x > hi {
-                            x - hi
-                        } else {
-                            0
-                        }
-                    })
-                    .min()
-                    .map(|d| d as f64)
-            }
-            Constraint::Float(set) => {
-                let x = key_float(slot);
-                set.0
-                    .iter()
-                    .map(|&(lo, hi)| {
-                        let (lo, hi) = (key_float(lo), key_float(hi));
-                        if x < lo {
-                            lo - x
-                        } else if x > hi {
-                            x - hi
-                        } else {
-                            0.0
-                        }
-                    })
-                    .min_by(f64::total_cmp)
-            }
-            _ => None,
-        }
-    }
 }

@@ -31,7 +31,7 @@ use crate::{ActionId, Cost, Domain, Goal, State};
 ///     .limits(limits)
 ///     .run()
 ///     .unwrap();
-/// assert!(matches!(result.outcome, Outcome::LimitReached(_)));
+/// assert!(matches!(result.outcome, Outcome::LimitReached { .. }));
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ForwardSpace<'a> {

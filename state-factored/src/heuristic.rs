@@ -20,8 +20,9 @@ enum Reach {
     Never,
     /// Some action sets, toggles or custom-changes it: one step may do.
     Jump,
-    /// Only additions; the largest change one action makes.
-    Step(f64),
+    /// Only additions; the largest increase and the largest decrease one
+    /// action makes (0 where none goes that way).
+    Step { up: f64, down: f64 },
 }
 
 fn reaches(domain: &Domain) -> Vec<(Reach, Cost)> {
@@ -48,10 +49,17 @@ fn reaches(domain: &Domain) -> Vec<(Reach, Cost)> {
             }
             let entry = &mut table[*v as usize];
             entry.1 = entry.1.min(cost);
+            let (rise, fall) = (delta.max(0.0), (-delta).max(0.0));
             entry.0 = match (entry.0, jump) {
                 (Reach::Jump, _) | (_, true) => Reach::Jump,
-                (Reach::Never, false) => Reach::Step(delta.abs()),
-                (Reach::Step(m), false) => Reach::Step(m.max(delta.abs())),
+                (Reach::Never, false) => Reach::Step {
+                    up: rise,
+                    down: fall,
+                },
+                (Reach::Step { up, down }, false) => Reach::Step {
+                    up: up.max(rise),
+                    down: down.max(fall),
+                },
             };
         }
     }
@@ -179,7 +187,8 @@ pub enum Combine {
 ///
 /// For a number only ever changed by additions, the fewest actions is the
 /// distance from the value to the allowed interval divided by the largest
-/// change one action makes to it, rounded up. A variable some action sets
+/// change one action makes to it that way, rounded up; none that way is a
+/// dead end. A variable some action sets
 /// (or toggles) needs at least one action. A violated constraint on a
 /// variable no action changes is a dead end. Custom goal predicates count 0.
 ///
@@ -277,10 +286,19 @@ impl<'a> NumericDistance<'a> {
                 Reach::Never => return Estimate::DeadEnd,
                 _ if c.is_empty() => return Estimate::DeadEnd,
                 Reach::Jump => 1,
-                Reach::Step(max) => match c.distance(slot) {
-                    Some(d) => steps(d, max),
-                    None => 1,
-                },
+                Reach::Step { up, down } => {
+                    // Only a change the right way helps: a number that
+                    // only grows never reaches a value below it.
+                    let toward = |gap: Option<f64>, max: f64| {
+                        gap.filter(|_| max > 0.0).map(|d| steps(d, max))
+                    };
+                    let (rise_needed, fall_needed) = c.gaps(slot);
+                    match (toward(rise_needed, up), toward(fall_needed, down)) {
+                        (Some(a), Some(b)) => a.min(b),
+                        (Some(k), None) | (None, Some(k)) => k,
+                        (None, None) => return Estimate::DeadEnd,
+                    }
+                }
             };
             let value = steps.saturating_mul(u64::from(cheapest));
             total = match self.combine {

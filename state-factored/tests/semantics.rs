@@ -312,7 +312,10 @@ fn unreachable_goal_with_unbounded_increments() {
             .unwrap();
         assert_eq!(
             r.outcome,
-            Outcome::LimitReached(search_core::Limit::Expansions),
+            Outcome::LimitReached {
+                limit: search_core::Limit::Expansions,
+                best: None,
+            },
             "{algorithm:?}"
         );
         assert!(r.stats.elapsed.as_secs() < 5);
@@ -389,7 +392,7 @@ fn float_tolerance_and_regression_through_float_effects() {
         .limits(limits.clone())
         .run()
         .unwrap();
-    assert!(matches!(r.outcome, Outcome::LimitReached(_)));
+    assert!(matches!(r.outcome, Outcome::LimitReached { .. }));
     let r = dijkstra(&d.forward(&near), start.clone()).unwrap();
     assert_eq!(r.outcome.solution().unwrap().cost, 3);
     // Regression computes the exact float preimages, so it agrees.

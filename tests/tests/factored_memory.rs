@@ -38,7 +38,13 @@ fn measure<S: SearchSpace>(space: &S, start: S::Node, max: usize) -> Measured {
     let peak = ALLOCATOR.peak_usage() - before;
     drop(search);
     Measured {
-        stopped_by_memory: matches!(result.outcome, Outcome::LimitReached(Limit::Memory)),
+        stopped_by_memory: matches!(
+            result.outcome,
+            Outcome::LimitReached {
+                limit: Limit::Memory,
+                best: None,
+            }
+        ),
         stats: result.stats,
         peak,
         live,

@@ -137,7 +137,11 @@ fn unsolvable_limited_and_cancelled() {
         })
         .plan(&actions, &start, &goal)
         .unwrap();
-        assert_eq!(report.outcome, PlanOutcome::Cancelled, "{direction}");
+        assert_eq!(
+            report.outcome,
+            PlanOutcome::Cancelled { best: None },
+            "{direction}"
+        );
     }
     // A factored counter that grows without bound: forward hits the limit.
     let mut schema = state_factored::Schema::new();
@@ -162,7 +166,13 @@ fn unsolvable_limited_and_cancelled() {
     let report = Planner::new(limited.clone())
         .plan(&domain, &start, &goal)
         .unwrap();
-    assert_eq!(report.outcome, PlanOutcome::LimitReached(Limit::Expansions));
+    assert_eq!(
+        report.outcome,
+        PlanOutcome::LimitReached {
+            limit: Limit::Expansions,
+            best: None,
+        }
+    );
     let regression = PlannerConfig {
         direction: Direction::Regression,
         ..limited.clone()

@@ -969,7 +969,10 @@ fn max_expansions_is_exact() {
             } else {
                 assert_eq!(
                     r.outcome,
-                    Outcome::LimitReached(Limit::Expansions),
+                    Outcome::LimitReached {
+                        limit: Limit::Expansions,
+                        best: None,
+                    },
                     "{algorithm:?} max {max}"
                 );
                 assert_eq!(r.stats.expanded, max, "{algorithm:?} max {max}");
@@ -1002,7 +1005,13 @@ fn max_expansions_on_an_unsolvable_grid() {
                 ..SearchLimits::default()
             };
             let r = run(grid, grid.start(), algorithm, Blind, limits).unwrap();
-            assert_eq!(r.outcome, Outcome::LimitReached(Limit::Expansions));
+            assert_eq!(
+                r.outcome,
+                Outcome::LimitReached {
+                    limit: Limit::Expansions,
+                    best: None,
+                }
+            );
             assert_eq!(r.stats.expanded, max, "{algorithm:?}");
         }
         // One expansion to spare: the proof of exhaustion fits. (With no
@@ -1031,7 +1040,10 @@ fn max_stored_nodes_stops_within_one_expansion() {
             let what = format!("{algorithm:?} max {max}");
             assert_eq!(
                 r.outcome,
-                Outcome::LimitReached(Limit::StoredNodes),
+                Outcome::LimitReached {
+                    limit: Limit::StoredNodes,
+                    best: None,
+                },
                 "{what}"
             );
             assert!(r.stats.stored >= max, "{what}: stored {}", r.stats.stored);
@@ -1151,7 +1163,14 @@ fn check_memory<N, A, C>(
 {
     let what = format!("{what}, max {max} (start alone {floor})");
     if max < floor {
-        assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory), "{what}");
+        assert_eq!(
+            r.outcome,
+            Outcome::LimitReached {
+                limit: Limit::Memory,
+                best: None,
+            },
+            "{what}"
+        );
         assert_eq!(r.stats.expanded, 0, "{what}");
         return;
     }
@@ -1160,7 +1179,7 @@ fn check_memory<N, A, C>(
         "{what}: estimate {} above the limit",
         r.stats.estimated_bytes
     );
-    if r.outcome != Outcome::LimitReached(Limit::Memory) {
+    if r.outcome.limit() != Some(Limit::Memory) {
         assert_eq!(&r.outcome, full, "{what}");
     }
 }
@@ -1173,7 +1192,13 @@ fn max_time_stops_an_endless_search() {
         ..SearchLimits::default()
     };
     let r = run(&space, (0, 0), Algorithm::Dijkstra, Blind, limits).unwrap();
-    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
+    assert_eq!(
+        r.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Time,
+            best: None,
+        }
+    );
     assert_eq!(r.stats.expanded, 0);
 
     for algorithm in ALGORITHMS {
@@ -1187,7 +1212,10 @@ fn max_time_stops_an_endless_search() {
         let wall = clock.elapsed();
         assert_eq!(
             r.outcome,
-            Outcome::LimitReached(Limit::Time),
+            Outcome::LimitReached {
+                limit: Limit::Time,
+                best: None,
+            },
             "{algorithm:?}"
         );
         assert!(
@@ -1217,7 +1245,10 @@ fn cost_bound_prunes_and_says_so() {
             let r = run(graph, 0, algorithm, exact.clone(), limits).unwrap();
             assert_eq!(
                 r.outcome,
-                Outcome::LimitReached(Limit::CostBound),
+                Outcome::LimitReached {
+                    limit: Limit::CostBound,
+                    best: None,
+                },
                 "{algorithm:?} bound {bound}"
             );
         }
@@ -1252,7 +1283,10 @@ fn cost_bound_prunes_and_says_so() {
         let r = run(unsolvable, 0, algorithm, Blind, limits).unwrap();
         assert_eq!(
             r.outcome,
-            Outcome::LimitReached(Limit::CostBound),
+            Outcome::LimitReached {
+                limit: Limit::CostBound,
+                best: None,
+            },
             "{algorithm:?}"
         );
         assert!(r.stats.expanded >= 1);
@@ -1269,7 +1303,11 @@ fn cancellation_before_the_search() {
             ..SearchLimits::default()
         };
         let r = run(&grid, grid.start(), algorithm, grid.manhattan(), limits).unwrap();
-        assert_eq!(r.outcome, Outcome::Cancelled, "{algorithm:?}");
+        assert_eq!(
+            r.outcome,
+            Outcome::Cancelled { best: None },
+            "{algorithm:?}"
+        );
         assert_eq!(r.stats.expanded, 0);
         assert_eq!(r.stats.stored, 1);
     }
@@ -1298,7 +1336,11 @@ fn cancellation_from_another_thread_while_searching() {
         };
         let r = run(&space, (0, 0), algorithm, |_: &(i64, i64)| 0_u64, limits).unwrap();
         canceller.join().unwrap();
-        assert_eq!(r.outcome, Outcome::Cancelled, "{algorithm:?}");
+        assert_eq!(
+            r.outcome,
+            Outcome::Cancelled { best: None },
+            "{algorithm:?}"
+        );
         assert!(r.stats.expanded >= 500, "{algorithm:?}");
         assert!(r.stats.stored > 500 && r.stats.generated > 500);
     }
@@ -1319,7 +1361,7 @@ fn cancellation_between_steps() {
     flag.store(true, Ordering::Relaxed);
     assert_eq!(search.step(100).unwrap(), Status::Finished);
     let r = search.run().unwrap();
-    assert_eq!(r.outcome, Outcome::Cancelled);
+    assert_eq!(r.outcome, Outcome::Cancelled { best: None });
     assert_eq!(r.stats.expanded, 200);
 }
 

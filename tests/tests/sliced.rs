@@ -113,7 +113,13 @@ fn the_planner_limits_hold_over_the_whole_job() {
     });
     let mut job = PlanJob::new(actions, problem.start, problem.goal);
     let (report, slices) = run_sliced(&mut job, &planner, Budget::Expansions(1));
-    assert_eq!(report.outcome, PlanOutcome::LimitReached(Limit::Expansions));
+    assert_eq!(
+        report.outcome,
+        PlanOutcome::LimitReached {
+            limit: Limit::Expansions,
+            best: None,
+        }
+    );
     assert_eq!(report.forward.unwrap().expanded, 5);
     assert_eq!(slices, 6, "five slices of one expansion, then the limit");
 }

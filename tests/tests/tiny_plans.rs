@@ -142,7 +142,7 @@ proptest! {
                         prop_assert_eq!(replayed.unwrap(), plan.cost);
                     }
                     (PlanOutcome::Unsolvable, Outcome::Exhausted)
-                    | (PlanOutcome::LimitReached(_), Outcome::LimitReached(_)) => {}
+                    | (PlanOutcome::LimitReached { .. }, Outcome::LimitReached { .. }) => {}
                     _ => prop_assert!(false, "{name}: {outcome:?} against {expected:?}"),
                 }
             }

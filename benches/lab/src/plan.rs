@@ -315,7 +315,7 @@ fn solve<D: PlanningDomain>(
         (PlanOutcome::Solved(_), _) => EXIT_INVALID_PLAN,
         (PlanOutcome::Unsolvable, _) => EXIT_UNSOLVABLE,
         (PlanOutcome::NoPlanFound, _) => EXIT_NO_PLAN_FOUND,
-        (PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled, _) => EXIT_LIMIT,
+        (PlanOutcome::LimitReached { .. } | PlanOutcome::Cancelled { .. }, _) => EXIT_LIMIT,
     };
     let names: Vec<&str> = report.plan().map(|p| p.names(domain)).unwrap_or_default();
     let text = if request.json {
@@ -461,7 +461,7 @@ fn solve_pddl(
         PlanOutcome::Solved(_) => EXIT_SOLVED,
         PlanOutcome::Unsolvable => EXIT_UNSOLVABLE,
         PlanOutcome::NoPlanFound => EXIT_NO_PLAN_FOUND,
-        PlanOutcome::LimitReached(_) | PlanOutcome::Cancelled => EXIT_LIMIT,
+        PlanOutcome::LimitReached { .. } | PlanOutcome::Cancelled { .. } => EXIT_LIMIT,
     };
     let report = PlanReport {
         outcome: solution.outcome.clone(),
@@ -641,7 +641,16 @@ pub fn peak_memory_bytes() -> Option<u64> {
 
 fn outcome_text<Id>(outcome: &PlanOutcome<Id>) -> String {
     match outcome {
-        PlanOutcome::LimitReached(limit) => format!("limit reached ({limit})"),
+        PlanOutcome::LimitReached { limit, best: None } => format!("limit reached ({limit})"),
+        PlanOutcome::LimitReached {
+            limit,
+            best: Some(_),
+        } => {
+            format!("limit reached ({limit}); the plan below is the best found, not proven optimal")
+        }
+        PlanOutcome::Cancelled { best: Some(_) } => {
+            "cancelled; the plan below is the best found, not proven optimal".to_owned()
+        }
         other => other.name().to_owned(),
     }
 }
@@ -676,7 +685,7 @@ fn to_json<Id>(
         "config": heading.config,
         "limits": heading.limits_json(),
         "outcome": report.outcome.name(),
-        "limit": match &report.outcome { PlanOutcome::LimitReached(l) => Some(l.to_string()), _ => None },
+        "limit": report.outcome.limit().map(|l| l.to_string()),
         "cost": report.plan().map(|p| p.cost),
         "plan": report.plan().map(|_| names),
         "plan_length": report.plan().map(|_| names.len()),

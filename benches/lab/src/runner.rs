@@ -487,7 +487,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
                 return Err(message);
             };
             let report = PlanReport::<usize> {
-                outcome: PlanOutcome::LimitReached(limit),
+                outcome: PlanOutcome::LimitReached { limit, best: None },
                 direction: config.direction,
                 forward: None,
                 regression: None,
@@ -574,10 +574,15 @@ fn summarize<Id: Copy>(
         ),
         PlanOutcome::Unsolvable => (RunOutcome::Unsolvable, None, None, None, None),
         PlanOutcome::NoPlanFound => (RunOutcome::NoPlanFound, None, None, None, None),
-        PlanOutcome::LimitReached(limit) => {
-            (RunOutcome::Limit, Some(limit.to_string()), None, None, None)
-        }
-        PlanOutcome::Cancelled => (RunOutcome::Cancelled, None, None, None, None),
+        // An anytime search's best plan so far is kept, but the run is a limit's.
+        PlanOutcome::LimitReached { limit, best } => (
+            RunOutcome::Limit,
+            Some(limit.to_string()),
+            best.as_ref().map(|plan| plan.cost),
+            best.as_ref().map(|plan| plan.actions.len()),
+            best.as_ref().map(|plan| validate(&plan.actions, plan.cost)),
+        ),
+        PlanOutcome::Cancelled { .. } => (RunOutcome::Cancelled, None, None, None, None),
     };
     let last_jump = report.stats().expanded_until_last_jump;
     let (stats, winner) = match (&report.forward, &report.regression) {

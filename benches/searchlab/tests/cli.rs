@@ -53,7 +53,8 @@ fn plan_and_bench_share_the_limit_flags_and_plan_states_its_defaults() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("limits    60 s, 512 MiB of memory"), "{out}");
 
-    // `x += 1` towards `x < 0` grows until a limit stops it.
+    // `x += 1` towards `x < 0` grows until a limit stops it (blind: the
+    // numeric heuristic sees that x never falls).
     let dir = temp_dir("runaway");
     let runaway = dir.join("runaway.toml");
     std::fs::write(
@@ -62,7 +63,14 @@ fn plan_and_bench_share_the_limit_flags_and_plan_states_its_defaults() {
          [[action]]\nname = \"inc\"\neff = [\"x += 1\"]\n",
     )
     .unwrap();
-    let (code, out, err) = searchlab(&["plan", text(&runaway), "--max-memory-mb", "1"]);
+    let (code, out, err) = searchlab(&[
+        "plan",
+        text(&runaway),
+        "--heuristic",
+        "blind",
+        "--max-memory-mb",
+        "1",
+    ]);
     assert_eq!(code, 4, "{out}{err}");
     assert!(out.contains("limit reached (memory)"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -175,10 +175,7 @@ impl PlanResult {
 
 /// The outcome's name and the limit that stopped the search, if one did.
 fn outcome_names<Id>(outcome: &PlanOutcome<Id>) -> (String, Option<String>) {
-    let limit = match outcome {
-        PlanOutcome::LimitReached(limit) => Some(limit.to_string()),
-        _ => None,
-    };
+    let limit = outcome.limit().map(|limit| limit.to_string());
     (outcome.name().to_owned(), limit)
 }
 

@@ -17,7 +17,7 @@
 
 use std::mem::size_of;
 
-use super::ground::Budget;
+use super::ground::{list_bytes, Budget};
 use super::parser::{AtomTerm, CondEffect, Condition, Formula, Term, TypeSet};
 use super::PddlError;
 
@@ -208,13 +208,15 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
                 // Small factors first: contradictions prune early.
                 forms.sort_by_key(Vec::len);
                 let mut product = vec![Vec::new()];
+                // The factors and the product so far stay while the next is made.
+                let forms_held: usize = forms.iter().map(|form| disjuncts_bytes(form)).sum();
                 for form in forms {
                     let mut next = Vec::new();
-                    let mut held = 0;
+                    let mut held = forms_held + disjuncts_bytes(&product);
                     for a in &product {
                         for b in &form {
                             if let Some(both) = merge(a, b) {
-                                held += size_of::<Vec<Lit>>() + both.len() * size_of::<Lit>();
+                                held += size_of::<Vec<Lit>>() + list_bytes(&both);
                                 next.push(both);
                             }
                             self.budget.step(held)?;
@@ -248,6 +250,8 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
             self.effect(effect, &effect.vars, &mut scratch, &mut conditional)?;
         }
         let mut variants = Vec::new();
+        // Every disjunct's variants stay, besides the disjuncts themselves.
+        let mut held = disjuncts_bytes(&disjuncts);
         for disjunct in disjuncts {
             let Some(pre) = merge(pre, &disjunct) else {
                 continue;
@@ -261,10 +265,11 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
                 del: &del,
                 fired: Vec::new(),
                 out: &mut variants,
-                held: 0,
+                held,
                 budget: &mut *self.budget,
             };
             split.branch(pre, 0)?;
+            held = split.held;
         }
         Ok(variants)
     }
@@ -381,6 +386,14 @@ fn minimal(mut disjuncts: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
         }
     }
     kept
+}
+
+/// The heap bytes of a disjunctive normal form's conjunctions.
+fn disjuncts_bytes(disjuncts: &[Vec<Lit>]) -> usize {
+    disjuncts
+        .iter()
+        .map(|d| size_of::<Vec<Lit>>() + list_bytes(d))
+        .sum()
 }
 
 fn is_subset(small: &[Lit], large: &[Lit]) -> bool {
@@ -538,7 +551,7 @@ impl Split<'_> {
             add.extend_from_slice(&self.effects[i].add);
             del.extend_from_slice(&self.effects[i].del);
         }
-        self.held += size_of::<Variant>() + (pre.len() + add.len() + del.len()) * size_of::<u32>();
+        self.held += size_of::<Variant>() + list_bytes(&pre) + list_bytes(&add) + list_bytes(&del);
         self.budget.step(self.held)?;
         self.out.push(Variant { pre, add, del });
         Ok(())

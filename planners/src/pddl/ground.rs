@@ -846,6 +846,15 @@ fn objects_by_type(domain: &Domain, problem: &Problem) -> Vec<Vec<u32>> {
     objects
 }
 
+/// The heap bytes of a list of `u32`s (literals, facts): its allocation
+/// at its capacity, nothing when it has none.
+pub(super) fn list_bytes(list: &Vec<u32>) -> usize {
+    match list.capacity() {
+        0 => 0,
+        capacity => allocated(capacity * size_of::<u32>()),
+    }
+}
+
 /// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
 /// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
 fn allocated(bytes: usize) -> usize {
@@ -957,7 +966,13 @@ fn finalize(
             )?
         };
         let mut name = None;
-        for variant in variants {
+        // The variants' slots stay until all are operators; check as they
+        // turn into operators, since one schema can make millions.
+        let slots = variants.len() * size_of::<Variant>();
+        for (k, variant) in variants.into_iter().enumerate() {
+            if k as u64 & CHECK_MASK == CHECK_MASK {
+                budget.limits.check(budget.began, budget.bytes + slots)?;
+            }
             let (pos, neg): (Vec<Lit>, Vec<Lit>) = variant.pre.iter().partition(|&&l| l & 1 == 0);
             let mut o = GroundOperator {
                 name: String::new(),
@@ -998,9 +1013,8 @@ fn finalize(
             budget.bytes += size_of::<GroundOperator>()
                 + allocated(o.name.capacity())
                 + [&o.pre, &o.neg_pre, &o.add, &o.del]
-                    .iter()
-                    .filter(|list| !list.is_empty())
-                    .map(|list| allocated(size_of::<u32>() * list.capacity()))
+                    .into_iter()
+                    .map(list_bytes)
                     .sum::<usize>();
             operators.push(o);
             is_axiom.push(schema.axiom);

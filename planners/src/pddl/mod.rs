@@ -174,7 +174,7 @@ pub use ground::{
     GOAL_ACTION, GOAL_REACHED,
 };
 pub use ipc::{IpcPlan, PlanStep};
-pub use mutex::{h2_mutexes, Mutexes};
+pub use mutex::{h2_mutexes, h2_mutexes_until, Mutexes};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use packing::Packing;
 pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
@@ -471,13 +471,18 @@ fn solve_named(
         && !has_axioms
         && fact_words > 1
         && exceeds_memory(&ground_task, 2 * fact_words, grounding.max_memory_bytes).is_none();
-    let mutexes = (wants_mutexes || may_pack).then(|| {
+    let mutexes = if wants_mutexes || may_pack {
         let began = Instant::now();
-        let mutexes = h2_mutexes(&ground_task);
+        let deadline = remaining().and_then(|left| began.checked_add(left));
+        let mutexes = h2_mutexes_until(&ground_task, deadline).ok_or(GroundingExceeded::Time {
+            limit: config.limits.max_time.unwrap_or_default(),
+        })?;
         mutex_time = began.elapsed();
         mutex_pairs = Some(mutexes.pairs());
-        mutexes
-    });
+        Some(mutexes)
+    } else {
+        None
+    };
     let packed = match (&mutexes, may_pack) {
         (Some(mutexes), true) => {
             PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
@@ -624,22 +629,19 @@ impl DomainVisitor for Solve<'_> {
                 elapsed: found.elapsed,
             });
         }
-        let mut plan = None;
-        let outcome = match report.outcome {
-            PlanOutcome::Solved(p) => {
+        // A plan kept from a search a limit stopped is replayed like a solved one.
+        let plan = match report.outcome.plan() {
+            Some(p) => {
                 let ipc = task.to_ipc(&p.actions);
                 task.validate_ipc(&ipc)?;
-                plan = Some(ipc);
-                PlanOutcome::Solved(crate::Plan {
-                    actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
-                    cost: p.cost,
-                })
+                Some(ipc)
             }
-            PlanOutcome::Unsolvable => PlanOutcome::Unsolvable,
-            PlanOutcome::NoPlanFound => PlanOutcome::NoPlanFound,
-            PlanOutcome::LimitReached(limit) => PlanOutcome::LimitReached(limit),
-            PlanOutcome::Cancelled => PlanOutcome::Cancelled,
+            None => None,
         };
+        let outcome = report.outcome.map_plan(|p| crate::Plan {
+            actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
+            cost: p.cost,
+        });
         Ok(Run {
             outcome,
             plan,

@@ -7,6 +7,8 @@
 //! Negative preconditions are ignored, which only adds reachable pairs: the
 //! mutexes stay sound.
 
+use std::time::Instant;
+
 use state_atomic::Bits;
 
 use super::GroundTask;
@@ -95,14 +97,44 @@ impl Mutexes {
 /// task with derived predicates (axioms) gets none: its operators alone
 /// do not say which states are reachable.
 pub fn h2_mutexes(task: &GroundTask) -> Mutexes {
+    // Without a deadline the fixpoint always ends; no mutexes would be the
+    // sound answer anyway.
+    h2_mutexes_until(task, None).unwrap_or_else(|| {
+        let (facts, words) = (task.facts.len(), task.facts.len().div_ceil(64).max(1));
+        Mutexes {
+            facts,
+            words,
+            rows: vec![0; facts * words],
+        }
+    })
+}
+
+/// [`h2_mutexes`], or `None` if `deadline` passes first (the clock is read
+/// every 256 operators of each pass over them).
+///
+/// ```
+/// use std::time::Instant;
+/// use planners::pddl::{ground, h2_mutexes_until, parse_domain, parse_problem, GroundingLimits};
+/// let domain = parse_domain("d.pddl", "(define (domain d) (:predicates (a) (b))
+///     (:action go :precondition (a) :effect (and (b) (not (a)))))").unwrap();
+/// let problem = parse_problem(&domain, "p.pddl", "(define (problem p) (:domain d) (:init (a)) (:goal (b)))").unwrap();
+/// let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+/// assert!(h2_mutexes_until(&task, None).is_some());
+/// assert!(h2_mutexes_until(&task, Some(Instant::now())).is_none());
+/// ```
+pub fn h2_mutexes_until(task: &GroundTask, deadline: Option<Instant>) -> Option<Mutexes> {
+    let past = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    if past() {
+        return None;
+    }
     let n = task.facts.len();
     let words = n.div_ceil(64).max(1);
     if !task.axioms.is_empty() {
-        return Mutexes {
+        return Some(Mutexes {
             facts: n,
             words,
             rows: vec![0; n * words],
-        };
+        });
     }
     // reach[p]: the facts q with {p, q} reachable; reach[p][p]: p reachable.
     let mut reach = vec![0u64; n * words];
@@ -117,6 +149,9 @@ pub fn h2_mutexes(task: &GroundTask) -> Mutexes {
     loop {
         let mut changed = false;
         for (i, op) in task.operators.iter().enumerate() {
+            if i % 256 == 255 && past() {
+                return None;
+            }
             // The facts reachable together with every precondition.
             compatible.fill(u64::MAX);
             if op.pre.is_empty() {
@@ -186,9 +221,9 @@ pub fn h2_mutexes(task: &GroundTask) -> Mutexes {
             }
         }
     }
-    Mutexes {
+    Some(Mutexes {
         facts: n,
         words,
         rows,
-    }
+    })
 }

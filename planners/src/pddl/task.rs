@@ -444,6 +444,10 @@ impl<B: Bits> search_core::Heuristic<WorldState<B>, u32> for ClosedChild<'_, B> 
     fn memory_bytes(&self) -> usize {
         self.heuristic.memory_bytes()
     }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.heuristic.set_deadline(deadline);
+    }
 }
 
 /// The regression space of a [`Task`]: state-atomic's [`RegressionSpace`]
