@@ -420,6 +420,26 @@ pub fn validate_text(
     task.validate(&plan)
 }
 
+/// A grounding time limit named as the run's, not as what parsing left
+/// of it.
+fn name_the_runs_time_limit(
+    error: PddlError,
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> PddlError {
+    match error {
+        PddlError::GroundingExceeded(GroundingExceeded::Time { limit })
+            if Some(limit) != options.grounding.max_time =>
+        {
+            GroundingExceeded::Time {
+                limit: config.limits.max_time.unwrap_or(limit),
+            }
+            .into()
+        }
+        e => e,
+    }
+}
+
 fn solve_named(
     (domain_file, domain_text): (&str, &str),
     (problem_file, problem_text): (&str, &str),
@@ -446,18 +466,8 @@ fn solve_named(
         ),
         ..options.grounding
     };
-    let ground_task = ground(&domain, &problem, grounding).map_err(|e| match e {
-        // Name the run's limit, not what parsing left of it.
-        PddlError::GroundingExceeded(GroundingExceeded::Time { limit })
-            if Some(limit) != options.grounding.max_time =>
-        {
-            GroundingExceeded::Time {
-                limit: config.limits.max_time.unwrap_or(limit),
-            }
-            .into()
-        }
-        e => e,
-    })?;
+    let ground_task = ground(&domain, &problem, grounding)
+        .map_err(|e| name_the_runs_time_limit(e, config, options))?;
     let fact_words = task_words(&ground_task, grounding.max_memory_bytes)?;
     // Axioms leave packing and mutexes off: the operators alone do not
     // say which states are reachable (and regression refuses the task).
