@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use planners::pddl::PddlError;
+
 use crate::limits::RunLimits;
 use crate::record::RunOutcome;
 use crate::task::PddlTask;
@@ -274,14 +276,26 @@ pub fn run_external(
             // costs when replayed (its length on unit-cost tasks).
             run.cost = replayed.as_ref().ok().copied();
         }
-        run.validation = Some(match (replayed, run.cost) {
-            (Ok(c), Some(cost)) if c == cost => Ok(()),
-            (Ok(c), cost) => Err(format!(
+        run.validation = match (replayed, run.cost) {
+            (Ok(c), Some(cost)) if c == cost => Some(Ok(())),
+            (Ok(c), cost) => Some(Err(format!(
                 "invalid plan: {} reported cost {cost:?}, replayed cost {c}",
                 search.planner.name()
-            )),
-            (Err(e), _) => Err(format!("invalid plan: {e}")),
-        });
+            ))),
+            (
+                Err(
+                    e @ (PddlError::Plan { .. }
+                    | PddlError::Planner(planners::PlanError::Invalid(_))),
+                ),
+                _,
+            ) => Some(Err(format!("invalid plan: {e}"))),
+            // searchlab could not read or ground the task to replay the
+            // plan (a limit, a construct it lacks): unchecked, not invalid.
+            (Err(e), _) => {
+                run.error = Some(format!("plan not replayed: {e}"));
+                None
+            }
+        };
         if limits.max_expansions.is_some_and(|max| run.expanded > max) {
             run.outcome = RunOutcome::Limit;
             run.limit = Some("expansions".to_owned());

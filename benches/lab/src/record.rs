@@ -271,14 +271,24 @@ impl RunRecord {
         }
     }
 
-    /// Whether the run counts towards coverage: solved with a valid plan.
+    /// Whether the run counts towards coverage: solved with a plan that
+    /// replays, or a peer's plan searchlab could not replay (it could not
+    /// ground the task: [`unchecked_plan`](Self::unchecked_plan)), on the
+    /// peer's word. Every plan of searchlab's own is replayed.
     pub fn solved(&self) -> bool {
-        self.outcome == RunOutcome::Solved && self.validated == Some(true)
+        self.outcome == RunOutcome::Solved && self.validated != Some(false)
     }
 
     /// Whether the run found a plan that does not replay.
     pub fn invalid_plan(&self) -> bool {
-        self.outcome == RunOutcome::Solved && self.validated != Some(true)
+        self.outcome == RunOutcome::Solved && self.validated == Some(false)
+    }
+
+    /// Whether the run found a plan that was not replayed: a peer's, on a
+    /// task searchlab could not ground to replay it ([`error`](Self::error)
+    /// says why).
+    pub fn unchecked_plan(&self) -> bool {
+        self.outcome == RunOutcome::Solved && self.validated.is_none()
     }
 
     /// The status in Downward Lab's words (its `error` attribute).

@@ -1235,6 +1235,15 @@ impl<'r> Report<'r> {
                 r.error.as_deref().unwrap_or("not validated")
             ));
         }
+        for r in self.records.iter().filter(|r| r.unchecked_plan()) {
+            out.push(format!(
+                "UNCHECKED PLAN: {} on {}/{}: {}",
+                r.config,
+                r.domain,
+                r.problem,
+                r.error.as_deref().unwrap_or("not replayed")
+            ));
+        }
         for r in self.failures() {
             out.push(format!(
                 "{}: {} on {}/{}: {}",

@@ -243,3 +243,24 @@ fn a_suite_runs_peers_from_its_options_and_records_their_figures() {
         (7, Some(0.0072))
     );
 }
+
+/// A peer's plan on a task searchlab cannot ground to replay (a construct it
+/// lacks, a grounding limit) is unchecked, not invalid: the run keeps the
+/// peer's answer and says why it was not replayed.
+#[test]
+fn a_plan_searchlab_cannot_replay_is_unchecked_not_invalid() {
+    let peers = Peers::in_dir(&fake_peers("unchecked"));
+    let mut unreadable = task("ok");
+    unreadable.domain = DOMAIN.replace(":strips", ":strips :timed-initial-literals");
+    let run = run_external(
+        search("fd-astar-hmax"),
+        &peers,
+        &unreadable,
+        RunLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(run.outcome, RunOutcome::Solved);
+    assert_eq!(run.validation, None);
+    let why = run.error.unwrap();
+    assert!(why.starts_with("plan not replayed: "), "{why}");
+}
