@@ -128,7 +128,9 @@ pub struct PlanResult {
 
 #[pymethods]
 impl PlanResult {
-    /// Whether a plan was found.
+    /// Whether the search finished with a plan. An anytime search that a
+    /// limit stopped may hold a plan too (`outcome` `limit`, `plan` and
+    /// `cost` set): the best it found, not known to be optimal.
     #[getter]
     pub fn solved(&self) -> bool {
         self.outcome == "solved"
@@ -162,8 +164,8 @@ impl PlanResult {
     fn __repr__(&self) -> String {
         match (&self.plan, self.cost) {
             (Some(plan), Some(cost)) => format!(
-                "PlanResult(outcome='solved', cost={cost}, plan={plan:?}, config='{}')",
-                self.config
+                "PlanResult(outcome='{}', limit={:?}, cost={cost}, plan={plan:?}, config='{}')",
+                self.outcome, self.limit, self.config
             ),
             _ => format!(
                 "PlanResult(outcome='{}', limit={:?}, config='{}')",
@@ -189,6 +191,7 @@ impl PlanResult {
         report: &PlanReport<D::ActionId>,
     ) -> Self {
         let (outcome, limit) = outcome_names(&report.outcome);
+        let optimal = optimal && matches!(report.outcome, PlanOutcome::Solved(_));
         let plan = report.plan();
         Self {
             problem: problem.to_owned(),
@@ -197,7 +200,7 @@ impl PlanResult {
             limit,
             plan: plan.map(|p| p.names(domain).into_iter().map(str::to_owned).collect()),
             cost: plan.map(|p| p.cost),
-            optimal: optimal && plan.is_some(),
+            optimal,
             direction: report.direction.to_string(),
             stats: report.stats().into(),
             forward: report.forward.as_ref().map(Into::into),
@@ -217,6 +220,7 @@ impl PlanResult {
         solution: &PddlSolution,
     ) -> Self {
         let (outcome, limit) = outcome_names(&solution.outcome);
+        let optimal = optimal && matches!(solution.outcome, PlanOutcome::Solved(_));
         let plan = solution.plan.as_ref();
         let translate = solution.parse_time + solution.grounding.elapsed + solution.mutex_time;
         Self {
@@ -226,7 +230,7 @@ impl PlanResult {
             limit,
             plan: plan.map(|p| p.names().into_iter().map(str::to_owned).collect()),
             cost: plan.map(planners::pddl::IpcPlan::cost),
-            optimal: optimal && plan.is_some(),
+            optimal,
             direction: solution.direction.to_string(),
             stats: solution
                 .stats()

@@ -87,6 +87,23 @@ def test_limits_end_a_search_as_an_outcome(root: Path) -> None:
     assert (result.outcome, result.limit, result.plan) == ("limit", "expansions", None)
 
 
+def test_an_anytime_search_stopped_by_a_limit_keeps_its_best_plan() -> None:
+    # Ten steps at cost 1, or a teleport at cost 25 that weight 5 takes first.
+    steps = "".join(
+        f'[[action]]\nname = "step{i}"\npre = ["at{i}"]\neff = ["!at{i}", "at{i + 1}"]\n' for i in range(10)
+    )
+    problem = searchlab.parse(
+        'kind = "atomic"\natoms = [' + ", ".join(f'"at{i}"' for i in range(11)) + ']\nstart = ["at0"]\n'
+        'goal = ["at10"]\n[[action]]\nname = "teleport"\ncost = 25\npre = ["at0"]\neff = ["!at0", "at10"]\n'
+        + steps
+    )
+    assert problem.plan(algorithm="rwastar").cost == 10
+    result = problem.plan(algorithm="rwastar", max_expansions=4)
+    assert (result.outcome, result.limit, result.plan, result.cost) == ("limit", "expansions", ["teleport"], 25)
+    assert not result.solved and not result.optimal
+    assert "outcome='limit'" in repr(result)
+
+
 def test_unsolvable_is_an_outcome() -> None:
     problem = searchlab.parse(
         'kind = "atomic"\natoms = ["a", "b"]\ngoal = ["b"]\n[[action]]\nname = "x"\npre = ["b"]\neff = ["a"]\n'

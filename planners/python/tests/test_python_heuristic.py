@@ -57,8 +57,14 @@ def test_dead_ends_prune(root: Path) -> None:
     result = searchlab.plan(root / "problems/hungry_agent.toml", heuristic=no_restaurant)
     assert result.plan == ["go_to_restaurant", "eat"] and result.stats.dead_ends > 0
 
+    # Dead ends of a heuristic not declared admissible prove nothing: the
+    # search that runs dry found no plan; an admissible one's prove it.
     blocked = searchlab.plan(root / "problems/hungry_agent.toml", heuristic=lambda state: None)
-    assert blocked.outcome == "unsolvable"
+    assert blocked.outcome == "no_plan_found"
+    proved = searchlab.plan(
+        root / "problems/hungry_agent.toml", heuristic=searchlab.heuristic(lambda state: None, admissible=True)
+    )
+    assert proved.outcome == "unsolvable"
 
 
 def test_an_exception_surfaces_from_plan(root: Path) -> None:

@@ -126,6 +126,42 @@ def test_unsolvable_and_limits() -> None:
         assert planner.solve(robot_problem(400), timeout=0.0).status == PlanGenerationResultStatus.TIMEOUT
 
 
+def test_a_limit_that_stops_an_anytime_search_after_a_plan_returns_it() -> None:
+    """Ten moves at cost 1, or a teleport at cost 25 that weight 5 takes
+    first: four expansions find the teleport, not the walk."""
+    location = UserType("Location")
+    at = Fluent("at", BoolType(), l=location)
+    next_to = Fluent("next_to", BoolType(), a=location, b=location)
+    move = InstantaneousAction("move", a=location, b=location)
+    a, b = move.parameter("a"), move.parameter("b")
+    move.add_precondition(at(a))
+    move.add_precondition(next_to(a, b))
+    move.add_effect(at(a), False)
+    move.add_effect(at(b), True)
+    rooms = [Object(f"Room{i}", location) for i in range(11)]
+    teleport = InstantaneousAction("teleport")
+    teleport.add_precondition(at(rooms[0]))
+    teleport.add_effect(at(rooms[0]), False)
+    teleport.add_effect(at(rooms[-1]), True)
+    problem = Problem("teleport")
+    problem.add_fluent(at, default_initial_value=False)
+    problem.add_fluent(next_to, default_initial_value=False)
+    problem.add_actions([move, teleport])
+    problem.add_objects(rooms)
+    problem.set_initial_value(at(rooms[0]), True)
+    for here, there in zip(rooms, rooms[1:]):
+        problem.set_initial_value(next_to(here, there), True)
+    problem.add_goal(at(rooms[-1]))
+    problem.add_quality_metric(up.model.metrics.MinimizeActionCosts({move: 1, teleport: 25}))
+    params = {"algorithm": "rwastar", "heuristic": "hmax"}
+    with OneshotPlanner(name="searchlab", params=params) as planner:
+        assert len(planner.solve(problem).plan.actions) == 10
+    with OneshotPlanner(name="searchlab", params={**params, "max_expansions": 4}) as planner:
+        result = planner.solve(problem)
+    assert result.status == PlanGenerationResultStatus.SOLVED_SATISFICING
+    assert [step.action.name for step in result.plan.actions] == ["teleport"]
+
+
 def test_pddl_read_with_up_matches_the_cli(root: Path, cli) -> None:
     for domain, task in [
         ("benchmarks/pddl/gripper/domain.pddl", "benchmarks/pddl/gripper/task01.pddl"),

@@ -108,8 +108,10 @@ def heuristic(function: Optional[F] = None, *, admissible: bool = False) -> Any:
     ``dict`` from each variable's name to its value (factored problems).
     Return a number from 0 up (floats are rounded down; ``math.inf`` is a
     dead end; values above 2**31 - 1 count as 2**31 - 1) or ``None`` for a
-    dead end. An exception stops the search and
-    comes out of ``plan(...)``.
+    dead end. A dead end of a heuristic not declared admissible prunes
+    without proof: a search that runs dry then ends in ``no_plan_found``,
+    not ``unsolvable``. An exception stops the search and comes out of
+    ``plan(...)``.
 
     Python heuristics serve forward search only, and are slow: every
     estimate takes the GIL and builds the state as a Python object (a few

@@ -195,7 +195,9 @@ class SearchlabEngine(
             "expanded": str(result.stats.expanded),
             "config": result.config,
         }
-        if result.solved:
+        if result.plan is not None:
+            # A limit may stop an anytime search holding its best plan: a
+            # valid plan, not known to be optimal.
             names = _pddl_names(writer, problem)
             plan = up.plans.SequentialPlan(
                 [_action_instance(step, names, problem) for step in result.plan or []]
