@@ -112,12 +112,13 @@ pub trait Heuristic<N, C> {
         self.is_admissible()
     }
 
-    /// Heap memory the heuristic holds that grows with the search (a table
-    /// per node, say), in bytes. The engine adds it to its memory estimate
-    /// before each expansion, so that `max_memory_bytes` holds for it too
-    /// (a table that doubles at once can pass the limit by that growth:
-    /// the engine cannot foresee it). The default, 0, suits heuristics
-    /// whose tables are made once.
+    /// Heap memory the heuristic holds, in bytes: its tables, those made
+    /// once (a compiled task, sized by the problem) and those that grow
+    /// with the search (a table per node, say). The engine adds it to its
+    /// memory estimate before each expansion, so that `max_memory_bytes`
+    /// holds for it too (a table that doubles at once can pass the limit
+    /// by that growth: the engine cannot foresee it). The default, 0,
+    /// suits heuristics that hold little.
     fn memory_bytes(&self) -> usize {
         0
     }

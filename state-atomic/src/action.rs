@@ -108,6 +108,45 @@ impl<B: Bits> ActionSet<B> {
         }
     }
 
+    /// Makes room for `additional` more actions at once, so that a large
+    /// set is allocated once at its size rather than grown by doubling
+    /// (which leaves up to half of it spare).
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.reserve(2);
+    /// actions.add_action("eat", 5).eff("fed", true);
+    /// assert_eq!(actions.len(), 1);
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        self.actions.reserve_exact(additional);
+        self.rules.reserve_exact(additional);
+        self.by_name.reserve(additional);
+    }
+
+    /// The heap memory the set holds, in bytes: its actions and their
+    /// compact copies (the masks the successor loop reads) at capacity,
+    /// the names twice (with each action and in the index by name) and the
+    /// atom registry. A task's memory, counted toward a search's memory
+    /// limit by planners that hold the set through the search.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let empty = actions.heap_bytes();
+    /// actions.add_action("eat", 5).eff("fed", true);
+    /// assert!(actions.heap_bytes() > empty);
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        let names: usize = self.actions.iter().map(|a| a.name.capacity()).sum();
+        crate::vec_bytes(&self.actions)
+            + crate::vec_bytes(&self.rules)
+            + 2 * names
+            + self.by_name.capacity() * (std::mem::size_of::<(String, ActionId)>() + 1)
+            + self.registry.heap_bytes()
+    }
+
     /// Starts declaring an action called `name` with cost `cost`; chain
     /// [`pre`](ActionBuilder::pre) and [`eff`](ActionBuilder::eff) on the
     /// result. A duplicate name is kept as an error for

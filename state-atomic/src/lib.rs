@@ -58,6 +58,11 @@ pub use action::{Action, ActionBuilder, ActionId, ActionSet};
 pub use bits::{Bits, Wide};
 pub use error::AtomicError;
 pub use forward::{Applicability, ForwardSpace};
+
+/// The heap bytes `v` holds at its capacity (its elements' own heap aside).
+pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
 pub use lmcut::{LmCut, LmCutRegression};
 pub use mismatch::{AdmissibleMismatch, Mismatch};
 pub use registry::{Atom, AtomRegistry, Named};

@@ -238,6 +238,35 @@ pub struct LmCut<B: Bits = u64> {
 }
 
 impl<B: Bits> LmCut<B> {
+    /// The heap bytes of the compiled task and its scratch (the queue's
+    /// aside: at most one entry per literal).
+    fn heap_bytes(&self) -> usize {
+        use crate::vec_bytes;
+        let u32s = [
+            &self.pre_start,
+            &self.pre,
+            &self.eff_start,
+            &self.eff,
+            &self.users_start,
+            &self.users,
+            &self.achievers_start,
+            &self.achievers,
+            &self.pre_count,
+            &self.unsatisfied,
+            &self.supporter,
+            &self.zone,
+            &self.before,
+            &self.seeds,
+            &self.stack,
+            &self.cut,
+        ];
+        let u64s = [&self.base_cost, &self.cost, &self.supporter_cost, &self.h];
+        u32s.into_iter().map(vec_bytes).sum::<usize>()
+            + u64s.into_iter().map(vec_bytes).sum::<usize>()
+            + vec_bytes(&self.in_goal)
+            + vec_bytes(&self.frames)
+    }
+
     /// LM-cut towards `goal` for `actions`.
     ///
     /// ```
@@ -663,6 +692,11 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
     }
+
+    /// The compiled task and its scratch: made once, sized by the task.
+    fn memory_bytes(&self) -> usize {
+        self.heap_bytes()
+    }
 }
 
 /// LM-cut for regression: the cost of reaching a subgoal from the start,
@@ -739,5 +773,10 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<'_, B> {
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.narrow.deadline = deadline;
+    }
+
+    /// Both compiled tasks (the wide one once a subgoal needs it).
+    fn memory_bytes(&self) -> usize {
+        self.narrow.heap_bytes() + self.wide.as_ref().map_or(0, |wide| wide.heap_bytes())
     }
 }

@@ -177,6 +177,14 @@ impl<B: Bits> AtomRegistry<B> {
         self.names.get(index).map_or("?", String::as_str)
     }
 
+    /// The heap bytes of the names, twice (in order and in the index).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let names: usize = self.names.iter().map(String::capacity).sum();
+        crate::vec_bytes(&self.names)
+            + 2 * names
+            + self.index.capacity() * (std::mem::size_of::<(String, Atom)>() + 1)
+    }
+
     /// How many atoms are declared.
     ///
     /// ```

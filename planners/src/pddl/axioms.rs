@@ -67,6 +67,16 @@ fn bits_of<B: Bits>(facts: &[u32]) -> B {
 }
 
 impl<B: Bits> Axioms<B> {
+    /// The heap memory the rules hold, in bytes.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let lists = |v: &Vec<u32>| v.capacity() * size_of::<u32>();
+        self.rules.capacity() * size_of::<Rule<B>>()
+            + self.rules.iter().map(|r| lists(&r.inner)).sum::<usize>()
+            + self.strata.capacity() * size_of::<usize>()
+            + self.watchers.capacity() * size_of::<Vec<u32>>()
+            + self.watchers.iter().map(lists).sum::<usize>()
+    }
+
     /// The axioms of `task`, stratified.
     ///
     /// # Errors

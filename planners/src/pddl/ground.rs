@@ -216,6 +216,33 @@ pub struct GroundTask {
     pub stats: GroundingStats,
 }
 
+impl GroundTask {
+    /// The heap memory the task holds, in bytes: fact names, and each
+    /// operator's and axiom's name and lists. It counts toward a search's
+    /// memory limit while the task is held beside the search.
+    pub fn heap_bytes(&self) -> usize {
+        let names: usize = self.facts.iter().map(|f| allocated(f.capacity())).sum();
+        let operators: usize = self
+            .operators
+            .iter()
+            .chain(&self.axioms)
+            .map(|o| {
+                allocated(o.name.capacity())
+                    + [&o.pre, &o.neg_pre, &o.add, &o.del]
+                        .into_iter()
+                        .map(list_bytes)
+                        .sum::<usize>()
+            })
+            .sum();
+        let lists = [&self.init, &self.goal, &self.goal_false];
+        (self.facts.capacity()) * size_of::<String>()
+            + names
+            + (self.operators.capacity() + self.axioms.capacity()) * size_of::<GroundOperator>()
+            + operators
+            + lists.into_iter().map(list_bytes).sum::<usize>()
+    }
+}
+
 /// Keys `[u32]` (facts `[predicate, args...]`, operators `[schema,
 /// binding...]`) stored end to end and numbered in the order they first
 /// came: a few large allocations rather than one per key, so that millions
@@ -894,9 +921,12 @@ fn finalize(
         key.extend(atom.args.iter().map(|t| term_value(*t, binding)));
         facts.get(&key)
     };
-    let mut operators = Vec::with_capacity(out.ops.len());
+    // Grown as operators come, not sized by `out.ops`: most matches of an
+    // ADL schema may compile to no operator, and the unused capacity
+    // would be memory the budget never saw.
+    let mut operators: Vec<GroundOperator> = Vec::new();
     // Parallel to `operators`: which are axioms.
-    let mut is_axiom: Vec<bool> = Vec::with_capacity(out.ops.len());
+    let mut is_axiom: Vec<bool> = Vec::new();
     let mut changed = vec![false; n];
     'ops: for i in 0..out.ops.len() {
         let op = out.ops.key(i);
@@ -1010,8 +1040,12 @@ fn finalize(
                 }
                 name
             }));
-            budget.bytes += size_of::<GroundOperator>()
-                + allocated(o.name.capacity())
+            if operators.len() == operators.capacity() {
+                let before = operators.capacity();
+                operators.reserve(1);
+                budget.bytes += (operators.capacity() - before) * size_of::<GroundOperator>();
+            }
+            budget.bytes += allocated(o.name.capacity())
                 + [&o.pre, &o.neg_pre, &o.add, &o.del]
                     .into_iter()
                     .map(list_bytes)

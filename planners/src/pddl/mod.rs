@@ -334,8 +334,10 @@ fn read_file(path: &Path) -> Result<String, PddlError> {
 ///
 /// The configuration's time limit bounds the whole call: parsing,
 /// grounding and mutexes count toward it and the search gets what remains.
-/// Its memory limit bounds grounding's estimated memory as well as the
-/// search's. [`PddlOptions::grounding`] may set tighter limits for
+/// Its memory limit bounds grounding's estimated memory, then the
+/// grounded and atomic tasks' and the search's together: the search gets
+/// what the tasks leave. h^2 mutexes (for regression's pruning and for
+/// packing) are left out, with a note, where their tables would not fit. [`PddlOptions::grounding`] may set tighter limits for
 /// grounding.
 ///
 /// # Errors
@@ -458,14 +460,7 @@ fn solve_named(
             .max_time
             .map(|limit| limit.saturating_sub(began.elapsed()))
     };
-    let grounding = GroundingLimits {
-        max_time: tighter(options.grounding.max_time, remaining()),
-        max_memory_bytes: tighter(
-            options.grounding.max_memory_bytes,
-            config.limits.max_memory_bytes,
-        ),
-        ..options.grounding
-    };
+    let grounding = grounding_limits(config, options, remaining());
     let ground_task = ground(&domain, &problem, grounding)
         .map_err(|e| name_the_runs_time_limit(e, config, options))?;
     let fact_words = task_words(&ground_task, grounding.max_memory_bytes)?;
@@ -473,57 +468,72 @@ fn solve_named(
     // say which states are reachable (and regression refuses the task).
     let has_axioms = !ground_task.axioms.is_empty();
     let wants_mutexes = options.mutexes && config.direction != Direction::Forward && !has_axioms;
-    let mut mutex_pairs = None;
-    let mut mutex_time = Duration::ZERO;
     // Packing saves no word on a task of one word; a packed task holds its
     // packed actions beside the fact-level ones, narrower than those.
     let may_pack = options.packing
         && !has_axioms
         && fact_words > 1
         && exceeds_memory(&ground_task, 2 * fact_words, grounding.max_memory_bytes).is_none();
-    let mutexes = if wants_mutexes || may_pack {
-        let began = Instant::now();
+    let began = Instant::now();
+    let (mutexes, mut notes) = if wants_mutexes || may_pack {
         let deadline = remaining().and_then(|left| began.checked_add(left));
-        let mutexes = h2_mutexes_until(&ground_task, deadline).ok_or(GroundingExceeded::Time {
+        find_mutexes(
+            &ground_task,
+            fact_words,
+            grounding.max_memory_bytes,
+            deadline,
+        )
+        .ok_or(GroundingExceeded::Time {
             limit: config.limits.max_time.unwrap_or_default(),
-        })?;
-        mutex_time = began.elapsed();
-        mutex_pairs = Some(mutexes.pairs());
-        Some(mutexes)
+        })?
     } else {
-        None
+        (None, Vec::new())
     };
+    let mutex_time = began.elapsed();
+    let mutex_pairs = mutexes.as_ref().map(Mutexes::pairs);
     let packed = match (&mutexes, may_pack) {
         (Some(mutexes), true) => {
             PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
         }
         _ => None,
     };
-    let mut search_config = config.clone();
-    search_config.limits.max_time = remaining();
-    let solve = Solve {
-        config: &search_config,
-        trace: options.trace,
+    // The memory limit holds for the search and what it runs beside: the
+    // grounded task and the atomic one count toward it, and the search
+    // gets what they leave (none: it stops at once, at the memory limit).
+    let search_config = |task_bytes: usize| {
+        let mut search_config = config.clone();
+        search_config.limits.max_time = remaining();
+        search_config.limits.max_memory_bytes = config
+            .limits
+            .max_memory_bytes
+            .map(|limit| limit.saturating_sub(ground_task.heap_bytes() + task_bytes));
+        search_config
     };
+    let mutexes = mutexes.filter(|_| wants_mutexes);
     let began = Instant::now();
     let (words, packing, (run, cpu)) = if let Some(mut task) = packed {
         task.set_subsumption(options.subsumption);
-        if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
-            task.set_mutexes(mutexes);
+        if let Some(mutexes) = mutexes {
+            task.set_mutexes(&mutexes);
         }
+        let config = search_config(task.heap_bytes());
+        let solve = Solve::new(&config, options.trace);
         let stats = PackingStats::of(&task);
         let run = crate::cpu::measure(|| task.visit(solve));
         (task.words(), Some(stats), run)
     } else {
         let mut task = GroundedTask::new(&ground_task)?;
         task.set_subsumption(options.subsumption);
-        if let Some(mutexes) = mutexes.as_ref().filter(|_| wants_mutexes) {
-            task.set_mutexes(mutexes);
+        if let Some(mutexes) = mutexes {
+            task.set_mutexes(&mutexes);
         }
+        let config = search_config(task.heap_bytes());
+        let solve = Solve::new(&config, options.trace);
         let run = crate::cpu::measure(|| task.visit_domain(solve));
         (task.words(), None, run)
     };
-    let run = run?;
+    let mut run = run?;
+    notes.append(&mut run.notes);
     let search_time = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
     Ok(PddlSolution {
@@ -545,8 +555,32 @@ fn solve_named(
         search_cpu_time,
         improvements: run.improvements,
         trace: run.trace,
-        notes: run.notes,
+        notes,
     })
+}
+
+/// `ground`'s h^2 mutexes, or `None` past `deadline`. Their tables must
+/// fit beside the grounded task and the atomic one (on `fact_words`
+/// words) within `max_memory_bytes`: where they would not, the task goes
+/// without mutexes (so unpacked), with a note, rather than past the limit.
+fn find_mutexes(
+    ground: &GroundTask,
+    fact_words: usize,
+    max_memory_bytes: Option<usize>,
+    deadline: Option<Instant>,
+) -> Option<(Option<Mutexes>, Vec<String>)> {
+    let tables = Mutexes::bytes_to_find(ground.facts.len());
+    let fit = max_memory_bytes.is_none_or(|limit| {
+        ground.heap_bytes() + GroundedTask::bytes(ground, fact_words) + tables <= limit
+    });
+    if !fit {
+        let note = format!(
+            "no h^2 mutexes (so no packing): their tables ({} MiB) would not fit the memory limit beside the task",
+            tables >> 20
+        );
+        return Some((None, vec![note]));
+    }
+    Some((Some(h2_mutexes_until(ground, deadline)?), Vec::new()))
 }
 
 /// The width in words of the state that holds `ground`'s facts, once its
@@ -565,20 +599,37 @@ fn task_words(ground: &GroundTask, max_memory_bytes: Option<usize>) -> Result<us
     }
 }
 
-/// The memory limit, if `ground`'s atomic actions on `words` words would
-/// take more than it.
+/// The memory limit, if `ground` and its atomic actions on `words` words
+/// would take more than it.
 fn exceeds_memory(
     ground: &GroundTask,
     words: usize,
     max_memory_bytes: Option<usize>,
 ) -> Option<GroundingExceeded> {
-    let estimated_bytes = GroundedTask::bytes(ground, words);
+    let estimated_bytes = ground.heap_bytes() + GroundedTask::bytes(ground, words);
     max_memory_bytes
         .filter(|&limit_bytes| estimated_bytes > limit_bytes)
         .map(|limit_bytes| GroundingExceeded::Memory {
             limit_bytes,
             estimated_bytes,
         })
+}
+
+/// Grounding's limits: the options' where tighter than the run's, and
+/// the time `remaining` of the run.
+fn grounding_limits(
+    config: &PlannerConfig,
+    options: &PddlOptions,
+    remaining: Option<Duration>,
+) -> GroundingLimits {
+    GroundingLimits {
+        max_time: tighter(options.grounding.max_time, remaining),
+        max_memory_bytes: tighter(
+            options.grounding.max_memory_bytes,
+            config.limits.max_memory_bytes,
+        ),
+        ..options.grounding
+    }
 }
 
 /// The tighter of two optional limits.
@@ -594,6 +645,12 @@ fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 struct Solve<'c> {
     config: &'c PlannerConfig,
     trace: bool,
+}
+
+impl<'c> Solve<'c> {
+    fn new(config: &'c PlannerConfig, trace: bool) -> Self {
+        Self { config, trace }
+    }
 }
 
 struct Run {

@@ -44,6 +44,17 @@ fn set(row: &mut [u64], q: usize) {
 }
 
 impl Mutexes {
+    /// The bytes `h^2` takes to find the mutexes of `facts` facts: two
+    /// tables of a bit per pair of facts.
+    pub(crate) fn bytes_to_find(facts: usize) -> usize {
+        2 * facts.saturating_mul(facts.div_ceil(64).max(1)) * size_of::<u64>()
+    }
+
+    /// The heap memory the table holds, in bytes.
+    pub fn heap_bytes(&self) -> usize {
+        self.rows.capacity() * size_of::<u64>()
+    }
+
     /// No mutexes over `facts` facts.
     pub fn none(facts: usize) -> Self {
         let words = facts.div_ceil(64).max(1);

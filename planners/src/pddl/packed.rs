@@ -147,6 +147,16 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
         self.mutexes = Some(mutexes.clone());
     }
 
+    /// The heap memory the task holds, in bytes: the packed actions, the
+    /// fact-level task beside them, the packing and the mutexes.
+    pub fn heap_bytes(&self) -> usize {
+        self.actions.heap_bytes()
+            + self.fact_actions.capacity() * size_of::<usize>()
+            + self.facts.heap_bytes()
+            + self.packing.heap_bytes()
+            + self.mutexes.as_ref().map_or(0, Mutexes::heap_bytes)
+    }
+
     /// Chooses regression's subsumption pruning.
     pub fn set_subsumption(&mut self, how: Subsumption) {
         self.subsumption = how;
@@ -427,6 +437,11 @@ macro_rules! packed_pairs {
             /// See [`PackedTask::set_subsumption`].
             pub fn set_subsumption(&mut self, how: Subsumption) {
                 match self { $(PackedGroundedTask::$variant(t) => t.set_subsumption(how),)* }
+            }
+
+            /// See [`PackedTask::heap_bytes`].
+            pub fn heap_bytes(&self) -> usize {
+                match self { $(PackedGroundedTask::$variant(t) => t.heap_bytes(),)* }
             }
         }
     };

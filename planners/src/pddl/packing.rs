@@ -115,6 +115,18 @@ pub struct Packing {
 }
 
 impl Packing {
+    /// The heap memory the packing holds, in bytes.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.fields.capacity() * size_of::<Field>()
+            + self
+                .fields
+                .iter()
+                .map(|f| f.facts.capacity() * size_of::<u32>())
+                .sum::<usize>()
+            + self.place.capacity() * size_of::<(usize, usize)>()
+            + self.decode.capacity() * size_of::<u32>()
+    }
+
     /// Groups the facts of `task` with its `mutexes` (which must be sound:
     /// no reachable state holds a pair of them).
     pub fn new(task: &GroundTask, mutexes: &Mutexes) -> Self {

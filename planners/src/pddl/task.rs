@@ -100,6 +100,7 @@ impl<B: Bits> Task<B> {
         // Variants of one ADL operator share its name; the action set
         // wants each name once, so the second and later ones are marked.
         let mut variants: FxHashMap<&str, usize> = FxHashMap::default();
+        actions.reserve(ground.operators.len());
         for op in &ground.operators {
             if op.pre.iter().any(|f| op.neg_pre.contains(f)) {
                 continue;
@@ -162,6 +163,22 @@ impl<B: Bits> Task<B> {
     /// [`RegressionSpace::mutexes`].
     pub fn set_mutexes(&mut self, mutexes: &Mutexes) {
         self.mutexes = mutexes.table();
+    }
+
+    /// The heap memory the task holds, in bytes: its actions
+    /// ([`ActionSet::heap_bytes`]), the axioms and their heuristics' view,
+    /// and the mutex table.
+    pub fn heap_bytes(&self) -> usize {
+        let derived = self.derived.as_ref().map_or(0, |d| {
+            let facts: usize = d.facts.iter().map(String::capacity).sum();
+            size_of::<Derived<B>>()
+                + d.axioms.heap_bytes()
+                + d.view.heap_bytes()
+                + d.predicates.capacity()
+                + d.facts.capacity() * size_of::<String>()
+                + facts
+        });
+        self.actions.heap_bytes() + derived + self.mutexes.capacity() * size_of::<B>()
     }
 
     /// Chooses regression's subsumption pruning.
@@ -718,13 +735,19 @@ impl GroundedTask {
     }
 
     /// An estimate of the bytes the atomic actions of `ground` take on a
-    /// state of `words` words: each holds four masks of that width (its
-    /// precondition's and effect's values and care bits) and its name. A
-    /// task with axioms holds its operators twice (the heuristics' view
-    /// beside them), with the axioms and one action per derived fact.
+    /// state of `words` words: each holds eight masks of that width (its
+    /// precondition's and effect's values and care bits, with the action
+    /// and again in the compact rule the successor loop reads) and its
+    /// name twice (with the action and in the index by name). A task with
+    /// axioms holds its operators twice (the heuristics' view beside
+    /// them), with the axioms and one action per derived fact.
     pub fn bytes(ground: &GroundTask, words: usize) -> usize {
-        let masks = 4 * words * 8;
-        let names: usize = ground.operators.iter().map(|op| op.name.len() + 48).sum();
+        let masks = 8 * words * 8;
+        let names: usize = ground
+            .operators
+            .iter()
+            .map(|op| 2 * op.name.len() + 64)
+            .sum();
         let operators = ground.operators.len().saturating_mul(masks + 16) + names;
         if ground.axioms.is_empty() {
             return operators;
@@ -806,6 +829,11 @@ impl GroundedTask {
     /// See [`Task::set_subsumption`].
     pub fn set_subsumption(&mut self, how: Subsumption) {
         each_width!(self, t => t.set_subsumption(how));
+    }
+
+    /// See [`Task::heap_bytes`].
+    pub fn heap_bytes(&self) -> usize {
+        each_width!(self, t => t.heap_bytes())
     }
 
     /// See [`Task::validate`].

@@ -228,11 +228,27 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         true
     }
 
-    /// The per-state table: grows with every state the search reaches.
+    /// The per-state table, which grows with every state the search
+    /// reaches, and the landmarks' orderings and achievers.
     fn memory_bytes(&self) -> usize {
+        use crate::vec_bytes;
         let slot = std::mem::size_of::<(WorldState<B>, u32)>() + 1;
+        let lists =
+            |lists: &Vec<Vec<u32>>| vec_bytes(lists) + lists.iter().map(vec_bytes).sum::<usize>();
         self.slots.capacity() * slot
-            + (self.past.capacity() + self.future.capacity()) * std::mem::size_of::<u64>()
+            + [&self.past, &self.future, &self.next_past, &self.next_future]
+                .into_iter()
+                .map(vec_bytes)
+                .sum::<usize>()
+            + lists(&self.parents)
+            + vec_bytes(&self.greedy_necessary)
+            + self
+                .greedy_necessary
+                .iter()
+                .map(|(_, achievers)| vec_bytes(achievers))
+                .sum::<usize>()
+            + vec_bytes(&self.goals)
+            + vec_bytes(&self.achievable)
     }
 
     fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {

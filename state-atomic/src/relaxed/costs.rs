@@ -103,6 +103,33 @@ pub(super) struct Relaxation<B: Bits> {
     pub(super) plan: RelaxedPlan,
 }
 
+impl<B: Bits> Relaxation<B> {
+    /// The heap bytes of the compiled task and its scratch (the queue's
+    /// aside: it holds at most one entry per literal).
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::vec_bytes;
+        let u32s = [
+            &self.pre_start,
+            &self.pre,
+            &self.eff_start,
+            &self.eff,
+            &self.users_start,
+            &self.users,
+            &self.no_pre,
+            &self.pre_count,
+            &self.supporter,
+            &self.waiting,
+            &self.fifo,
+        ];
+        let u64s = [&self.cost, &self.lit_cost, &self.acc];
+        u32s.into_iter().map(vec_bytes).sum::<usize>()
+            + u64s.into_iter().map(vec_bytes).sum::<usize>()
+            + vec_bytes(&self.is_target)
+            + vec_bytes(&self.settled)
+            + self.plan.heap_bytes()
+    }
+}
+
 /// Appends the literals of `p` on the first `atoms` atoms to `out`
 /// (`2 * atom + value`; LM-cut compiles its task the same way).
 pub(crate) fn literals<B: Bits>(p: &PartialState<B>, atoms: usize, out: &mut Vec<u32>) {

@@ -22,6 +22,14 @@ pub(super) struct RelaxedPlan {
 }
 
 impl RelaxedPlan {
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::vec_bytes;
+        vec_bytes(&self.marked)
+            + vec_bytes(&self.marked_list)
+            + vec_bytes(&self.stack)
+            + vec_bytes(&self.last)
+    }
+
     /// Scratch for a task of `actions` actions.
     pub(super) fn new(actions: usize) -> Self {
         Self {

@@ -173,6 +173,10 @@ pub(super) struct Layers<B: Bits> {
 }
 
 impl<B: Bits> Layers<B> {
+    pub(super) fn heap_bytes(&self) -> usize {
+        crate::vec_bytes(&self.positive) + crate::vec_bytes(&self.general)
+    }
+
     /// The levels of `actions` towards `goal`, if every action costs the
     /// same and the task is small enough for levels to beat counting
     /// preconditions ([`LAYERS_MAX_WORDS`]).

@@ -22,7 +22,7 @@ mod small;
 use search_core::{Estimate, Heuristic};
 
 pub(crate) use self::costs::literals;
-use self::costs::Relaxation;
+use self::costs::{to_u32, Relaxation};
 use self::hmax::Layers;
 pub use self::small::{SmallHMax, SMALL_HMAX_MAX_ACTIONS};
 use crate::{ActionSet, Bits, PartialState, WorldState};
@@ -70,10 +70,11 @@ pub struct RelaxedForward<B: Bits = u64> {
     layers: Option<Layers<B>>,
     goal: PartialState<B>,
     goal_lits: Vec<u32>,
-    /// `h_FF`'s helpful actions: each action's precondition and effect, the
-    /// state last estimated, and the successors its relaxed plan's
-    /// applicable actions lead to (made when first asked).
-    rules: Vec<(PartialState<B>, PartialState<B>)>,
+    /// `h_FF`'s helpful actions: each action's precondition and effect as
+    /// literals (a few per action, where masks would take four states'
+    /// width), the state last estimated, and the successors its relaxed
+    /// plan's applicable actions lead to (made when first asked).
+    steps: Steps,
     estimated: Option<WorldState<B>>,
     helpful: Option<Vec<WorldState<B>>>,
 }
@@ -97,17 +98,17 @@ impl<B: Bits> RelaxedForward<B> {
         let layers = (kind == RelaxedKind::Max)
             .then(|| Layers::when_faster(actions, &goal))
             .flatten();
-        let rules = if kind == RelaxedKind::Ff {
-            actions.iter().map(|a| (a.pre, a.eff)).collect()
+        let steps = if kind == RelaxedKind::Ff {
+            Steps::new(actions)
         } else {
-            Vec::new()
+            Steps::default()
         };
         Self {
             relaxation,
             layers,
             goal,
             goal_lits,
-            rules,
+            steps,
             estimated: None,
             helpful: None,
         }
@@ -182,6 +183,17 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
         self.relaxation.kind == RelaxedKind::Max
     }
 
+    /// The compiled relaxation, the layers, `h_FF`'s copy of the actions
+    /// and its helpful successors: made once, sized by the task.
+    fn memory_bytes(&self) -> usize {
+        use crate::vec_bytes;
+        self.relaxation.heap_bytes()
+            + self.layers.as_ref().map_or(0, Layers::heap_bytes)
+            + vec_bytes(&self.goal_lits)
+            + self.steps.heap_bytes()
+            + self.helpful.as_ref().map_or(0, vec_bytes)
+    }
+
     /// `h_FF`'s helpful actions, as Fast Downward's `ff` prefers: a step by
     /// an action of the relaxed plan of `parent` (the state last estimated)
     /// that applies in it. `h_max` and `h_add` prefer nothing.
@@ -189,16 +201,68 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
         if self.estimated != Some(*parent) {
             return false;
         }
-        let rules = &self.rules;
+        let steps = &self.steps;
         let plan = &self.relaxation.plan.last;
         let helpful = self.helpful.get_or_insert_with(|| {
             plan.iter()
-                .map(|&a| rules[a as usize])
-                .filter(|(pre, _)| parent.satisfies(pre))
-                .map(|(_, eff)| parent.apply(&eff))
+                .filter_map(|&a| steps.apply(a, parent))
                 .collect()
         });
         helpful.contains(child)
+    }
+}
+
+/// Each action's precondition and effect as literals (`2 * atom + value`),
+/// end to end: `pre[a]` is `lits[starts[2a]..starts[2a + 1]]`, `eff[a]`
+/// the rest up to `starts[2a + 2]`.
+#[derive(Clone, Debug, Default)]
+struct Steps {
+    starts: Vec<u32>,
+    lits: Vec<u32>,
+}
+
+impl Steps {
+    fn new<B: Bits>(actions: &ActionSet<B>) -> Self {
+        let atoms = actions.registry().len();
+        let mut steps = Steps {
+            starts: vec![0],
+            lits: Vec::new(),
+        };
+        for action in actions.iter() {
+            for part in [&action.pre, &action.eff] {
+                literals(part, atoms, &mut steps.lits);
+                steps.starts.push(to_u32(steps.lits.len()));
+            }
+        }
+        steps
+    }
+
+    /// The successor of `state` by `action`, if its precondition holds.
+    fn apply<B: Bits>(&self, action: u32, state: &WorldState<B>) -> Option<WorldState<B>> {
+        let at = |k: usize| self.starts[k] as usize;
+        let a = 2 * action as usize;
+        let pre = &self.lits[at(a)..at(a + 1)];
+        let eff = &self.lits[at(a + 1)..at(a + 2)];
+        let bits = state.bits();
+        if !pre
+            .iter()
+            .all(|&l| bits.get(l as usize / 2) == (l & 1 == 1))
+        {
+            return None;
+        }
+        let set = |bits: B, &l: &u32| {
+            let bit = B::bit(l as usize / 2);
+            if l & 1 == 1 {
+                bits | bit
+            } else {
+                bits & !bit
+            }
+        };
+        Some(WorldState::new(eff.iter().fold(bits, set)))
+    }
+
+    fn heap_bytes(&self) -> usize {
+        crate::vec_bytes(&self.starts) + crate::vec_bytes(&self.lits)
     }
 }
 
@@ -310,5 +374,9 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
     }
     fn is_consistent(&self) -> bool {
         self.relaxation.kind == RelaxedKind::Max
+    }
+    /// The compiled relaxation and the costs explored from the start.
+    fn memory_bytes(&self) -> usize {
+        self.relaxation.heap_bytes() + crate::vec_bytes(&self.lits)
     }
 }
