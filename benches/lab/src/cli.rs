@@ -187,9 +187,10 @@ pub(crate) struct LimitArgs {
     /// suite's: 100,000 in the built-in suite).
     #[arg(long, value_name = "N")]
     pub(crate) max_expansions: Option<u64>,
-    /// Memory limit per search in MiB, on the search's estimate of its nodes
-    /// and open list (default 512; with `bench`, the suite's: 512, or 2048
-    /// for `--pddl`).
+    /// Memory limit per search in MiB, on the estimate of what it holds: its
+    /// nodes, open list and heuristic's tables, and for PDDL the grounded
+    /// and atomic tasks (grounding stops at it too) (default 512; with
+    /// `bench`, the suite's: 512, or 2048 for `--pddl`).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) max_memory_mb: Option<u64>,
 }

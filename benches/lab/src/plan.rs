@@ -52,8 +52,8 @@ pub struct PlanRequest {
     /// Time limit per search (for a PDDL task, parsing and grounding count
     /// toward it and the search gets what remains).
     pub max_time: Option<Duration>,
-    /// Memory limit per search, on the engine's estimate of its nodes and
-    /// open list.
+    /// Memory limit per search, on the estimate of what it holds: nodes,
+    /// open list, heuristic's tables and, for PDDL, the tasks.
     pub max_memory_bytes: Option<usize>,
     /// For PDDL: search on one bit per fact, not on packed states
     /// ([`PddlOptions::packing`] off).
