@@ -162,17 +162,25 @@ impl PlanResult {
     }
 
     fn __repr__(&self) -> String {
+        let limit = self.limit.as_deref().map_or_else(|| "None".to_owned(), py_str);
+        let head = format!("PlanResult(outcome={}, limit={limit}", py_str(&self.outcome));
         match (&self.plan, self.cost) {
-            (Some(plan), Some(cost)) => format!(
-                "PlanResult(outcome='{}', limit={:?}, cost={cost}, plan={plan:?}, config='{}')",
-                self.outcome, self.limit, self.config
-            ),
-            _ => format!(
-                "PlanResult(outcome='{}', limit={:?}, config='{}')",
-                self.outcome, self.limit, self.config
-            ),
+            (Some(plan), Some(cost)) => {
+                let steps: Vec<String> = plan.iter().map(|step| py_str(step)).collect();
+                format!(
+                    "{head}, cost={cost}, plan=[{}], config={})",
+                    steps.join(", "),
+                    py_str(&self.config)
+                )
+            }
+            _ => format!("{head}, config={})", py_str(&self.config)),
         }
     }
+}
+
+/// `text` as a Python string literal, as `repr` shows it.
+fn py_str(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// The outcome's name and the limit that stopped the search, if one did.

@@ -101,7 +101,9 @@ def test_an_anytime_search_stopped_by_a_limit_keeps_its_best_plan() -> None:
     result = problem.plan(algorithm="rwastar", max_expansions=4)
     assert (result.outcome, result.limit, result.plan, result.cost) == ("limit", "expansions", ["teleport"], 25)
     assert not result.solved and not result.optimal
-    assert "outcome='limit'" in repr(result)
+    assert repr(result) == (
+        "PlanResult(outcome='limit', limit='expansions', cost=25, plan=['teleport'], config='fwd-rwastar-hmax')"
+    )
 
 
 def test_unsolvable_is_an_outcome() -> None:
