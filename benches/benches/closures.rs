@@ -1,0 +1,355 @@
+//! The closure API (`astar_fn`, `dijkstra_fn`, `bfs_fn`) against the
+//! `pathfinding` crate on its own kind of problems: the same closures for
+//! both, the same costs asserted. Each group `closure_*` has the functions
+//! `searchlab` and `pathfinding`:
+//!
+//! - `closure_grid8_*`: an 8-connected 200x200 grid, 20% blocked, moves
+//!   costing 10 straight and 14 diagonally, the octile distance as the
+//!   heuristic; `closure_grid4_bfs` the same grid 4-connected.
+//! - `closure_road_*`: a road-like sparse graph of 10,000 junctions (a
+//!   jittered lattice with some streets missing and a few highways),
+//!   lengths as costs, the straight-line distance as the heuristic.
+//! - `closure_puzzle8_*`: the 8-puzzle from a state 26 moves from solved,
+//!   the Manhattan distance as the heuristic.
+//!
+//! `cargo bench -p benches --bench closures`
+
+use benches::grid::{Cell, Grid, SplitMix64};
+use criterion::Criterion;
+
+const SIDE: u32 = 200;
+
+/// The 8 neighbours of a free cell, with their costs: diagonal moves need
+/// both cells beside them free (no cutting corners).
+fn grid8(grid: &Grid, (x, y): Cell) -> impl Iterator<Item = (Cell, u32)> + '_ {
+    let free = move |dx: i32, dy: i32| {
+        let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+        (nx < SIDE && ny < SIDE && !grid.is_blocked((nx, ny))).then_some((nx, ny))
+    };
+    [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ]
+    .into_iter()
+    .filter_map(move |(dx, dy)| {
+        let next = free(dx, dy)?;
+        if dx != 0 && dy != 0 {
+            free(dx, 0)?;
+            free(0, dy)?;
+            Some((next, 14))
+        } else {
+            Some((next, 10))
+        }
+    })
+}
+
+fn octile((x, y): Cell, (gx, gy): Cell) -> u32 {
+    let (dx, dy) = (x.abs_diff(gx), y.abs_diff(gy));
+    10 * dx.max(dy) + 4 * dx.min(dy)
+}
+
+/// A road network: junctions on a jittered lattice, most neighbouring
+/// junctions joined, a few long highways; costs are lengths (rounded up),
+/// so the straight-line distance (rounded down) never overestimates.
+struct Roads {
+    at: Vec<(f64, f64)>,
+    edges: Vec<Vec<(u32, u32)>>,
+    goal: u32,
+}
+
+/// A distance in whole units, `round`ed (`f64::ceil` or `f64::floor`).
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "distances are positive and below 2^32"
+)]
+fn whole(a: (f64, f64), b: (f64, f64), round: fn(f64) -> f64) -> u32 {
+    round((a.0 - b.0).hypot(a.1 - b.1)) as u32
+}
+
+impl Roads {
+    fn new(side: u32, seed: u64) -> Self {
+        let mut rng = SplitMix64::new(seed);
+        let n = side * side;
+        let at: Vec<(f64, f64)> = (0..n)
+            .map(|k| {
+                let (x, y) = (f64::from(k % side), f64::from(k / side));
+                (
+                    100.0 * x + 60.0 * rng.next_f64(),
+                    100.0 * y + 60.0 * rng.next_f64(),
+                )
+            })
+            .collect();
+        let mut edges = vec![Vec::new(); n as usize];
+        let join = |a: u32, b: u32, edges: &mut Vec<Vec<(u32, u32)>>| {
+            let length = whole(at[a as usize], at[b as usize], f64::ceil);
+            edges[a as usize].push((b, length));
+            edges[b as usize].push((a, length));
+        };
+        for k in 0..n {
+            if k % side + 1 < side && rng.next_f64() < 0.8 {
+                join(k, k + 1, &mut edges);
+            }
+            if k / side + 1 < side && rng.next_f64() < 0.8 {
+                join(k, k + side, &mut edges);
+            }
+        }
+        let pick = |rng: &mut SplitMix64| u32::try_from(rng.below(n as usize)).expect("small");
+        for _ in 0..n / 100 {
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            if a != b {
+                join(a, b, &mut edges);
+            }
+        }
+        // The goal: the junction reachable from 0 that is farthest away.
+        let mut reached = vec![false; n as usize];
+        let mut stack = vec![0_u32];
+        reached[0] = true;
+        let mut goal = 0;
+        let far = |k: u32| at[k as usize].0 + at[k as usize].1;
+        while let Some(k) = stack.pop() {
+            if far(k) > far(goal) {
+                goal = k;
+            }
+            for &(next, _) in &edges[k as usize] {
+                if !std::mem::replace(&mut reached[next as usize], true) {
+                    stack.push(next);
+                }
+            }
+        }
+        Self { at, edges, goal }
+    }
+
+    fn distance(&self, k: u32) -> u32 {
+        whole(self.at[k as usize], self.at[self.goal as usize], f64::floor)
+    }
+}
+
+/// An 8-puzzle state: tile `i`'s place in nibble `i` (tile 0 the blank).
+type Puzzle = u64;
+
+const SOLVED: Puzzle = 0x0008_7654_3210;
+
+fn place(state: Puzzle, tile: u64) -> u64 {
+    state >> (4 * tile) & 0xf
+}
+
+fn puzzle_moves(state: Puzzle) -> impl Iterator<Item = Puzzle> {
+    let blank = place(state, 0);
+    let (row, col) = (blank / 3, blank % 3);
+    let targets = [
+        (row > 0).then(|| blank - 3),
+        (row < 2).then(|| blank + 3),
+        (col > 0).then(|| blank - 1),
+        (col < 2).then(|| blank + 1),
+    ];
+    targets.into_iter().flatten().map(move |to| {
+        let tile = (1..9)
+            .find(|&t| place(state, t) == to)
+            .expect("a tile there");
+        let cleared = state & !(0xf << (4 * tile)) & !0xf;
+        cleared | blank << (4 * tile) | to
+    })
+}
+
+fn manhattan(state: Puzzle) -> u32 {
+    (1..9)
+        .map(|t| {
+            let (at, home) = (place(state, t), place(SOLVED, t));
+            u32::try_from((at / 3).abs_diff(home / 3) + (at % 3).abs_diff(home % 3)).expect("small")
+        })
+        .sum()
+}
+
+/// A state `depth` moves from solved by an optimal path (a random walk,
+/// retried until A* says so).
+fn scrambled(depth: u32, seed: u64) -> Puzzle {
+    let mut rng = SplitMix64::new(seed);
+    loop {
+        let mut state = SOLVED;
+        for _ in 0..3 * depth {
+            let moves: Vec<Puzzle> = puzzle_moves(state).collect();
+            state = moves[rng.below(moves.len())];
+        }
+        let optimal = pathfinding::directed::astar::astar(
+            &state,
+            |&s| puzzle_moves(s).map(|n| (n, 1_u32)),
+            |&s| manhattan(s),
+            |&s| s == SOLVED,
+        );
+        if optimal.is_some_and(|(_, cost)| cost == depth) {
+            return state;
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let grid = Grid::random(SIDE, SIDE, 0.2, 5);
+    let (start, goal) = ((0, 0), grid.goal);
+    let moves = |&cell: &Cell| grid8(&grid, cell);
+    let h = |&cell: &Cell| octile(cell, goal);
+    let at_goal = |&cell: &Cell| cell == goal;
+    let cost = pathfinding::directed::astar::astar(&start, moves, h, at_goal).map(|p| p.1);
+    assert_eq!(
+        search_core::astar_fn(start, moves, h, at_goal)
+            .unwrap()
+            .map(|p| p.1),
+        cost
+    );
+
+    let mut group = c.benchmark_group("closure_grid8_astar");
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::astar_fn(start, moves, h, at_goal)
+                .unwrap()
+                .map(|p| p.1)
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::astar::astar(&start, moves, h, at_goal).map(|p| p.1));
+    });
+    group.finish();
+
+    let dijkstra = pathfinding::directed::dijkstra::dijkstra(&start, moves, at_goal).map(|p| p.1);
+    assert_eq!(dijkstra, cost);
+    assert_eq!(
+        search_core::dijkstra_fn(start, moves, at_goal)
+            .unwrap()
+            .map(|p| p.1),
+        cost
+    );
+    let mut group = c.benchmark_group("closure_grid8_dijkstra");
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::dijkstra_fn(start, moves, at_goal)
+                .unwrap()
+                .map(|p| p.1)
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::dijkstra::dijkstra(&start, moves, at_goal).map(|p| p.1));
+    });
+    group.finish();
+
+    let steps = |&cell: &Cell| grid.neighbours(cell);
+    let length = pathfinding::directed::bfs::bfs(&start, steps, at_goal).map(|p| p.len());
+    assert_eq!(
+        search_core::bfs_fn(start, steps, at_goal)
+            .unwrap()
+            .map(|p| p.len()),
+        length
+    );
+    let mut group = c.benchmark_group("closure_grid4_bfs");
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::bfs_fn(start, steps, at_goal)
+                .unwrap()
+                .map(|p| p.len())
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::bfs::bfs(&start, steps, at_goal).map(|p| p.len()));
+    });
+    group.finish();
+
+    let roads = Roads::new(100, 7);
+    let streets = |&k: &u32| roads.edges[k as usize].iter().copied();
+    let straight = |&k: &u32| roads.distance(k);
+    let arrived = |&k: &u32| k == roads.goal;
+    let cost = pathfinding::directed::astar::astar(&0, streets, straight, arrived).map(|p| p.1);
+    assert!(cost.is_some());
+    assert_eq!(
+        search_core::astar_fn(0, streets, straight, arrived)
+            .unwrap()
+            .map(|p| p.1),
+        cost
+    );
+    assert_eq!(
+        search_core::dijkstra_fn(0, streets, arrived)
+            .unwrap()
+            .map(|p| p.1),
+        cost
+    );
+    let mut group = c.benchmark_group("closure_road_astar");
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::astar_fn(0, streets, straight, arrived)
+                .unwrap()
+                .map(|p| p.1)
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::astar::astar(&0, streets, straight, arrived).map(|p| p.1));
+    });
+    group.finish();
+    let mut group = c.benchmark_group("closure_road_dijkstra");
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::dijkstra_fn(0, streets, arrived)
+                .unwrap()
+                .map(|p| p.1)
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::dijkstra::dijkstra(&0, streets, arrived).map(|p| p.1));
+    });
+    group.finish();
+
+    let puzzle = scrambled(26, 11);
+    let slides = |&s: &Puzzle| puzzle_moves(s).map(|n| (n, 1_u32));
+    let tiles = |&s: &Puzzle| manhattan(s);
+    let solved = |&s: &Puzzle| s == SOLVED;
+    assert_eq!(
+        search_core::astar_fn(puzzle, slides, tiles, solved)
+            .unwrap()
+            .map(|p| p.1),
+        Some(26)
+    );
+    let mut group = c.benchmark_group("closure_puzzle8_astar");
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::astar_fn(puzzle, slides, tiles, solved)
+                .unwrap()
+                .map(|p| p.1)
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::astar::astar(&puzzle, slides, tiles, solved).map(|p| p.1));
+    });
+    group.finish();
+
+    let neighbours = |&s: &Puzzle| puzzle_moves(s);
+    let length = pathfinding::directed::bfs::bfs(&puzzle, neighbours, solved).map(|p| p.len());
+    assert_eq!(length, Some(27));
+    assert_eq!(
+        search_core::bfs_fn(puzzle, neighbours, solved)
+            .unwrap()
+            .map(|p| p.len()),
+        length
+    );
+    let mut group = c.benchmark_group("closure_puzzle8_bfs");
+    group.sample_size(20);
+    group.bench_function("searchlab", |b| {
+        b.iter(|| {
+            search_core::bfs_fn(puzzle, neighbours, solved)
+                .unwrap()
+                .map(|p| p.len())
+        });
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding::directed::bfs::bfs(&puzzle, neighbours, solved).map(|p| p.len()));
+    });
+    group.finish();
+}
+
+fn main() {
+    let mut criterion = Criterion::default().configure_from_args();
+    bench(&mut criterion);
+    criterion.final_summary();
+}
