@@ -337,8 +337,8 @@ fn read_file(path: &Path) -> Result<String, PddlError> {
 /// Its memory limit bounds grounding's estimated memory, then the
 /// grounded and atomic tasks' and the search's together: the search gets
 /// what the tasks leave. h^2 mutexes (for regression's pruning and for
-/// packing) are left out, with a note, where their tables would not fit. [`PddlOptions::grounding`] may set tighter limits for
-/// grounding.
+/// packing) are left out, with a note, where their tables would not fit.
+/// [`PddlOptions::grounding`] may set tighter limits for grounding.
 ///
 /// # Errors
 /// [`PddlError`] for a file that cannot be read or is larger than
