@@ -189,167 +189,109 @@ fn scrambled(depth: u32, seed: u64) -> Puzzle {
     }
 }
 
-fn bench(c: &mut Criterion) {
+/// One group: the two functions on the same problem, after checking they
+/// agree.
+fn pair<T: PartialEq + std::fmt::Debug>(
+    c: &mut Criterion,
+    name: &str,
+    mut searchlab: impl FnMut() -> T,
+    mut pathfinding: impl FnMut() -> T,
+) {
+    assert_eq!(searchlab(), pathfinding(), "{name}");
+    let mut group = c.benchmark_group(name);
+    group.bench_function("searchlab", |b| b.iter(&mut searchlab));
+    group.bench_function("pathfinding", |b| b.iter(&mut pathfinding));
+    group.finish();
+}
+
+fn grids(c: &mut Criterion) {
+    use pathfinding::directed::{astar::astar, bfs::bfs, dijkstra::dijkstra};
+    use search_core::{astar_fn, bfs_fn, dijkstra_fn};
     let grid = Grid::random(SIDE, SIDE, 0.2, 5);
     let (start, goal) = ((0, 0), grid.goal);
     let moves = |&cell: &Cell| grid8(&grid, cell);
     let h = |&cell: &Cell| octile(cell, goal);
     let at_goal = |&cell: &Cell| cell == goal;
-    let cost = pathfinding::directed::astar::astar(&start, moves, h, at_goal).map(|p| p.1);
-    assert_eq!(
-        search_core::astar_fn(start, moves, h, at_goal)
-            .unwrap()
-            .map(|p| p.1),
-        cost
+    pair(
+        c,
+        "closure_grid8_astar",
+        || astar_fn(start, moves, h, at_goal).unwrap().map(|p| p.1),
+        || astar(&start, moves, h, at_goal).map(|p| p.1),
     );
-
-    let mut group = c.benchmark_group("closure_grid8_astar");
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::astar_fn(start, moves, h, at_goal)
-                .unwrap()
-                .map(|p| p.1)
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::astar::astar(&start, moves, h, at_goal).map(|p| p.1));
-    });
-    group.finish();
-
-    let dijkstra = pathfinding::directed::dijkstra::dijkstra(&start, moves, at_goal).map(|p| p.1);
-    assert_eq!(dijkstra, cost);
-    assert_eq!(
-        search_core::dijkstra_fn(start, moves, at_goal)
-            .unwrap()
-            .map(|p| p.1),
-        cost
+    pair(
+        c,
+        "closure_grid8_dijkstra",
+        || dijkstra_fn(start, moves, at_goal).unwrap().map(|p| p.1),
+        || dijkstra(&start, moves, at_goal).map(|p| p.1),
     );
-    let mut group = c.benchmark_group("closure_grid8_dijkstra");
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::dijkstra_fn(start, moves, at_goal)
-                .unwrap()
-                .map(|p| p.1)
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::dijkstra::dijkstra(&start, moves, at_goal).map(|p| p.1));
-    });
-    group.finish();
-
     let steps = |&cell: &Cell| grid.neighbours(cell);
-    let length = pathfinding::directed::bfs::bfs(&start, steps, at_goal).map(|p| p.len());
-    assert_eq!(
-        search_core::bfs_fn(start, steps, at_goal)
-            .unwrap()
-            .map(|p| p.len()),
-        length
+    pair(
+        c,
+        "closure_grid4_bfs",
+        || bfs_fn(start, steps, at_goal).unwrap().map(|p| p.len()),
+        || bfs(&start, steps, at_goal).map(|p| p.len()),
     );
-    let mut group = c.benchmark_group("closure_grid4_bfs");
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::bfs_fn(start, steps, at_goal)
-                .unwrap()
-                .map(|p| p.len())
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::bfs::bfs(&start, steps, at_goal).map(|p| p.len()));
-    });
-    group.finish();
+}
 
+fn roads(c: &mut Criterion) {
+    use pathfinding::directed::{astar::astar, dijkstra::dijkstra};
+    use search_core::{astar_fn, dijkstra_fn};
     let roads = Roads::new(100, 7);
     let streets = |&k: &u32| roads.edges[k as usize].iter().copied();
     let straight = |&k: &u32| roads.distance(k);
     let arrived = |&k: &u32| k == roads.goal;
-    let cost = pathfinding::directed::astar::astar(&0, streets, straight, arrived).map(|p| p.1);
+    let cost = astar(&0, streets, straight, arrived).map(|p| p.1);
     assert!(cost.is_some());
-    assert_eq!(
-        search_core::astar_fn(0, streets, straight, arrived)
-            .unwrap()
-            .map(|p| p.1),
-        cost
-    );
-    assert_eq!(
-        search_core::dijkstra_fn(0, streets, arrived)
-            .unwrap()
-            .map(|p| p.1),
-        cost
-    );
-    let mut group = c.benchmark_group("closure_road_astar");
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::astar_fn(0, streets, straight, arrived)
+    assert_eq!(dijkstra(&0, streets, arrived).map(|p| p.1), cost);
+    pair(
+        c,
+        "closure_road_astar",
+        || {
+            astar_fn(0, streets, straight, arrived)
                 .unwrap()
                 .map(|p| p.1)
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::astar::astar(&0, streets, straight, arrived).map(|p| p.1));
-    });
-    group.finish();
-    let mut group = c.benchmark_group("closure_road_dijkstra");
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::dijkstra_fn(0, streets, arrived)
-                .unwrap()
-                .map(|p| p.1)
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::dijkstra::dijkstra(&0, streets, arrived).map(|p| p.1));
-    });
-    group.finish();
+        },
+        || astar(&0, streets, straight, arrived).map(|p| p.1),
+    );
+    pair(
+        c,
+        "closure_road_dijkstra",
+        || dijkstra_fn(0, streets, arrived).unwrap().map(|p| p.1),
+        || dijkstra(&0, streets, arrived).map(|p| p.1),
+    );
+}
 
+fn puzzles(c: &mut Criterion) {
+    use pathfinding::directed::{astar::astar, bfs::bfs};
+    use search_core::{astar_fn, bfs_fn};
     let puzzle = scrambled(26, 11);
     let slides = |&s: &Puzzle| puzzle_moves(s).map(|n| (n, 1_u32));
     let tiles = |&s: &Puzzle| manhattan(s);
     let solved = |&s: &Puzzle| s == SOLVED;
-    assert_eq!(
-        search_core::astar_fn(puzzle, slides, tiles, solved)
-            .unwrap()
-            .map(|p| p.1),
-        Some(26)
-    );
-    let mut group = c.benchmark_group("closure_puzzle8_astar");
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::astar_fn(puzzle, slides, tiles, solved)
+    pair(
+        c,
+        "closure_puzzle8_astar",
+        || {
+            astar_fn(puzzle, slides, tiles, solved)
                 .unwrap()
                 .map(|p| p.1)
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::astar::astar(&puzzle, slides, tiles, solved).map(|p| p.1));
-    });
-    group.finish();
-
-    let neighbours = |&s: &Puzzle| puzzle_moves(s);
-    let length = pathfinding::directed::bfs::bfs(&puzzle, neighbours, solved).map(|p| p.len());
-    assert_eq!(length, Some(27));
-    assert_eq!(
-        search_core::bfs_fn(puzzle, neighbours, solved)
-            .unwrap()
-            .map(|p| p.len()),
-        length
+        },
+        || astar(&puzzle, slides, tiles, solved).map(|p| p.1),
     );
-    let mut group = c.benchmark_group("closure_puzzle8_bfs");
-    group.sample_size(20);
-    group.bench_function("searchlab", |b| {
-        b.iter(|| {
-            search_core::bfs_fn(puzzle, neighbours, solved)
-                .unwrap()
-                .map(|p| p.len())
-        });
-    });
-    group.bench_function("pathfinding", |b| {
-        b.iter(|| pathfinding::directed::bfs::bfs(&puzzle, neighbours, solved).map(|p| p.len()));
-    });
-    group.finish();
+    let neighbours = |&s: &Puzzle| puzzle_moves(s);
+    assert_eq!(bfs(&puzzle, neighbours, solved).map(|p| p.len()), Some(27));
+    pair(
+        c,
+        "closure_puzzle8_bfs",
+        || bfs_fn(puzzle, neighbours, solved).unwrap().map(|p| p.len()),
+        || bfs(&puzzle, neighbours, solved).map(|p| p.len()),
+    );
 }
 
 fn main() {
     let mut criterion = Criterion::default().configure_from_args();
-    bench(&mut criterion);
+    grids(&mut criterion);
+    roads(&mut criterion);
+    puzzles(&mut criterion);
     criterion.final_summary();
 }
