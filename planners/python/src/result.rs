@@ -162,8 +162,14 @@ impl PlanResult {
     }
 
     fn __repr__(&self) -> String {
-        let limit = self.limit.as_deref().map_or_else(|| "None".to_owned(), py_str);
-        let head = format!("PlanResult(outcome={}, limit={limit}", py_str(&self.outcome));
+        let limit = self
+            .limit
+            .as_deref()
+            .map_or_else(|| "None".to_owned(), py_str);
+        let head = format!(
+            "PlanResult(outcome={}, limit={limit}",
+            py_str(&self.outcome)
+        );
         match (&self.plan, self.cost) {
             (Some(plan), Some(cost)) => {
                 let steps: Vec<String> = plan.iter().map(|step| py_str(step)).collect();
