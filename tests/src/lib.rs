@@ -5,6 +5,7 @@
 //! - [`GraphSpace`]: an explicit adjacency list with edge costs and a goal set.
 //! - [`Recording`]: wraps a space and logs which nodes were expanded.
 //! - [`replay`] and [`path_is_valid`]: check a returned solution edge by edge.
+//! - [`resident`]: the process's resident set, for the memory-limit tests.
 //! - [`reference`](mod@reference): plain textbook searches, written without search-core, that
 //!   give the expected answers.
 //!
@@ -33,6 +34,28 @@ use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt::Debug;
 
 use search_core::{Cost, Estimate, Heuristic, SearchSpace, Solution};
+
+/// The process's resident set: its peak (`VmHWM`) and current size
+/// (`VmRSS`), in bytes, from `/proc/self/status`; zeros where there is
+/// none. The memory-limit tests measure a run by it, as the operating
+/// system sees it.
+pub fn resident() -> (usize, usize) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+            })
+            .map_or(0, |kib| kib << 10)
+    };
+    (field("VmHWM:"), field("VmRSS:"))
+}
 
 /// A grid cell, `(x, y)`, with `x` the column and `y` the row.
 pub type Cell = (i32, i32);

@@ -7,6 +7,7 @@
 
 use planners::pddl::PddlError;
 use planners::pddl::{ground, parse_domain, parse_problem, GroundingExceeded, GroundingLimits};
+use tests::resident;
 
 /// One action whose effect on each of `items` objects is conditional:
 /// compiled to STRIPS it splits into 2^items variants.
@@ -26,25 +27,6 @@ fn problem(items: usize) -> String {
         objects.join(" "),
         goal.join(" ")
     )
-}
-
-/// The resident set's peak (`VmHWM`) and current size (`VmRSS`), in bytes.
-fn resident() -> (usize, usize) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| {
-                rest.trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-            })
-            .map_or(0, |kib| kib << 10)
-    };
-    (field("VmHWM:"), field("VmRSS:"))
 }
 
 #[test]

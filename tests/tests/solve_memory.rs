@@ -13,6 +13,7 @@ use planners::heuristics::heuristic;
 use planners::pddl::{solve_text, PddlOptions};
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, Limit, SearchLimits};
+use tests::resident;
 
 /// A tour of `places` places that marks every pair it walks: `places`
 /// squared facts (wide states) and as many operators.
@@ -35,25 +36,6 @@ fn problem(places: usize) -> String {
         objects.join(" "),
         goal.join(" ")
     )
-}
-
-/// The resident set's peak (`VmHWM`) and current size (`VmRSS`), in bytes.
-fn resident() -> (usize, usize) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| {
-                rest.trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-            })
-            .map_or(0, |kib| kib << 10)
-    };
-    (field("VmHWM:"), field("VmRSS:"))
 }
 
 /// Solves the tour under `max` bytes with blind A* (which fills any
