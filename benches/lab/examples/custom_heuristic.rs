@@ -4,7 +4,8 @@
 //! generated atomic problems and factored ones.
 //!
 //! `cargo run --release -p searchlab-lab --example custom_heuristic` runs
-//! benches/suites/custom-heuristic.toml into target/custom-heuristic; with
+//! benches/suites/custom-heuristic.toml into target/custom-heuristic (in
+//! `CARGO_TARGET_DIR` where that is set); with
 //! arguments it is `searchlab` itself, knowing `cheapest`
 //! (`... --example custom_heuristic -- plan problems/hitman.toml --heuristic cheapest`).
 //!
@@ -165,13 +166,15 @@ fn main() -> ExitCode {
             env!("CARGO_MANIFEST_DIR"),
             "/../suites/custom-heuristic.toml"
         );
-        let out = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/custom-heuristic");
+        // Cargo's target directory, where the user put it.
+        let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+            || std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")),
+            std::path::PathBuf::from,
+        );
+        args.extend(["bench", suite, "--out"].map(OsString::from));
+        args.push(target.join("custom-heuristic").into_os_string());
         args.extend(
             [
-                "bench",
-                suite,
-                "--out",
-                out,
                 "--overwrite",
                 "--compare",
                 "fwd-astar-hmax",
