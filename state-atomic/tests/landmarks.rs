@@ -304,3 +304,24 @@ fn zero_only_at_goals_and_dead_ends_are_reliable() {
     }
     assert!(dead_ends > 0, "the tasks should include dead ends");
 }
+
+/// Landmark generation stops at a deadline (issue 27: it was the one long
+/// setup with none): past it, no graph, and the count built with it is
+/// empty; without one, the same task has its landmarks.
+#[test]
+fn landmark_generation_stops_at_its_deadline() {
+    let (actions, start, goal) = hungry();
+    let past = Some(std::time::Instant::now());
+    assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, past).is_none());
+    assert!(LandmarkCount::new_until(&actions, start, goal, past)
+        .graph()
+        .landmarks()
+        .is_empty());
+    let later = std::time::Instant::now().checked_add(std::time::Duration::from_secs(3600));
+    let graph = LandmarkGraph::zhu_givan_until(&actions, start, &goal, later).unwrap();
+    assert_eq!(
+        graph.landmarks(),
+        LandmarkGraph::zhu_givan(&actions, start, &goal).landmarks()
+    );
+    assert!(!graph.landmarks().is_empty());
+}

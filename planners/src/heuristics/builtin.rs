@@ -227,7 +227,13 @@ impl AtomicFactory for LmCountFactory {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
-        Some(Box::new(LandmarkCount::new(actions, *start, *goal)))
+        Some(Box::new(LandmarksOnTime {
+            actions,
+            start: *start,
+            goal: *goal,
+            deadline: None,
+            count: None,
+        }))
     }
 
     fn regression<'a, B: Bits>(
@@ -237,6 +243,55 @@ impl AtomicFactory for LmCountFactory {
         _: &'a PartialState<B>,
     ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
         None
+    }
+}
+
+/// The landmark count, made when the search first tells its deadline
+/// ([`Heuristic::set_deadline`], at its first step) or first asks for an
+/// estimate: landmark generation, long on a large task, then stops at the
+/// search's time limit ([`LandmarkCount::new_until`]).
+struct LandmarksOnTime<'a, B: Bits> {
+    actions: &'a ActionSet<B>,
+    start: WorldState<B>,
+    goal: PartialState<B>,
+    deadline: Option<std::time::Instant>,
+    count: Option<LandmarkCount<B>>,
+}
+
+impl<B: Bits> LandmarksOnTime<'_, B> {
+    fn count(&mut self) -> &mut LandmarkCount<B> {
+        let (actions, start, goal, deadline) = (self.actions, self.start, self.goal, self.deadline);
+        self.count
+            .get_or_insert_with(|| LandmarkCount::new_until(actions, start, goal, deadline))
+    }
+}
+
+impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarksOnTime<'_, B> {
+    fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
+        self.count().estimate(state)
+    }
+    // The count's own answers, which do not depend on its landmarks.
+    fn is_admissible(&self) -> bool {
+        false
+    }
+    fn is_consistent(&self) -> bool {
+        false
+    }
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
+    }
+    fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {
+        self.count().notify_transition(parent, child);
+    }
+    fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
+        self.count().is_preferred(parent, child)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.count.as_ref().map_or(0, Heuristic::memory_bytes)
+    }
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+        self.count();
     }
 }
 

@@ -86,7 +86,21 @@ impl<B: Bits> LandmarkCount<B> {
     /// The landmark count for reaching `goal` from `start` with `actions`;
     /// computes the landmark graph.
     pub fn new(actions: &ActionSet<B>, start: WorldState<B>, goal: PartialState<B>) -> Self {
-        let graph = LandmarkGraph::zhu_givan(actions, start, &goal);
+        Self::new_until(actions, start, goal, None)
+    }
+
+    /// [`new`](Self::new), with the landmark graph computed until
+    /// `deadline` ([`LandmarkGraph::zhu_givan_until`]). Past it the graph
+    /// is empty and the count 0 everywhere: a search past its deadline
+    /// stops at its time limit before it could mislead.
+    pub fn new_until(
+        actions: &ActionSet<B>,
+        start: WorldState<B>,
+        goal: PartialState<B>,
+        deadline: Option<std::time::Instant>,
+    ) -> Self {
+        let graph =
+            LandmarkGraph::zhu_givan_until(actions, start, &goal, deadline).unwrap_or_default();
         let n = graph.landmarks().len();
         let mut parents = vec![Vec::new(); n];
         let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];

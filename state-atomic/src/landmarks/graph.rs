@@ -10,6 +10,7 @@
 //! The goal literals' labels are the landmarks.
 
 use std::collections::VecDeque;
+use std::time::Instant;
 
 use crate::relaxed::literals;
 use crate::{ActionId, ActionSet, Bits, PartialState, WorldState};
@@ -90,6 +91,31 @@ impl LandmarkGraph {
         start: WorldState<B>,
         goal: &PartialState<B>,
     ) -> Self {
+        Self::zhu_givan_until(actions, start, goal, None).unwrap_or_default()
+    }
+
+    /// [`zhu_givan`](Self::zhu_givan), or `None` once `deadline` passes:
+    /// the propagation of labels, which can take long on large tasks,
+    /// looks at the clock every 1,024 actions.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use state_atomic::landmarks::LandmarkGraph;
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
+    /// let start = actions.state(["has_food"]).unwrap();
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, Some(Instant::now())).is_none());
+    /// assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, None).is_some());
+    /// ```
+    pub fn zhu_givan_until<B: Bits>(
+        actions: &ActionSet<B>,
+        start: WorldState<B>,
+        goal: &PartialState<B>,
+        deadline: Option<Instant>,
+    ) -> Option<Self> {
         let atoms = actions.registry().len();
         let literal_count = 2 * atoms;
         let mut pre: Vec<Vec<u32>> = Vec::with_capacity(actions.len());
@@ -112,7 +138,7 @@ impl LandmarkGraph {
             eff.push(e);
         }
 
-        let labels = propagate(atoms, start, &pre, &eff, &users);
+        let labels = propagate(atoms, start, &pre, &eff, &users, deadline)?;
 
         let mut goal_literals = Vec::new();
         literals(goal, atoms, &mut goal_literals);
@@ -131,7 +157,7 @@ impl LandmarkGraph {
             }
         }
         if graph.unsolvable {
-            return graph;
+            return Some(graph);
         }
         members.sort_unstable();
         members.dedup();
@@ -180,7 +206,7 @@ impl LandmarkGraph {
         }
         graph.orderings.sort_unstable();
         graph.orderings.dedup();
-        graph
+        Some(graph)
     }
 
     fn id(&self, literal: u32) -> usize {
@@ -223,7 +249,9 @@ fn propagate<B: Bits>(
     pre: &[Vec<u32>],
     eff: &[Vec<u32>],
     users: &[Vec<u32>],
-) -> Vec<Option<Vec<u32>>> {
+    deadline: Option<Instant>,
+) -> Option<Vec<Option<Vec<u32>>>> {
+    let past = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
     let mut labels: Vec<Option<Vec<u32>>> = vec![None; 2 * atoms];
     for atom in 0..atoms {
         let l = 2 * atom + usize::from(start.bits().get(atom));
@@ -232,7 +260,12 @@ fn propagate<B: Bits>(
     let mut queued = vec![true; pre.len()];
     let mut queue: VecDeque<usize> = (0..pre.len()).collect();
     let mut label = Vec::new();
+    let mut popped: u32 = 0;
     while let Some(a) = queue.pop_front() {
+        if popped.is_multiple_of(1024) && past() {
+            return None;
+        }
+        popped = popped.wrapping_add(1);
         queued[a] = false;
         if !pre[a].iter().all(|&p| labels[p as usize].is_some()) {
             continue;
@@ -274,7 +307,7 @@ fn propagate<B: Bits>(
             }
         }
     }
-    labels
+    Some(labels)
 }
 
 /// The intersection of two sorted lists.
