@@ -463,7 +463,9 @@ fn solve_named(
     let grounding = grounding_limits(config, options, remaining());
     let ground_task = ground(&domain, &problem, grounding)
         .map_err(|e| name_the_runs_time_limit(e, config, options))?;
-    let fact_words = task_words(&ground_task, grounding.max_memory_bytes)?;
+    // The grounded task, held through the search, counts toward the limit.
+    let (ground_bytes, limit) = (ground_task.heap_bytes(), grounding.max_memory_bytes);
+    let fact_words = task_words(&ground_task, ground_bytes, limit)?;
     // Axioms leave packing and mutexes off: the operators alone do not
     // say which states are reachable (and regression refuses the task).
     let has_axioms = !ground_task.axioms.is_empty();
@@ -473,19 +475,15 @@ fn solve_named(
     let may_pack = options.packing
         && !has_axioms
         && fact_words > 1
-        && exceeds_memory(&ground_task, 2 * fact_words, grounding.max_memory_bytes).is_none();
+        && exceeds_memory(&ground_task, ground_bytes, 2 * fact_words, limit).is_none();
     let began = Instant::now();
     let (mutexes, mut notes) = if wants_mutexes || may_pack {
         let deadline = remaining().and_then(|left| began.checked_add(left));
-        find_mutexes(
-            &ground_task,
-            fact_words,
-            grounding.max_memory_bytes,
-            deadline,
-        )
-        .ok_or(GroundingExceeded::Time {
-            limit: config.limits.max_time.unwrap_or_default(),
-        })?
+        find_mutexes(&ground_task, (ground_bytes, fact_words), limit, deadline).ok_or(
+            GroundingExceeded::Time {
+                limit: config.limits.max_time.unwrap_or_default(),
+            },
+        )?
     } else {
         (None, Vec::new())
     };
@@ -506,7 +504,7 @@ fn solve_named(
         search_config.limits.max_memory_bytes = config
             .limits
             .max_memory_bytes
-            .map(|limit| limit.saturating_sub(ground_task.heap_bytes() + task_bytes));
+            .map(|limit| limit.saturating_sub(ground_bytes + task_bytes));
         search_config
     };
     let mutexes = mutexes.filter(|_| wants_mutexes);
@@ -560,20 +558,19 @@ fn solve_named(
 }
 
 /// `ground`'s h^2 mutexes, or `None` past `deadline`. Their tables must
-/// fit beside the grounded task and the atomic one (on `fact_words`
-/// words) within `max_memory_bytes`: where they would not, the task goes
-/// without mutexes (so unpacked), with a note, rather than past the limit.
+/// fit beside the grounded task (`ground_bytes`) and the atomic one (on
+/// `fact_words` words) within `max_memory_bytes`: where they would not,
+/// the task goes without mutexes (so unpacked), with a note, rather than
+/// past the limit.
 fn find_mutexes(
     ground: &GroundTask,
-    fact_words: usize,
+    (ground_bytes, fact_words): (usize, usize),
     max_memory_bytes: Option<usize>,
     deadline: Option<Instant>,
 ) -> Option<(Option<Mutexes>, Vec<String>)> {
     let tables = Mutexes::bytes_to_find(ground.facts.len());
-    let fit = max_memory_bytes.is_none_or(|limit| {
-        ground.heap_bytes() + GroundedTask::bytes(ground, fact_words) + tables <= limit
-    });
-    if !fit {
+    let held = ground_bytes + tables;
+    if exceeds_memory(ground, held, fact_words, max_memory_bytes).is_some() {
         let note = format!(
             "no h^2 mutexes (so no packing): their tables ({} MiB) would not fit the memory limit beside the task",
             tables >> 20
@@ -586,27 +583,32 @@ fn find_mutexes(
 /// The width in words of the state that holds `ground`'s facts, once its
 /// atomic task is known to fit `max_memory_bytes`: the task is built whole
 /// before the search can count it, so its estimate is checked first.
-fn task_words(ground: &GroundTask, max_memory_bytes: Option<usize>) -> Result<usize, PddlError> {
+fn task_words(
+    ground: &GroundTask,
+    ground_bytes: usize,
+    max_memory_bytes: Option<usize>,
+) -> Result<usize, PddlError> {
     let Some(words) = GroundedTask::words_for(ground.facts.len()) else {
         return Err(PddlError::TooManyFacts {
             facts: ground.facts.len(),
             capacity: GroundedTask::MAX_FACTS,
         });
     };
-    match exceeds_memory(ground, words, max_memory_bytes) {
+    match exceeds_memory(ground, ground_bytes, words, max_memory_bytes) {
         Some(exceeded) => Err(exceeded.into()),
         None => Ok(words),
     }
 }
 
-/// The memory limit, if `ground` and its atomic actions on `words` words
-/// would take more than it.
+/// The memory limit, if `ground`'s atomic actions on `words` words, beside
+/// `held` bytes (the grounded task's, say), would take more than it.
 fn exceeds_memory(
     ground: &GroundTask,
+    held: usize,
     words: usize,
     max_memory_bytes: Option<usize>,
 ) -> Option<GroundingExceeded> {
-    let estimated_bytes = ground.heap_bytes() + GroundedTask::bytes(ground, words);
+    let estimated_bytes = held + GroundedTask::bytes(ground, words);
     max_memory_bytes
         .filter(|&limit_bytes| estimated_bytes > limit_bytes)
         .map(|limit_bytes| GroundingExceeded::Memory {
