@@ -132,6 +132,18 @@ pub trait Heuristic<N, C> {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         let _ = deadline;
     }
+
+    /// Tells the heuristic how many bytes it may hold (`None`: no limit):
+    /// the search's `max_memory_bytes` less what the search itself holds;
+    /// the engine calls it at the start of each step. A heuristic that
+    /// builds large tables on first use (landmarks, say) stops building
+    /// them past the budget and reports, through
+    /// [`memory_bytes`](Heuristic::memory_bytes), what they would have
+    /// held, so that the engine ends the search with the memory limit.
+    /// The default ignores it.
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        let _ = bytes;
+    }
 }
 
 impl<N, C, R, F> Heuristic<N, C> for F
@@ -171,6 +183,9 @@ macro_rules! boxed_heuristic {
             }
             fn set_deadline(&mut self, deadline: Option<Instant>) {
                 (**self).set_deadline(deadline);
+            }
+            fn set_memory_budget(&mut self, bytes: Option<usize>) {
+                (**self).set_memory_budget(bytes);
             }
         }
     };
@@ -221,6 +236,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.0.set_deadline(deadline);
     }
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.0.set_memory_budget(bytes);
+    }
     fn is_admissible(&self) -> bool {
         true
     }
@@ -245,6 +263,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
     }
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.0.set_deadline(deadline);
+    }
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.0.set_memory_budget(bytes);
     }
     fn is_admissible(&self) -> bool {
         true
@@ -318,5 +339,8 @@ where
     }
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.inner.set_deadline(deadline);
+    }
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.inner.set_memory_budget(bytes);
     }
 }

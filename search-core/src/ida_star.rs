@@ -110,8 +110,9 @@ where
     }
 
     /// Sets the limits: expansions (over all iterations), time,
-    /// cancellation and a cost bound; the stored-node and memory limits do
-    /// not apply (nothing is stored beyond the path).
+    /// cancellation, a cost bound, and memory (the path with its siblings
+    /// and the heuristic's tables); the stored-node limit does not apply
+    /// (nothing is stored beyond the path).
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
         self.limits = limits;
@@ -135,6 +136,10 @@ where
         if let Some(max) = self.limits.max_time {
             let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
             self.heuristic.set_deadline(deadline);
+        }
+        if let Some(max) = self.limits.max_memory_bytes {
+            self.heuristic
+                .set_memory_budget(Some(max.saturating_sub(self.path_bytes())));
         }
         if !self.began {
             self.began = true;
@@ -324,7 +329,24 @@ where
         if limits.max_time.is_some_and(|m| time >= m) {
             return Some(End::Limit(Limit::Time));
         }
+        if limits
+            .max_memory_bytes
+            .is_some_and(|m| self.path_bytes() + self.heuristic.memory_bytes() > m)
+        {
+            return Some(End::Limit(Limit::Memory));
+        }
         None
+    }
+
+    /// The bytes the path and its frames' successors hold.
+    fn path_bytes(&self) -> usize {
+        let child = std::mem::size_of::<(S::Action, S::Node, S::Cost)>();
+        self.path.capacity() * std::mem::size_of::<Frame<S>>()
+            + self
+                .path
+                .iter()
+                .map(|frame| frame.children.capacity() * child)
+                .sum::<usize>()
     }
 
     fn solution(&self) -> Solution<S::Node, S::Action, S::Cost> {

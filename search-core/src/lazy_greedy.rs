@@ -344,6 +344,14 @@ where
                 heuristic.set_deadline(deadline);
             }
         }
+        if let Some(max) = self.limits.max_memory_bytes {
+            // Each may hold what the search and the others leave.
+            let held = self.bytes();
+            for heuristic in &mut self.heuristics {
+                let others = held - heuristic.memory_bytes();
+                heuristic.set_memory_budget(Some(max.saturating_sub(others)));
+            }
+        }
         if let Some(start) = self.start.take() {
             self.begin(start, started);
         }
@@ -466,6 +474,11 @@ where
 
     /// The engine's memory estimate: allocated capacity of its tables.
     fn bytes(&self) -> usize {
+        self.search_bytes() + self.heuristics.iter().map(H::memory_bytes).sum::<usize>()
+    }
+
+    /// The bytes the search's own tables hold, its heuristics' apart.
+    fn search_bytes(&self) -> usize {
         let queued: usize = self.queues.iter().map(|q| q.heap.capacity()).sum();
         self.records.capacity() * size_of::<Record<S>>()
             + self.index.capacity() * (size_of::<S::Node>() + size_of::<u32>() + 1)
@@ -474,7 +487,6 @@ where
             + self.free.capacity() * size_of::<u32>()
             + queued * size_of::<(S::Cost, u64, u32)>()
             + self.node_heap
-            + self.heuristics.iter().map(H::memory_bytes).sum::<usize>()
     }
 
     /// The next edge from the alternation, skipping ones another queue

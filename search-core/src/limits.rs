@@ -18,7 +18,10 @@ use std::time::Duration;
 ///   [`SearchSpace::node_heap_bytes`](crate::SearchSpace::node_heap_bytes)).
 ///   Before each expansion and each stored successor the search checks
 ///   whether the next growth of any structure could cross the limit and
-///   stops instead, so the estimate never exceeds it.
+///   stops instead, so the estimate never exceeds it. The heuristic's
+///   tables count too ([`Heuristic::memory_bytes`](crate::Heuristic::memory_bytes)),
+///   and it is told what it may hold
+///   ([`Heuristic::set_memory_budget`](crate::Heuristic::set_memory_budget)).
 /// - `max_time`: time spent inside the search's steps. The clock is read
 ///   about every millisecond of search (every expansion, and every
 ///   heuristic evaluation within it, when expansions take longer), and the

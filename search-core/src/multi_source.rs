@@ -183,4 +183,8 @@ impl<N, C: Zero, H: Heuristic<N, C>> Heuristic<Source<N>, C> for OnSources<H> {
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.0.set_deadline(deadline);
     }
+
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.0.set_memory_budget(bytes);
+    }
 }

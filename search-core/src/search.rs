@@ -179,6 +179,16 @@ impl<N, A, C: Ord> Default for Workspace<N, A, C> {
     }
 }
 
+impl<N: crate::Node, A, C: Cost> Workspace<N, A, C> {
+    /// The bytes the store and open list hold, and how much they would
+    /// grow to take `room` more entries.
+    fn bytes(&self, room: usize) -> (usize, usize) {
+        let (store, store_growth) = self.store.bytes(room);
+        let (open, open_growth) = self.open.bytes(room);
+        (store + open, store_growth + open_growth)
+    }
+}
+
 /// How a finished search ended.
 #[derive(Clone, Debug)]
 enum End {
@@ -565,6 +575,11 @@ where
             self.run.deadline = started.checked_add(max.saturating_sub(self.run.stats.elapsed));
             self.heuristic.set_deadline(self.run.deadline);
         }
+        if let Some(max) = self.run.limits.max_memory_bytes {
+            let (held, _) = self.run.ws.bytes(0);
+            self.heuristic
+                .set_memory_budget(Some(max.saturating_sub(held)));
+        }
         if let Some(start) = self.run.start.take() {
             self.begin(start);
         }
@@ -733,10 +748,8 @@ where
     }
 
     fn bytes(&self, room: usize) -> (usize, usize) {
-        let (store, store_growth) = self.run.ws.store.bytes(room);
-        let (open, open_growth) = self.run.ws.open.bytes(room);
-        let heuristic = self.heuristic.memory_bytes();
-        (store + open + heuristic, store_growth + open_growth)
+        let (held, growth) = self.run.ws.bytes(room);
+        (held + self.heuristic.memory_bytes(), growth)
     }
 
     fn check_limits(&mut self, step_started: Instant) -> Option<End> {
@@ -967,7 +980,7 @@ fn push_open_checked<N: crate::Node, A, C: Cost>(
 ) -> Result<(), End> {
     if let Some(max) = max_memory {
         let extra = ws.open.push_growth(slot);
-        if extra > 0 && ws.store.bytes(0).0 + ws.open.bytes(0).0 + extra > max {
+        if extra > 0 && ws.bytes(0).0 + extra > max {
             return Err(End::Limit(Limit::Memory));
         }
     }
@@ -1153,10 +1166,9 @@ where
         // One expansion may bring more successors than any before it, so the
         // check before the expansion cannot see every growth.
         if let Some(max) = self.max_memory {
-            let (store_now, store_growth) = self.ws.store.bytes(1);
-            let (open_now, open_growth) = self.ws.open.bytes(1);
+            let (now, growth) = self.ws.bytes(1);
             let heap = self.space.node_heap_bytes(child);
-            if store_now + store_growth + open_now + open_growth + heap > max {
+            if now + growth + heap > max {
                 *self.end = Some(End::Limit(Limit::Memory));
                 return false;
             }

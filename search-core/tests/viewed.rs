@@ -1,8 +1,8 @@
 //! `Viewed` passes every method of `Heuristic` through to the heuristic it
 //! wraps, the node read through the view: a method it forgot would leave a
 //! path-dependent heuristic deaf (the landmark count proved false dead ends
-//! on packed PDDL states that way), a memory table uncounted or a deadline
-//! unheard.
+//! on packed PDDL states that way), a memory table uncounted, a deadline
+//! or a memory budget unheard.
 
 use std::time::Instant;
 
@@ -15,6 +15,7 @@ struct Recorder {
     transitions: Vec<(i32, i32)>,
     preferred: Vec<(i32, i32)>,
     deadline: Option<Instant>,
+    budget: Option<usize>,
 }
 
 impl Heuristic<i32, u32> for Recorder {
@@ -44,6 +45,9 @@ impl Heuristic<i32, u32> for Recorder {
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
     }
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.budget = bytes;
+    }
 }
 
 #[test]
@@ -58,9 +62,11 @@ fn every_method_reaches_the_wrapped_heuristic_through_the_view() {
     assert!(h.is_preferred(&(2, "b"), &(3, "c")));
     assert_eq!(h.memory_bytes(), 77);
     h.set_deadline(Some(now));
+    h.set_memory_budget(Some(1234));
     let recorder = h.into_inner();
     assert_eq!(recorder.estimated, [1]);
     assert_eq!(recorder.transitions, [(1, 2)]);
     assert_eq!(recorder.preferred, [(2, 3)]);
     assert_eq!(recorder.deadline, Some(now));
+    assert_eq!(recorder.budget, Some(1234));
 }

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use search_core::{Estimate, Heuristic, LazyGreedy};
-use state_atomic::landmarks::{LandmarkCount, LandmarkGraph, Ordering};
+use state_atomic::landmarks::{Allowance, LandmarkCount, LandmarkGraph, Ordering, Stopped};
 use state_atomic::{ActionSet, ForwardSpace, PartialState, RelaxedForward, WorldState};
 
 fn landmark_names(actions: &ActionSet<u64>, graph: &LandmarkGraph) -> Vec<String> {
@@ -305,20 +305,40 @@ fn zero_only_at_goals_and_dead_ends_are_reliable() {
     assert!(dead_ends > 0, "the tasks should include dead ends");
 }
 
-/// Landmark generation stops at a deadline (issue 27: it was the one long
-/// setup with none): past it, no graph, and the count built with it is
-/// empty; without one, the same task has its landmarks.
+/// Landmark generation stops at a deadline and within its bytes (it was
+/// the one long setup with neither): past either, no graph and no count;
+/// within both, the same task has its landmarks.
 #[test]
-fn landmark_generation_stops_at_its_deadline() {
+fn landmark_generation_stops_at_its_deadline_and_bytes() {
     let (actions, start, goal) = hungry();
-    let past = Some(std::time::Instant::now());
-    assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, past).is_none());
-    assert!(LandmarkCount::new_until(&actions, start, goal, past)
-        .graph()
-        .landmarks()
-        .is_empty());
-    let later = std::time::Instant::now().checked_add(std::time::Duration::from_secs(3600));
-    let graph = LandmarkGraph::zhu_givan_until(&actions, start, &goal, later).unwrap();
+    let past = Allowance {
+        deadline: Some(std::time::Instant::now()),
+        ..Allowance::default()
+    };
+    assert_eq!(
+        LandmarkGraph::zhu_givan_within(&actions, start, &goal, past).unwrap_err(),
+        Stopped::Deadline
+    );
+    assert!(LandmarkCount::new_within(&actions, start, goal, past).is_err());
+    let unbounded = LandmarkGraph::zhu_givan_within(&actions, start, &goal, Allowance::default());
+    let Err(Stopped::Memory { bytes }) = LandmarkGraph::zhu_givan_within(
+        &actions,
+        start,
+        &goal,
+        Allowance {
+            max_bytes: Some(64),
+            ..Allowance::default()
+        },
+    ) else {
+        panic!("64 bytes hold no landmark tables");
+    };
+    assert!(bytes > 64);
+    let roomy = Allowance {
+        deadline: std::time::Instant::now().checked_add(std::time::Duration::from_secs(3600)),
+        max_bytes: Some(1 << 20),
+    };
+    let graph = LandmarkGraph::zhu_givan_within(&actions, start, &goal, roomy).unwrap();
+    assert_eq!(graph.landmarks(), unbounded.unwrap().landmarks());
     assert_eq!(
         graph.landmarks(),
         LandmarkGraph::zhu_givan(&actions, start, &goal).landmarks()

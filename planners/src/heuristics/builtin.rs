@@ -1,7 +1,7 @@
 //! The built-in heuristics: each registered once, here.
 
 use search_core::{Estimate, Heuristic};
-use state_atomic::landmarks::LandmarkCount;
+use state_atomic::landmarks::{Allowance, LandmarkCount, Stopped};
 use state_atomic::{
     ActionSet, AdmissibleMismatch, Bits, LmCut, LmCutRegression, Mismatch, PartialState,
     RelaxedForward, RelaxedRegression, WorldState,
@@ -227,11 +227,11 @@ impl AtomicFactory for LmCountFactory {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
-        Some(Box::new(LandmarksOnTime {
+        Some(Box::new(LandmarksWhenAsked {
             actions,
             start: *start,
             goal: *goal,
-            deadline: None,
+            allowance: Allowance::default(),
             count: None,
         }))
     }
@@ -246,29 +246,36 @@ impl AtomicFactory for LmCountFactory {
     }
 }
 
-/// The landmark count, made when the search first tells its deadline
-/// ([`Heuristic::set_deadline`], at its first step) or first asks for an
-/// estimate: landmark generation, long on a large task, then stops at the
-/// search's time limit ([`LandmarkCount::new_until`]).
-struct LandmarksOnTime<'a, B: Bits> {
+/// The landmark count, made when the search first asks for an estimate
+/// (inside its first step, once the engine has told its deadline and
+/// memory budget): landmark generation, long and large on a large task,
+/// then stops at the search's limits ([`LandmarkCount::new_within`]). A
+/// generation stopped at the deadline counts 0 (the search ends at its time
+/// limit next); one stopped at the budget reports the bytes it wanted, so
+/// the search ends at its memory limit.
+struct LandmarksWhenAsked<'a, B: Bits> {
     actions: &'a ActionSet<B>,
     start: WorldState<B>,
     goal: PartialState<B>,
-    deadline: Option<std::time::Instant>,
-    count: Option<LandmarkCount<B>>,
+    allowance: Allowance,
+    count: Option<Result<LandmarkCount<B>, Stopped>>,
 }
 
-impl<B: Bits> LandmarksOnTime<'_, B> {
-    fn count(&mut self) -> &mut LandmarkCount<B> {
-        let (actions, start, goal, deadline) = (self.actions, self.start, self.goal, self.deadline);
+impl<B: Bits> LandmarksWhenAsked<'_, B> {
+    fn count(&mut self) -> Option<&mut LandmarkCount<B>> {
+        let (actions, start, goal, allowance) =
+            (self.actions, self.start, self.goal, self.allowance);
         self.count
-            .get_or_insert_with(|| LandmarkCount::new_until(actions, start, goal, deadline))
+            .get_or_insert_with(|| LandmarkCount::new_within(actions, start, goal, allowance))
+            .as_mut()
+            .ok()
     }
 }
 
-impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarksOnTime<'_, B> {
+impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarksWhenAsked<'_, B> {
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
-        self.count().estimate(state)
+        self.count()
+            .map_or(Estimate::Value(0), |count| count.estimate(state))
     }
     // The count's own answers, which do not depend on its landmarks.
     fn is_admissible(&self) -> bool {
@@ -281,17 +288,26 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarksOnTime<'_, B> {
         true
     }
     fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {
-        self.count().notify_transition(parent, child);
+        if let Some(count) = self.count() {
+            count.notify_transition(parent, child);
+        }
     }
     fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
-        self.count().is_preferred(parent, child)
+        self.count()
+            .is_some_and(|count| count.is_preferred(parent, child))
     }
     fn memory_bytes(&self) -> usize {
-        self.count.as_ref().map_or(0, Heuristic::memory_bytes)
+        match &self.count {
+            Some(Ok(count)) => count.memory_bytes(),
+            Some(Err(Stopped::Memory { bytes })) => *bytes,
+            _ => 0,
+        }
     }
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        self.deadline = deadline;
-        self.count();
+        self.allowance.deadline = deadline;
+    }
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.allowance.max_bytes = bytes;
     }
 }
 

@@ -465,6 +465,10 @@ impl<B: Bits> search_core::Heuristic<WorldState<B>, u32> for ClosedChild<'_, B> 
     fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.heuristic.set_deadline(deadline);
     }
+
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.heuristic.set_memory_budget(bytes);
+    }
 }
 
 /// The regression space of a [`Task`]: state-atomic's [`RegressionSpace`]

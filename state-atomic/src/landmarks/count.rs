@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rustc_hash::FxBuildHasher;
 use search_core::{Estimate, Heuristic};
 
-use super::graph::{LandmarkGraph, Ordering};
+use super::graph::{Allowance, LandmarkGraph, Ordering, Stopped};
 use crate::{ActionSet, Bits, PartialState, WorldState};
 
 /// The landmark count heuristic for [`ForwardSpace`](crate::ForwardSpace):
@@ -86,27 +86,35 @@ impl<B: Bits> LandmarkCount<B> {
     /// The landmark count for reaching `goal` from `start` with `actions`;
     /// computes the landmark graph.
     pub fn new(actions: &ActionSet<B>, start: WorldState<B>, goal: PartialState<B>) -> Self {
-        Self::new_until(actions, start, goal, None)
+        let graph = LandmarkGraph::zhu_givan(actions, start, &goal);
+        Self::from_graph(actions, goal, graph)
     }
 
-    /// [`new`](Self::new), with the landmark graph computed until
-    /// `deadline` ([`LandmarkGraph::zhu_givan_until`]). Past it the graph
-    /// is empty and the count 0 everywhere: a search past its deadline
-    /// stops at its time limit before it could mislead.
-    pub fn new_until(
+    /// [`new`](Self::new), with the landmark graph computed within
+    /// `allowance` ([`LandmarkGraph::zhu_givan_within`]).
+    ///
+    /// # Errors
+    /// [`Stopped`] when generation runs past the allowance's deadline or
+    /// bytes.
+    pub fn new_within(
         actions: &ActionSet<B>,
         start: WorldState<B>,
         goal: PartialState<B>,
-        deadline: Option<std::time::Instant>,
-    ) -> Self {
-        let graph =
-            LandmarkGraph::zhu_givan_until(actions, start, &goal, deadline).unwrap_or_default();
+        allowance: Allowance,
+    ) -> Result<Self, Stopped> {
+        let graph = LandmarkGraph::zhu_givan_within(actions, start, &goal, allowance)?;
+        Ok(Self::from_graph(actions, goal, graph))
+    }
+
+    fn from_graph(actions: &ActionSet<B>, goal: PartialState<B>, graph: LandmarkGraph) -> Self {
         let n = graph.landmarks().len();
         let mut parents = vec![Vec::new(); n];
         let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
         for &(from, to, kind) in graph.orderings() {
             let from32 = u32::try_from(from).unwrap_or(u32::MAX);
-            if !parents[to].contains(&from32) {
+            // Orderings are sorted: both kinds joining two landmarks are
+            // neighbours, so a repeated parent is the last one.
+            if parents[to].last() != Some(&from32) {
                 parents[to].push(from32);
             }
             if kind == Ordering::GreedyNecessary {
@@ -243,7 +251,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
     }
 
     /// The per-state table, which grows with every state the search
-    /// reaches, and the landmarks' orderings and achievers.
+    /// reaches, and the landmark graph with its orderings and achievers.
     fn memory_bytes(&self) -> usize {
         use crate::vec_bytes;
         let slot = std::mem::size_of::<(WorldState<B>, u32)>() + 1;
@@ -263,6 +271,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
                 .sum::<usize>()
             + vec_bytes(&self.goals)
             + vec_bytes(&self.achievable)
+            + self.graph.heap_bytes()
     }
 
     fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {

@@ -91,31 +91,42 @@ impl LandmarkGraph {
         start: WorldState<B>,
         goal: &PartialState<B>,
     ) -> Self {
-        Self::zhu_givan_until(actions, start, goal, None).unwrap_or_default()
+        Self::zhu_givan_within(actions, start, goal, Allowance::default()).unwrap_or_default()
     }
 
-    /// [`zhu_givan`](Self::zhu_givan), or `None` once `deadline` passes:
-    /// the propagation of labels, which can take long on large tasks,
-    /// looks at the clock every 1,024 actions.
+    /// [`zhu_givan`](Self::zhu_givan) within `allowance`: the propagation
+    /// of labels, which can take long and hold much on a large task, looks
+    /// at the clock every 1,024 actions and counts the bytes its tables and
+    /// labels hold as they grow.
+    ///
+    /// # Errors
+    /// [`Stopped`] once the deadline passes or the tables would hold more
+    /// than the allowance's bytes.
     ///
     /// ```
     /// use std::time::Instant;
-    /// use state_atomic::landmarks::LandmarkGraph;
+    /// use state_atomic::landmarks::{Allowance, LandmarkGraph, Stopped};
     /// use state_atomic::ActionSet;
     ///
     /// let mut actions = ActionSet::<u64>::new();
     /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
     /// let start = actions.state(["has_food"]).unwrap();
     /// let goal = actions.partial([("fed", true)]).unwrap();
-    /// assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, Some(Instant::now())).is_none());
-    /// assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, None).is_some());
+    /// let past = Allowance { deadline: Some(Instant::now()), ..Allowance::default() };
+    /// assert_eq!(LandmarkGraph::zhu_givan_within(&actions, start, &goal, past).unwrap_err(), Stopped::Deadline);
+    /// let tiny = Allowance { max_bytes: Some(8), ..Allowance::default() };
+    /// assert!(matches!(
+    ///     LandmarkGraph::zhu_givan_within(&actions, start, &goal, tiny),
+    ///     Err(Stopped::Memory { bytes }) if bytes > 8
+    /// ));
+    /// assert!(LandmarkGraph::zhu_givan_within(&actions, start, &goal, Allowance::default()).is_ok());
     /// ```
-    pub fn zhu_givan_until<B: Bits>(
+    pub fn zhu_givan_within<B: Bits>(
         actions: &ActionSet<B>,
         start: WorldState<B>,
         goal: &PartialState<B>,
-        deadline: Option<Instant>,
-    ) -> Option<Self> {
+        allowance: Allowance,
+    ) -> Result<Self, Stopped> {
         let atoms = actions.registry().len();
         let literal_count = 2 * atoms;
         let mut pre: Vec<Vec<u32>> = Vec::with_capacity(actions.len());
@@ -138,7 +149,16 @@ impl LandmarkGraph {
             eff.push(e);
         }
 
-        let labels = propagate(atoms, start, &pre, &eff, &users, deadline)?;
+        let lists = |lists: &Vec<Vec<u32>>| lists.iter().map(Vec::len).sum::<usize>();
+        let achieving: usize = achievers.iter().map(Vec::len).sum();
+        let tables = 4 * (lists(&pre) + lists(&eff) + lists(&users) + achieving)
+            + std::mem::size_of::<Vec<u32>>() * (pre.len() + eff.len() + 2 * literal_count);
+        let mut meter = Meter {
+            allowance,
+            bytes: tables,
+        };
+        meter.check()?;
+        let labels = propagate(atoms, start, &pre, &eff, &users, &mut meter)?;
 
         let mut goal_literals = Vec::new();
         literals(goal, atoms, &mut goal_literals);
@@ -157,7 +177,7 @@ impl LandmarkGraph {
             }
         }
         if graph.unsolvable {
-            return Some(graph);
+            return Ok(graph);
         }
         members.sort_unstable();
         members.dedup();
@@ -171,46 +191,77 @@ impl LandmarkGraph {
                 achievers: achievers[l as usize].clone(),
             });
         }
+        let ordering_bytes = std::mem::size_of::<(usize, usize, Ordering)>();
+        meter.bytes += graph.heap_bytes();
+        meter.check()?;
         for &l in &members {
-            let to = graph.id(l);
-            for &k in labels[l as usize].iter().flatten() {
-                if k != l {
-                    graph.orderings.push((graph.id(k), to, Ordering::Natural));
+            let orderings = graph.orderings.len();
+            graph.order_before(l, &labels, &achievers, &pre);
+            meter.bytes += (graph.orderings.len() - orderings) * ordering_bytes;
+            meter.check()?;
+        }
+        graph.orderings.sort_unstable();
+        graph.orderings.dedup();
+        Ok(graph)
+    }
+
+    /// The orderings into the landmark of literal `l`: natural from its
+    /// label, greedy-necessary from the preconditions its achievers share.
+    fn order_before(
+        &mut self,
+        l: u32,
+        labels: &[Option<Vec<u32>>],
+        achievers: &[Vec<ActionId>],
+        pre: &[Vec<u32>],
+    ) {
+        let to = self.id(l);
+        for &k in labels[l as usize].iter().flatten() {
+            if k != l {
+                self.orderings.push((self.id(k), to, Ordering::Natural));
+            }
+        }
+        // Preconditions shared by every achiever that can fire in the
+        // relaxation. A literal true at the start has no first achiever.
+        if labels[l as usize].as_ref().is_some_and(|x| x.len() > 1) {
+            let mut shared: Option<Vec<u32>> = None;
+            for a in &achievers[l as usize] {
+                let p = &pre[a.index()];
+                if p.iter().all(|&q| labels[q as usize].is_some()) {
+                    let mut sorted = p.clone();
+                    sorted.sort_unstable();
+                    shared = Some(match shared {
+                        None => sorted,
+                        Some(s) => intersect(&s, &sorted),
+                    });
                 }
             }
-            // Preconditions shared by every achiever that can fire in the
-            // relaxation. A literal true at the start has no first achiever.
-            if labels[l as usize].as_ref().is_some_and(|x| x.len() > 1) {
-                let mut shared: Option<Vec<u32>> = None;
-                for a in &achievers[l as usize] {
-                    let p = &pre[a.index()];
-                    if p.iter().all(|&q| labels[q as usize].is_some()) {
-                        let mut sorted = p.clone();
-                        sorted.sort_unstable();
-                        shared = Some(match shared {
-                            None => sorted,
-                            Some(s) => intersect(&s, &sorted),
-                        });
-                    }
-                }
-                for k in shared.into_iter().flatten() {
-                    if k != l {
-                        if let Some(from) = graph.by_literal[k as usize] {
-                            graph
-                                .orderings
-                                .push((from as usize, to, Ordering::GreedyNecessary));
-                        }
+            for k in shared.into_iter().flatten() {
+                if k != l {
+                    if let Some(from) = self.by_literal[k as usize] {
+                        self.orderings
+                            .push((from as usize, to, Ordering::GreedyNecessary));
                     }
                 }
             }
         }
-        graph.orderings.sort_unstable();
-        graph.orderings.dedup();
-        Some(graph)
     }
 
     fn id(&self, literal: u32) -> usize {
         self.by_literal[literal as usize].map_or(usize::MAX, |i| i as usize)
+    }
+
+    /// The bytes the graph holds on the heap: landmarks with their
+    /// achievers, orderings, and the literal index.
+    pub fn heap_bytes(&self) -> usize {
+        use crate::vec_bytes;
+        vec_bytes(&self.landmarks)
+            + self
+                .landmarks
+                .iter()
+                .map(|l| vec_bytes(&l.achievers))
+                .sum::<usize>()
+            + vec_bytes(&self.orderings)
+            + vec_bytes(&self.by_literal)
     }
 
     /// The landmarks, ordered by atom and then value (false first).
@@ -249,21 +300,21 @@ fn propagate<B: Bits>(
     pre: &[Vec<u32>],
     eff: &[Vec<u32>],
     users: &[Vec<u32>],
-    deadline: Option<Instant>,
-) -> Option<Vec<Option<Vec<u32>>>> {
-    let past = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    meter: &mut Meter,
+) -> Result<Vec<Option<Vec<u32>>>, Stopped> {
     let mut labels: Vec<Option<Vec<u32>>> = vec![None; 2 * atoms];
     for atom in 0..atoms {
         let l = 2 * atom + usize::from(start.bits().get(atom));
         labels[l] = Some(vec![u32::try_from(l).unwrap_or(u32::MAX)]);
     }
+    meter.bytes += LABEL_BYTES * labels.len() + 4 * atoms + pre.len() * 9;
     let mut queued = vec![true; pre.len()];
     let mut queue: VecDeque<usize> = (0..pre.len()).collect();
     let mut label = Vec::new();
     let mut popped: u32 = 0;
     while let Some(a) = queue.pop_front() {
-        if popped.is_multiple_of(1024) && past() {
-            return None;
+        if popped.is_multiple_of(1024) && meter.past_deadline() {
+            return Err(Stopped::Deadline);
         }
         popped = popped.wrapping_add(1);
         queued[a] = false;
@@ -285,6 +336,7 @@ fn propagate<B: Bits>(
                     }
                     let new = intersect(old, &with_e);
                     let changed = new.len() != old.len();
+                    meter.bytes -= 4 * (old.len() - new.len());
                     *old = new;
                     changed
                 }
@@ -293,6 +345,8 @@ fn propagate<B: Bits>(
                     if let Err(at) = new.binary_search(&e) {
                         new.insert(at, e);
                     }
+                    meter.bytes += 4 * new.len();
+                    meter.check()?;
                     *slot = Some(new);
                     true
                 }
@@ -307,7 +361,54 @@ fn propagate<B: Bits>(
             }
         }
     }
-    Some(labels)
+    Ok(labels)
+}
+
+/// The bytes of one literal's label slot, before its literals.
+const LABEL_BYTES: usize = std::mem::size_of::<Option<Vec<u32>>>();
+
+/// What landmark generation may spend: time until `deadline`, and at most
+/// `max_bytes` in its tables and labels (`None`: no limit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Allowance {
+    /// When generation gives up.
+    pub deadline: Option<Instant>,
+    /// The most its tables and labels may hold.
+    pub max_bytes: Option<usize>,
+}
+
+/// Why landmark generation gave up before its fixed point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stopped {
+    /// The allowance's deadline passed.
+    Deadline,
+    /// The tables and labels would hold `bytes`, more than the allowance.
+    Memory {
+        /// What they would have held when generation stopped.
+        bytes: usize,
+    },
+}
+
+/// Generation's spending against its allowance.
+struct Meter {
+    allowance: Allowance,
+    bytes: usize,
+}
+
+impl Meter {
+    fn check(&self) -> Result<(), Stopped> {
+        match self.allowance.max_bytes {
+            Some(max) if self.bytes > max => Err(Stopped::Memory { bytes: self.bytes }),
+            _ => Ok(()),
+        }
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.allowance
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+    }
 }
 
 /// The intersection of two sorted lists.

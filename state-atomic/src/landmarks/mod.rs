@@ -9,4 +9,4 @@ mod count;
 mod graph;
 
 pub use count::LandmarkCount;
-pub use graph::{Landmark, LandmarkGraph, Ordering};
+pub use graph::{Allowance, Landmark, LandmarkGraph, Ordering, Stopped};
