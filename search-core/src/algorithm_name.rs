@@ -39,6 +39,32 @@ impl fmt::Display for Algorithm {
     }
 }
 
+impl Algorithm {
+    /// What the short name stands for, in words: for legends under tables
+    /// whose columns are configuration names.
+    ///
+    /// ```
+    /// use search_core::Algorithm;
+    /// assert_eq!(Algorithm::GreedyBestFirst.description(), "greedy best-first search");
+    /// assert_eq!(Algorithm::WeightedAStar { weight: 2.0 }.description(), "weighted A* with weight 2");
+    /// ```
+    pub fn description(&self) -> String {
+        match self {
+            Algorithm::AStar => "A*".to_owned(),
+            Algorithm::WeightedAStar { weight } => format!("weighted A* with weight {weight}"),
+            Algorithm::GreedyBestFirst => "greedy best-first search".to_owned(),
+            Algorithm::Dijkstra => "Dijkstra's algorithm (no heuristic)".to_owned(),
+            Algorithm::BreadthFirst => "breadth-first search".to_owned(),
+            Algorithm::RestartingWeightedAStar => {
+                "anytime weighted A*, restarted with weights 5, 3, 2, 1".to_owned()
+            }
+            Algorithm::LazyGreedy => {
+                "lazy greedy best-first search with preferred operators".to_owned()
+            }
+        }
+    }
+}
+
 impl FromStr for Algorithm {
     type Err = SearchError;
 

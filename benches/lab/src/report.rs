@@ -19,6 +19,11 @@ use crate::suite::Configuration;
 /// ratios, as Lab does.
 pub const MIN_TIME: f64 = 0.01;
 
+/// Times below this count as this in the tables that are searchlab's own
+/// (forward against regression), where Lab's floor would hide every run
+/// under 10 ms.
+pub const FINE_MIN_TIME: f64 = 1e-6;
+
 /// A table with a title, a header row and rows of cells; the first
 /// `label_columns` columns are left-aligned labels, the rest right-aligned
 /// numbers.
@@ -627,7 +632,11 @@ impl<'r> Report<'r> {
             headers: Self::header("domain (problems)", &self.configs),
             rows,
             label_columns: 1,
-            notes: vec!["`-`: the configuration does not apply to the domain's kind.".to_owned()],
+            notes: std::iter::once(
+                "`-`: the configuration does not apply to the domain's kind.".to_owned(),
+            )
+            .chain(name_legend(&self.configs))
+            .collect(),
             total_rows: 1,
         }
     }
@@ -784,6 +793,15 @@ impl<'r> Report<'r> {
                         .map(|r| attribute.value(r, clock))
                         .collect()
                 };
+                // Not a Lab table: times keep their microseconds, so that
+                // fast runs do not all read Lab's 0.01 s floor.
+                let fine_times = |config: &str| -> Vec<f64> {
+                    common
+                        .iter()
+                        .filter_map(|p| self.record(domain, p, config))
+                        .map(|r| clock.seconds(r).max(FINE_MIN_TIME))
+                        .collect()
+                };
                 let (fe, re) = (
                     values(&fwd, Attribute::Expansions),
                     values(&reg, Attribute::Expansions),
@@ -798,8 +816,8 @@ impl<'r> Report<'r> {
                     aggregate(Attribute::Expansions, &fe),
                     aggregate(Attribute::Expansions, &re),
                     ratio.map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
-                    aggregate(Attribute::Time, &values(&fwd, Attribute::Time)),
-                    aggregate(Attribute::Time, &values(&reg, Attribute::Time)),
+                    aggregate(Attribute::Time, &fine_times(&fwd)),
+                    aggregate(Attribute::Time, &fine_times(&reg)),
                 ]);
             }
         }
@@ -825,7 +843,8 @@ impl<'r> Report<'r> {
             rows,
             label_columns: 2,
             notes: vec![
-                "exp, time (s): geometric means over the problems both directions solved; \
+                "exp, time (s): geometric means over the problems both directions solved \
+                 (times under 1 us count as 1 us; the Lab-style tables floor them at 0.01 s); \
                  reg/fwd < 1 means regression expanded fewer nodes."
                     .to_owned(),
             ],
@@ -1455,6 +1474,79 @@ fn comparison_notes(c: &Comparison, astar: bool) -> Vec<String> {
 
 fn ratio_of_means(numerator: &[f64], denominator: &[f64]) -> Option<f64> {
     Some(geometric_mean(numerator)? / geometric_mean(denominator)?)
+}
+
+/// What the parts of the configuration names in `configs` mean:
+/// `direction-algorithm-heuristic` for searchlab's, `fd-`/`pp-` for the
+/// peers'. `None` when no name has parts to explain.
+///
+/// ```
+/// use searchlab_lab::report::name_legend;
+/// let legend = name_legend(&["fwd-gbfs-mismatch".to_owned(), "fd-astar-lmcut".to_owned()]).unwrap();
+/// assert!(legend.contains("fwd: forward"));
+/// assert!(legend.contains("gbfs: greedy best-first search"));
+/// assert!(legend.contains("mismatch: goal atoms a state gets wrong"));
+/// assert!(legend.contains("fd-: Fast Downward"));
+/// ```
+pub fn name_legend(configs: &[String]) -> Option<String> {
+    let mut directions = BTreeSet::new();
+    let mut algorithms = BTreeMap::new();
+    let mut heuristics = BTreeMap::new();
+    let mut peers = BTreeSet::new();
+    for config in configs {
+        if let Some(peer) = crate::external::ExternalSearch::by_name(config) {
+            peers.insert(match peer.planner {
+                crate::external::ExternalPlanner::FastDownward => {
+                    "fd-: Fast Downward (fd-lama-first: LAMA's first iteration)"
+                }
+                crate::external::ExternalPlanner::Pyperplan => "pp-: pyperplan",
+            });
+            continue;
+        }
+        let mut parts = config.splitn(3, '-');
+        let (Some(direction), Some(algorithm)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let Ok(parsed) = algorithm.parse::<search_core::Algorithm>() else {
+            continue;
+        };
+        directions.insert(match direction {
+            "fwd" => "fwd: forward",
+            "reg" => "reg: regression",
+            "portfolio" => "portfolio: forward and regression at once",
+            _ => continue,
+        });
+        algorithms.insert(algorithm.to_owned(), parsed.description());
+        for name in parts.next().into_iter().flat_map(|h| h.split('+')) {
+            if let Ok(heuristic) = planners::heuristics::heuristic(name) {
+                let description = &heuristic.info().description;
+                // The first clause says what it counts; the rest is detail.
+                let short = description
+                    .split([';', '(', ':'])
+                    .next()
+                    .unwrap_or(description)
+                    .trim();
+                heuristics.insert(name.to_owned(), short.to_owned());
+            }
+        }
+    }
+    let explained = |map: BTreeMap<String, String>| {
+        map.into_iter()
+            .map(|(name, what)| format!("{name}: {what}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts: Vec<String> = Vec::new();
+    if !directions.is_empty() {
+        parts.push(format!(
+            "direction-algorithm-heuristic, {}; {}; {} (`searchlab heuristics` says more)",
+            directions.into_iter().collect::<Vec<_>>().join(", "),
+            explained(algorithms),
+            explained(heuristics)
+        ));
+    }
+    parts.extend(peers.into_iter().map(str::to_owned));
+    (!parts.is_empty()).then(|| format!("Names: {}.", parts.join("; ")))
 }
 
 fn aggregate(attribute: Attribute, values: &[f64]) -> String {

@@ -148,6 +148,31 @@ fn reports_use_cpu_time_where_every_compared_run_recorded_it() {
     assert!(markdown.contains("CPU time") && markdown.contains("wall time"));
 }
 
+/// The forward-against-regression table is searchlab's own, not Lab's: runs
+/// under 10 ms keep their times (every cell read `0.01000`, Lab's floor),
+/// and the coverage table's legend says what the configuration names mean.
+#[test]
+fn fast_runs_keep_their_times_and_names_are_explained() {
+    let records = vec![
+        solved("d", "p", "fwd-gbfs-mismatch", 1, 0.0002),
+        solved("d", "p", "reg-gbfs-mismatch", 1, 0.00004),
+    ];
+    let report = Report::new(&records);
+    let directions = report.direction_table();
+    assert_eq!(directions.rows[0][8..], ["0.0002000", "0.00004000"]);
+    let times = report.attribute_table(Attribute::Time);
+    assert_eq!(times.rows.last().unwrap()[1..], ["0.01000", "0.01000"]);
+    let legend = report.coverage_table().notes.join(" ");
+    for part in [
+        "fwd: forward",
+        "reg: regression",
+        "gbfs: greedy best-first search",
+        "mismatch: goal atoms a state gets wrong",
+    ] {
+        assert!(legend.contains(part), "{part} in {legend}");
+    }
+}
+
 /// The `(x, y)` coordinates of `points="x,y x,y"` in an SVG element.
 fn polyline_points(element: &str) -> Vec<(i32, i32)> {
     let points = attr(element, "points").unwrap();
