@@ -55,6 +55,7 @@ fn _searchlab(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(problem::load_pddl, module)?)?;
     module.add_function(wrap_pyfunction!(problem::pddl_from_text, module)?)?;
     module.add_function(wrap_pyfunction!(problem::validate_pddl, module)?)?;
+    module.add_function(wrap_pyfunction!(problem::validate_pddl_text, module)?)?;
     module.add_function(wrap_pyfunction!(options::heuristics, module)?)?;
     module.add_function(wrap_pyfunction!(suite::run_suite_jsonl, module)?)?;
     Ok(())

@@ -236,19 +236,23 @@ pub fn pddl_from_text(domain: String, problem: String) -> PyResult<PddlTask> {
     })
 }
 
+/// The text of the file at `path`, under its path's name (the name its
+/// errors give).
+fn read_named(path: &Path) -> Result<(String, String), PddlError> {
+    let name = path.display().to_string();
+    match planners::input::read_text(path) {
+        Ok(text) => Ok((name, text)),
+        Err(e) => Err(PddlError::Io {
+            path: name,
+            message: e.to_string(),
+        }),
+    }
+}
+
 /// Checks that both files read and parse.
 fn check_files(domain: &Path, problem: &Path) -> Result<(), PddlError> {
-    let read = |path: &Path| {
-        planners::input::read_text(path).map_err(|e| PddlError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })
-    };
-    let (domain_text, problem_text) = (read(domain)?, read(problem)?);
-    check_text(
-        (&domain.display().to_string(), &domain_text),
-        (&problem.display().to_string(), &problem_text),
-    )
+    let (domain, problem) = (read_named(domain)?, read_named(problem)?);
+    check_text((&domain.0, &domain.1), (&problem.0, &problem.1))
 }
 
 /// Checks that both texts parse.
@@ -258,14 +262,65 @@ fn check_text(domain: (&str, &str), problem: (&str, &str)) -> Result<(), PddlErr
     Ok(())
 }
 
-/// Replays an IPC plan (`(action arg ...)` per line) on a PDDL task given
-/// as text and returns its cost.
+/// Replays a plan on a PDDL task, all three read from files, and returns
+/// the plan's cost.
 ///
-/// # Errors
-/// `SearchlabError` for a task or plan that does not parse, a step that is
-/// not an action of the task or does not apply, or a goal not reached.
+/// :param domain: the domain file (``str`` or path-like).
+/// :param problem: the problem file (``str`` or path-like).
+/// :param plan: the plan file, as IPC planners write it: one
+///     ``(action arg ...)`` per line, ``;`` starting a comment.
+/// :returns: the plan's cost (its number of steps for a task without
+///     action costs).
+/// :raises SearchlabError: for a file that cannot be read, a task or plan
+///     that does not parse or ground, a step that is not an action of the
+///     task or does not apply, or a goal left unreached; located in the
+///     file by its path and the line and column.
 #[pyfunction]
-pub fn validate_pddl(py: Python<'_>, domain: &str, problem: &str, plan: &str) -> PyResult<u64> {
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "pyo3 converts Python paths into owned values"
+)]
+pub fn validate_pddl(
+    py: Python<'_>,
+    domain: PathBuf,
+    problem: PathBuf,
+    plan: PathBuf,
+) -> PyResult<u64> {
+    py.allow_threads(|| {
+        let (domain, problem, plan) = (
+            read_named(&domain)?,
+            read_named(&problem)?,
+            read_named(&plan)?,
+        );
+        validate_text(
+            (&domain.0, &domain.1),
+            (&problem.0, &problem.1),
+            (&plan.0, &plan.1),
+        )
+    })
+    .map_err(error)
+}
+
+/// Replays a plan on a PDDL task given as text, as :func:`validate_pddl`
+/// does on files, and returns the plan's cost.
+///
+/// :param domain: the domain's text.
+/// :param problem: the problem's text.
+/// :param plan: the plan's text: one ``(action arg ...)`` per line, ``;``
+///     starting a comment.
+/// :returns: the plan's cost (its number of steps for a task without
+///     action costs).
+/// :raises SearchlabError: for a task or plan that does not parse or
+///     ground, a step that is not an action of the task or does not apply,
+///     or a goal left unreached; located by the line and column in
+///     ``domain``, ``problem`` or ``plan``, as the message names them.
+#[pyfunction]
+pub fn validate_pddl_text(
+    py: Python<'_>,
+    domain: &str,
+    problem: &str,
+    plan: &str,
+) -> PyResult<u64> {
     py.allow_threads(|| validate_text(("domain", domain), ("problem", problem), ("plan", plan)))
         .map_err(error)
 }

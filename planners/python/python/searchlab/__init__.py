@@ -21,7 +21,8 @@ Load a problem, plan it, read the plan and the statistics::
   ``searchlab plan``).
 - :func:`run_suite`: the built-in default suite or a suite file; the
   records as dicts, :meth:`Records.to_dataframe` with pandas.
-- :func:`validate_pddl`: replay an IPC plan on a PDDL task.
+- :func:`validate_pddl` (files), :func:`validate_pddl_text` (texts):
+  replay an IPC plan on a PDDL task and get its cost.
 - ``up_searchlab``: the Unified Planning engine (``import up_searchlab``
   registers ``OneshotPlanner(name="searchlab")``).
 
@@ -54,6 +55,7 @@ from ._searchlab import (
     pddl_from_text,
     run_suite_jsonl,
     validate_pddl,
+    validate_pddl_text,
 )
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "plan",
     "run_suite",
     "validate_pddl",
+    "validate_pddl_text",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]

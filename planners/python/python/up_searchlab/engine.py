@@ -232,7 +232,7 @@ class SearchlabEngine(
                 log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
             )
         try:
-            cost = searchlab.validate_pddl(domain, task, writer.get_plan(plan))
+            cost = searchlab.validate_pddl_text(domain, task, writer.get_plan(plan))
         except searchlab.SearchlabError as e:
             return ValidationResult(
                 ValidationResultStatus.INVALID,
