@@ -92,7 +92,7 @@ def plan(path: PathLike, problem: Optional[PathLike] = None, **options: Any) -> 
         ``PddlTask.plan`` (``direction``, ``algorithm``, ``heuristic``,
         ``max_time``, ``max_expansions``, ``max_memory_mb``; ``packing``
         for PDDL).
-    :return: the :class:`PlanResult`.
+    :returns: the :class:`PlanResult`.
     :raises SearchlabError: for a file that cannot be read or does not
         parse, or a bad option.
     """
@@ -122,6 +122,13 @@ def heuristic(function: Optional[F] = None, *, admissible: bool = False) -> Any:
     ``planners::heuristics::TaskView`` runs everywhere at full speed.
 
     Use as ``@searchlab.heuristic`` or ``@searchlab.heuristic(admissible=True)``.
+
+    :param function: the callable, when used as ``@searchlab.heuristic``
+        or called as ``searchlab.heuristic(f, admissible=True)``.
+    :param admissible: whether the heuristic never overestimates the cost
+        to the goal.
+    :returns: the callable, marked (a wrapper for one that takes no
+        attributes), or, without ``function``, a decorator that marks one.
     """
 
     def mark(f: F) -> F:
@@ -152,6 +159,7 @@ class Records(List[Dict[str, Any]]):
     def to_dataframe(self) -> Any:
         """The records as a pandas ``DataFrame`` (needs pandas installed).
 
+        :returns: a ``DataFrame`` with one row per record.
         :raises ImportError: when pandas is not installed.
         """
         try:
@@ -177,7 +185,7 @@ def run_suite(
         ``reg-gbfs-ff`` ...) to run instead of the suite's.
     :param problems: only the suite's problems with these names.
     :param jobs: worker threads; ``None`` uses every core.
-    :return: :class:`Records`, one dict per run.
+    :returns: :class:`Records`, one dict per run.
     :raises SearchlabError: for a malformed suite file or an unknown name.
     """
     lines = run_suite_jsonl(
