@@ -109,7 +109,9 @@ impl Problem {
     ///     problem refuses. A Python heuristic's own exception comes out as
     ///     it was raised.
     #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
-        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512))))]
+        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512))),
+        text_signature = "($self, *, direction='forward', algorithm='astar', heuristic=None, \
+            max_time=60.0, max_expansions=None, max_memory_mb=512)")]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     pub fn plan(
         &self,
@@ -363,7 +365,9 @@ impl PddlTask {
     ///     be grounded, or a heuristic the task refuses. A Python
     ///     heuristic's own exception comes out as it was raised.
     #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
-        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512)), packing = true))]
+        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512)), packing = true),
+        text_signature = "($self, *, direction='forward', algorithm='astar', heuristic=None, \
+            max_time=60.0, max_expansions=None, max_memory_mb=512, packing=True)")]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     pub fn plan(
         &self,

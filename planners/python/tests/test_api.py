@@ -1,7 +1,7 @@
 """The public API as Python's tools show it: every docstring in one style
 (reST, as Sphinx and ``help`` read it: ``code``, :param x:, :returns:,
 :raises SearchlabError:), whether it comes from a Rust doc comment or a
-Python docstring."""
+Python docstring, and signatures with their real defaults."""
 
 from __future__ import annotations
 
@@ -127,3 +127,14 @@ def test_docstrings_are_rest_not_markdown() -> None:
 def test_the_style_check_catches_markdown(doc: str, caught: int) -> None:
     assert len(style_errors(doc)) == caught
 
+
+def test_signatures_show_the_defaults() -> None:
+    for plan in [searchlab.Problem.plan, searchlab.PddlTask.plan]:
+        parameters = inspect.signature(plan).parameters
+        defaults = {name: p.default for name, p in parameters.items() if p.default is not inspect.Parameter.empty}
+        assert defaults["max_time"] == 60.0 and defaults["max_memory_mb"] == 512, defaults
+        assert defaults["direction"] == "forward" and defaults["max_expansions"] is None
+        assert all(p.kind == inspect.Parameter.KEYWORD_ONLY for name, p in parameters.items() if name != "self")
+    assert inspect.signature(searchlab.PddlTask.plan).parameters["packing"].default is True
+    assert "max_time=60.0" in (searchlab.Problem.plan.__text_signature__ or "")
+    assert list(inspect.signature(searchlab.validate_pddl).parameters) == ["domain", "problem", "plan"]
