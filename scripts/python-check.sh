@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python bindings (planners/python), end to end on a fresh virtual
 # environment: the crate's formatting and lints, the wheel built with
-# maturin and installed with pip beside Unified Planning, the type stub
-# checked against the module (mypy's stubtest), pytest on
+# maturin and installed with pip beside Unified Planning and Fast Downward
+# (up-fast-downward: the factory must pick searchlab over it), the type
+# stub checked against the module (mypy's stubtest), pytest on
 # planners/python/tests (plans equal to the `searchlab` CLI's, the UP
 # engine, bad input, Python heuristics, suites, docstrings), and the
 # README's Python examples run as written. Prints the wheel's build time.
@@ -22,6 +23,7 @@ manifest=planners/python/Cargo.toml
 # Pinned for reproducible checks.
 maturin_version=1.16.0
 up_version=1.3.0
+up_fast_downward_version=1.0.0
 mypy_version=2.4.1
 pytest_version=9.2.0
 pandas_version=3.1.1
@@ -37,7 +39,8 @@ python3 -m venv "$work/venv"
 python="$work/venv/bin/python"
 "$python" -m pip install --quiet --disable-pip-version-check \
     "maturin==$maturin_version" "unified-planning==$up_version" \
-    "mypy==$mypy_version" "pytest==$pytest_version" "pandas==$pandas_version"
+    "up-fast-downward==$up_fast_downward_version" "mypy==$mypy_version" \
+    "pytest==$pytest_version" "pandas==$pandas_version"
 
 echo "== the wheel (maturin build --release)"
 began=$(date +%s%N)

@@ -1,19 +1,25 @@
 """The Unified Planning engine: OneshotPlanner(name="searchlab") on a
-problem built in Python and on PDDL read with UP's reader, and the plan
-validator."""
+problem built in Python and on PDDL read with UP's reader, the plan
+validator, and the factory's choice beside Fast Downward."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from fractions import Fraction
 from pathlib import Path
+from typing import Iterator, List
 
 import pytest
 
 up = pytest.importorskip("unified_planning")
 
 import up_searchlab  # noqa: E402,F401  (registers the engine)
-from unified_planning.engines import PlanGenerationResultStatus, ValidationResultStatus  # noqa: E402
+from unified_planning.engines import (  # noqa: E402
+    OptimalityGuarantee,
+    PlanGenerationResultStatus,
+    ValidationResultStatus,
+)
 from unified_planning.io import PDDLReader  # noqa: E402
 from unified_planning.shortcuts import (  # noqa: E402
     BoolType,
@@ -97,8 +103,6 @@ def test_bad_params_are_usage_errors() -> None:
 
 
 def test_the_factory_picks_searchlab_opt_for_optimality() -> None:
-    from unified_planning.engines import OptimalityGuarantee
-
     problem = robot_problem()
     with OneshotPlanner(name="searchlab-opt", params={"heuristic": "hmax", "direction": "regression"}) as planner:
         assert planner.solve(problem).status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
@@ -202,3 +206,52 @@ def test_a_problem_searchlab_cannot_read_validates_as_unknown() -> None:
         result = validator.validate(problem, plan)
     assert result.status == ValidationResultStatus.UNKNOWN
     assert "not an integer" in result.log_messages[0].message
+
+
+@pytest.fixture
+def factory_order() -> Iterator[List[str]]:
+    """The factory's preference list, restored after the test."""
+    factory = get_environment().factory
+    saved = list(factory.preference_list)
+    yield saved
+    factory.preference_list = saved
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("up_fast_downward") is None,
+    reason="up-fast-downward is not installed (scripts/python-check.sh installs it)",
+)
+def test_the_factory_picks_searchlab_before_fast_downward(factory_order: List[str]) -> None:
+    factory = get_environment().factory
+    assert {"fast-downward", "fast-downward-opt"} <= set(factory.engines)
+    problem = robot_problem()
+    with OneshotPlanner(problem_kind=problem.kind) as planner:
+        assert planner.name == "searchlab"
+    optimal = OptimalityGuarantee.SOLVED_OPTIMALLY
+    with OneshotPlanner(problem_kind=problem.kind, optimality_guarantee=optimal) as planner:
+        assert planner.name == "searchlab-opt"
+        assert planner.solve(problem).status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
+    # The way out: UP's order, which puts Fast Downward first.
+    up_searchlab.register(prefer=False)
+    assert factory.preference_list[-2:] == ["searchlab", "searchlab-opt"]
+    with OneshotPlanner(problem_kind=problem.kind) as planner:
+        assert type(planner) is factory.engine("fast-downward")
+    with OneshotPlanner(problem_kind=problem.kind, optimality_guarantee=optimal) as planner:
+        assert type(planner) is factory.engine("fast-downward-opt")
+    up_searchlab.register()
+    assert factory.preference_list == factory_order
+
+
+def test_register_places_the_engines_ahead_of_the_other_planners(factory_order: List[str]) -> None:
+    factory = get_environment().factory
+    order = factory.preference_list
+    first = order.index("searchlab")
+    assert order[first + 1] == "searchlab-opt"
+    planners = [name for name in order[:first] if factory.engine(name).is_oneshot_planner()]
+    assert planners == []
+    # Registering again places them again, and adds nothing.
+    up_searchlab.register(prefer=False)
+    up_searchlab.register()
+    assert factory.preference_list == factory_order
+    assert factory.engines.count("searchlab") == 1
+

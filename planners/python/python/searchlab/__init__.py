@@ -23,8 +23,9 @@ Load a problem, plan it, read the plan and the statistics::
   records as dicts, :meth:`Records.to_dataframe` with pandas.
 - :func:`validate_pddl` (files), :func:`validate_pddl_text` (texts):
   replay an IPC plan on a PDDL task and get its cost.
-- ``up_searchlab``: the Unified Planning engine (``import up_searchlab``
-  registers ``OneshotPlanner(name="searchlab")``).
+- ``up_searchlab``: the Unified Planning engines (``import up_searchlab``
+  registers ``searchlab`` and ``searchlab-opt`` ahead of UP's other
+  planners; see ``help(up_searchlab)``).
 
 Searches run with the GIL released, so other Python threads go on, and
 on another thread, so Ctrl-C stops a ``plan(...)``: the search ends at

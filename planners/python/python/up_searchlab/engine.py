@@ -79,6 +79,8 @@ class SearchlabEngine(
     quality metric, ``SOLVED_SATISFICING`` otherwise; an exhausted search is
     ``UNSOLVABLE_PROVEN``; the time and memory limits are ``TIMEOUT`` and
     ``MEMOUT``; bad input is ``INTERNAL_ERROR`` with the message in the log.
+
+    :raises UPUsageError: for a bad name or limit.
     """
 
     def __init__(
@@ -105,7 +107,7 @@ class SearchlabEngine(
         try:
             _PROBE.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
-            raise UPUsageError(f"searchlab: {e}") from e
+            raise UPUsageError(f"{self.name}: {e}") from e
 
     @property
     def name(self) -> str:
@@ -141,24 +143,37 @@ class SearchlabEngine(
 
     @staticmethod
     def supports(problem_kind: ProblemKind) -> bool:
-        """Whether ``problem_kind`` is within :meth:`supported_kind`."""
+        """Whether ``problem_kind`` is within :meth:`supported_kind`.
+
+        :param problem_kind: a problem's kind.
+        """
         return problem_kind <= SearchlabEngine.supported_kind()
 
     @staticmethod
     def supports_plan(plan_kind: "up.plans.PlanKind") -> bool:
-        """Sequential plans only."""
+        """Sequential plans only.
+
+        :param plan_kind: a plan's kind.
+        """
         return plan_kind == up.plans.PlanKind.SEQUENTIAL_PLAN
 
     @staticmethod
     def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
-        """Satisfying always; optimality depends on the configuration, so
-        the factory does not pick this engine when optimality is asked for
-        (name it to get an optimal configuration)."""
+        """Satisficing only: optimality depends on the configuration, so the
+        factory does not pick this engine when optimality is asked for
+        (``searchlab-opt`` is the optimal one).
+
+        :param optimality_guarantee: what the caller asks for.
+        :returns: whether it is ``SATISFICING``.
+        """
         return optimality_guarantee == OptimalityGuarantee.SATISFICING
 
     @staticmethod
     def get_credits(**kwargs: Any) -> Optional[Credits]:
-        """searchlab's credits."""
+        """searchlab's credits.
+
+        :param kwargs: ignored.
+        """
         return credits
 
     def _solve(
@@ -267,12 +282,12 @@ class SearchlabOptEngine(SearchlabEngine):
         max_time: Optional[float] = 60.0,
     ) -> None:
         if algorithm not in ("astar", "dijkstra"):
-            raise UPUsageError(f"searchlab-opt: {algorithm} is not optimal; use astar or dijkstra")
+            raise UPUsageError(f"{OPT_ENGINE_NAME}: {algorithm} is not optimal; use astar or dijkstra")
         admissible = {h["name"] for h in searchlab.heuristics() if h["admissible"]}
         aliases = {a: h["name"] for h in searchlab.heuristics() for a in h["aliases"]}
         if algorithm == "astar" and aliases.get(heuristic, heuristic) not in admissible:
             raise UPUsageError(
-                f"searchlab-opt: heuristic {heuristic} is not admissible (admissible: {', '.join(sorted(admissible))})"
+                f"{OPT_ENGINE_NAME}: heuristic {heuristic} is not admissible (admissible: {', '.join(sorted(admissible))})"
             )
         SearchlabEngine.__init__(self, direction, algorithm, heuristic, max_expansions, max_memory_mb, max_time)
 
@@ -283,13 +298,21 @@ class SearchlabOptEngine(SearchlabEngine):
 
     @staticmethod
     def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
-        """Satisficing and optimal: every configuration is optimal."""
+        """Satisficing and optimal: every configuration is optimal.
+
+        :param optimality_guarantee: what the caller asks for.
+        :returns: ``True``.
+        """
         return True
 
 
 def _pddl_names(writer: PDDLWriter, problem: "up.model.Problem") -> Dict[str, Any]:
     """The problem's actions and objects by the names the writer gave them,
-    in lower case (searchlab's plans are; PDDL names ignore case)."""
+    in lower case (searchlab's plans are; PDDL names ignore case).
+
+    :param writer: the writer that made the PDDL text.
+    :param problem: the problem it wrote.
+    """
     names: Dict[str, Any] = {}
     for item in [*problem.actions, *problem.all_objects]:
         names[writer.get_pddl_name(item).lower()] = item
@@ -297,18 +320,57 @@ def _pddl_names(writer: PDDLWriter, problem: "up.model.Problem") -> Dict[str, An
 
 
 def _action_instance(step: str, names: Dict[str, Any], problem: "up.model.Problem") -> "up.plans.ActionInstance":
-    """The UP action instance of a plan step ``action arg ...``."""
+    """The UP action instance of a plan step ``action arg ...``.
+
+    :param step: a step of searchlab's plan.
+    :param names: the problem's actions and objects by PDDL name.
+    :param problem: the problem.
+    """
     name, *args = step.split()
     em = problem.environment.expression_manager
     params = tuple(em.ObjectExp(names[arg]) for arg in args)
     return up.plans.ActionInstance(names[name], params)
 
 
-def register() -> None:
-    """Adds the engines to the current UP environment's factory as
-    ``searchlab`` and ``searchlab-opt`` (done on ``import up_searchlab``;
-    calling it again does nothing)."""
+def _is_planner(factory: Any, name: str) -> bool:
+    """Whether the factory's engine ``name`` plans (one-shot or anytime).
+
+    :param factory: UP's engine factory.
+    :param name: an engine's name in it.
+    """
+    try:
+        engine = factory.engine(name)
+    except KeyError:
+        return False
+    return any(getattr(engine, test, lambda: False)() for test in ("is_oneshot_planner", "is_anytime_planner"))
+
+
+def register(prefer: bool = True) -> None:
+    """Adds the engines ``searchlab`` and ``searchlab-opt`` to the current
+    UP environment's factory and places them in its preference list (done
+    on ``import up_searchlab``; calling it again only places them anew).
+
+    UP's factory, asked for a planner by problem kind
+    (``OneshotPlanner(problem_kind=...)``), takes the first engine of
+    ``factory.preference_list`` that fits; ``factory.add_engine`` puts an
+    engine at the end, after Fast Downward and the other planners UP
+    knows.
+
+    :param prefer: ``True`` places both engines just ahead of the first
+        other planner in the list, so that the factory picks ``searchlab``
+        for the classical problems searchlab supports and ``searchlab-opt``
+        when optimality is asked for (``PlanValidator(problem_kind=...)``
+        picks ``searchlab`` too; name ``sequential_plan_validator`` for
+        UP's own). ``False`` keeps UP's order: the engines at the end of
+        the list, as ``add_engine`` puts them.
+    """
     factory = up.environment.get_environment().factory
-    for name, class_name in [(ENGINE_NAME, "SearchlabEngine"), (OPT_ENGINE_NAME, "SearchlabOptEngine")]:
+    ours = [ENGINE_NAME, OPT_ENGINE_NAME]
+    for name, class_name in zip(ours, ["SearchlabEngine", "SearchlabOptEngine"]):
         if name not in factory.engines:
             factory.add_engine(name, __name__, class_name)
+    others = [name for name in factory.preference_list if name not in ours]
+    first = len(others)
+    if prefer:
+        first = next((i for i, name in enumerate(others) if _is_planner(factory, name)), first)
+    factory.preference_list = others[:first] + ours + others[first:]
