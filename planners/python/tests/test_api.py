@@ -35,7 +35,7 @@ def modules() -> List[ModuleType]:
     Planning is installed."""
     names = ["searchlab", "searchlab._searchlab"]
     if importlib.util.find_spec("unified_planning") is not None:
-        names += ["up_searchlab", "up_searchlab.engine"]
+        names += ["up_searchlab", "up_searchlab.engine", "up_searchlab._messages"]
     return [importlib.import_module(name) for name in names]
 
 

@@ -20,6 +20,8 @@ The engines are ``OneshotPlanner`` and ``PlanValidator`` engines for
 classical problems: they write the problem as PDDL with UP's
 ``PDDLWriter``, hand the text to searchlab's PDDL front end in memory, and
 map the plan's actions back to the problem's with the writer's names.
+searchlab's errors are said of the problem too (``action go_fast: cost
+1.5 is not an integer``), not of the PDDL text it read.
 """
 
 from __future__ import annotations

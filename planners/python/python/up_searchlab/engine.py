@@ -23,6 +23,8 @@ from unified_planning.model import ProblemKind
 
 import searchlab
 
+from ._messages import explain, explained_logs
+
 ENGINE_NAME = "searchlab"
 OPT_ENGINE_NAME = "searchlab-opt"
 
@@ -78,7 +80,10 @@ class SearchlabEngine(
     it (A* with an admissible heuristic, or Dijkstra) and the problem has a
     quality metric, ``SOLVED_SATISFICING`` otherwise; an exhausted search is
     ``UNSOLVABLE_PROVEN``; the time and memory limits are ``TIMEOUT`` and
-    ``MEMOUT``; bad input is ``INTERNAL_ERROR`` with the message in the log.
+    ``MEMOUT``; bad input is ``INTERNAL_ERROR`` with the message in the log,
+    said of the problem (``action go_fast: cost 1.5 is not an integer``),
+    and searchlab's own message, located in the PDDL text UP wrote, after
+    it at ``DEBUG`` level.
 
     :raises UPUsageError: for a bad name or limit.
     """
@@ -107,7 +112,9 @@ class SearchlabEngine(
         try:
             _PROBE.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
-            raise UPUsageError(f"{self.name}: {e}") from e
+            # Said of the params, not of the probe's text.
+            option = _bad_option({**self._options, "max_time": max_time})
+            raise UPUsageError(f"{self.name}: {option}{explain(str(e))}") from e
 
     @property
     def name(self) -> str:
@@ -195,15 +202,16 @@ class SearchlabEngine(
         max_time = self._max_time if timeout is None else timeout
         if max_time is not None and max_time > _MAX_TIME:
             max_time = None  # beyond searchlab's longest limit (a year): none
+        texts = {"domain": writer.get_domain(), "problem": writer.get_problem()}
         try:
-            task = searchlab.pddl_from_text(writer.get_domain(), writer.get_problem())
+            task = searchlab.pddl_from_text(texts["domain"], texts["problem"])
             result = task.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
             return PlanGenerationResult(
                 PlanGenerationResultStatus.INTERNAL_ERROR,
                 None,
                 self.name,
-                log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
+                log_messages=explained_logs(str(e), up.engines.LogLevel.ERROR, writer, texts, problem),
             )
         metrics = {
             "engine_internal_time": str(result.time + (result.translator_time or 0.0)),
@@ -236,23 +244,24 @@ class SearchlabEngine(
         assert isinstance(problem, up.model.Problem)
         assert isinstance(plan, up.plans.SequentialPlan)
         writer = PDDLWriter(problem)
-        domain, task = writer.get_domain(), writer.get_problem()
+        texts = {"domain": writer.get_domain(), "problem": writer.get_problem()}
         try:
-            searchlab.pddl_from_text(domain, task)
+            searchlab.pddl_from_text(texts["domain"], texts["problem"])
         except searchlab.SearchlabError as e:
             # searchlab cannot read the problem: nothing is known of the plan.
             return ValidationResult(
                 ValidationResultStatus.UNKNOWN,
                 self.name,
-                log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
+                log_messages=explained_logs(str(e), up.engines.LogLevel.ERROR, writer, texts, problem),
             )
+        texts["plan"] = writer.get_plan(plan)
         try:
-            cost = searchlab.validate_pddl_text(domain, task, writer.get_plan(plan))
+            cost = searchlab.validate_pddl_text(texts["domain"], texts["problem"], texts["plan"])
         except searchlab.SearchlabError as e:
             return ValidationResult(
                 ValidationResultStatus.INVALID,
                 self.name,
-                log_messages=[up.engines.LogMessage(up.engines.LogLevel.INFO, str(e))],
+                log_messages=explained_logs(str(e), up.engines.LogLevel.INFO, writer, texts, problem, plan),
             )
         return ValidationResult(ValidationResultStatus.VALID, self.name, metrics={"cost": str(cost)})
 
@@ -330,6 +339,20 @@ def _action_instance(step: str, names: Dict[str, Any], problem: "up.model.Proble
     em = problem.environment.expression_manager
     params = tuple(em.ObjectExp(names[arg]) for arg in args)
     return up.plans.ActionInstance(names[name], params)
+
+
+def _bad_option(options: Dict[str, Any]) -> str:
+    """The option that searchlab refuses on its own, as ``name=value: ``,
+    or nothing when only their combination is refused.
+
+    :param options: the engine's options, as ``plan`` takes them.
+    """
+    for name, value in options.items():
+        try:
+            _PROBE.plan(**{name: value})
+        except searchlab.SearchlabError:
+            return f"{name}={value!r}: "
+    return ""
 
 
 def _is_planner(factory: Any, name: str) -> bool:
