@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The Python bindings (planners/python), end to end on a fresh virtual
 # environment: the crate's formatting and lints, the wheel built with
-# maturin and installed with pip beside Unified Planning, pytest on
+# maturin and installed with pip beside Unified Planning and Fast Downward
+# (up-fast-downward: the factory must pick searchlab over it), the type
+# stub checked against the module (mypy's stubtest), pytest on
 # planners/python/tests (plans equal to the `searchlab` CLI's, the UP
-# engine, bad input, Python heuristics, suites), and the README's Python
-# examples run as written. Prints the wheel's build time.
+# engine, bad input, Python heuristics, suites, docstrings), and the
+# README's Python examples run as written. Prints the wheel's build time.
 #
 #   scripts/python-check.sh
 #
@@ -21,6 +23,8 @@ manifest=planners/python/Cargo.toml
 # Pinned for reproducible checks.
 maturin_version=1.16.0
 up_version=1.3.0
+up_fast_downward_version=1.0.0
+mypy_version=2.4.1
 pytest_version=9.2.0
 pandas_version=3.1.1
 
@@ -35,6 +39,7 @@ python3 -m venv "$work/venv"
 python="$work/venv/bin/python"
 "$python" -m pip install --quiet --disable-pip-version-check \
     "maturin==$maturin_version" "unified-planning==$up_version" \
+    "up-fast-downward==$up_fast_downward_version" "mypy==$mypy_version" \
     "pytest==$pytest_version" "pandas==$pandas_version"
 
 echo "== the wheel (maturin build --release)"
@@ -46,6 +51,12 @@ wheel=$(ls "$work"/wheels/searchlab-*.whl)
 printf 'wheel built in %d.%d s: %s (%s)\n' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)) \
     "${wheel#"$root"/}" "$(du -h "$wheel" | cut -f1)"
 "$python" -m pip install --quiet --disable-pip-version-check "$wheel"
+
+echo "== the type stub against the module (stubtest)"
+# From another folder, so that the module is the installed wheel's. The
+# stub marks the native classes @final (they cannot be subclassed) and
+# leaves PEP 800's @disjoint_base out (it would need typing_extensions).
+(cd "$work" && "$python" -m mypy.stubtest searchlab._searchlab --ignore-disjoint-bases)
 
 echo "== the searchlab CLI the tests compare with"
 CARGO_TARGET_DIR="$target" cargo build --quiet -p searchlab

@@ -14,6 +14,12 @@
 //! Searches run with the GIL released, on a thread of their own so that
 //! Ctrl-C stops them ([`interrupt`]); a Python heuristic takes the GIL back
 //! for each estimate. Bad input raises [`SearchlabError`], never a panic.
+//!
+//! The doc comments of what Python sees (the module, classes, functions,
+//! methods and the fields of `get_all` classes) are its docstrings, so they
+//! are written as the Python side's are, in reST: ``code`` in double
+//! backticks, `:param name:`, `:returns:`, `:raises SearchlabError:`. The
+//! rest of the crate's docs are rustdoc's Markdown.
 
 use pyo3::prelude::*;
 
@@ -31,7 +37,8 @@ pyo3::create_exception!(
     "Bad input to searchlab: a file that cannot be read or does not parse \
      (the message gives the file, line and column), an unknown direction, \
      algorithm or heuristic name, a heuristic that does not serve the \
-     problem, or an invalid limit."
+     problem, an invalid limit, or a plan that does not replay. A \
+     ``ValueError``."
 );
 
 /// A [`SearchlabError`] carrying `error`'s message.
@@ -39,8 +46,8 @@ pub(crate) fn error(error: impl std::fmt::Display) -> PyErr {
     SearchlabError::new_err(error.to_string())
 }
 
-/// The native module: its classes and functions, re-exported by the
-/// `searchlab` package.
+/// searchlab's native module: its classes and functions, re-exported by
+/// the ``searchlab`` package (see ``help(searchlab)``).
 #[pymodule]
 fn _searchlab(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
@@ -55,6 +62,7 @@ fn _searchlab(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(problem::load_pddl, module)?)?;
     module.add_function(wrap_pyfunction!(problem::pddl_from_text, module)?)?;
     module.add_function(wrap_pyfunction!(problem::validate_pddl, module)?)?;
+    module.add_function(wrap_pyfunction!(problem::validate_pddl_text, module)?)?;
     module.add_function(wrap_pyfunction!(options::heuristics, module)?)?;
     module.add_function(wrap_pyfunction!(suite::run_suite_jsonl, module)?)?;
     Ok(())

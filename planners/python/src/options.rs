@@ -194,12 +194,11 @@ fn named(name: &str) -> PyResult<NamedHeuristic> {
     }
 }
 
-/// The built-in heuristics, one dict each: `name`, `aliases`,
-/// `description`, `admissible`, `consistent`, `directions` and
-/// `representations`.
+/// The built-in heuristics, the names ``plan(heuristic=...)`` takes.
 ///
-/// # Errors
-/// Only if Python cannot build the dicts.
+/// :returns: one ``dict`` per heuristic: ``name``, ``aliases``,
+///     ``description``, ``admissible``, ``consistent``, ``directions``
+///     and ``representations``.
 #[pyfunction]
 pub fn heuristics(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     Registry::builtin()

@@ -17,19 +17,20 @@ use crate::interrupt::interruptible;
 use crate::options::{Options, PlanArgs, Seconds, Whole};
 use crate::result::PlanResult;
 
-/// A problem read from a TOML problem file (atomic or factored; see the
-/// format in `planners::problem`). Load one with `searchlab.load(path)` or
-/// `searchlab.parse(text)`; plan it as often as you like.
+/// A problem read from a TOML problem file, atomic or factored (the format
+/// is the ``searchlab`` command line's). Load one with :func:`load` or
+/// :func:`parse`; plan it with :meth:`Problem.plan` as often as you like.
 #[pyclass(module = "searchlab", frozen)]
 pub struct Problem {
     loaded: Arc<LoadedProblem>,
 }
 
-/// Reads and checks the problem file at `path`.
+/// Reads and checks a TOML problem file.
 ///
-/// # Errors
-/// `SearchlabError` with the file, line and column of what is wrong, or
-/// that the file cannot be read.
+/// :param path: the problem file (``str`` or path-like).
+/// :returns: the :class:`Problem`.
+/// :raises SearchlabError: with the file, line and column of what is
+///     wrong, or for a file that cannot be read.
 #[pyfunction]
 #[expect(
     clippy::needless_pass_by_value,
@@ -44,11 +45,13 @@ pub fn load(py: Python<'_>, path: PathBuf) -> PyResult<Problem> {
     })
 }
 
-/// Checks the problem in `text`; `file_name` is the name errors give (and
-/// the default problem name).
+/// Checks a TOML problem given as text.
 ///
-/// # Errors
-/// `SearchlabError` with the line and column of what is wrong.
+/// :param text: the problem, as a problem file holds it.
+/// :param file_name: the name errors give (and the problem's name when the
+///     text names none).
+/// :returns: the :class:`Problem`.
+/// :raises SearchlabError: with the line and column of what is wrong.
 #[pyfunction]
 #[pyo3(signature = (text, file_name = "problem.toml"))]
 pub fn parse(text: &str, file_name: &str) -> PyResult<Problem> {
@@ -66,7 +69,7 @@ impl Problem {
         self.loaded.name()
     }
 
-    /// `atomic` or `factored`.
+    /// ``atomic`` or ``factored``.
     #[getter]
     pub fn kind(&self) -> &'static str {
         self.loaded.kind()
@@ -86,27 +89,29 @@ impl Problem {
         }
     }
 
-    /// Plans the problem and returns a `PlanResult`.
+    /// Plans the problem.
     ///
-    /// Keyword arguments:
-    ///
-    /// - `direction`: `forward` (the default), `regression` or `portfolio`
-    ///   (both at once on two threads; the first answer wins).
-    /// - `algorithm`: `astar` (the default), `wastar:W`, `gbfs`, `dijkstra`,
-    ///   `bfs`, `rwastar` (anytime) or `lazygbfs`.
-    /// - `heuristic`: a built-in heuristic's name (`searchlab.heuristics()`
-    ///   lists them; `a+b` alternates for `lazygbfs`), a Python callable
-    ///   (see `searchlab.heuristic`), or `None` for `hmax` on atomic problems
-    ///   and `numeric` on factored ones.
-    /// - `max_time` (seconds, 60 by default), `max_expansions` (none by
-    ///   default), `max_memory_mb` (512 by default): limits per search;
-    ///   `None` lifts one. A limit ends the search with outcome `limit`.
-    ///
-    /// # Errors
-    /// `SearchlabError` for a bad name or limit or a heuristic the problem
-    /// refuses; a Python heuristic's own exception.
+    /// :param direction: ``forward`` (the default), ``regression`` or
+    ///     ``portfolio`` (both at once on two threads; the first answer
+    ///     wins).
+    /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
+    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime) or ``lazygbfs``.
+    /// :param heuristic: a built-in heuristic's name (:func:`heuristics`
+    ///     lists them; ``a+b`` alternates for ``lazygbfs``), a Python
+    ///     callable (see :func:`heuristic`), or ``None`` for ``hmax`` on
+    ///     atomic problems and ``numeric`` on factored ones.
+    /// :param max_time: seconds per search; ``None`` for no limit.
+    /// :param max_expansions: expansions per search; ``None`` for no limit.
+    /// :param max_memory_mb: MiB per search; ``None`` for no limit.
+    /// :returns: the :class:`PlanResult`. A limit that stops the search is
+    ///     its outcome ``limit``, not an error.
+    /// :raises SearchlabError: for a bad name or limit, or a heuristic the
+    ///     problem refuses. A Python heuristic's own exception comes out as
+    ///     it was raised.
     #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
-        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512))))]
+        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512))),
+        text_signature = "($self, *, direction='forward', algorithm='astar', heuristic=None, \
+            max_time=60.0, max_expansions=None, max_memory_mb=512)")]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     pub fn plan(
         &self,
@@ -194,20 +199,22 @@ enum Source {
 
 /// A PDDL task: a domain and a problem (STRIPS with typing, negative
 /// preconditions, equality, action costs and ADL). Load one with
-/// `searchlab.load_pddl(domain, problem)` or
-/// `searchlab.pddl_from_text(domain_text, problem_text)`.
+/// :func:`load_pddl` or :func:`pddl_from_text`; plan it with
+/// :meth:`PddlTask.plan`.
 #[pyclass(module = "searchlab", frozen)]
 pub struct PddlTask {
     source: Arc<Source>,
     name: String,
 }
 
-/// Reads and parses the PDDL task in the files `domain` and `problem`
-/// (grounding waits for `plan`).
+/// Reads and parses a PDDL task from its files (grounding waits for
+/// :meth:`PddlTask.plan`, which reads the files again).
 ///
-/// # Errors
-/// `SearchlabError` naming the file, line and column of a parse error, or
-/// a file that cannot be read.
+/// :param domain: the domain file (``str`` or path-like).
+/// :param problem: the problem file (``str`` or path-like).
+/// :returns: the :class:`PddlTask`.
+/// :raises SearchlabError: naming the file, line and column of a parse
+///     error, or for a file that cannot be read.
 #[pyfunction]
 pub fn load_pddl(py: Python<'_>, domain: PathBuf, problem: PathBuf) -> PyResult<PddlTask> {
     py.allow_threads(|| check_files(&domain, &problem))
@@ -218,11 +225,13 @@ pub fn load_pddl(py: Python<'_>, domain: PathBuf, problem: PathBuf) -> PyResult<
     })
 }
 
-/// Parses a PDDL task given as text (errors name the files `domain` and
-/// `problem`).
+/// Parses a PDDL task given as text.
 ///
-/// # Errors
-/// `SearchlabError` with the line and column of a parse error.
+/// :param domain: the domain's text.
+/// :param problem: the problem's text.
+/// :returns: the :class:`PddlTask`.
+/// :raises SearchlabError: with the line and column of a parse error in
+///     ``domain`` or ``problem``, as the message names them.
 #[pyfunction]
 pub fn pddl_from_text(domain: String, problem: String) -> PyResult<PddlTask> {
     let parsed = parse_domain("domain", &domain).map_err(error)?;
@@ -236,19 +245,23 @@ pub fn pddl_from_text(domain: String, problem: String) -> PyResult<PddlTask> {
     })
 }
 
+/// The text of the file at `path`, under its path's name (the name its
+/// errors give).
+fn read_named(path: &Path) -> Result<(String, String), PddlError> {
+    let name = path.display().to_string();
+    match planners::input::read_text(path) {
+        Ok(text) => Ok((name, text)),
+        Err(e) => Err(PddlError::Io {
+            path: name,
+            message: e.to_string(),
+        }),
+    }
+}
+
 /// Checks that both files read and parse.
 fn check_files(domain: &Path, problem: &Path) -> Result<(), PddlError> {
-    let read = |path: &Path| {
-        planners::input::read_text(path).map_err(|e| PddlError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })
-    };
-    let (domain_text, problem_text) = (read(domain)?, read(problem)?);
-    check_text(
-        (&domain.display().to_string(), &domain_text),
-        (&problem.display().to_string(), &problem_text),
-    )
+    let (domain, problem) = (read_named(domain)?, read_named(problem)?);
+    check_text((&domain.0, &domain.1), (&problem.0, &problem.1))
 }
 
 /// Checks that both texts parse.
@@ -258,14 +271,65 @@ fn check_text(domain: (&str, &str), problem: (&str, &str)) -> Result<(), PddlErr
     Ok(())
 }
 
-/// Replays an IPC plan (`(action arg ...)` per line) on a PDDL task given
-/// as text and returns its cost.
+/// Replays a plan on a PDDL task, all three read from files, and returns
+/// the plan's cost.
 ///
-/// # Errors
-/// `SearchlabError` for a task or plan that does not parse, a step that is
-/// not an action of the task or does not apply, or a goal not reached.
+/// :param domain: the domain file (``str`` or path-like).
+/// :param problem: the problem file (``str`` or path-like).
+/// :param plan: the plan file, as IPC planners write it: one
+///     ``(action arg ...)`` per line, ``;`` starting a comment.
+/// :returns: the plan's cost (its number of steps for a task without
+///     action costs).
+/// :raises SearchlabError: for a file that cannot be read, a task or plan
+///     that does not parse or ground, a step that is not an action of the
+///     task or does not apply, or a goal left unreached; located in the
+///     file by its path and the line and column.
 #[pyfunction]
-pub fn validate_pddl(py: Python<'_>, domain: &str, problem: &str, plan: &str) -> PyResult<u64> {
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "pyo3 converts Python paths into owned values"
+)]
+pub fn validate_pddl(
+    py: Python<'_>,
+    domain: PathBuf,
+    problem: PathBuf,
+    plan: PathBuf,
+) -> PyResult<u64> {
+    py.allow_threads(|| {
+        let (domain, problem, plan) = (
+            read_named(&domain)?,
+            read_named(&problem)?,
+            read_named(&plan)?,
+        );
+        validate_text(
+            (&domain.0, &domain.1),
+            (&problem.0, &problem.1),
+            (&plan.0, &plan.1),
+        )
+    })
+    .map_err(error)
+}
+
+/// Replays a plan on a PDDL task given as text, as :func:`validate_pddl`
+/// does on files, and returns the plan's cost.
+///
+/// :param domain: the domain's text.
+/// :param problem: the problem's text.
+/// :param plan: the plan's text: one ``(action arg ...)`` per line, ``;``
+///     starting a comment.
+/// :returns: the plan's cost (its number of steps for a task without
+///     action costs).
+/// :raises SearchlabError: for a task or plan that does not parse or
+///     ground, a step that is not an action of the task or does not apply,
+///     or a goal left unreached; located by the line and column in
+///     ``domain``, ``problem`` or ``plan``, as the message names them.
+#[pyfunction]
+pub fn validate_pddl_text(
+    py: Python<'_>,
+    domain: &str,
+    problem: &str,
+    plan: &str,
+) -> PyResult<u64> {
     py.allow_threads(|| validate_text(("domain", domain), ("problem", problem), ("plan", plan)))
         .map_err(error)
 }
@@ -273,36 +337,37 @@ pub fn validate_pddl(py: Python<'_>, domain: &str, problem: &str, plan: &str) ->
 #[pymethods]
 impl PddlTask {
     /// The problem's name: the problem file's path, or the name in its
-    /// `(define (problem NAME) ...)` for a task given as text.
+    /// ``(define (problem NAME) ...)`` for a task given as text.
     #[getter]
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// Grounds and plans the task and returns a `PlanResult` (parsing
-    /// and grounding count toward `max_time`).
+    /// Grounds and plans the task (parsing and grounding count toward
+    /// ``max_time``).
     ///
-    /// Keyword arguments:
-    ///
-    /// - `direction`: `forward` (the default), `regression` or `portfolio`
-    ///   (both at once on two threads; the first answer wins).
-    /// - `algorithm`: `astar` (the default), `wastar:W`, `gbfs`, `dijkstra`,
-    ///   `bfs`, `rwastar` (anytime) or `lazygbfs`.
-    /// - `heuristic`: a built-in heuristic's name (`searchlab.heuristics()`
-    ///   lists them; `a+b` alternates for `lazygbfs`), a Python callable
-    ///   (see `searchlab.heuristic`), or `None` for `hmax`.
-    /// - `max_time` (seconds, 60 by default), `max_expansions` (none by
-    ///   default), `max_memory_mb` (512 by default): limits per search;
-    ///   `None` lifts one. A limit ends the search with outcome `limit`.
-    /// - `packing`: search on packed states (groups of mutually exclusive
-    ///   facts as fields) when that takes fewer words; `True` by default.
-    ///
-    /// # Errors
-    /// `SearchlabError` for a bad name or limit, a task that cannot be
-    /// grounded or a heuristic it refuses; a Python heuristic's own
-    /// exception.
+    /// :param direction: ``forward`` (the default), ``regression`` or
+    ///     ``portfolio`` (both at once on two threads; the first answer
+    ///     wins).
+    /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
+    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime) or ``lazygbfs``.
+    /// :param heuristic: a built-in heuristic's name (:func:`heuristics`
+    ///     lists them; ``a+b`` alternates for ``lazygbfs``), a Python
+    ///     callable (see :func:`heuristic`), or ``None`` for ``hmax``.
+    /// :param max_time: seconds per search; ``None`` for no limit.
+    /// :param max_expansions: expansions per search; ``None`` for no limit.
+    /// :param max_memory_mb: MiB per search; ``None`` for no limit.
+    /// :param packing: search on packed states (groups of mutually
+    ///     exclusive facts as fields) when that takes fewer words.
+    /// :returns: the :class:`PlanResult`. A limit that stops grounding or
+    ///     the search is its outcome ``limit``, not an error.
+    /// :raises SearchlabError: for a bad name or limit, a task that cannot
+    ///     be grounded, or a heuristic the task refuses. A Python
+    ///     heuristic's own exception comes out as it was raised.
     #[pyo3(signature = (*, direction = "forward", algorithm = "astar", heuristic = None,
-        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512)), packing = true))]
+        max_time = Some(Seconds(60.0)), max_expansions = None, max_memory_mb = Some(Whole(512)), packing = true),
+        text_signature = "($self, *, direction='forward', algorithm='astar', heuristic=None, \
+            max_time=60.0, max_expansions=None, max_memory_mb=512, packing=True)")]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     pub fn plan(
         &self,

@@ -5,7 +5,8 @@ use planners::{PlanOutcome, PlanReport, PlanningDomain};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// One search's statistics.
+/// One search's statistics: counts of what the engine did, its memory and
+/// its time.
 #[pyclass(module = "searchlab", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct Statistics {
@@ -55,8 +56,7 @@ impl From<&search_core::Statistics> for Statistics {
 impl Statistics {
     /// The statistics as a dict.
     ///
-    /// # Errors
-    /// Only if Python cannot build the dict.
+    /// :returns: a ``dict`` from each field's name to its value.
     pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("expanded", self.expanded)?;
@@ -82,24 +82,26 @@ impl Statistics {
 }
 
 /// What planning found: the outcome, the plan (action names in execution
-/// order) and its cost, and the statistics of each search.
+/// order) and its cost, and the statistics of each search. Returned by
+/// :meth:`Problem.plan`, :meth:`PddlTask.plan` and :func:`plan`.
 #[pyclass(module = "searchlab", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct PlanResult {
     /// The problem's name (a PDDL task's problem file).
     pub problem: String,
-    /// The configuration's name, as in the suite's tables: `fwd-astar-hmax`.
+    /// The configuration's name, as in the suite's tables:
+    /// ``fwd-astar-hmax``.
     pub config: String,
-    /// `solved`, `unsolvable` (the search space was exhausted: proved),
-    /// `no_plan_found` (it ran dry having left out states a heuristic
-    /// called dead ends without proof), `limit` (a limit stopped the
-    /// search: see `limit`) or `cancelled`.
+    /// ``solved``, ``unsolvable`` (the search space was exhausted:
+    /// proved), ``no_plan_found`` (it ran dry having left out states a
+    /// heuristic called dead ends without proof), ``limit`` (a limit
+    /// stopped the search: see ``limit``) or ``cancelled``.
     pub outcome: String,
-    /// The limit that stopped the search (`time`, `memory`, `expansions`
-    /// ...), if one did.
+    /// The limit that stopped the search (``time``, ``memory``,
+    /// ``expansions`` ...), if one did.
     pub limit: Option<String>,
-    /// The plan's actions, in execution order (PDDL: `pick ball1 rooma
-    /// left`), if solved.
+    /// The plan's actions, in execution order (PDDL:
+    /// ``pick ball1 rooma left``), if solved.
     pub plan: Option<Vec<String>>,
     /// The plan's cost, if solved.
     pub cost: Option<u64>,
@@ -115,9 +117,9 @@ pub struct PlanResult {
     /// The regression search's statistics, if it ran.
     pub regression: Option<Statistics>,
     /// Wall time of the planner call in seconds (for PDDL, without parsing
-    /// and grounding: see `translator_time`).
+    /// and grounding: see ``translator_time``).
     pub time: f64,
-    /// Seconds spent making the heuristic, part of `time`.
+    /// Seconds spent making the heuristic, part of ``time``.
     pub setup_time: f64,
     /// For a PDDL task: seconds spent parsing and grounding.
     pub translator_time: Option<f64>,
@@ -129,8 +131,8 @@ pub struct PlanResult {
 #[pymethods]
 impl PlanResult {
     /// Whether the search finished with a plan. An anytime search that a
-    /// limit stopped may hold a plan too (`outcome` `limit`, `plan` and
-    /// `cost` set): the best it found, not known to be optimal.
+    /// limit stopped may hold a plan too (``outcome`` ``limit``, ``plan``
+    /// and ``cost`` set): the best it found, not known to be optimal.
     #[getter]
     pub fn solved(&self) -> bool {
         self.outcome == "solved"
@@ -138,8 +140,7 @@ impl PlanResult {
 
     /// The result as a dict (statistics as dicts too).
     ///
-    /// # Errors
-    /// Only if Python cannot build the dict.
+    /// :returns: a ``dict`` from each field's name to its value.
     pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("problem", &self.problem)?;

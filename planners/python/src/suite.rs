@@ -13,18 +13,20 @@ use searchlab_lab::suite_file::load_suite;
 
 use crate::error;
 
-/// Runs a suite and returns its records, one JSON object per line, in run
-/// order (the fields of `searchlab bench --out`'s `results.jsonl`).
+/// Runs a suite and returns its records as JSON lines (:func:`run_suite`
+/// returns them as dicts).
 ///
-/// `path` names a suite file (TOML, as `searchlab bench suite.toml`
-/// reads); `None` runs the built-in default suite. `configs`, if given,
-/// replaces the suite's configurations by these names (`fwd-astar-hmax`
-/// ...); `problems`, if given, keeps only the problems with these names;
-/// `jobs` is the number of worker threads (`None`: every core).
-///
-/// # Errors
-/// `SearchlabError` for a suite file that cannot be read or is malformed,
-/// an unknown configuration name, or a problem list that matches nothing.
+/// :param path: a suite file (TOML, as ``searchlab bench suite.toml``
+///     reads); ``None`` runs the built-in default suite.
+/// :param configs: configuration names (``fwd-astar-hmax`` ...) to run
+///     instead of the suite's.
+/// :param problems: only the suite's problems with these names.
+/// :param jobs: worker threads; ``None`` uses every core.
+/// :returns: one JSON object per line, in run order (the fields of
+///     ``searchlab bench --out``'s ``results.jsonl``).
+/// :raises SearchlabError: for a suite file that cannot be read or is
+///     malformed, an unknown configuration name, or a problem list that
+///     matches nothing.
 #[pyfunction]
 #[pyo3(signature = (path = None, *, configs = None, problems = None, jobs = None))]
 pub fn run_suite_jsonl(

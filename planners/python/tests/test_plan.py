@@ -3,6 +3,7 @@ shipped PDDL tasks, with optimal configurations."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable, Dict
 
@@ -62,9 +63,36 @@ def test_pddl_from_text_plans_and_validates(root: Path) -> None:
     result = task.plan(heuristic="hmax")
     assert result.cost == 11
     plan_text = "".join(f"({step})\n" for step in result.plan or [])
-    assert searchlab.validate_pddl(domain, problem, plan_text) == 11
-    with pytest.raises(searchlab.SearchlabError, match="plan"):
-        searchlab.validate_pddl(domain, problem, plan_text.split("\n", 1)[1])
+    assert searchlab.validate_pddl_text(domain, problem, plan_text) == 11
+    not_applicable = r"^invalid plan: action `\w+ [^`]+` \(step \d+\) is not applicable"
+    with pytest.raises(searchlab.SearchlabError, match=not_applicable):
+        searchlab.validate_pddl_text(domain, problem, plan_text.split("\n", 1)[1])
+    with pytest.raises(searchlab.SearchlabError, match=r"^plan:2:1: "):
+        searchlab.validate_pddl_text(domain, problem, "(move rooma roomb)\n(fly rooma)\n")
+    with pytest.raises(searchlab.SearchlabError, match=r"^domain:1:1: "):
+        searchlab.validate_pddl_text("(define (domain", problem, plan_text)
+
+
+def test_validate_pddl_reads_files(root: Path, tmp_path: Path) -> None:
+    domain = root / "benchmarks/pddl/gripper/domain.pddl"
+    problem = root / "benchmarks/pddl/gripper/task01.pddl"
+    result = searchlab.load_pddl(domain, problem).plan(heuristic="hmax")
+    plan = tmp_path / "plan.txt"
+    plan.write_text("; found by searchlab\n" + "".join(f"({step})\n" for step in result.plan or []))
+    assert searchlab.validate_pddl(domain, problem, plan) == 11  # paths
+    assert searchlab.validate_pddl(str(domain), str(problem), str(plan)) == 11  # strings
+    # Errors name the files by their paths.
+    plan.write_text("(move rooma roomb)\n(fly rooma)\n")
+    with pytest.raises(searchlab.SearchlabError, match=rf"^{re.escape(str(plan))}:2:1: "):
+        searchlab.validate_pddl(domain, problem, plan)
+    broken = tmp_path / "domain.pddl"
+    broken.write_text("(define (domain gripper)\n  (:predicates (at ?b)\n")
+    with pytest.raises(searchlab.SearchlabError, match=rf"^{re.escape(str(broken))}:\d+:\d+: "):
+        searchlab.validate_pddl(broken, problem, plan)
+    with pytest.raises(searchlab.SearchlabError, match=r"no/such/plan.txt: cannot read"):
+        searchlab.validate_pddl(domain, problem, "no/such/plan.txt")
+    with pytest.raises(TypeError):
+        searchlab.validate_pddl(domain, problem, 42)  # type: ignore[arg-type]
 
 
 def test_results_read_as_python_objects(root: Path) -> None:

@@ -1,32 +1,46 @@
 """The Unified Planning engine: OneshotPlanner(name="searchlab") on a
-problem built in Python and on PDDL read with UP's reader, and the plan
-validator."""
+problem built in Python and on PDDL read with UP's reader, the plan
+validator, the factory's choice beside Fast Downward, and errors said of
+the user's problem rather than of the PDDL text UP wrote."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Iterator, List
 
 import pytest
 
 up = pytest.importorskip("unified_planning")
 
 import up_searchlab  # noqa: E402,F401  (registers the engine)
-from unified_planning.engines import PlanGenerationResultStatus, ValidationResultStatus  # noqa: E402
-from unified_planning.io import PDDLReader  # noqa: E402
+from unified_planning.engines import (  # noqa: E402
+    LogLevel,
+    OptimalityGuarantee,
+    PlanGenerationResultStatus,
+    ValidationResultStatus,
+)
+from unified_planning.io import PDDLReader, PDDLWriter  # noqa: E402
 from unified_planning.shortcuts import (  # noqa: E402
+    GE,
     BoolType,
     Fluent,
     InstantaneousAction,
+    IntType,
     Not,
     Object,
+    ObjectExp,
     OneshotPlanner,
     PlanValidator,
     Problem,
+    RealType,
     UserType,
     get_environment,
 )
+from up_searchlab._messages import explain  # noqa: E402
 
 get_environment().credits_stream = None
 
@@ -97,8 +111,6 @@ def test_bad_params_are_usage_errors() -> None:
 
 
 def test_the_factory_picks_searchlab_opt_for_optimality() -> None:
-    from unified_planning.engines import OptimalityGuarantee
-
     problem = robot_problem()
     with OneshotPlanner(name="searchlab-opt", params={"heuristic": "hmax", "direction": "regression"}) as planner:
         assert planner.solve(problem).status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
@@ -202,3 +214,172 @@ def test_a_problem_searchlab_cannot_read_validates_as_unknown() -> None:
         result = validator.validate(problem, plan)
     assert result.status == ValidationResultStatus.UNKNOWN
     assert "not an integer" in result.log_messages[0].message
+
+
+@pytest.fixture
+def factory_order() -> Iterator[List[str]]:
+    """The factory's preference list, restored after the test."""
+    factory = get_environment().factory
+    saved = list(factory.preference_list)
+    yield saved
+    factory.preference_list = saved
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("up_fast_downward") is None,
+    reason="up-fast-downward is not installed (scripts/python-check.sh installs it)",
+)
+def test_the_factory_picks_searchlab_before_fast_downward(factory_order: List[str]) -> None:
+    factory = get_environment().factory
+    assert {"fast-downward", "fast-downward-opt"} <= set(factory.engines)
+    problem = robot_problem()
+    with OneshotPlanner(problem_kind=problem.kind) as planner:
+        assert planner.name == "searchlab"
+    optimal = OptimalityGuarantee.SOLVED_OPTIMALLY
+    with OneshotPlanner(problem_kind=problem.kind, optimality_guarantee=optimal) as planner:
+        assert planner.name == "searchlab-opt"
+        assert planner.solve(problem).status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
+    # The way out: UP's order, which puts Fast Downward first.
+    up_searchlab.register(prefer=False)
+    assert factory.preference_list[-2:] == ["searchlab", "searchlab-opt"]
+    with OneshotPlanner(problem_kind=problem.kind) as planner:
+        assert type(planner) is factory.engine("fast-downward")
+    with OneshotPlanner(problem_kind=problem.kind, optimality_guarantee=optimal) as planner:
+        assert type(planner) is factory.engine("fast-downward-opt")
+    up_searchlab.register()
+    assert factory.preference_list == factory_order
+
+
+def test_register_places_the_engines_ahead_of_the_other_planners(factory_order: List[str]) -> None:
+    factory = get_environment().factory
+    order = factory.preference_list
+    first = order.index("searchlab")
+    assert order[first + 1] == "searchlab-opt"
+    planners = [name for name in order[:first] if factory.engine(name).is_oneshot_planner()]
+    assert planners == []
+    # Registering again places them again, and adds nothing.
+    up_searchlab.register(prefer=False)
+    up_searchlab.register()
+    assert factory.preference_list == factory_order
+    assert factory.engines.count("searchlab") == 1
+
+
+LOCATED = re.compile(r"\b(domain|problem|plan):\d+:\d+")
+
+
+def error_messages(result: object) -> List[str]:
+    """The messages of an engine's answer above DEBUG, which must be said
+    of the user's problem, and the DEBUG ones, which keep searchlab's."""
+    logs = getattr(result, "log_messages")
+    shown = [m.message for m in logs if m.level != LogLevel.DEBUG]
+    for message in shown:
+        assert not LOCATED.search(message), message
+        assert "`" not in message, message
+    kept = [m.message for m in logs if m.level == LogLevel.DEBUG]
+    assert [m.startswith("searchlab on the PDDL UP wrote: ") for m in kept] == [True], logs
+    return shown
+
+
+def test_an_action_error_names_the_action() -> None:
+    problem = robot_problem()
+    go_fast = problem.action("move").clone()
+    go_fast.name = "go_fast"
+    problem.add_action(go_fast)
+    problem.clear_quality_metrics()
+    problem.add_quality_metric(up.model.metrics.MinimizeActionCosts({go_fast: Fraction(3, 2)}, default=1))
+    with OneshotPlanner(name="searchlab") as planner:
+        result = planner.solve(problem)
+    assert result.status == PlanGenerationResultStatus.INTERNAL_ERROR
+    assert error_messages(result) == ["action go_fast: cost 1.5 is not an integer (searchlab takes whole-number costs)"]
+
+
+def test_an_initial_value_error_names_the_fluent_and_objects() -> None:
+    # A static cost function with one value of 5/2; the writer renames the
+    # fluent (no spaces in PDDL) and lowers the objects' names.
+    problem = robot_problem()
+    location = problem.user_type("Location")
+    rooms = list(problem.objects(location))
+    cost = Fluent("move cost", RealType(), a=location, b=location)
+    problem.add_fluent(cost, default_initial_value=1)
+    problem.set_initial_value(cost(rooms[0], rooms[1]), Fraction(5, 2))
+    move = problem.action("move")
+    problem.clear_quality_metrics()
+    problem.add_quality_metric(
+        up.model.metrics.MinimizeActionCosts(
+            {move: cost(move.parameter("l_from"), move.parameter("l_to"))}, default=1
+        )
+    )
+    assert "move_cost room0 room1" in PDDLWriter(problem).get_problem()
+    with OneshotPlanner(name="searchlab") as planner:
+        result = planner.solve(problem)
+    assert result.status == PlanGenerationResultStatus.INTERNAL_ERROR
+    assert error_messages(result) == [
+        "the initial value of move cost(Room0, Room1): function value 2.5 is not an integer"
+        " (searchlab takes whole-number costs)"
+    ]
+    with PlanValidator(name="searchlab") as validator:
+        checked = validator.validate(problem, up.plans.SequentialPlan([]))
+    assert checked.status == ValidationResultStatus.UNKNOWN
+    assert error_messages(checked)[0].startswith("the initial value of move cost(Room0, Room1)")
+
+
+def test_a_goal_error_is_said_of_the_goal() -> None:
+    # No goal UP writes for a problem the engine supports fails to parse:
+    # a message located in the goal of the writer's text stands for one.
+    problem = robot_problem()
+    writer = PDDLWriter(problem)
+    texts = {"domain": writer.get_domain(), "problem": writer.get_problem()}
+    line = next(i for i, text in enumerate(texts["problem"].split("\n"), 1) if "(:goal" in text)
+    message = f"problem:{line}:9: unsupported numeric comparison `>=` (searchlab reads ADL with :action-costs)"
+    assert explain(message, writer, texts, problem) == (
+        "the goal: unsupported numeric comparison >= (searchlab reads ADL with :action-costs)"
+    )
+
+
+def test_a_refused_requirement_names_the_fluents_that_need_it() -> None:
+    problem = robot_problem()
+    battery = Fluent("battery", IntType(0, 100))
+    problem.add_fluent(battery, default_initial_value=10)
+    move = problem.action("move")
+    move.add_precondition(GE(battery, 1))
+    move.add_decrease_effect(battery, 1)
+    assert not up_searchlab.SearchlabEngine.supports(problem.kind)
+    with OneshotPlanner(name="searchlab") as planner:
+        planner.skip_checks = True  # past UP's check of the kind, to searchlab's
+        result = planner.solve(problem)
+    assert result.status == PlanGenerationResultStatus.INTERNAL_ERROR
+    assert error_messages(result) == [
+        "numeric fluent battery (requirement :numeric-fluents) is not supported: searchlab reads ADL with :action-costs"
+    ]
+
+
+def test_an_invalid_plan_is_said_in_the_problems_names() -> None:
+    problem = robot_problem()
+    with OneshotPlanner(name="searchlab") as planner:
+        plan = planner.solve(problem).plan
+    with PlanValidator(name="searchlab") as validator:
+        skipped = validator.validate(problem, up.plans.SequentialPlan(plan.actions[1:]))
+        short = validator.validate(problem, up.plans.SequentialPlan(plan.actions[:-1]))
+        rooms = list(problem.objects(problem.user_type("Location")))
+        move = up.plans.ActionInstance(problem.action("move"), (ObjectExp(rooms[0]), ObjectExp(rooms[3])))
+        stray = validator.validate(problem, up.plans.SequentialPlan([move]))
+    assert skipped.status == short.status == stray.status == ValidationResultStatus.INVALID
+    assert "move(Room1, Room2) (step 1) is not applicable: atom locked(Room2)" in error_messages(skipped)[0]
+    assert "goal atom robot_at(Room4)" in error_messages(short)[0]
+    assert error_messages(stray) == ["step 1: move(Room0, Room3) is not an action of this task"]
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"heuristic": "hmx"}, "searchlab: heuristic='hmx': unknown heuristic hmx (known: "),
+        ({"max_memory_mb": -1}, "searchlab: max_memory_mb=-1: "),
+        ({"max_time": -1.0}, "searchlab: max_time=-1.0: "),
+        ({"algorithm": "wastar:0.5"}, "searchlab: algorithm='wastar:0.5': "),
+    ],
+)
+def test_usage_errors_name_the_param(params: dict, message: str) -> None:
+    with pytest.raises(up.exceptions.UPUsageError) as raised:
+        OneshotPlanner(name="searchlab", params=params)
+    assert str(raised.value).startswith(message), raised.value
+    assert "`" not in str(raised.value) and not LOCATED.search(str(raised.value))

@@ -21,9 +21,11 @@ Load a problem, plan it, read the plan and the statistics::
   ``searchlab plan``).
 - :func:`run_suite`: the built-in default suite or a suite file; the
   records as dicts, :meth:`Records.to_dataframe` with pandas.
-- :func:`validate_pddl`: replay an IPC plan on a PDDL task.
-- ``up_searchlab``: the Unified Planning engine (``import up_searchlab``
-  registers ``OneshotPlanner(name="searchlab")``).
+- :func:`validate_pddl` (files), :func:`validate_pddl_text` (texts):
+  replay an IPC plan on a PDDL task and get its cost.
+- ``up_searchlab``: the Unified Planning engines (``import up_searchlab``
+  registers ``searchlab`` and ``searchlab-opt`` ahead of UP's other
+  planners; see ``help(up_searchlab)``).
 
 Searches run with the GIL released, so other Python threads go on, and
 on another thread, so Ctrl-C stops a ``plan(...)``: the search ends at
@@ -54,6 +56,7 @@ from ._searchlab import (
     pddl_from_text,
     run_suite_jsonl,
     validate_pddl,
+    validate_pddl_text,
 )
 
 __all__ = [
@@ -73,6 +76,7 @@ __all__ = [
     "plan",
     "run_suite",
     "validate_pddl",
+    "validate_pddl_text",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -89,7 +93,7 @@ def plan(path: PathLike, problem: Optional[PathLike] = None, **options: Any) -> 
         ``PddlTask.plan`` (``direction``, ``algorithm``, ``heuristic``,
         ``max_time``, ``max_expansions``, ``max_memory_mb``; ``packing``
         for PDDL).
-    :return: the :class:`PlanResult`.
+    :returns: the :class:`PlanResult`.
     :raises SearchlabError: for a file that cannot be read or does not
         parse, or a bad option.
     """
@@ -119,6 +123,13 @@ def heuristic(function: Optional[F] = None, *, admissible: bool = False) -> Any:
     ``planners::heuristics::TaskView`` runs everywhere at full speed.
 
     Use as ``@searchlab.heuristic`` or ``@searchlab.heuristic(admissible=True)``.
+
+    :param function: the callable, when used as ``@searchlab.heuristic``
+        or called as ``searchlab.heuristic(f, admissible=True)``.
+    :param admissible: whether the heuristic never overestimates the cost
+        to the goal.
+    :returns: the callable, marked (a wrapper for one that takes no
+        attributes), or, without ``function``, a decorator that marks one.
     """
 
     def mark(f: F) -> F:
@@ -149,6 +160,7 @@ class Records(List[Dict[str, Any]]):
     def to_dataframe(self) -> Any:
         """The records as a pandas ``DataFrame`` (needs pandas installed).
 
+        :returns: a ``DataFrame`` with one row per record.
         :raises ImportError: when pandas is not installed.
         """
         try:
@@ -174,7 +186,7 @@ def run_suite(
         ``reg-gbfs-ff`` ...) to run instead of the suite's.
     :param problems: only the suite's problems with these names.
     :param jobs: worker threads; ``None`` uses every core.
-    :return: :class:`Records`, one dict per run.
+    :returns: :class:`Records`, one dict per run.
     :raises SearchlabError: for a malformed suite file or an unknown name.
     """
     lines = run_suite_jsonl(

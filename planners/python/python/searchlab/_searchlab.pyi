@@ -1,8 +1,27 @@
 """Type hints for the native module ``searchlab._searchlab`` (PyO3); the
-docstrings are on the objects themselves."""
+docstrings are on the objects themselves. The classes are final and their
+fields read-only, as at run time; ``scripts/python-check.sh`` holds the
+stub to the module with mypy's stubtest."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union, final
+
+__all__ = [
+    "SearchlabError",
+    "__version__",
+    "Problem",
+    "PddlTask",
+    "PlanResult",
+    "Statistics",
+    "load",
+    "parse",
+    "load_pddl",
+    "pddl_from_text",
+    "validate_pddl",
+    "validate_pddl_text",
+    "heuristics",
+    "run_suite_jsonl",
+]
 
 __version__: str
 
@@ -11,40 +30,69 @@ _Heuristic = Union[str, Callable[[Any], Optional[float]], None]
 
 class SearchlabError(ValueError): ...
 
+@final
 class Statistics:
-    expanded: int
-    generated: int
-    evaluated: int
-    duplicates: int
-    reopened: int
-    dead_ends: int
-    expanded_until_last_jump: int
-    max_open: int
-    stored: int
-    estimated_bytes: int
-    time: float
+    @property
+    def expanded(self) -> int: ...
+    @property
+    def generated(self) -> int: ...
+    @property
+    def evaluated(self) -> int: ...
+    @property
+    def duplicates(self) -> int: ...
+    @property
+    def reopened(self) -> int: ...
+    @property
+    def dead_ends(self) -> int: ...
+    @property
+    def expanded_until_last_jump(self) -> int: ...
+    @property
+    def max_open(self) -> int: ...
+    @property
+    def stored(self) -> int: ...
+    @property
+    def estimated_bytes(self) -> int: ...
+    @property
+    def time(self) -> float: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+@final
 class PlanResult:
-    problem: str
-    config: str
-    outcome: str
-    limit: Optional[str]
-    plan: Optional[List[str]]
-    cost: Optional[int]
-    optimal: bool
-    direction: str
-    stats: Statistics
-    forward: Optional[Statistics]
-    regression: Optional[Statistics]
-    time: float
-    setup_time: float
-    translator_time: Optional[float]
-    notes: List[str]
+    @property
+    def problem(self) -> str: ...
+    @property
+    def config(self) -> str: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def limit(self) -> Optional[str]: ...
+    @property
+    def plan(self) -> Optional[List[str]]: ...
+    @property
+    def cost(self) -> Optional[int]: ...
+    @property
+    def optimal(self) -> bool: ...
+    @property
+    def direction(self) -> str: ...
+    @property
+    def stats(self) -> Statistics: ...
+    @property
+    def forward(self) -> Optional[Statistics]: ...
+    @property
+    def regression(self) -> Optional[Statistics]: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def setup_time(self) -> float: ...
+    @property
+    def translator_time(self) -> Optional[float]: ...
+    @property
+    def notes(self) -> List[str]: ...
     @property
     def solved(self) -> bool: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+@final
 class Problem:
     @property
     def name(self) -> str: ...
@@ -63,6 +111,7 @@ class Problem:
         max_memory_mb: Optional[int] = 512,
     ) -> PlanResult: ...
 
+@final
 class PddlTask:
     @property
     def name(self) -> str: ...
@@ -82,7 +131,8 @@ def load(path: _Path) -> Problem: ...
 def parse(text: str, file_name: str = "problem.toml") -> Problem: ...
 def load_pddl(domain: _Path, problem: _Path) -> PddlTask: ...
 def pddl_from_text(domain: str, problem: str) -> PddlTask: ...
-def validate_pddl(domain: str, problem: str, plan: str) -> int: ...
+def validate_pddl(domain: _Path, problem: _Path, plan: _Path) -> int: ...
+def validate_pddl_text(domain: str, problem: str, plan: str) -> int: ...
 def heuristics() -> List[Dict[str, Any]]: ...
 def run_suite_jsonl(
     path: Optional[_Path] = None,

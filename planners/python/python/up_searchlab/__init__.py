@@ -1,19 +1,27 @@
 """searchlab as a Unified Planning engine.
 
-Importing this package registers the engine with UP's factory under the
-name ``searchlab``::
+Importing this package registers two engines with UP's factory,
+``searchlab`` and ``searchlab-opt`` (optimal configurations only), ahead
+of the other planners in its preference list::
 
-    import up_searchlab  # registers "searchlab"
+    import up_searchlab  # registers "searchlab" and "searchlab-opt"
     from unified_planning.shortcuts import OneshotPlanner
 
     with OneshotPlanner(name="searchlab", params={"heuristic": "lmcut"}) as planner:
         result = planner.solve(problem)
 
-The engine is a ``OneshotPlanner`` and a ``PlanValidator`` for classical
-problems (``searchlab-opt``: optimal configurations only, which the factory
-picks when optimality is asked for): it writes the problem as PDDL with UP's ``PDDLWriter``, hands the
-text to searchlab's PDDL front end in memory, and maps the plan's actions
-back to the problem's with the writer's names.
+Asked by problem kind, the factory then picks ``searchlab`` for the
+classical problems it supports, and ``searchlab-opt`` when optimality is
+asked for (``optimality_guarantee=SOLVED_OPTIMALLY``), even with Fast
+Downward installed. ``up_searchlab.register(prefer=False)`` puts them
+back at the end of the list, where UP puts an engine it adds.
+
+The engines are ``OneshotPlanner`` and ``PlanValidator`` engines for
+classical problems: they write the problem as PDDL with UP's
+``PDDLWriter``, hand the text to searchlab's PDDL front end in memory, and
+map the plan's actions back to the problem's with the writer's names.
+searchlab's errors are said of the problem too (``action go_fast: cost
+1.5 is not an integer``), not of the PDDL text it read.
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ from unified_planning.model import ProblemKind
 
 import searchlab
 
+from ._messages import explain, explained_logs
+
 ENGINE_NAME = "searchlab"
 OPT_ENGINE_NAME = "searchlab-opt"
 
@@ -78,7 +80,12 @@ class SearchlabEngine(
     it (A* with an admissible heuristic, or Dijkstra) and the problem has a
     quality metric, ``SOLVED_SATISFICING`` otherwise; an exhausted search is
     ``UNSOLVABLE_PROVEN``; the time and memory limits are ``TIMEOUT`` and
-    ``MEMOUT``; bad input is ``INTERNAL_ERROR`` with the message in the log.
+    ``MEMOUT``; bad input is ``INTERNAL_ERROR`` with the message in the log,
+    said of the problem (``action go_fast: cost 1.5 is not an integer``),
+    and searchlab's own message, located in the PDDL text UP wrote, after
+    it at ``DEBUG`` level.
+
+    :raises UPUsageError: for a bad name or limit.
     """
 
     def __init__(
@@ -105,7 +112,9 @@ class SearchlabEngine(
         try:
             _PROBE.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
-            raise UPUsageError(f"searchlab: {e}") from e
+            # Said of the params, not of the probe's text.
+            option = _bad_option({**self._options, "max_time": max_time})
+            raise UPUsageError(f"{self.name}: {option}{explain(str(e))}") from e
 
     @property
     def name(self) -> str:
@@ -141,24 +150,37 @@ class SearchlabEngine(
 
     @staticmethod
     def supports(problem_kind: ProblemKind) -> bool:
-        """Whether ``problem_kind`` is within :meth:`supported_kind`."""
+        """Whether ``problem_kind`` is within :meth:`supported_kind`.
+
+        :param problem_kind: a problem's kind.
+        """
         return problem_kind <= SearchlabEngine.supported_kind()
 
     @staticmethod
     def supports_plan(plan_kind: "up.plans.PlanKind") -> bool:
-        """Sequential plans only."""
+        """Sequential plans only.
+
+        :param plan_kind: a plan's kind.
+        """
         return plan_kind == up.plans.PlanKind.SEQUENTIAL_PLAN
 
     @staticmethod
     def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
-        """Satisfying always; optimality depends on the configuration, so
-        the factory does not pick this engine when optimality is asked for
-        (name it to get an optimal configuration)."""
+        """Satisficing only: optimality depends on the configuration, so the
+        factory does not pick this engine when optimality is asked for
+        (``searchlab-opt`` is the optimal one).
+
+        :param optimality_guarantee: what the caller asks for.
+        :returns: whether it is ``SATISFICING``.
+        """
         return optimality_guarantee == OptimalityGuarantee.SATISFICING
 
     @staticmethod
     def get_credits(**kwargs: Any) -> Optional[Credits]:
-        """searchlab's credits."""
+        """searchlab's credits.
+
+        :param kwargs: ignored.
+        """
         return credits
 
     def _solve(
@@ -180,15 +202,16 @@ class SearchlabEngine(
         max_time = self._max_time if timeout is None else timeout
         if max_time is not None and max_time > _MAX_TIME:
             max_time = None  # beyond searchlab's longest limit (a year): none
+        texts = {"domain": writer.get_domain(), "problem": writer.get_problem()}
         try:
-            task = searchlab.pddl_from_text(writer.get_domain(), writer.get_problem())
+            task = searchlab.pddl_from_text(texts["domain"], texts["problem"])
             result = task.plan(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
             return PlanGenerationResult(
                 PlanGenerationResultStatus.INTERNAL_ERROR,
                 None,
                 self.name,
-                log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
+                log_messages=explained_logs(str(e), up.engines.LogLevel.ERROR, writer, texts, problem),
             )
         metrics = {
             "engine_internal_time": str(result.time + (result.translator_time or 0.0)),
@@ -221,23 +244,24 @@ class SearchlabEngine(
         assert isinstance(problem, up.model.Problem)
         assert isinstance(plan, up.plans.SequentialPlan)
         writer = PDDLWriter(problem)
-        domain, task = writer.get_domain(), writer.get_problem()
+        texts = {"domain": writer.get_domain(), "problem": writer.get_problem()}
         try:
-            searchlab.pddl_from_text(domain, task)
+            searchlab.pddl_from_text(texts["domain"], texts["problem"])
         except searchlab.SearchlabError as e:
             # searchlab cannot read the problem: nothing is known of the plan.
             return ValidationResult(
                 ValidationResultStatus.UNKNOWN,
                 self.name,
-                log_messages=[up.engines.LogMessage(up.engines.LogLevel.ERROR, str(e))],
+                log_messages=explained_logs(str(e), up.engines.LogLevel.ERROR, writer, texts, problem),
             )
+        texts["plan"] = writer.get_plan(plan)
         try:
-            cost = searchlab.validate_pddl(domain, task, writer.get_plan(plan))
+            cost = searchlab.validate_pddl_text(texts["domain"], texts["problem"], texts["plan"])
         except searchlab.SearchlabError as e:
             return ValidationResult(
                 ValidationResultStatus.INVALID,
                 self.name,
-                log_messages=[up.engines.LogMessage(up.engines.LogLevel.INFO, str(e))],
+                log_messages=explained_logs(str(e), up.engines.LogLevel.INFO, writer, texts, problem, plan),
             )
         return ValidationResult(ValidationResultStatus.VALID, self.name, metrics={"cost": str(cost)})
 
@@ -267,12 +291,12 @@ class SearchlabOptEngine(SearchlabEngine):
         max_time: Optional[float] = 60.0,
     ) -> None:
         if algorithm not in ("astar", "dijkstra"):
-            raise UPUsageError(f"searchlab-opt: {algorithm} is not optimal; use astar or dijkstra")
+            raise UPUsageError(f"{OPT_ENGINE_NAME}: {algorithm} is not optimal; use astar or dijkstra")
         admissible = {h["name"] for h in searchlab.heuristics() if h["admissible"]}
         aliases = {a: h["name"] for h in searchlab.heuristics() for a in h["aliases"]}
         if algorithm == "astar" and aliases.get(heuristic, heuristic) not in admissible:
             raise UPUsageError(
-                f"searchlab-opt: heuristic {heuristic} is not admissible (admissible: {', '.join(sorted(admissible))})"
+                f"{OPT_ENGINE_NAME}: heuristic {heuristic} is not admissible (admissible: {', '.join(sorted(admissible))})"
             )
         SearchlabEngine.__init__(self, direction, algorithm, heuristic, max_expansions, max_memory_mb, max_time)
 
@@ -283,13 +307,21 @@ class SearchlabOptEngine(SearchlabEngine):
 
     @staticmethod
     def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
-        """Satisficing and optimal: every configuration is optimal."""
+        """Satisficing and optimal: every configuration is optimal.
+
+        :param optimality_guarantee: what the caller asks for.
+        :returns: ``True``.
+        """
         return True
 
 
 def _pddl_names(writer: PDDLWriter, problem: "up.model.Problem") -> Dict[str, Any]:
     """The problem's actions and objects by the names the writer gave them,
-    in lower case (searchlab's plans are; PDDL names ignore case)."""
+    in lower case (searchlab's plans are; PDDL names ignore case).
+
+    :param writer: the writer that made the PDDL text.
+    :param problem: the problem it wrote.
+    """
     names: Dict[str, Any] = {}
     for item in [*problem.actions, *problem.all_objects]:
         names[writer.get_pddl_name(item).lower()] = item
@@ -297,18 +329,71 @@ def _pddl_names(writer: PDDLWriter, problem: "up.model.Problem") -> Dict[str, An
 
 
 def _action_instance(step: str, names: Dict[str, Any], problem: "up.model.Problem") -> "up.plans.ActionInstance":
-    """The UP action instance of a plan step ``action arg ...``."""
+    """The UP action instance of a plan step ``action arg ...``.
+
+    :param step: a step of searchlab's plan.
+    :param names: the problem's actions and objects by PDDL name.
+    :param problem: the problem.
+    """
     name, *args = step.split()
     em = problem.environment.expression_manager
     params = tuple(em.ObjectExp(names[arg]) for arg in args)
     return up.plans.ActionInstance(names[name], params)
 
 
-def register() -> None:
-    """Adds the engines to the current UP environment's factory as
-    ``searchlab`` and ``searchlab-opt`` (done on ``import up_searchlab``;
-    calling it again does nothing)."""
+def _bad_option(options: Dict[str, Any]) -> str:
+    """The option that searchlab refuses on its own, as ``name=value: ``,
+    or nothing when only their combination is refused.
+
+    :param options: the engine's options, as ``plan`` takes them.
+    """
+    for name, value in options.items():
+        try:
+            _PROBE.plan(**{name: value})
+        except searchlab.SearchlabError:
+            return f"{name}={value!r}: "
+    return ""
+
+
+def _is_planner(factory: Any, name: str) -> bool:
+    """Whether the factory's engine ``name`` plans (one-shot or anytime).
+
+    :param factory: UP's engine factory.
+    :param name: an engine's name in it.
+    """
+    try:
+        engine = factory.engine(name)
+    except KeyError:
+        return False
+    return any(getattr(engine, test, lambda: False)() for test in ("is_oneshot_planner", "is_anytime_planner"))
+
+
+def register(prefer: bool = True) -> None:
+    """Adds the engines ``searchlab`` and ``searchlab-opt`` to the current
+    UP environment's factory and places them in its preference list (done
+    on ``import up_searchlab``; calling it again only places them anew).
+
+    UP's factory, asked for a planner by problem kind
+    (``OneshotPlanner(problem_kind=...)``), takes the first engine of
+    ``factory.preference_list`` that fits; ``factory.add_engine`` puts an
+    engine at the end, after Fast Downward and the other planners UP
+    knows.
+
+    :param prefer: ``True`` places both engines just ahead of the first
+        other planner in the list, so that the factory picks ``searchlab``
+        for the classical problems searchlab supports and ``searchlab-opt``
+        when optimality is asked for (``PlanValidator(problem_kind=...)``
+        picks ``searchlab`` too; name ``sequential_plan_validator`` for
+        UP's own). ``False`` keeps UP's order: the engines at the end of
+        the list, as ``add_engine`` puts them.
+    """
     factory = up.environment.get_environment().factory
-    for name, class_name in [(ENGINE_NAME, "SearchlabEngine"), (OPT_ENGINE_NAME, "SearchlabOptEngine")]:
+    ours = [ENGINE_NAME, OPT_ENGINE_NAME]
+    for name, class_name in zip(ours, ["SearchlabEngine", "SearchlabOptEngine"]):
         if name not in factory.engines:
             factory.add_engine(name, __name__, class_name)
+    others = [name for name in factory.preference_list if name not in ours]
+    first = len(others)
+    if prefer:
+        first = next((i for i, name in enumerate(others) if _is_planner(factory, name)), first)
+    factory.preference_list = others[:first] + ours + others[first:]
