@@ -1,7 +1,9 @@
 //! One-call searches over closures, in the style of the `pathfinding`
-//! crate, run by the same engine as every other search: give a start, the
-//! successors of a node (with edge costs), and a goal test; get the path
-//! and its cost.
+//! crate: give a start, the successors of a node (with edge costs), and a
+//! goal test; get the path and its cost. With no limits, traces or memory
+//! statistics to keep, A* and Dijkstra run in the tiny engine's lean loop
+//! without its size cap (the same expansions as [`Search`]'s A*); the
+//! rest, and bad costs (reported as errors), in [`Search`].
 //!
 //! [`FnSpace`] makes the same closures a [`SearchSpace`] for the
 //! [`Search`] builder, to add limits, stepping or statistics.
@@ -102,6 +104,13 @@ where
     H: Heuristic<N, C>,
 {
     let space = FnSpace::new(successors, is_goal);
+    let mut heuristic = heuristic;
+    // The lean loop gives up only on bad costs, which `Search` reports.
+    if matches!(algorithm, Algorithm::AStar | Algorithm::Dijkstra) {
+        if let Some(result) = crate::tiny::lean_astar(&space, start.clone(), &mut heuristic) {
+            return Ok(path(result));
+        }
+    }
     let result = Search::new(&space, start)
         .algorithm(algorithm)
         .heuristic(heuristic)
