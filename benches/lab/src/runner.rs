@@ -501,7 +501,10 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
             match e {
                 PddlError::GroundingExceeded(GroundingExceeded::Memory {
                     estimated_bytes, ..
-                }) => measured.stats.estimated_bytes = estimated_bytes,
+                })
+                | PddlError::TaskExceedsMemory {
+                    estimated_bytes, ..
+                } => measured.stats.estimated_bytes = estimated_bytes,
                 // Nothing measured (`Measured::fill`).
                 _ => measured.peak_memory = Some(0),
             }

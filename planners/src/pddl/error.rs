@@ -155,6 +155,21 @@ pub enum PddlError {
     /// reached rather than bad input (see [`PddlError::limit`]).
     #[error("grounding exceeded {0}")]
     GroundingExceeded(GroundingExceeded),
+    /// Grounding finished within the limits, but the atomic task built
+    /// from it would not fit the memory limit beside the grounded task: a
+    /// limit reached rather than bad input (see [`PddlError::limit`]).
+    #[error(
+        "the grounded task and the atomic task built from it would take {} MiB, \
+         beyond the memory limit of {} MiB",
+        super::ground::mebibytes(*estimated_bytes),
+        super::ground::mebibytes(*limit_bytes)
+    )]
+    TaskExceedsMemory {
+        /// The limit.
+        limit_bytes: usize,
+        /// The estimate of both tasks.
+        estimated_bytes: usize,
+    },
     /// A plan file step that does not name a ground action of the task.
     #[error("{file}:{at}: {message}")]
     Plan {
@@ -187,10 +202,18 @@ impl PddlError {
     /// let error = PddlError::from(GroundingExceeded::Time { limit: std::time::Duration::from_secs(2) });
     /// assert_eq!(error.to_string(), "grounding exceeded the time limit of 2 s");
     /// assert_eq!(error.limit(), Some(Limit::Time));
+    /// let error = PddlError::TaskExceedsMemory { limit_bytes: 48 << 20, estimated_bytes: 65 << 20 };
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "the grounded task and the atomic task built from it would take 65 MiB, \
+    ///      beyond the memory limit of 48 MiB"
+    /// );
+    /// assert_eq!(error.limit(), Some(Limit::Memory));
     /// ```
     pub fn limit(&self) -> Option<Limit> {
         match self {
             PddlError::GroundingExceeded(exceeded) => Some(exceeded.as_limit()),
+            PddlError::TaskExceedsMemory { .. } => Some(Limit::Memory),
             _ => None,
         }
     }
@@ -217,6 +240,7 @@ impl PddlError {
             | PddlError::ContradictoryGoal { .. }
             | PddlError::NotStratifiable { .. }
             | PddlError::GroundingExceeded(_)
+            | PddlError::TaskExceedsMemory { .. }
             | PddlError::Planner(_) => None,
         }
     }

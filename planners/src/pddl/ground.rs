@@ -130,7 +130,7 @@ impl fmt::Display for GroundingExceeded {
 
 /// Bytes in MiB: whole, or with one decimal.
 #[expect(clippy::cast_precision_loss, reason = "a figure for a message")]
-fn mebibytes(bytes: usize) -> String {
+pub(crate) fn mebibytes(bytes: usize) -> String {
     let mib = bytes as f64 / f64::from(1 << 20);
     if mib.fract() == 0.0 {
         format!("{mib}")

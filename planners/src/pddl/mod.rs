@@ -595,23 +595,24 @@ fn task_words(
         });
     };
     match exceeds_memory(ground, ground_bytes, words, max_memory_bytes) {
-        Some(exceeded) => Err(exceeded.into()),
+        Some(exceeded) => Err(exceeded),
         None => Ok(words),
     }
 }
 
-/// The memory limit, if `ground`'s atomic actions on `words` words, beside
-/// `held` bytes (the grounded task's, say), would take more than it.
+/// The error, if `ground`'s atomic actions on `words` words, beside
+/// `held` bytes (the grounded task's, say), would take more than the
+/// memory limit.
 fn exceeds_memory(
     ground: &GroundTask,
     held: usize,
     words: usize,
     max_memory_bytes: Option<usize>,
-) -> Option<GroundingExceeded> {
+) -> Option<PddlError> {
     let estimated_bytes = held + GroundedTask::bytes(ground, words);
     max_memory_bytes
         .filter(|&limit_bytes| estimated_bytes > limit_bytes)
-        .map(|limit_bytes| GroundingExceeded::Memory {
+        .map(|limit_bytes| PddlError::TaskExceedsMemory {
             limit_bytes,
             estimated_bytes,
         })
