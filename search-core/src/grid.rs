@@ -19,8 +19,9 @@ pub enum Moves {
     Eight,
 }
 
-/// A rectangular grid of open and blocked cells; every step costs 1 and
-/// the goal is one cell. Cells are numbered row by row
+/// A rectangular grid of open and blocked cells; every step costs 1 (or
+/// what [`with_costs`](Grid::with_costs) sets: 10 straight and 14
+/// diagonally, say) and the goal is one cell. Cells are numbered row by row
 /// ([`SearchSpace::node_numbers`]), so the engine keeps a flat node table
 /// instead of hashing.
 ///
@@ -41,6 +42,8 @@ pub struct Grid {
     height: u32,
     blocked: Vec<bool>,
     moves: Moves,
+    /// The cost of a straight step and of a diagonal one.
+    costs: (u32, u32),
     goal: Option<Cell>,
 }
 
@@ -53,6 +56,7 @@ impl Grid {
             height,
             blocked: vec![false; cells],
             moves: Moves::Four,
+            costs: (1, 1),
             goal: None,
         }
     }
@@ -125,6 +129,28 @@ impl Grid {
         self
     }
 
+    /// Makes a straight step cost `straight` and a diagonal one
+    /// `diagonal` (both 1 until set); [`distance`](Grid::distance) follows.
+    /// The octile grid of game path-finding is `with_costs(10, 14)`:
+    ///
+    /// ```
+    /// use search_core::{astar, Grid, Moves};
+    ///
+    /// let (grid, start) = Grid::parse("
+    ///     S....
+    ///     .....
+    ///     ....G
+    /// ").unwrap();
+    /// let grid = grid.with_moves(Moves::Eight).with_costs(10, 14);
+    /// let result = astar(&grid, start.unwrap(), grid.distance()).unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().cost, 2 * 14 + 2 * 10);
+    /// ```
+    #[must_use]
+    pub fn with_costs(mut self, straight: u32, diagonal: u32) -> Self {
+        self.costs = (straight, diagonal);
+        self
+    }
+
     /// Makes `goal` the goal.
     #[must_use]
     pub fn with_goal(mut self, goal: Cell) -> Self {
@@ -184,15 +210,29 @@ impl Grid {
         })
     }
 
-    /// The distance to the goal with no walls, which never overestimates:
-    /// Manhattan with four moves, Chebyshev with eight (0 with no goal).
+    /// The cost to the goal with no walls, which never overestimates:
+    /// Manhattan with four moves; with eight, the octile distance (the
+    /// diagonal steps first, then straight ones; Chebyshev when both cost
+    /// the same); 0 with no goal. Costs past `u32::MAX` saturate there.
     pub fn distance(&self) -> impl Heuristic<Cell, u32> + Clone + '_ {
+        let (straight, diagonal) = self.costs;
+        // A diagonal dearer than two straight steps is never needed, nor a
+        // straight step dearer than a diagonal (two diagonals zigzag).
+        let (straight, diagonal) = (
+            straight.min(diagonal),
+            diagonal.min(straight.saturating_mul(2)),
+        );
         Admissible(move |&(x, y): &Cell| {
             self.goal.map_or(0, |(gx, gy)| {
                 let (dx, dy) = (gx.abs_diff(x), gy.abs_diff(y));
                 match self.moves {
-                    Moves::Four => dx + dy,
-                    Moves::Eight => dx.max(dy),
+                    Moves::Four => straight.saturating_mul(dx.saturating_add(dy)),
+                    Moves::Eight => {
+                        let (diagonals, straights) = (dx.min(dy), dx.abs_diff(dy));
+                        diagonal
+                            .saturating_mul(diagonals)
+                            .saturating_add(straight.saturating_mul(straights))
+                    }
                 }
             })
         })
@@ -217,7 +257,12 @@ impl SearchSpace for Grid {
         for next in self.neighbours((x, y)) {
             // Steps are -1, 0 or 1.
             let step = |to: u32, from: u32| i8::from(to > from) - i8::from(to < from);
-            emit((step(next.0, x), step(next.1, y)), next, 1);
+            let cost = if next.0 != x && next.1 != y {
+                self.costs.1
+            } else {
+                self.costs.0
+            };
+            emit((step(next.0, x), step(next.1, y)), next, cost);
         }
     }
 
@@ -235,8 +280,8 @@ impl fmt::Debug for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "Grid {}x{} ({:?} moves)",
-            self.width, self.height, self.moves
+            "Grid {}x{} ({:?} moves costing {} straight, {} diagonally)",
+            self.width, self.height, self.moves, self.costs.0, self.costs.1
         )?;
         for y in 0..self.height {
             for x in 0..self.width {

@@ -91,3 +91,47 @@ fn an_empty_map_is_an_empty_grid() {
     let (grid, start) = Grid::parse("\n\n").unwrap();
     assert_eq!((grid.width(), grid.height(), start), (0, 0, None));
 }
+
+/// Weighted moves: with any straight and diagonal costs (the octile 10/14,
+/// a diagonal dearer than two straight steps, one cheaper than a straight
+/// step), A* with the grid's distance finds Dijkstra's cost, so the
+/// distance never overestimates.
+#[test]
+fn weighted_moves_keep_the_distance_admissible() {
+    let mut state = 7_u64;
+    let mut coin = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        state >> 62 == 0
+    };
+    for trial in 0..6 {
+        let mut grid = Grid::new(24, 24)
+            .with_moves(Moves::Eight)
+            .with_goal((23, 23));
+        for y in 0..24 {
+            for x in 0..24 {
+                if (x, y) != (0, 0) && (x, y) != (23, 23) && coin() {
+                    grid.set_blocked((x, y), true);
+                }
+            }
+        }
+        for (straight, diagonal) in [(1, 1), (10, 14), (10, 25), (14, 10), (3, 0)] {
+            let grid = grid.clone().with_costs(straight, diagonal);
+            let best = dijkstra_fn(
+                (0, 0),
+                |&cell| {
+                    let mut next = Vec::new();
+                    grid.successors(&cell, |_, to, cost| next.push((to, cost)));
+                    next
+                },
+                |&cell| cell == (23, 23),
+            )
+            .unwrap()
+            .map(|(_, cost)| cost);
+            let found = astar(&grid, (0, 0), grid.distance()).unwrap();
+            let cost = found.outcome.solution().map(|s| s.cost);
+            assert_eq!(cost, best, "trial {trial}, costs {straight}/{diagonal}");
+        }
+    }
+}
