@@ -319,13 +319,14 @@ impl fmt::Display for PlanRecord {
 /// What an agent did in a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TickStatus {
-    /// An action is running or just finished; more to do.
+    /// An action is running or just finished; more to do (a search for
+    /// the next plan may be under way too).
     Acting,
     /// Every relevant goal is satisfied.
     Idle,
     /// Relevant goals exist but none has a plan.
     Stuck,
-    /// A search is under way; it goes on next tick.
+    /// A search is under way and no action ran; it goes on next tick.
     Planning,
 }
 
