@@ -9,10 +9,17 @@
 //! 2. merges the world's shared state with the agent's private state (its
 //!    *view*);
 //! 3. selects the most important goal that is relevant and not yet satisfied
-//!    (higher priority first; ties go to the goal added first);
-//! 4. drops the current plan if a more important goal became relevant, if
-//!    the next action's precondition no longer holds, or as the
-//!    [`ReplanPolicy`] says (reported as [`AgentEvent::Replanning`]);
+//!    (higher priority first; ties go to the goal added first). A goal's
+//!    priority is a number or a closure of the view
+//!    ([`AgentGoal::priority_fn`]: hunger that rises over time), evaluated
+//!    anew every tick;
+//! 4. drops the current plan if a more important goal became relevant (or
+//!    another goal's priority overtook the current goal's), if the next
+//!    action's precondition no longer holds, or as the [`ReplanPolicy`] says
+//!    (reported as [`AgentEvent::Replanning`]). An action that was running
+//!    runs on while the next plan is searched, unless its precondition
+//!    broke; the new plan takes over once found, going on with that action
+//!    if it starts with it;
 //! 5. plans when there is no plan, within the tick's planning budget
 //!    ([`PlanningBudget`]): a search that does not end in this tick goes on
 //!    in the next ([`TickStatus::Planning`]); a goal with no plan (or whose
@@ -21,7 +28,14 @@
 //! 6. runs the current action's executor once: `Running` waits for the next
 //!    tick, `Success` applies the action's effects (shared parts to the world,
 //!    the rest to the agent) and moves on, `Failure` drops the plan so the
-//!    next tick replans.
+//!    next tick replans. When the plan's last action succeeds, its goal is
+//!    reached ([`AgentEvent::GoalReached`]) and the next plan's search starts
+//!    in the same tick, within what is left of the tick's budget: a plan
+//!    found then is followed from the next tick, with no tick spent idle.
+//!
+//! Goals repeat: a goal that was reached is pursued again whenever it stops
+//! holding (a patrol between two posts, a meal whenever hunger returns). A
+//! goal added with [`AgentGoal::once`] is removed once reached instead.
 //!
 //! An action with no executor bound succeeds at once (a bookkeeping action).
 //!
@@ -305,24 +319,210 @@ impl fmt::Display for PlanRecord {
 /// What an agent did in a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TickStatus {
-    /// An action is running or just finished; more to do.
+    /// An action is running or just finished; more to do (a search for
+    /// the next plan may be under way too).
     Acting,
     /// Every relevant goal is satisfied.
     Idle,
     /// Relevant goals exist but none has a plan.
     Stuck,
-    /// A search is under way; it goes on next tick.
+    /// A search is under way and no action ran; it goes on next tick.
     Planning,
 }
 
 type Relevance<S> = Box<dyn Fn(&S) -> bool + Send + Sync>;
+type Priority<S> = Box<dyn Fn(&S) -> i32 + Send + Sync>;
 
-struct GoalEntry<D: PlanningDomain> {
+/// A goal as an agent pursues it, for [`Agent::add`]: what to reach (`G`,
+/// the domain's goal), how much it matters in a view of state `S` (a
+/// number, or a closure evaluated every tick), when it is relevant, and
+/// whether it is pursued again once reached.
+///
+/// By default a goal has priority 0, is always relevant, and repeats: once
+/// reached, it is pursued again whenever it stops holding.
+///
+/// ```
+/// use std::sync::Arc;
+/// use planners::agent::{Agent, AgentGoal};
+/// use state_atomic::{ActionSet, WorldState};
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// let hungry = actions.declare("hungry").unwrap();
+/// let starving = actions.declare("starving").unwrap();
+/// let paid = actions.declare("paid").unwrap();
+/// actions.add_action("eat", 1).eff("hungry", false).eff("starving", false);
+/// actions.add_action("work", 1).eff("paid", true);
+/// let actions = Arc::new(actions);
+///
+/// let worker = |own: &[&str]| {
+///     let mut agent = Agent::new(Arc::clone(&actions), actions.state(own.iter().copied()).unwrap());
+///     agent.add_goal("work", actions.partial([("paid", true)]).unwrap(), 5);
+///     // Hunger matters little, until it turns to starving.
+///     agent.add(
+///         AgentGoal::new("eat", actions.partial([("hungry", false)]).unwrap())
+///             .priority_fn(move |view: &WorldState| if view.get(starving) { 10 } else { 1 }),
+///     );
+///     agent
+/// };
+/// let mut world = actions.state([]).unwrap();
+///
+/// let mut hungry_one = worker(&["hungry"]);
+/// assert_eq!(hungry_one.priorities(&world), [("work", 5), ("eat", 1)]);
+/// hungry_one.tick(&mut world).unwrap();
+/// assert!(hungry_one.own_state().get(paid) && hungry_one.own_state().get(hungry)); // worked first
+///
+/// let mut starving_one = worker(&["hungry", "starving"]);
+/// assert_eq!(starving_one.priorities(&world), [("work", 5), ("eat", 10)]);
+/// starving_one.tick(&mut world).unwrap();
+/// assert!(!starving_one.own_state().get(paid) && !starving_one.own_state().get(hungry)); // ate first
+/// ```
+pub struct AgentGoal<S, G> {
     name: String,
-    goal: D::Goal,
-    priority: i32,
-    relevant: Option<Relevance<D::State>>,
+    goal: G,
+    priority: Priority<S>,
+    relevant: Option<Relevance<S>>,
+    once: bool,
 }
+
+impl<S, G> AgentGoal<S, G> {
+    /// A goal called `name` that reaching `goal` achieves: priority 0,
+    /// always relevant, repeating.
+    ///
+    /// ```
+    /// use planners::agent::AgentGoal;
+    /// use state_atomic::{ActionSet, PartialState, WorldState};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 1).eff("fed", true);
+    /// let eat: AgentGoal<WorldState, PartialState> = AgentGoal::new("eat", actions.partial([("fed", true)]).unwrap());
+    /// assert_eq!(eat.name(), "eat");
+    /// ```
+    pub fn new(name: &str, goal: G) -> Self {
+        Self {
+            name: name.to_owned(),
+            goal,
+            priority: Box::new(|_| 0),
+            relevant: None,
+            once: false,
+        }
+    }
+
+    /// A fixed priority: the constant closure. Higher wins.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, AgentGoal};
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 1).eff("fed", true);
+    /// let actions = Arc::new(actions);
+    /// let mut agent: Agent<ActionSet> = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// agent.add(AgentGoal::new("eat", actions.partial([("fed", true)]).unwrap()).priority(3));
+    /// assert_eq!(agent.priorities(&actions.state([]).unwrap()), [("eat", 3)]);
+    /// ```
+    #[must_use]
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = Box::new(move |_| priority);
+        self
+    }
+
+    /// A priority that is a function of the agent's view (a sensor's
+    /// reading: hunger, danger, fatigue), evaluated every tick. When another
+    /// goal's priority overtakes the current goal's, the agent drops its
+    /// plan ([`ReplanReason::HigherPriorityGoal`]) as it does for a fixed
+    /// higher priority; equal priorities do not take over.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, AgentGoal};
+    /// use state_factored::{Action, Domain, Predicate, Schema, State};
+    ///
+    /// let mut schema = Schema::new();
+    /// let hunger = schema.int("hunger").unwrap();
+    /// let domain = Arc::new({
+    ///     let mut domain = Domain::new(schema);
+    ///     domain.add_action(Action::builder("eat").set("hunger", 0)).unwrap();
+    ///     domain
+    /// });
+    /// let mut agent: Agent<Domain> = Agent::new(Arc::clone(&domain), domain.schema().default_state());
+    /// let fed = domain.goal([Predicate::le("hunger", 0)]).unwrap();
+    /// agent.add(AgentGoal::new("eat", fed).priority_fn(move |view: &State| view.int(hunger) as i32));
+    /// let world = domain.schema().state().set("hunger", 7).build().unwrap();
+    /// assert_eq!(agent.priorities(&world), [("eat", 0)]); // hunger is the agent's own
+    /// agent.set_own_state(world.clone());
+    /// assert_eq!(agent.priorities(&world), [("eat", 7)]);
+    /// ```
+    #[must_use]
+    pub fn priority_fn(mut self, priority: impl Fn(&S) -> i32 + Send + Sync + 'static) -> Self {
+        self.priority = Box::new(priority);
+        self
+    }
+
+    /// Pursued only while `relevant` holds in the view.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, AgentGoal, TickStatus};
+    /// use state_atomic::{ActionSet, WorldState};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let alarm = actions.declare_shared("alarm").unwrap();
+    /// actions.add_action("hide", 1).eff("hidden", true);
+    /// let actions = Arc::new(actions);
+    /// let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// agent.add(
+    ///     AgentGoal::new("hide", actions.partial([("hidden", true)]).unwrap())
+    ///         .when(move |view: &WorldState| view.get(alarm)),
+    /// );
+    /// assert_eq!(agent.tick(&mut actions.state([]).unwrap()).unwrap(), TickStatus::Idle);
+    /// assert_eq!(agent.tick(&mut actions.state(["alarm"]).unwrap()).unwrap(), TickStatus::Acting);
+    /// ```
+    #[must_use]
+    pub fn when(mut self, relevant: impl Fn(&S) -> bool + Send + Sync + 'static) -> Self {
+        self.relevant = Some(Box::new(relevant));
+        self
+    }
+
+    /// A one-shot goal: removed from the agent once reached (its plan's last
+    /// action succeeded), not pursued again when it stops holding.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, AgentGoal, TickStatus};
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("deliver", 1).eff("delivered", true);
+    /// let actions = Arc::new(actions);
+    /// let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// agent.add(AgentGoal::new("deliver", actions.partial([("delivered", true)]).unwrap()).once());
+    /// let mut world = actions.state([]).unwrap();
+    /// assert_eq!(agent.tick(&mut world).unwrap(), TickStatus::Acting);
+    /// assert!(agent.goal_names().is_empty());
+    /// agent.set_own_state(actions.state([]).unwrap()); // the parcel is lost
+    /// assert_eq!(agent.tick(&mut world).unwrap(), TickStatus::Idle);
+    /// ```
+    #[must_use]
+    pub fn once(mut self) -> Self {
+        self.once = true;
+        self
+    }
+
+    /// The goal's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl<S, G: fmt::Debug> fmt::Debug for AgentGoal<S, G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentGoal")
+            .field("name", &self.name)
+            .field("goal", &self.goal)
+            .field("relevant_when", &self.relevant.is_some())
+            .field("once", &self.once)
+            .finish_non_exhaustive()
+    }
+}
+
+type GoalEntry<D> = AgentGoal<<D as PlanningDomain>::State, <D as PlanningDomain>::Goal>;
 
 struct CurrentPlan<S, Id> {
     goal: usize,
@@ -334,6 +534,28 @@ struct CurrentPlan<S, Id> {
     /// The view the plan expects now: the one its last action left, or the
     /// one it was planned from.
     expected: S,
+}
+
+/// The running action of a plan dropped for a reason that leaves it
+/// applicable (a more important goal): it runs on while the next plan is
+/// searched.
+struct Carried<Id> {
+    /// The dropped plan's goal.
+    goal: usize,
+    action: Id,
+    /// Whether it was the dropped plan's last action (its success reaches
+    /// that goal).
+    last: bool,
+}
+
+/// How running an action for one tick went.
+enum Ran<S> {
+    Running,
+    Failed,
+    /// It succeeded; the view after it.
+    Finished(S),
+    /// It succeeded but `apply` refused it.
+    Refused,
 }
 
 /// A search for a goal, under way over ticks.
@@ -392,6 +614,7 @@ pub struct Agent<D: AgentDomain, C = ()> {
     planner: Planner<'static, D>,
     current: Option<CurrentPlan<D::State, D::ActionId>>,
     search: Option<Search<D>>,
+    carried: Option<Carried<D::ActionId>>,
     /// Goals that found no plan from this view: not tried again until the
     /// view changes.
     given_up: Option<(D::State, Vec<usize>)>,
@@ -418,6 +641,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
             planner: Planner::new(PlannerConfig::default()),
             current: None,
             search: None,
+            carried: None,
             given_up: None,
             observers: Vec::new(),
             policy: ReplanPolicy::default(),
@@ -487,22 +711,19 @@ impl<D: AgentDomain, C> Agent<D, C> {
         self.planner = Planner::new(config);
         self.current = None;
         self.search = None;
+        self.carried = None;
         self.given_up = None;
         self
     }
 
-    /// Adds a goal that is always relevant. Higher `priority` wins.
+    /// Adds a goal that is always relevant, with a fixed priority (higher
+    /// wins) and repeating: `add(AgentGoal::new(name, goal).priority(priority))`.
     pub fn add_goal(&mut self, name: &str, goal: D::Goal, priority: i32) -> &mut Self {
-        self.goals.push(GoalEntry {
-            name: name.to_owned(),
-            goal,
-            priority,
-            relevant: None,
-        });
-        self
+        self.add(AgentGoal::new(name, goal).priority(priority))
     }
 
-    /// Adds a goal that is pursued only while `relevant` holds in the view.
+    /// Adds a goal that is pursued only while `relevant` holds in the view:
+    /// `add(AgentGoal::new(name, goal).priority(priority).when(relevant))`.
     pub fn add_goal_when(
         &mut self,
         name: &str,
@@ -510,13 +731,60 @@ impl<D: AgentDomain, C> Agent<D, C> {
         priority: i32,
         relevant: impl Fn(&D::State) -> bool + Send + Sync + 'static,
     ) -> &mut Self {
-        self.goals.push(GoalEntry {
-            name: name.to_owned(),
-            goal,
-            priority,
-            relevant: Some(Box::new(relevant)),
-        });
+        self.add(AgentGoal::new(name, goal).priority(priority).when(relevant))
+    }
+
+    /// Adds `goal`, after the goals added before it (which win ties); see
+    /// [`AgentGoal`] for its priority (fixed or a closure of the view), its
+    /// relevance, and whether it repeats.
+    pub fn add(&mut self, goal: AgentGoal<D::State, D::Goal>) -> &mut Self {
+        self.goals.push(goal);
         self
+    }
+
+    /// The names of the agent's goals, in the order they were added (a
+    /// one-shot goal leaves once reached).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::Agent;
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 1).eff("fed", true);
+    /// let actions = Arc::new(actions);
+    /// let mut agent: Agent<ActionSet> = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    /// assert_eq!(agent.goal_names(), ["eat"]);
+    /// ```
+    pub fn goal_names(&self) -> Vec<&str> {
+        self.goals.iter().map(|g| g.name.as_str()).collect()
+    }
+
+    /// Each goal's name and its priority in the agent's view of `world`, in
+    /// the order the goals were added: what the next tick compares (before
+    /// its sensors run), for a debug view.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::agent::{Agent, AgentGoal};
+    /// use state_atomic::{ActionSet, WorldState};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let night = actions.declare_shared("night").unwrap();
+    /// actions.add_action("sleep", 1).eff("rested", true);
+    /// let actions = Arc::new(actions);
+    /// let mut agent: Agent<ActionSet> = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    /// agent.add(
+    ///     AgentGoal::new("sleep", actions.partial([("rested", true)]).unwrap())
+    ///         .priority_fn(move |view: &WorldState| if view.get(night) { 8 } else { 2 }),
+    /// );
+    /// assert_eq!(agent.priorities(&actions.state(["night"]).unwrap()), [("sleep", 8)]);
+    /// ```
+    pub fn priorities(&self, world: &D::State) -> Vec<(&str, i32)> {
+        let view = self.view(world);
+        self.goals
+            .iter()
+            .map(|g| (g.name.as_str(), (g.priority)(&view)))
+            .collect()
     }
 
     /// Binds this agent's executor for the action named `action`: a
@@ -686,14 +954,17 @@ impl<D: AgentDomain, C> Agent<D, C> {
         self.last_plan.as_ref()
     }
 
-    /// The remaining actions of the current plan, by name.
+    /// The remaining actions of the current plan, by name; while a new
+    /// plan is searched, the action of the dropped one that runs on.
     pub fn remaining_plan(&self) -> Vec<&str> {
-        self.current.as_ref().map_or_else(Vec::new, |c| {
-            c.actions[c.step..]
+        match (&self.current, &self.carried) {
+            (Some(c), _) => c.actions[c.step..]
                 .iter()
                 .map(|&id| self.domain.action_name(id))
-                .collect()
-        })
+                .collect(),
+            (None, Some(carried)) => vec![self.domain.action_name(carried.action)],
+            (None, None) => Vec::new(),
+        }
     }
 
     /// One step of the agent's life with the context `context`, which its
@@ -711,43 +982,106 @@ impl<D: AgentDomain, C> Agent<D, C> {
             sense(context, &mut self.own);
         }
         let view = self.domain.view(world, &self.own);
+        let before = self.spent;
         if let Some(reason) = self.plan_is_stale(&view) {
-            self.drop_plan(reason);
+            self.drop_plan(reason, &view);
         }
         if let Some(reason) = self.policy_replan(&view)? {
-            self.drop_plan(reason);
+            self.drop_plan(reason, &view);
+        }
+        if let Some(carried) = &self.carried {
+            if !self.domain.is_applicable(&view, carried.action) {
+                self.carried = None;
+            }
         }
         if let Some(current) = self.current.as_mut() {
             current.ticks = current.ticks.saturating_add(1);
         }
         if self.current.is_none() {
-            let budget = self.budget.per_tick.unwrap_or(Budget::Expansions(u64::MAX));
-            match self.plan(&view, budget)? {
-                Planned::Plan(current) => self.current = Some(current),
+            match self.plan(&view, self.left_of_tick(before))? {
+                Planned::Plan(current) => self.follow(current),
+                // The action of the dropped plan runs on meanwhile.
+                Planned::Searching if self.carried.is_some() => {}
                 Planned::Searching => return Ok(TickStatus::Planning),
-                Planned::Idle => return Ok(TickStatus::Idle),
-                Planned::Stuck => return Ok(TickStatus::Stuck),
+                Planned::Idle => {
+                    self.carried = None;
+                    return Ok(TickStatus::Idle);
+                }
+                Planned::Stuck => {
+                    self.carried = None;
+                    return Ok(TickStatus::Stuck);
+                }
             }
         }
-        Ok(self.act(&view, world, context))
+        if self.act(&view, world, context) && self.current.is_none() {
+            // Done with a plan: the next one's search starts now, not next tick.
+            let left = self.left_of_tick(before);
+            if !left.is_spent(0, Duration::ZERO) {
+                let view = self.domain.view(world, &self.own);
+                if let Planned::Plan(next) = self.plan(&view, left)? {
+                    self.follow(next);
+                }
+            }
+        }
+        Ok(TickStatus::Acting)
     }
 
-    /// Drops the current plan, saying why.
-    fn drop_plan(&mut self, reason: ReplanReason) {
-        if let Some(current) = self.current.take() {
-            let goal = &self.goals[current.goal].name;
-            emit(
-                &mut self.observers,
-                &AgentEvent::Replanning { goal, reason },
-            );
+    /// What is left of this tick's planning budget, given what had been
+    /// spent when it began.
+    fn left_of_tick(&self, before: (u64, Duration)) -> Budget {
+        let expanded = self.spent.0 - before.0;
+        let elapsed = self.spent.1.saturating_sub(before.1);
+        match self.budget.per_tick {
+            None => Budget::Expansions(u64::MAX),
+            Some(Budget::Expansions(n)) => Budget::Expansions(n.saturating_sub(expanded)),
+            Some(Budget::Time(t)) => Budget::Time(t.saturating_sub(elapsed)),
+        }
+    }
+
+    /// Follows `plan`, going on with the carried action if `plan` starts
+    /// with it (a new plan that starts otherwise interrupts it).
+    fn follow(&mut self, mut plan: CurrentPlan<D::State, D::ActionId>) {
+        if let Some(carried) = self.carried.take() {
+            plan.started = plan.actions.first() == Some(&carried.action);
+        }
+        self.current = Some(plan);
+    }
+
+    /// Drops the current plan, saying why. Its action that was running runs
+    /// on while the next plan is searched, unless `reason` says it cannot.
+    fn drop_plan(&mut self, reason: ReplanReason, view: &D::State) {
+        let Some(current) = self.current.take() else {
+            return;
+        };
+        let goal = &self.goals[current.goal].name;
+        emit(
+            &mut self.observers,
+            &AgentEvent::Replanning { goal, reason },
+        );
+        let broken = matches!(
+            reason,
+            ReplanReason::ActionFailed | ReplanReason::PreconditionInvalidated
+        );
+        let running = current
+            .actions
+            .get(current.step)
+            .filter(|&&action| current.started && self.domain.is_applicable(view, action));
+        if let (false, Some(&action)) = (broken, running) {
+            self.carried = Some(Carried {
+                goal: current.goal,
+                action,
+                last: current.step + 1 == current.actions.len(),
+            });
         }
     }
 
     /// Why the current plan must go, if it must.
     fn plan_is_stale(&self, view: &D::State) -> Option<ReplanReason> {
         let current = self.current.as_ref()?;
-        let best = self.candidates(view).next();
-        if best.is_some_and(|g| self.goals[g].priority > self.goals[current.goal].priority) {
+        // A goal found to have no plan from this very view does not count.
+        let best = self.candidates(view).find(|&g| !self.given_up_in(view, g));
+        let priority = |g: usize| (self.goals[g].priority)(view);
+        if best.is_some_and(|g| priority(g) > priority(current.goal)) {
             return Some(ReplanReason::HigherPriorityGoal);
         }
         let next = *current.actions.get(current.step)?;
@@ -781,17 +1115,26 @@ impl<D: AgentDomain, C> Agent<D, C> {
         Ok(cheaper.then_some(ReplanReason::CheaperPlan))
     }
 
-    /// Relevant, unsatisfied goals, most important first.
-    fn candidates<'s>(&'s self, view: &'s D::State) -> impl Iterator<Item = usize> + 's {
-        let mut order: Vec<usize> = (0..self.goals.len())
+    /// Relevant, unsatisfied goals, most important in `view` first (ties
+    /// in the order added).
+    fn candidates(&self, view: &D::State) -> impl Iterator<Item = usize> {
+        let mut order: Vec<(i32, usize)> = (0..self.goals.len())
             .filter(|&g| {
                 let goal = &self.goals[g];
                 goal.relevant.as_ref().is_none_or(|r| r(view))
                     && !self.domain.is_satisfied(view, &goal.goal)
             })
+            .map(|g| ((self.goals[g].priority)(view), g))
             .collect();
-        order.sort_by_key(|&g| std::cmp::Reverse(self.goals[g].priority));
-        order.into_iter()
+        order.sort_by_key(|&(priority, _)| std::cmp::Reverse(priority));
+        order.into_iter().map(|(_, g)| g)
+    }
+
+    /// Whether `goal` was found to have no plan from `view` itself.
+    fn given_up_in(&self, view: &D::State, goal: usize) -> bool {
+        self.given_up
+            .as_ref()
+            .is_some_and(|(seen, goals)| seen == view && goals.contains(&goal))
     }
 
     /// Plans for the most important goal that has a plan, within `budget`;
@@ -805,12 +1148,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
         if self.given_up.as_ref().is_some_and(|(seen, _)| seen != view) {
             self.given_up = None;
         }
-        let given_up = |g: &usize| {
-            self.given_up
-                .as_ref()
-                .is_some_and(|(_, goals)| goals.contains(g))
-        };
-        let Some(goal) = self.candidates(view).find(|g| !given_up(g)) else {
+        let Some(goal) = self.candidates(view).find(|&g| !self.given_up_in(view, g)) else {
             self.search = None;
             return Ok(if self.candidates(view).next().is_none() {
                 Planned::Idle
@@ -942,71 +1280,141 @@ impl<D: AgentDomain, C> Agent<D, C> {
         }
     }
 
-    /// Runs the current action's executor once.
-    fn act(&mut self, view: &D::State, world: &mut D::State, context: &mut C) -> TickStatus {
+    /// Runs the current action's executor once, or the carried action's
+    /// while there is no plan; returns whether an action succeeded (or an
+    /// empty plan ended), which may leave the agent without a plan.
+    fn act(&mut self, view: &D::State, world: &mut D::State, context: &mut C) -> bool {
         let Some(current) = self.current.as_mut() else {
-            return TickStatus::Idle;
+            return self.act_carried(view, world, context);
         };
         let Some(&action) = current.actions.get(current.step) else {
             // An empty plan: the goal already holds.
             self.current = None;
-            return TickStatus::Acting;
+            return true;
         };
-        let name = self.domain.action_name(action);
         if !current.started {
             current.started = true;
+            let action = self.domain.action_name(action);
+            emit(&mut self.observers, &AgentEvent::ActionStarted { action });
+        }
+        let reason = match self.run(action, view, world, context) {
+            Ran::Running => return false,
+            Ran::Failed => ReplanReason::ActionFailed,
+            // Checked at the top of this tick, so only a domain whose
+            // `apply` refuses more than `is_applicable` gets here.
+            Ran::Refused => ReplanReason::PreconditionInvalidated,
+            Ran::Finished(after) => {
+                let Some(current) = self.current.as_mut() else {
+                    return true;
+                };
+                current.step += 1;
+                current.started = false;
+                current.expected = after;
+                if current.step == current.actions.len() {
+                    let goal = current.goal;
+                    self.current = None;
+                    self.reached(goal);
+                }
+                return true;
+            }
+        };
+        if let Some(current) = self.current.take() {
+            let goal = &self.goals[current.goal].name;
             emit(
                 &mut self.observers,
-                &AgentEvent::ActionStarted { action: name },
+                &AgentEvent::Replanning { goal, reason },
             );
         }
+        false
+    }
+
+    /// Runs the carried action's executor once; returns whether it
+    /// succeeded. Its plan was dropped, so a failure only ends it.
+    fn act_carried(&mut self, view: &D::State, world: &mut D::State, context: &mut C) -> bool {
+        let Some(action) = self.carried.as_ref().map(|c| c.action) else {
+            return false;
+        };
+        match self.run(action, view, world, context) {
+            Ran::Running => false,
+            Ran::Failed | Ran::Refused => {
+                self.carried = None;
+                false
+            }
+            Ran::Finished(_) => {
+                if let Some(carried) = self.carried.take().filter(|c| c.last) {
+                    self.reached(carried.goal);
+                }
+                true
+            }
+        }
+    }
+
+    /// Runs `action`'s executor once; on success applies its effects (shared
+    /// parts to `world`, the rest to the agent). Reports what it did.
+    fn run(
+        &mut self,
+        action: D::ActionId,
+        view: &D::State,
+        world: &mut D::State,
+        context: &mut C,
+    ) -> Ran<D::State> {
+        let name = self.domain.action_name(action);
         let status = self
             .executors
             .get_mut(&action)
             .map_or(ExecStatus::Success, |e| e.execute(view, context));
         match status {
-            ExecStatus::Running => {}
+            ExecStatus::Running => Ran::Running,
             ExecStatus::Failure => {
                 emit(
                     &mut self.observers,
                     &AgentEvent::ActionFailed { action: name },
                 );
-                let goal = &self.goals[current.goal].name;
-                let reason = ReplanReason::ActionFailed;
-                emit(
-                    &mut self.observers,
-                    &AgentEvent::Replanning { goal, reason },
-                );
-                self.current = None;
+                Ran::Failed
             }
             ExecStatus::Success => {
-                let goal = &self.goals[current.goal].name;
                 let Some(after) = self.domain.apply(view, action) else {
-                    // Checked at the top of this tick, so only a domain whose
-                    // `apply` refuses more than `is_applicable` gets here.
-                    let reason = ReplanReason::PreconditionInvalidated;
-                    emit(
-                        &mut self.observers,
-                        &AgentEvent::Replanning { goal, reason },
-                    );
-                    self.current = None;
-                    return TickStatus::Acting;
+                    return Ran::Refused;
                 };
                 self.domain.write_back(&after, world, &mut self.own);
                 emit(
                     &mut self.observers,
                     &AgentEvent::ActionFinished { action: name },
                 );
-                current.step += 1;
-                current.started = false;
-                current.expected = after;
-                if current.step == current.actions.len() {
-                    emit(&mut self.observers, &AgentEvent::GoalReached { goal });
-                    self.current = None;
-                }
+                Ran::Finished(after)
             }
         }
-        TickStatus::Acting
+    }
+
+    /// Reports `goal` reached, and removes it if it was a one-shot goal.
+    fn reached(&mut self, goal: usize) {
+        let entry = &self.goals[goal];
+        emit(
+            &mut self.observers,
+            &AgentEvent::GoalReached { goal: &entry.name },
+        );
+        if !entry.once {
+            return;
+        }
+        self.goals.remove(goal);
+        let after = |g: usize| if g > goal { g - 1 } else { g };
+        if let Some(current) = &mut self.current {
+            current.goal = after(current.goal);
+        }
+        if let Some(carried) = &mut self.carried {
+            carried.goal = after(carried.goal);
+        }
+        match &mut self.search {
+            Some(search) if search.goal == goal => self.search = None,
+            Some(search) => search.goal = after(search.goal),
+            None => {}
+        }
+        if let Some((_, given_up)) = &mut self.given_up {
+            given_up.retain(|&g| g != goal);
+            for g in given_up {
+                *g = after(*g);
+            }
+        }
     }
 }
 

@@ -114,9 +114,11 @@ impl<B: Bits> TaskView for ActionSet<B> {
             .filter_map(|action| {
                 let mut changes = Vec::new();
                 action.eff.care().for_each_one(|atom| changes.push(atom));
+                let id = self.find(&action.name)?;
                 Some(ActionView {
-                    id: self.find(&action.name)?,
-                    cost: action.cost,
+                    id,
+                    // A cost function's least value is not known.
+                    cost: if self.has_cost_fn(id) { 0 } else { action.cost },
                     changes: Some(changes),
                 })
             })
@@ -147,6 +149,10 @@ impl<B: Bits> TaskView for ActionSet<B> {
 
     fn start_meets(&self, start: &WorldState<B>, subgoal: &PartialState<B>) -> bool {
         start.satisfies(subgoal)
+    }
+
+    fn require_fixed_costs(&self, needed_by: &str) -> Result<(), PlanError> {
+        Ok(self.check_fixed_costs(needed_by)?)
     }
 }
 

@@ -13,12 +13,21 @@
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
 //! - [`kept_threads`]: threads kept for the process, for work that must
 //!   start beside the caller at once (the portfolio's second direction).
-//! - [`agent`]: the GOAP agent runtime (goals, executors, sensors, replan
-//!   policies, planning sliced across ticks).
+//! - [`agent`]: the GOAP agent runtime (goals with fixed priorities or
+//!   priorities that follow the world, repeating or one-shot; executors,
+//!   sensors, replan policies, planning sliced across ticks while the
+//!   current action runs on).
 //! - `bevy` (feature `bevy`, on `bevy_ecs` and `bevy_app` 0.17): agents as
 //!   components, ticked by a plugin's system within a planning budget per
 //!   frame shared by all of them; `cargo run --release -p planners
 //!   --features bevy --example bevy_agents` runs 1,000 of them headless.
+//!
+//! The `bevy` module is documented only where the feature is on: build
+//! these docs with `cargo doc -p planners --features bevy --open`. On
+//! docs.rs (which builds with the features in `Cargo.toml`'s
+//! `[package.metadata.docs.rs]`, and `--cfg docsrs`) the module is marked
+//! as needing the feature; to see that mark locally, build with nightly:
+//! `RUSTDOCFLAGS="--cfg docsrs" cargo +nightly doc -p planners --features bevy`.
 //!
 //! ```
 //! use planners::{heuristics::heuristic, Direction, Planner, PlannerConfig};
@@ -41,10 +50,13 @@
 //! assert!(report.forward.is_some() && report.regression.is_some());
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod agent;
 mod atomic;
 mod beside;
 #[cfg(feature = "bevy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bevy")))]
 pub mod bevy;
 mod config;
 pub mod cpu;

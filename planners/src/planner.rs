@@ -223,8 +223,10 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     ///
     /// # Errors
     /// [`PlanError`] when the domain refuses the problem or the direction
-    /// (regression of custom predicates), a heuristic is not available for
-    /// this domain, or the search meets bad input. No plan is an outcome,
+    /// (regression of custom predicates, or of atomic actions whose cost
+    /// depends on the state), a heuristic is not available for this domain
+    /// (or tabulates costs that depend on the state), or the search meets
+    /// bad input. No plan is an outcome,
     /// not an error.
     pub fn plan(
         &self,
@@ -723,6 +725,7 @@ pub(crate) fn cannot_regress(error: &PlanError) -> bool {
     matches!(
         error,
         PlanError::Factored(state_factored::FactoredError::NotRegressable { .. })
+            | PlanError::Atomic(state_atomic::AtomicError::StateDependentCost { .. })
             | PlanError::DerivedPredicates { .. }
             | PlanError::UnsupportedHeuristic {
                 direction: Direction::Regression,

@@ -20,12 +20,16 @@ pub(crate) enum QuickAtomic<'a, B: Bits> {
 
 impl<'a, B: Bits> QuickAtomic<'a, B> {
     /// The built-in heuristic `name` towards `goal`, if it has a quick
-    /// form for `actions`.
+    /// form for `actions` (none where an action's cost depends on the
+    /// state: the registry's heuristics handle those).
     pub(crate) fn new(
         name: &str,
         actions: &'a ActionSet<B>,
         goal: &PartialState<B>,
     ) -> Option<Self> {
+        if actions.check_fixed_costs("").is_err() {
+            return None;
+        }
         match name {
             "blind" => Some(QuickAtomic::Blind {
                 goal: *goal,

@@ -1,39 +1,5 @@
 //! Planning sliced across game frames: a plan in progress that owns what it
 //! needs, advanced a budget at a time, and resumed where it stopped.
-//!
-//! A [`PlanJob`] shares its domain through an [`Arc`] and owns its start,
-//! goal and searches ([`SearchState`]), so it can live in a component
-//! between frames and move between threads. Each
-//! [`advance`](PlanJob::advance) makes the searches' spaces and heuristics
-//! anew from the domain (they borrow it) and goes on for at most a
-//! [`Budget`]. The built-in heuristics give the same values every time they
-//! are made, so a plan sliced over many ticks is the plan of one call.
-//!
-//! ```
-//! use std::sync::Arc;
-//! use planners::{Budget, PlanJob, Planner, PlannerConfig};
-//! use state_atomic::ActionSet;
-//!
-//! let mut actions = ActionSet::<u64>::new();
-//! actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
-//! actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
-//! actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
-//! let actions = Arc::new(actions);
-//! let start = actions.state(["has_supermarket"]).unwrap();
-//! let goal = actions.partial([("fed", true)]).unwrap();
-//!
-//! let planner = Planner::new(PlannerConfig::default());
-//! let mut job = PlanJob::new(Arc::clone(&actions), start, goal);
-//! let mut frames = 0;
-//! let report = loop {
-//!     frames += 1;
-//!     if let Some(report) = job.advance(&planner, Budget::Expansions(1)).unwrap() {
-//!         break report;
-//!     }
-//! };
-//! assert_eq!(report.plan().unwrap().cost, 30);
-//! assert!(frames > 1);
-//! ```
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -106,8 +72,15 @@ impl<N, Id> Side<N, Id> {
     }
 }
 
-/// A plan in progress, advanced a slice at a time; see the
-/// [module docs](self).
+/// A plan in progress, advanced a slice at a time.
+///
+/// A [`PlanJob`] shares its domain through an [`Arc`] and owns its start,
+/// goal and searches ([`SearchState`]), so it can live in a component
+/// between frames and move between threads. Each
+/// [`advance`](PlanJob::advance) makes the searches' spaces and heuristics
+/// anew from the domain (they borrow it) and goes on for at most a
+/// [`Budget`]. The built-in heuristics give the same values every time they
+/// are made, so a plan sliced over many ticks is the plan of one call.
 ///
 /// It plans as the [`Planner`] given to [`advance`](PlanJob::advance) is
 /// configured (direction, algorithm, heuristic, limits); give it the same
@@ -116,6 +89,32 @@ impl<N, Id> Side<N, Id> {
 /// watchdog. A portfolio advances both directions in each slice, half the
 /// budget each. Lazy greedy search is not sliced
 /// ([`PlanError::NotSliced`]).
+///
+/// ```
+/// use std::sync::Arc;
+/// use planners::{Budget, PlanJob, Planner, PlannerConfig};
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+/// let actions = Arc::new(actions);
+/// let start = actions.state(["has_supermarket"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+///
+/// let planner = Planner::new(PlannerConfig::default());
+/// let mut job = PlanJob::new(Arc::clone(&actions), start, goal);
+/// let mut frames = 0;
+/// let report = loop {
+///     frames += 1;
+///     if let Some(report) = job.advance(&planner, Budget::Expansions(1)).unwrap() {
+///         break report;
+///     }
+/// };
+/// assert_eq!(report.plan().unwrap().cost, 30);
+/// assert!(frames > 1);
+/// ```
 pub struct PlanJob<D: PlanningDomain> {
     domain: Arc<D>,
     start: D::State,

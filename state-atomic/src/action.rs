@@ -1,5 +1,8 @@
 //! Actions, the action set many agents share, and plan replay.
 
+use std::fmt;
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::{Atom, AtomRegistry, AtomicError, Bits, PartialState, WorldState};
@@ -23,6 +26,10 @@ impl ActionId {
     }
 }
 
+/// A state-dependent cost: what an action costs when applied in a state
+/// (see [`ActionBuilder::cost_fn`]).
+pub type CostFn<B = u64> = Arc<dyn Fn(WorldState<B>) -> u32 + Send + Sync>;
+
 /// An action: a name, preconditions, effects and a cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action<B: Bits = u64> {
@@ -32,7 +39,8 @@ pub struct Action<B: Bits = u64> {
     pub pre: PartialState<B>,
     /// What it sets.
     pub eff: PartialState<B>,
-    /// What it costs.
+    /// What it costs, unless its set gives it a cost function
+    /// ([`ActionBuilder::cost_fn`]); then nothing reads this.
     pub cost: u32,
 }
 
@@ -42,6 +50,18 @@ pub(crate) struct Rule<B: Bits> {
     pub(crate) pre: PartialState<B>,
     pub(crate) eff: PartialState<B>,
     pub(crate) cost: u32,
+}
+
+/// The cost functions of a set's actions, by index; empty while no action
+/// has one, so that search loops test one length, not every action.
+#[derive(Clone)]
+pub(crate) struct CostFns<B: Bits>(pub(crate) Vec<Option<CostFn<B>>>);
+
+impl<B: Bits> fmt::Debug for CostFns<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let with: Vec<usize> = (0..self.0.len()).filter(|&i| self.0[i].is_some()).collect();
+        f.debug_struct("CostFns").field("actions", &with).finish()
+    }
 }
 
 /// A set of actions over one [`AtomRegistry`], shared by any number of
@@ -69,6 +89,7 @@ pub struct ActionSet<B: Bits = u64> {
     rules: Vec<Rule<B>>,
     by_name: FxHashMap<String, ActionId>,
     error: Option<AtomicError>,
+    cost_fns: CostFns<B>,
 }
 
 impl<B: Bits> Default for ActionSet<B> {
@@ -105,6 +126,7 @@ impl<B: Bits> ActionSet<B> {
             rules: Vec::new(),
             by_name: FxHashMap::default(),
             error: None,
+            cost_fns: CostFns(Vec::new()),
         }
     }
 
@@ -144,6 +166,7 @@ impl<B: Bits> ActionSet<B> {
             + crate::vec_bytes(&self.rules)
             + 2 * names
             + self.by_name.capacity() * (std::mem::size_of::<(String, ActionId)>() + 1)
+            + crate::vec_bytes(&self.cost_fns.0)
             + self.registry.heap_bytes()
     }
 
@@ -191,6 +214,9 @@ impl<B: Bits> ActionSet<B> {
             eff: PartialState::empty(),
             cost,
         });
+        if !self.cost_fns.0.is_empty() {
+            self.cost_fns.0.push(None);
+        }
         ActionBuilder {
             set: self,
             id: Some(id),
@@ -253,6 +279,9 @@ impl<B: Bits> ActionSet<B> {
             cost,
         });
         self.rules.push(Rule { pre, eff, cost });
+        if !self.cost_fns.0.is_empty() {
+            self.cost_fns.0.push(None);
+        }
         Ok(id)
     }
 
@@ -512,11 +541,97 @@ impl<B: Bits> ActionSet<B> {
                 atom: self.first_wrong(end, goal).to_owned(),
             });
         }
-        Ok(plan
-            .iter()
-            .filter_map(|&id| self.action(id))
-            .map(|a| u64::from(a.cost))
-            .sum())
+        // The plan replays, so every step applies in the state before it.
+        let mut state = start;
+        let mut cost = 0u64;
+        for &id in plan {
+            cost += u64::from(self.cost_in(id, state).unwrap_or(0));
+            if let Some(action) = self.action(id) {
+                state = state.apply(&action.eff);
+            }
+        }
+        Ok(cost)
+    }
+
+    /// What action `id` costs when applied in `state`: its cost function's
+    /// value if it has one ([`ActionBuilder::cost_fn`]), else its fixed
+    /// cost; `None` for an id of another set. `state` need not satisfy the
+    /// action's preconditions.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let tired = actions.declare("tired").unwrap();
+    /// let walk = actions
+    ///     .add_action("walk", 2)
+    ///     .eff("at_shop", true)
+    ///     .cost_fn(move |s| if s.get(tired) { 9 } else { 2 })
+    ///     .id()
+    ///     .unwrap();
+    /// assert_eq!(actions.cost_in(walk, actions.state([]).unwrap()), Some(2));
+    /// assert_eq!(actions.cost_in(walk, actions.state(["tired"]).unwrap()), Some(9));
+    /// ```
+    pub fn cost_in(&self, id: ActionId, state: WorldState<B>) -> Option<u32> {
+        match self.cost_fns.0.get(id.index()) {
+            Some(Some(cost)) => Some(cost(state)),
+            _ => self.action(id).map(|a| a.cost),
+        }
+    }
+
+    /// Whether action `id`'s cost depends on the state (it has a cost
+    /// function).
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let eat = actions.add_action("eat", 5).id().unwrap();
+    /// let walk = actions.add_action("walk", 1).cost_fn(|_| 3).id().unwrap();
+    /// assert!(!actions.has_cost_fn(eat) && actions.has_cost_fn(walk));
+    /// ```
+    pub fn has_cost_fn(&self, id: ActionId) -> bool {
+        self.cost_fns.0.get(id.index()).is_some_and(Option::is_some)
+    }
+
+    /// Checks that every action's cost is fixed, for `needed_by` (a
+    /// direction or heuristic that reads costs without a state: regression,
+    /// cost tables made in advance).
+    ///
+    /// # Errors
+    /// [`AtomicError::StateDependentCost`] naming the first action with a
+    /// cost function, and `needed_by`.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, AtomicError};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 5).eff("fed", true);
+    /// assert!(actions.check_fixed_costs("regression").is_ok());
+    /// actions.add_action("walk", 1).eff("at_shop", true).cost_fn(|_| 3);
+    /// let error = actions.check_fixed_costs("regression").unwrap_err();
+    /// assert!(matches!(&error, AtomicError::StateDependentCost { action, .. } if action == "walk"));
+    /// ```
+    pub fn check_fixed_costs(&self, needed_by: &str) -> Result<(), AtomicError> {
+        match self.cost_fns.0.iter().position(Option::is_some) {
+            None => Ok(()),
+            Some(index) => Err(AtomicError::StateDependentCost {
+                action: self.actions[index].name.clone(),
+                needed_by: needed_by.to_owned(),
+            }),
+        }
+    }
+
+    /// The cost functions by action index; empty when no action has one.
+    pub(crate) fn cost_fns(&self) -> &CostFns<B> {
+        &self.cost_fns
+    }
+
+    /// A lower bound of action `index`'s cost that holds in every state,
+    /// for tables made before search: its fixed cost, or 0 if it has a
+    /// cost function (whose least value is not known).
+    pub(crate) fn least_cost(&self, index: usize) -> u32 {
+        match self.cost_fns.0.get(index) {
+            Some(Some(_)) => 0,
+            _ => self.actions[index].cost,
+        }
     }
 
     fn first_wrong(&self, state: WorldState<B>, partial: &PartialState<B>) -> &str {
@@ -579,6 +694,59 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     pub fn eff(&mut self, atom: &str, value: bool) -> &mut Self {
         self.set_or_keep(Part::Eff, atom, value)
+    }
+
+    /// Makes the action's cost a function of the state it is applied in
+    /// (walking costs more when tired), in place of the fixed cost given to
+    /// [`ActionSet::add_action`], which search and validation then ignore.
+    ///
+    /// Forward search ([`ForwardSpace`](crate::ForwardSpace)) and
+    /// [`ActionSet::validate`] call it with the state before the action.
+    /// Regression cannot know that state, so
+    /// [`RegressionSpace::new`](crate::RegressionSpace::new) refuses the set
+    /// ([`AtomicError::StateDependentCost`], naming the action). The
+    /// relaxation heuristics (`h_max`, `h_add`, `h_FF`, LM-cut) and
+    /// [`AdmissibleMismatch`](crate::AdmissibleMismatch), whose tables are
+    /// made before search, count such an action as free (0, the only
+    /// bound known), so they stay admissible where they were but inform
+    /// less; planners refuse them on such a set.
+    ///
+    /// ```
+    /// use search_core::astar;
+    /// use state_atomic::{ActionSet, ForwardSpace, Mismatch};
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let raining = actions.declare_shared("raining").unwrap();
+    /// // Walking is cheap in the dry and dear in the rain; the bus costs 4 always.
+    /// actions
+    ///     .add_action("walk", 1)
+    ///     .eff("in_town", true)
+    ///     .cost_fn(move |s| if s.get(raining) { 10 } else { 1 });
+    /// actions.add_action("bus", 4).eff("in_town", true);
+    /// let goal = actions.partial([("in_town", true)]).unwrap();
+    /// let space = ForwardSpace::new(&actions, goal).unwrap();
+    ///
+    /// for (start, way, cost) in [([].as_slice(), "walk", 1), (["raining"].as_slice(), "bus", 4)] {
+    ///     let start = actions.state(start.iter().copied()).unwrap();
+    ///     let plan = astar(&space, start, Mismatch::forward(goal)).unwrap().outcome.into_solution().unwrap();
+    ///     assert_eq!(actions.names(&plan.actions), [way]);
+    ///     assert_eq!(plan.cost, cost);
+    ///     assert_eq!(actions.validate(start, &goal, &plan.actions).unwrap(), u64::from(cost));
+    /// }
+    /// ```
+    pub fn cost_fn(
+        &mut self,
+        cost: impl Fn(WorldState<B>) -> u32 + Send + Sync + 'static,
+    ) -> &mut Self {
+        let Some(id) = self.id else {
+            return self;
+        };
+        let fns = &mut self.set.cost_fns.0;
+        if fns.len() < self.set.actions.len() {
+            fns.resize(self.set.actions.len(), None);
+        }
+        fns[id.index()] = Some(Arc::new(cost));
+        self
     }
 
     /// Like [`pre`](Self::pre), but reports an error at once.

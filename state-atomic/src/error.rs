@@ -59,6 +59,18 @@ pub enum AtomicError {
         /// The first goal atom that does not hold.
         atom: String,
     },
+    /// An action whose cost depends on the state
+    /// ([`ActionBuilder::cost_fn`](crate::ActionBuilder::cost_fn)), where
+    /// costs must be known without a state: regression, which does not know
+    /// the state an action is applied in, or a heuristic that tabulates
+    /// costs before search.
+    #[error("{needed_by} needs fixed action costs, but the cost of action `{action}` depends on the state: plan forward, with a heuristic that reads no action costs")]
+    StateDependentCost {
+        /// The first action with a cost function.
+        action: String,
+        /// What refused it: "regression", "heuristic `hmax`".
+        needed_by: String,
+    },
     /// An action index that is not in the action set.
     #[error("no action with index {index} in this action set")]
     UnknownAction {

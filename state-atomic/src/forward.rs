@@ -2,7 +2,7 @@
 
 use search_core::SearchSpace;
 
-use crate::action::Rule;
+use crate::action::{CostFns, Rule};
 use crate::{ActionId, ActionSet, AtomicError, Bits, PartialState, WorldState};
 
 /// How [`ForwardSpace`] finds the applicable actions of a state.
@@ -69,7 +69,9 @@ impl<B: Bits> GroupedIndex<B> {
 /// [`ActionId`] with the action's cost (`u32`).
 ///
 /// Actions that leave a state unchanged are not emitted: such a self-loop is
-/// never part of a cheapest or shortest plan.
+/// never part of a cheapest or shortest plan. An action with a cost
+/// function ([`ActionBuilder::cost_fn`](crate::ActionBuilder::cost_fn))
+/// costs what the function says in the state it leaves.
 ///
 /// ```
 /// use search_core::astar;
@@ -91,6 +93,8 @@ impl<B: Bits> GroupedIndex<B> {
 #[derive(Clone, Debug)]
 pub struct ForwardSpace<'a, B: Bits = u64> {
     rules: &'a [Rule<B>],
+    /// Cost functions by action index; empty when no action has one.
+    cost_fns: &'a CostFns<B>,
     goal: PartialState<B>,
     grouped: Option<GroupedIndex<B>>,
 }
@@ -113,6 +117,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
         actions.check()?;
         Ok(Self {
             rules: actions.rules(),
+            cost_fns: actions.cost_fns(),
             goal,
             grouped: None,
         })
@@ -214,11 +219,24 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
         F: FnMut(ActionId, WorldState<B>, u32),
     {
         let state = *node;
-        self.for_each_applicable(state, |id, rule| {
-            let next = state.apply(&rule.eff);
-            if next != state {
-                emit(id, next, rule.cost);
-            }
-        });
+        if self.cost_fns.0.is_empty() {
+            self.for_each_applicable(state, |id, rule| {
+                let next = state.apply(&rule.eff);
+                if next != state {
+                    emit(id, next, rule.cost);
+                }
+            });
+        } else {
+            self.for_each_applicable(state, |id, rule| {
+                let next = state.apply(&rule.eff);
+                if next != state {
+                    let cost = match self.cost_fns.0.get(id.index()) {
+                        Some(Some(cost)) => cost(state),
+                        _ => rule.cost,
+                    };
+                    emit(id, next, cost);
+                }
+            });
+        }
     }
 }

@@ -54,7 +54,7 @@ mod regression;
 mod relaxed;
 mod state;
 
-pub use action::{Action, ActionBuilder, ActionId, ActionSet};
+pub use action::{Action, ActionBuilder, ActionId, ActionSet, CostFn};
 pub use bits::{Bits, Wide};
 pub use error::AtomicError;
 pub use forward::{Applicability, ForwardSpace};

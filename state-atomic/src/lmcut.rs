@@ -330,12 +330,12 @@ impl<B: Bits> LmCut<B> {
             base_cost.push(u64::from(cost));
         };
         let mut effects = Vec::new();
-        for action in actions.iter() {
+        for (i, action) in actions.iter().enumerate() {
             scratch.clear();
             literals(&action.pre, atoms, &mut scratch);
             effects.clear();
             literals(&action.eff, atoms, &mut effects);
-            add(&scratch, &effects, action.cost);
+            add(&scratch, &effects, actions.least_cost(i));
         }
         add(&goal_lits, &[to_u32(artificial_goal)], 0);
 

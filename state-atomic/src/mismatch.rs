@@ -167,11 +167,11 @@ impl<B: Bits> AdmissibleMismatch<B> {
 fn fixers<B: Bits>(actions: &ActionSet<B>, fixes: impl Fn(&PartialState<B>) -> u32) -> (u32, u32) {
     let mut most = 0;
     let mut cheapest = u32::MAX;
-    for action in actions.iter() {
+    for (i, action) in actions.iter().enumerate() {
         let k = fixes(&action.eff);
         if k > 0 {
             most = most.max(k);
-            cheapest = cheapest.min(action.cost);
+            cheapest = cheapest.min(actions.least_cost(i));
         }
     }
     (most, cheapest)

@@ -187,15 +187,22 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     ///
     /// # Errors
     /// The first error the action set's builder kept
-    /// ([`ActionSet::check`]).
+    /// ([`ActionSet::check`]), and [`AtomicError::StateDependentCost`]
+    /// naming an action whose cost depends on the state
+    /// ([`ActionBuilder::cost_fn`](crate::ActionBuilder::cost_fn)):
+    /// regression does not know the state an action is applied in.
     ///
     /// ```
-    /// use state_atomic::{ActionSet, RegressionSpace};
+    /// use state_atomic::{ActionSet, AtomicError, RegressionSpace};
     /// let mut actions = ActionSet::<u64>::new();
     /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let space = RegressionSpace::new(&actions, actions.state([]).unwrap(), goal).unwrap();
     /// assert_eq!(space.goal(), goal);
+    ///
+    /// actions.add_action("feast", 1).eff("fed", true).cost_fn(|_| 2);
+    /// let refused = RegressionSpace::new(&actions, actions.state([]).unwrap(), goal);
+    /// assert!(matches!(refused, Err(AtomicError::StateDependentCost { action, .. }) if action == "feast"));
     /// ```
     pub fn new(
         actions: &'a ActionSet<B>,
@@ -203,6 +210,7 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
         goal: PartialState<B>,
     ) -> Result<Self, AtomicError> {
         actions.check()?;
+        actions.check_fixed_costs("regression")?;
         let rules = actions.rules();
         let words = rules.len().div_ceil(64).max(1);
         let literals = 2 * actions.registry().len();

@@ -167,7 +167,9 @@ fn a_more_important_goal_takes_over() {
     assert_eq!(agent.current_goal(), Some("eat"));
     world = world.with(actions.registry().atom("alarm").unwrap(), true);
     agent.tick(&mut world).unwrap();
-    assert_eq!(agent.current_goal(), None); // `hide` took one tick and finished
+    // `hide` took one tick and finished, and eating was planned anew in it.
+    assert_eq!(agent.current_goal(), Some("eat"));
+    assert_eq!(agent.remaining_plan(), ["eat"]);
     let log = log.lock().unwrap();
     let at = log.iter().position(|l| l.starts_with("replan")).unwrap();
     assert_eq!(log[at], "replan eat: HigherPriorityGoal");
@@ -657,4 +659,42 @@ fn the_last_plan_carries_the_trace_of_one_call() {
     quiet.add_goal("far", problem.goal, 1);
     quiet.tick(&mut world).unwrap();
     assert!(quiet.last_plan().is_some_and(|last| last.trace.is_none()));
+}
+
+/// A more important goal found to have no plan from the very view the
+/// agent is in does not drop its plan: a long action is not dropped and
+/// started over every tick (it used to be).
+#[test]
+fn a_goal_with_no_plan_does_not_interrupt_a_running_action() {
+    let actions = house();
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state([]).unwrap());
+    agent.add_goal("get rich", actions.partial([("rich", true)]).unwrap(), 5);
+    agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    let mut knocks = 0;
+    agent
+        .bind("open_door", move |_: &WorldState| {
+            knocks += 1;
+            if knocks < 4 {
+                ExecStatus::Running
+            } else {
+                ExecStatus::Success
+            }
+        })
+        .unwrap();
+    let log = recorder(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    for _ in 0..4 {
+        assert_eq!(agent.tick(&mut world).unwrap(), TickStatus::Acting);
+    }
+    let log = log.lock().unwrap();
+    assert_eq!(
+        log[..4],
+        [
+            "no plan get rich: unsolvable",
+            "plan eat: open_door enter eat (3)",
+            "start open_door",
+            "finish open_door",
+        ],
+        "{log:?}"
+    );
 }

@@ -36,6 +36,7 @@ pub(super) fn registry() -> Registry {
             "ceil(wrong goal atoms / most one action fixes) x the cheapest fixing cost",
         )
         .consistent()
+        .fixed_costs()
         .atomic(AdmissibleMismatchFactory),
         NamedHeuristic::builder(
             "hmax",
@@ -43,13 +44,16 @@ pub(super) fn registry() -> Registry {
         )
         .aliases(&["h_max", "h-max"])
         .admissible()
+        .fixed_costs()
         .atomic(HMaxFactory)
         .factored(NumericHmaxFactory),
         NamedHeuristic::builder("hadd", "h_add of the delete relaxation")
             .aliases(&["h_add", "h-add"])
+            .fixed_costs()
             .atomic(HAddFactory),
         NamedHeuristic::builder("ff", "h_FF: the cost of a relaxed plan; forward, it prefers the plan's actions that apply (helpful actions)")
             .aliases(&["hff", "h_ff", "h-ff"])
+            .fixed_costs()
             .atomic(FfFactory),
         NamedHeuristic::builder(
             "lmcut",
@@ -57,6 +61,7 @@ pub(super) fn registry() -> Registry {
         )
         .aliases(&["lm-cut", "lm_cut"])
         .admissible()
+        .fixed_costs()
         .atomic(LmCutFactory),
         NamedHeuristic::builder(
             "lmcount",

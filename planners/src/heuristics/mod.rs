@@ -8,6 +8,13 @@
 //! write one for a single representation ([`AtomicFactory`] for atomic
 //! tasks of every width, [`FactoredFactory`]); it is skipped elsewhere.
 //!
+//! `mismatch-admissible`, `hmax`, `hadd`, `ff` and `lmcut` tabulate action
+//! costs before search ([`HeuristicInfo::fixed_costs`]), so they refuse an
+//! atomic task where an action's cost depends on the state
+//! ([`ActionBuilder::cost_fn`](state_atomic::ActionBuilder::cost_fn)),
+//! naming the action; `blind` (which then counts 0), `mismatch` and
+//! `lmcount` read no costs and plan on it.
+//!
 //! The built-in heuristics:
 //!
 #![doc = include_str!("heuristics.md")]

@@ -28,6 +28,11 @@ pub struct HeuristicInfo {
     pub directions: Directions,
     /// The representations it has a factory for.
     pub representations: Vec<Representation>,
+    /// It reads actions' costs before search (cost tables), so it refuses
+    /// a task whose costs depend on the state
+    /// ([`TaskView::require_fixed_costs`]) rather than use a cost the
+    /// search would not.
+    pub fixed_costs: bool,
 }
 
 /// The search directions a heuristic serves.
@@ -108,6 +113,7 @@ impl NamedHeuristic {
                 consistent: false,
                 directions: Directions::Both,
                 representations: Vec::new(),
+                fixed_costs: false,
             },
             slots: Slots::default(),
         }
@@ -176,6 +182,7 @@ impl NamedHeuristic {
             consistent: all(|i| i.consistent),
             directions,
             representations,
+            fixed_costs: parts.iter().any(|h| h.info().fixed_costs),
         };
         NamedHeuristic(Arc::new(Entry {
             info,
@@ -224,7 +231,9 @@ impl NamedHeuristic {
     /// [`PlanError::UnsupportedHeuristic`] when it does not serve forward
     /// search on this kind of task, or its factory declined the task;
     /// [`PlanError::Alternation`] for an [`alternation`](Self::alternation)
-    /// (make each of its [`parts`](Self::parts)).
+    /// (make each of its [`parts`](Self::parts)); for a heuristic of
+    /// [fixed costs](HeuristicInfo::fixed_costs), the task's refusal of a
+    /// state-dependent cost ([`TaskView::require_fixed_costs`]).
     pub fn forward<'a, T: TaskView>(
         &self,
         task: &'a T,
@@ -232,6 +241,7 @@ impl NamedHeuristic {
         goal: &'a T::Goal,
     ) -> Result<BoxedHeuristic<'a, T::State>, PlanError> {
         self.single()?;
+        self.fixed_costs_of(task)?;
         self.0
             .slots
             .get::<T>()
@@ -252,6 +262,7 @@ impl NamedHeuristic {
         goal: &'a T::Goal,
     ) -> Result<BoxedHeuristic<'a, T::Subgoal>, PlanError> {
         self.single()?;
+        self.fixed_costs_of(task)?;
         self.0
             .slots
             .get::<T>()
@@ -269,6 +280,14 @@ impl NamedHeuristic {
                 heuristic: self.name().to_owned(),
             })
         }
+    }
+
+    /// A heuristic of fixed costs refuses a task whose costs are not.
+    fn fixed_costs_of<T: TaskView>(&self, task: &T) -> Result<(), PlanError> {
+        if self.0.info.fixed_costs {
+            task.require_fixed_costs(&format!("heuristic `{}`", self.name()))?;
+        }
+        Ok(())
     }
 
     fn unsupported<T: TaskView>(&self, direction: Direction) -> PlanError {
@@ -342,6 +361,42 @@ impl HeuristicBuilder {
     pub fn consistent(mut self) -> Self {
         self.info.admissible = true;
         self.info.consistent = true;
+        self
+    }
+
+    /// Declares that it reads actions' costs before search (tables of
+    /// costs), so that it refuses a task whose costs depend on the state
+    /// ([`HeuristicInfo::fixed_costs`]).
+    ///
+    /// ```
+    /// use planners::heuristics::{heuristic, NamedHeuristic, TaskView};
+    /// use planners::{BoxedHeuristic, PlanError, Planner, PlannerConfig};
+    /// use state_atomic::{ActionSet, AtomicError};
+    ///
+    /// struct Blind;
+    /// impl planners::heuristics::HeuristicFactory for Blind {
+    ///     fn forward<'a, T: TaskView>(&self, _: &'a T, _: &'a T::State, _: &'a T::Goal)
+    ///         -> Option<BoxedHeuristic<'a, T::State>> {
+    ///         Some(Box::new(|_: &T::State| 0u32))
+    ///     }
+    ///     fn regression<'a, T: TaskView>(&self, _: &'a T, _: &'a T::State, _: &'a T::Goal)
+    ///         -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+    ///         Some(Box::new(|_: &T::Subgoal| 0u32))
+    ///     }
+    /// }
+    /// let tabled = NamedHeuristic::builder("tabled", "a table of costs").fixed_costs().generic(Blind).build();
+    /// assert!(tabled.info().fixed_costs && heuristic("hmax").unwrap().info().fixed_costs);
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("walk", 1).eff("at_shop", true).cost_fn(|_| 3);
+    /// let (start, goal) = (actions.state([]).unwrap(), actions.partial([("at_shop", true)]).unwrap());
+    /// let planner = Planner::new(PlannerConfig { heuristic: tabled, ..PlannerConfig::default() });
+    /// let error = planner.plan(&actions, &start, &goal).unwrap_err();
+    /// assert!(matches!(error, PlanError::Atomic(AtomicError::StateDependentCost { .. })));
+    /// assert!(error.to_string().starts_with("heuristic `tabled` needs fixed action costs"), "{error}");
+    /// ```
+    pub fn fixed_costs(mut self) -> Self {
+        self.info.fixed_costs = true;
         self
     }
 

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::PlanError;
+
 /// A family of state representations. Atomic covers every width (`u64`,
 /// [`Wide<N>`](state_atomic::Wide)) and grounded PDDL tasks, which are
 /// atomic.
@@ -32,7 +34,8 @@ impl fmt::Display for Representation {
 pub struct ActionView<Id> {
     /// The action.
     pub id: Id,
-    /// Its cost (for a state-dependent cost, a lower bound of it).
+    /// Its cost (for a state-dependent cost, a lower bound of it: 0 for an
+    /// atomic action with a cost function).
     pub cost: u32,
     /// The variables its effects may change; `None` when it may change any
     /// (a custom effect).
@@ -109,5 +112,33 @@ pub trait TaskView: Sync + 'static {
         let mut met = true;
         self.unmet_subgoal(start, subgoal, |_| met = false);
         met
+    }
+
+    /// Checks that every action's cost is fixed, for `needed_by` (a
+    /// heuristic that tabulates costs before search,
+    /// [`HeuristicInfo::fixed_costs`](crate::heuristics::HeuristicInfo::fixed_costs)).
+    /// The default has nothing to refuse; atomic domains refuse an action
+    /// with a cost function
+    /// ([`ActionBuilder::cost_fn`](state_atomic::ActionBuilder::cost_fn)).
+    /// Factored domains accept theirs: a factored action's fixed cost is
+    /// declared a lower bound of its cost function.
+    ///
+    /// # Errors
+    /// [`PlanError::Atomic`] with
+    /// [`AtomicError::StateDependentCost`](state_atomic::AtomicError::StateDependentCost),
+    /// naming the action.
+    ///
+    /// ```
+    /// use planners::heuristics::TaskView;
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("walk", 1).eff("at_shop", true).cost_fn(|_| 3);
+    /// let error = actions.require_fixed_costs("heuristic `hmax`").unwrap_err();
+    /// assert!(error.to_string().contains("action `walk`"), "{error}");
+    /// ```
+    fn require_fixed_costs(&self, needed_by: &str) -> Result<(), PlanError> {
+        let _ = needed_by;
+        Ok(())
     }
 }

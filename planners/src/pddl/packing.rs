@@ -1,26 +1,5 @@
 //! Finite-domain packing: groups of mutually exclusive facts, each stored
 //! as one binary field instead of one bit per fact.
-//!
-//! A group is a clique of pairwise `h^2`-mutex facts ([`h2_mutexes`]),
-//! found by a greedy clique cover (the fact with the most mutex partners
-//! first, grown with the partners that have the most partners). At most
-//! one fact of a group holds in a reachable state, so a field of
-//! `ceil(log2(k + 1))` bits holds a group of `k` facts: code 0 says none
-//! holds, code `i + 1` that fact `i` does. A group that always holds
-//! exactly one fact (one holds initially, and no operator leaves it with
-//! none) needs no "none" code: `ceil(log2(k))` bits.
-//!
-//! STRIPS conditions and effects stay masks over the packed bits: "f
-//! holds" is "field == code(f)", adding f is "field := code(f)", and
-//! deleting f (without adding another member) is "field := none". The last
-//! is right only where f held before, so a fact that some operator deletes
-//! without requiring it, and without adding another member, leaves its
-//! group; so does a fact with a negative precondition or a negative goal
-//! (not a mask over a field). Such facts are fields of their own (one bit,
-//! exactly as unpacked). Operators that want or add two members of a group
-//! never apply in a reachable state and are left out.
-//!
-//! [`h2_mutexes`]: super::h2_mutexes
 
 use std::cmp::Reverse;
 
@@ -84,8 +63,28 @@ impl Field {
 }
 
 /// A task's facts grouped into fields of a packed state, with the
-/// translations between packed and fact states; see the [module
-/// docs](self).
+/// translations between packed and fact states.
+///
+/// A group is a clique of pairwise `h^2`-mutex facts ([`h2_mutexes`]),
+/// found by a greedy clique cover (the fact with the most mutex partners
+/// first, grown with the partners that have the most partners). At most
+/// one fact of a group holds in a reachable state, so a field of
+/// `ceil(log2(k + 1))` bits holds a group of `k` facts: code 0 says none
+/// holds, code `i + 1` that fact `i` does. A group that always holds
+/// exactly one fact (one holds initially, and no operator leaves it with
+/// none) needs no "none" code: `ceil(log2(k))` bits.
+///
+/// STRIPS conditions and effects stay masks over the packed bits: "f
+/// holds" is "field == code(f)", adding f is "field := code(f)", and
+/// deleting f (without adding another member) is "field := none". The last
+/// is right only where f held before, so a fact that some operator deletes
+/// without requiring it, and without adding another member, leaves its
+/// group; so does a fact with a negative precondition or a negative goal
+/// (not a mask over a field). Such facts are fields of their own (one bit,
+/// exactly as unpacked). Operators that want or add two members of a group
+/// never apply in a reachable state and are left out.
+///
+/// [`h2_mutexes`]: super::h2_mutexes
 ///
 /// ```
 /// use planners::pddl::{ground, h2_mutexes, parse_domain, parse_problem, GroundingLimits, Packing};

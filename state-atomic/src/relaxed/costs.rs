@@ -169,7 +169,7 @@ impl<B: Bits> Relaxation<B> {
                 no_pre.push(to_u32(a));
             }
             pre_start.push(to_u32(pre.len()));
-            cost.push(u64::from(action.cost));
+            cost.push(u64::from(actions.least_cost(a)));
         }
         let mut is_target = vec![false; lits];
         let mut tracked = vec![targets.is_none(); lits];

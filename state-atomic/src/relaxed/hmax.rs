@@ -191,8 +191,12 @@ impl<B: Bits> Layers<B> {
     /// The levels of `actions` towards `goal`, if every action costs the
     /// same.
     fn new(actions: &ActionSet<B>, goal: &PartialState<B>) -> Option<Self> {
-        let step = actions.iter().next().map_or(0, |a| a.cost);
-        if actions.iter().any(|a| a.cost != step) {
+        let step = if actions.is_empty() {
+            0
+        } else {
+            actions.least_cost(0)
+        };
+        if (0..actions.len()).any(|i| actions.least_cost(i) != step) {
             return None;
         }
         let atoms = B::low(actions.registry().len());

@@ -40,12 +40,23 @@ pub struct SmallHMax<'a, B: Bits = u64> {
 }
 
 impl<'a, B: Bits> SmallHMax<'a, B> {
-    /// `h_max` towards `goal`, or `None` when the task is not small: more
+    /// `h_max` towards `goal`, or `None` when the task is not small (more
     /// than 64 atoms fit `B`, or more than [`SMALL_HMAX_MAX_ACTIONS`]
-    /// actions.
+    /// actions) or an action's cost depends on the state
+    /// ([`ActionBuilder::cost_fn`](crate::ActionBuilder::cost_fn)).
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, SmallHMax};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("walk", 1).eff("at_shop", true).cost_fn(|_| 3);
+    /// let goal = actions.partial([("at_shop", true)]).unwrap();
+    /// assert!(SmallHMax::new(&actions, goal).is_none());
+    /// ```
     pub fn new(actions: &'a ActionSet<B>, goal: PartialState<B>) -> Option<Self> {
-        (B::CAPACITY <= 64 && actions.len() <= SMALL_HMAX_MAX_ACTIONS)
-            .then_some(Self { actions, goal })
+        (B::CAPACITY <= 64
+            && actions.len() <= SMALL_HMAX_MAX_ACTIONS
+            && actions.cost_fns().0.is_empty())
+        .then_some(Self { actions, goal })
     }
 }
 
