@@ -7,7 +7,7 @@
 
 use planners::pddl::PddlError;
 use planners::pddl::{ground, parse_domain, parse_problem, GroundingExceeded, GroundingLimits};
-use tests::resident;
+use tests::peak_growth;
 
 /// One action whose effect on each of `items` objects is conditional:
 /// compiled to STRIPS it splits into 2^items variants.
@@ -34,16 +34,11 @@ fn adl_grounding_stays_within_its_memory_limit() {
     let domain = parse_domain("switches.pddl", DOMAIN).unwrap();
     let problem = parse_problem(&domain, "many.pddl", &problem(22)).unwrap();
     let max = 48 << 20;
-    // Restart the peak from here (Linux); where that fails the peak so far
-    // counts too, which only makes the check stricter.
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let (_, before) = resident();
     let limits = GroundingLimits {
         max_memory_bytes: Some(max),
         ..GroundingLimits::default()
     };
-    let result = ground(&domain, &problem, limits);
-    let (peak, _) = resident();
+    let (result, grew) = peak_growth(|| ground(&domain, &problem, limits));
     assert!(
         matches!(
             result,
@@ -54,10 +49,9 @@ fn adl_grounding_stays_within_its_memory_limit() {
         "{:?}",
         result.map(|task| task.operators.len())
     );
-    if peak == 0 {
+    if grew == 0 {
         return; // no /proc: nothing to measure
     }
-    let grew = peak.saturating_sub(before);
     assert!(
         grew <= max + max / 10,
         "grounding grew the resident set by {} MiB under a limit of {} MiB",

@@ -12,7 +12,7 @@ use planners::heuristics::heuristic;
 use planners::pddl::{solve_text, PddlOptions};
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, Limit, SearchLimits};
-use tests::resident;
+use tests::peak_growth;
 
 /// A walk along a line of places: every place before the last is a
 /// landmark ordered before every later one.
@@ -49,11 +49,8 @@ fn run(places: usize, max: usize) -> (Option<Limit>, Option<u64>, usize) {
             ..SearchLimits::default()
         },
     };
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let (_, before) = resident();
-    let solved = solve_text(DOMAIN, &problem(places), &config, &PddlOptions::default());
-    let (peak, _) = resident();
-    let grew = peak.saturating_sub(before);
+    let (solved, grew) =
+        peak_growth(|| solve_text(DOMAIN, &problem(places), &config, &PddlOptions::default()));
     match solved {
         Ok(solution) => (
             solution.outcome.limit(),

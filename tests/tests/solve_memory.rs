@@ -13,7 +13,7 @@ use planners::heuristics::heuristic;
 use planners::pddl::{solve_text, PddlOptions};
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, Limit, SearchLimits};
-use tests::resident;
+use tests::peak_growth;
 
 /// A tour of `places` places that marks every pair it walks: `places`
 /// squared facts (wide states) and as many operators.
@@ -52,16 +52,12 @@ fn run(direction: Direction, max: usize) -> (Option<Limit>, usize) {
             ..SearchLimits::default()
         },
     };
-    // Restart the peak from here (Linux); where that fails the peak so far
-    // counts too, which only makes the check stricter.
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let (_, before) = resident();
-    let limit = match solve_text(DOMAIN, &problem(90), &config, &PddlOptions::default()) {
-        Ok(solution) => solution.outcome.limit(),
-        Err(e) => e.limit(),
-    };
-    let (peak, _) = resident();
-    (limit, peak.saturating_sub(before))
+    peak_growth(
+        || match solve_text(DOMAIN, &problem(90), &config, &PddlOptions::default()) {
+            Ok(solution) => solution.outcome.limit(),
+            Err(e) => e.limit(),
+        },
+    )
 }
 
 #[test]
