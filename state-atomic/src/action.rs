@@ -127,6 +127,7 @@ impl<B: Bits> ActionSet<B> {
 
     /// The heap memory the set holds, in bytes: its actions and their
     /// compact copies (the masks the successor loop reads) at capacity,
+    /// with the masks' own heap (a [`SparseBits`](crate::SparseBits)'s),
     /// the names twice (with each action and in the index by name) and the
     /// atom registry. A task's memory, counted toward a search's memory
     /// limit by planners that hold the set through the search.
@@ -140,7 +141,13 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     pub fn heap_bytes(&self) -> usize {
         let names: usize = self.actions.iter().map(|a| a.name.capacity()).sum();
+        let masks: usize = self
+            .rules
+            .iter()
+            .map(|r| 2 * (r.pre.heap_bytes() + r.eff.heap_bytes()))
+            .sum();
         crate::vec_bytes(&self.actions)
+            + masks
             + crate::vec_bytes(&self.rules)
             + 2 * names
             + self.by_name.capacity() * (std::mem::size_of::<(String, ActionId)>() + 1)
@@ -231,14 +238,16 @@ impl<B: Bits> ActionSet<B> {
                 name: name.to_owned(),
             });
         }
-        let unknown = (pre.care() | eff.care()) & !B::low(self.registry.len());
-        let mut first = None;
-        unknown.for_each_one(|i| {
-            first.get_or_insert(i);
-        });
-        if let Some(i) = first {
+        let known = self.registry.as_mask();
+        // `care` lies within `known` where `known` is set wherever `care` is.
+        let within = |care: &B| known.agrees_on(&!B::zero(), care);
+        if !within(pre.as_care()) || !within(eff.as_care()) {
+            let unknown = (pre.care() | eff.as_care()) & !known.clone();
+            let first = (0..B::CAPACITY)
+                .find(|&i| unknown.get(i))
+                .unwrap_or_default();
             return Err(AtomicError::UnknownAtom {
-                name: format!("#{i}"),
+                name: format!("#{first}"),
             });
         }
         let index = u32::try_from(self.actions.len()).map_err(|_| AtomicError::UnknownAction {
@@ -246,13 +255,17 @@ impl<B: Bits> ActionSet<B> {
         })?;
         let id = ActionId(index);
         self.by_name.insert(name.to_owned(), id);
+        self.rules.push(Rule {
+            pre: pre.clone(),
+            eff: eff.clone(),
+            cost,
+        });
         self.actions.push(Action {
             name: name.to_owned(),
             pre,
             eff,
             cost,
         });
-        self.rules.push(Rule { pre, eff, cost });
         Ok(id)
     }
 
@@ -476,7 +489,7 @@ impl<B: Bits> ActionSet<B> {
                 return Err(AtomicError::NotApplicable {
                     action: action.name.clone(),
                     step,
-                    atom: self.first_wrong(state, &action.pre).to_owned(),
+                    atom: self.first_wrong(&state, &action.pre).to_owned(),
                 });
             }
             state = state.apply(&action.eff);
@@ -509,7 +522,7 @@ impl<B: Bits> ActionSet<B> {
         let end = self.replay(start, plan)?;
         if !end.satisfies(goal) {
             return Err(AtomicError::GoalNotReached {
-                atom: self.first_wrong(end, goal).to_owned(),
+                atom: self.first_wrong(&end, goal).to_owned(),
             });
         }
         Ok(plan
@@ -519,8 +532,8 @@ impl<B: Bits> ActionSet<B> {
             .sum())
     }
 
-    fn first_wrong(&self, state: WorldState<B>, partial: &PartialState<B>) -> &str {
-        let wrong = (state.bits() ^ partial.values()) & partial.care();
+    fn first_wrong(&self, state: &WorldState<B>, partial: &PartialState<B>) -> &str {
+        let wrong = (state.bits() ^ partial.as_values()) & partial.as_care();
         let mut first = None;
         wrong.for_each_one(|i| {
             first.get_or_insert(i);
@@ -642,10 +655,10 @@ impl<B: Bits> ActionBuilder<'_, B> {
                 part: label,
             });
         }
-        *partial = partial.with(atom, value);
+        *partial = partial.clone().with(atom, value);
         let rule = &mut self.set.rules[id.index()];
-        rule.pre = action.pre;
-        rule.eff = action.eff;
+        rule.pre.clone_from(&action.pre);
+        rule.eff.clone_from(&action.eff);
         Ok(())
     }
 }

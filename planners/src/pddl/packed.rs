@@ -134,12 +134,12 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
 
     /// The packed initial state.
     pub fn start(&self) -> WorldState<Bp> {
-        self.start
+        self.start.clone()
     }
 
     /// The packed goal.
     pub fn goal(&self) -> PartialState<Bp> {
-        self.goal
+        self.goal.clone()
     }
 
     /// Makes regression prune subgoals that want a pair of `mutexes`.
@@ -165,11 +165,11 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
 
 impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
     fn start_state(&self) -> WorldState<Bp> {
-        self.start
+        self.start.clone()
     }
 
     fn goal_state(&self) -> PartialState<Bp> {
-        self.goal
+        self.goal.clone()
     }
 
     fn fact_action(&self, id: ActionId) -> usize {
@@ -254,8 +254,8 @@ impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
             };
             let eff = &action.eff;
             let after = PartialState::new(
-                (node.values() & !eff.care()) | (eff.values() & eff.care()),
-                node.care() | eff.care(),
+                (node.values() & !eff.care()) | (eff.values() & eff.as_care()),
+                node.care() | eff.as_care(),
             );
             if self.has_mutex(mutexes, &after) || self.has_mutex(mutexes, &sub) {
                 self.mutex_pruned.set(self.mutex_pruned.get() + 1);
@@ -263,6 +263,11 @@ impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
                 emit(id, sub, cost);
             }
         });
+    }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
+        self.space.node_heap_bytes(node)
     }
 }
 
@@ -293,8 +298,8 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         start: &'a WorldState<Bp>,
         goal: &'a PartialState<Bp>,
     ) -> Result<(PackedRegression<'a, Bp>, PartialState<Bp>), PlanError> {
-        let space =
-            RegressionSpace::new(&self.actions, *start, *goal)?.subsumption(self.subsumption);
+        let space = RegressionSpace::new(&self.actions, start.clone(), goal.clone())?
+            .subsumption(self.subsumption);
         let regression = PackedRegression {
             space,
             actions: &self.actions,
@@ -304,7 +309,7 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
             mutex_pruned: Cell::new(0),
             counts: [&self.mutex_pruned, &self.subsumption_pruned],
         };
-        Ok((regression, *goal))
+        Ok((regression, goal.clone()))
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {

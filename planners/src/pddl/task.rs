@@ -69,10 +69,9 @@ struct Derived<B: Bits> {
     facts: Vec<String>,
 }
 
-fn bits_of<B: Bits>(facts: &[u32]) -> B {
-    facts
-        .iter()
-        .fold(B::zero(), |bits, &f| bits | B::bit(f as usize))
+/// The bits of `facts`.
+pub(super) fn bits_of<B: Bits>(facts: &[u32]) -> B {
+    B::from_ones(facts.iter().map(|&f| f as usize))
 }
 
 impl<B: Bits> Task<B> {
@@ -112,9 +111,9 @@ impl<B: Bits> Task<B> {
                 k => Cow::Owned(variant_name(&op.name, k)),
             };
             let pre_true: B = bits_of(&op.pre);
-            let pre = PartialState::new(pre_true, pre_true | bits_of(&op.neg_pre));
+            let pre = PartialState::new(pre_true.clone(), pre_true | bits_of::<B>(&op.neg_pre));
             let add: B = bits_of(&op.add);
-            let eff = PartialState::new(add, add | bits_of(&op.del));
+            let eff = PartialState::new(add.clone(), add | bits_of::<B>(&op.del));
             actions
                 .add_partial(&name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
@@ -132,10 +131,16 @@ impl<B: Bits> Task<B> {
         };
         let start = WorldState::new(bits_of(&ground.init));
         Ok(Self {
-            start: derived.as_ref().map_or(start, |d| d.axioms.close(start)),
+            start: match &derived {
+                Some(d) => d.axioms.close(start),
+                None => start,
+            },
             actions,
             derived,
-            goal: PartialState::new(goal_true, goal_true | bits_of(&ground.goal_false)),
+            goal: PartialState::new(
+                goal_true.clone(),
+                goal_true | bits_of::<B>(&ground.goal_false),
+            ),
             action_costs: ground.action_costs,
             mutexes: Vec::new(),
             subsumption: Subsumption::Parent,
@@ -151,12 +156,12 @@ impl<B: Bits> Task<B> {
 
     /// The initial state.
     pub fn start(&self) -> WorldState<B> {
-        self.start
+        self.start.clone()
     }
 
     /// The goal.
     pub fn goal(&self) -> PartialState<B> {
-        self.goal
+        self.goal.clone()
     }
 
     /// Makes regression prune subgoals with a pair of `mutexes`; see
@@ -178,7 +183,10 @@ impl<B: Bits> Task<B> {
                 + d.facts.capacity() * size_of::<String>()
                 + facts
         });
-        self.actions.heap_bytes() + derived + self.mutexes.capacity() * size_of::<B>()
+        self.actions.heap_bytes()
+            + derived
+            + self.mutexes.capacity() * size_of::<B>()
+            + self.mutexes.iter().map(Bits::heap_bytes).sum::<usize>()
     }
 
     /// Chooses regression's subsumption pruning.
@@ -207,7 +215,7 @@ impl<B: Bits> Task<B> {
     /// [`PddlError::Plan`] naming the line of a step that is not a ground
     /// operator of this task.
     pub fn resolve(&self, plan: &IpcPlan) -> Result<Vec<ActionId>, PddlError> {
-        let mut state = self.start;
+        let mut state = self.start.clone();
         let mut ids = Vec::with_capacity(plan.steps.len() + 1);
         for step in &plan.steps {
             let Some(id) = self.variant(&step.name, &mut state) else {
@@ -269,9 +277,10 @@ impl<B: Bits> Task<B> {
 
     /// `state` closed under the axioms (itself without them).
     pub fn close(&self, state: WorldState<B>) -> WorldState<B> {
-        self.derived
-            .as_ref()
-            .map_or(state, |d| d.axioms.close(state))
+        match &self.derived {
+            Some(d) => d.axioms.close(state),
+            None => state,
+        }
     }
 
     /// Replays `plan` from `start`, closing each state under the axioms,
@@ -285,9 +294,9 @@ impl<B: Bits> Task<B> {
         let Some(derived) = &self.derived else {
             return PlanningDomain::validate(&self.actions, start, goal, plan);
         };
-        let first_wrong = |state: WorldState<B>, partial: &PartialState<B>| {
+        let first_wrong = |state: &WorldState<B>, partial: &PartialState<B>| {
             let mut first = None;
-            ((state.bits() ^ partial.values()) & partial.care()).for_each_one(|i| {
+            ((state.bits() ^ partial.as_values()) & partial.as_care()).for_each_one(|i| {
                 first.get_or_insert(i);
             });
             first
@@ -296,7 +305,7 @@ impl<B: Bits> Task<B> {
                 .to_owned()
         };
         let invalid = |e: state_atomic::AtomicError| PlanError::Invalid(e.to_string());
-        let mut state = self.close(*start);
+        let mut state = self.close(start.clone());
         let mut cost = 0;
         for (step, &id) in plan.iter().enumerate() {
             let action = self.actions.action(id).ok_or(invalid(
@@ -306,7 +315,7 @@ impl<B: Bits> Task<B> {
                 return Err(invalid(state_atomic::AtomicError::NotApplicable {
                     action: action.name.clone(),
                     step,
-                    atom: first_wrong(state, &action.pre),
+                    atom: first_wrong(&state, &action.pre),
                 }));
             }
             state = self.close(state.apply(&action.eff));
@@ -314,7 +323,7 @@ impl<B: Bits> Task<B> {
         }
         if !state.satisfies(goal) {
             return Err(invalid(state_atomic::AtomicError::GoalNotReached {
-                atom: first_wrong(state, goal),
+                atom: first_wrong(&state, goal),
             }));
         }
         Ok(cost)
@@ -354,10 +363,10 @@ impl<B: Bits> Derived<B> {
         let mut view = actions.clone();
         for (i, axiom) in ground.axioms.iter().enumerate() {
             let pre_true: B = bits_of(&axiom.pre);
-            let pre = PartialState::new(pre_true, pre_true | bits_of(&axiom.neg_pre));
+            let pre = PartialState::new(pre_true.clone(), pre_true | bits_of::<B>(&axiom.neg_pre));
             let add: B = bits_of(&axiom.add);
             let name = format!("<axiom {i}: ({})>", axiom.name);
-            view.add_partial(&name, 0, pre, PartialState::new(add, add))
+            view.add_partial(&name, 0, pre, PartialState::new(add.clone(), add))
                 .map_err(PlanError::from)?;
         }
         for f in negated_derived(ground) {
@@ -418,6 +427,11 @@ impl<B: Bits> SearchSpace for TaskForward<'_, B> {
                 .successors(node, |id, next, cost| emit(id, axioms.close(next), cost)),
         }
     }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &WorldState<B>) -> usize {
+        self.space.node_heap_bytes(node)
+    }
 }
 
 /// A heuristic on the view of a task with axioms, whose preferred steps
@@ -447,7 +461,7 @@ impl<B: Bits> search_core::Heuristic<WorldState<B>, u32> for ClosedChild<'_, B> 
     }
 
     fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
-        let unclosed = (child.bits() & !self.derived) | (parent.bits() & self.derived);
+        let unclosed = (child.bits() & !self.derived.clone()) | (parent.bits() & &self.derived);
         self.heuristic.is_preferred(parent, child)
             || self
                 .heuristic
@@ -492,6 +506,11 @@ impl<B: Bits> SearchSpace for TaskRegression<'_, B> {
     {
         self.space.successors(node, emit);
     }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
+        self.space.node_heap_bytes(node)
+    }
 }
 
 impl<B: Bits> Drop for TaskRegression<'_, B> {
@@ -530,10 +549,10 @@ impl<B: Bits> PlanningDomain for Task<B> {
                 predicates: derived.predicates.clone(),
             });
         }
-        let space = RegressionSpace::new(&self.actions, *start, *goal)?
+        let space = RegressionSpace::new(&self.actions, start.clone(), goal.clone())?
             .subsumption(self.subsumption)
             .mutexes(self.mutexes.clone());
-        Ok((TaskRegression { space, task: self }, *goal))
+        Ok((TaskRegression { space, task: self }, goal.clone()))
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
@@ -624,11 +643,11 @@ pub trait GroundedDomain:
 
 impl<B: Bits> GroundedDomain for Task<B> {
     fn start_state(&self) -> WorldState<B> {
-        self.start
+        self.start.clone()
     }
 
     fn goal_state(&self) -> PartialState<B> {
-        self.goal
+        self.goal.clone()
     }
 
     fn fact_action(&self, id: ActionId) -> usize {

@@ -44,8 +44,8 @@ pub struct Landmark {
 
 impl Landmark {
     /// Whether `state` has this landmark's literal.
-    pub fn holds_in<B: Bits>(&self, state: WorldState<B>) -> bool {
-        state.bits().get(self.atom) == self.value
+    pub fn holds_in<B: Bits>(&self, state: &WorldState<B>) -> bool {
+        state.as_bits().get(self.atom) == self.value
     }
 }
 
@@ -67,7 +67,7 @@ impl Landmark {
 /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
 /// let start = actions.state([]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
-/// let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
+/// let graph = LandmarkGraph::zhu_givan(&actions, &start, &goal);
 /// let atoms: Vec<&str> = actions.registry().names().collect();
 /// let names: Vec<&str> = graph.landmarks().iter().map(|l| atoms[l.atom]).collect();
 /// assert_eq!(names, ["at_shop", "has_food", "fed"]);
@@ -88,7 +88,7 @@ impl LandmarkGraph {
     /// The landmarks of reaching `goal` from `start` with `actions`.
     pub fn zhu_givan<B: Bits>(
         actions: &ActionSet<B>,
-        start: WorldState<B>,
+        start: &WorldState<B>,
         goal: &PartialState<B>,
     ) -> Self {
         Self::zhu_givan_until(actions, start, goal, None).unwrap_or_default()
@@ -107,12 +107,12 @@ impl LandmarkGraph {
     /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
     /// let start = actions.state(["has_food"]).unwrap();
     /// let goal = actions.partial([("fed", true)]).unwrap();
-    /// assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, Some(Instant::now())).is_none());
-    /// assert!(LandmarkGraph::zhu_givan_until(&actions, start, &goal, None).is_some());
+    /// assert!(LandmarkGraph::zhu_givan_until(&actions, &start, &goal, Some(Instant::now())).is_none());
+    /// assert!(LandmarkGraph::zhu_givan_until(&actions, &start, &goal, None).is_some());
     /// ```
     pub fn zhu_givan_until<B: Bits>(
         actions: &ActionSet<B>,
-        start: WorldState<B>,
+        start: &WorldState<B>,
         goal: &PartialState<B>,
         deadline: Option<Instant>,
     ) -> Option<Self> {
@@ -143,10 +143,9 @@ impl LandmarkGraph {
         let mut goal_literals = Vec::new();
         literals(goal, atoms, &mut goal_literals);
         // A goal atom no action knows must hold at the start already.
-        let outside = goal.care() & !B::low(atoms);
         let mut graph = Self {
             by_literal: vec![None; literal_count],
-            unsolvable: !((start.bits() ^ goal.values()) & outside).is_zero(),
+            unsolvable: goal.is_wrong_beyond(start.as_bits(), &B::low(atoms)),
             ..Self::default()
         };
         let mut members: Vec<u32> = Vec::new();
@@ -245,7 +244,7 @@ impl LandmarkGraph {
 /// for a literal unreachable in the relaxation.
 fn propagate<B: Bits>(
     atoms: usize,
-    start: WorldState<B>,
+    start: &WorldState<B>,
     pre: &[Vec<u32>],
     eff: &[Vec<u32>],
     users: &[Vec<u32>],
@@ -254,7 +253,7 @@ fn propagate<B: Bits>(
     let past = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
     let mut labels: Vec<Option<Vec<u32>>> = vec![None; 2 * atoms];
     for atom in 0..atoms {
-        let l = 2 * atom + usize::from(start.bits().get(atom));
+        let l = 2 * atom + usize::from(start.as_bits().get(atom));
         labels[l] = Some(vec![u32::try_from(l).unwrap_or(u32::MAX)]);
     }
     let mut queued = vec![true; pre.len()];
