@@ -7,8 +7,8 @@ use rustc_hash::FxHashMap;
 
 use search_core::SearchSpace;
 use state_atomic::{
-    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
-    WorldState,
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, SparseBits,
+    Subsumption, Wide, WorldState,
 };
 
 use super::axioms::negated_derived;
@@ -682,10 +682,13 @@ pub trait TaskVisitor {
 
 /// A grounded task on the narrowest state that holds its facts: one `u64`
 /// up to 64 facts, then [`Wide`] states of 2, 3, 4, 8, 16, 32, 64, 128, 256
-/// and 512 words (up to 32,768 facts). Every rung is compiled search code,
-/// so the ladder stops where a task's dense operator masks (four states an
-/// operator, 16 KiB each at 512 words) outgrow any memory limit first;
-/// [`GroundedTask::bytes`] says what a task will take before it is built.
+/// and 512 words (up to 32,768 facts), and beyond those a [`SparseBits`],
+/// which holds any number. Every fixed rung is compiled search code, so
+/// the ladder stops where a task's dense operator masks (four states an
+/// operator, 16 KiB each at 512 words) would outgrow memory; a
+/// `SparseBits` mask holds only the words its facts fall in, so a larger
+/// task is bounded by the memory limit alone. [`GroundedTask::bytes`] says
+/// what a task will take before it is built.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum GroundedTask {
@@ -711,6 +714,8 @@ pub enum GroundedTask {
     W256(Box<Task<Wide<256>>>),
     /// Up to 32,768 facts.
     W512(Box<Task<Wide<512>>>),
+    /// More than 32,768 facts.
+    Sparse(Box<Task<SparseBits>>),
 }
 
 /// Runs `$body` with `$t` bound to the task, whatever its width.
@@ -728,25 +733,28 @@ macro_rules! each_width {
             GroundedTask::W128($t) => $body,
             GroundedTask::W256($t) => $body,
             GroundedTask::W512($t) => $body,
+            GroundedTask::Sparse($t) => $body,
         }
     };
 }
 
 impl GroundedTask {
-    /// The most facts a grounded task may have.
-    pub const MAX_FACTS: usize = 512 * 64;
+    /// The most facts a fixed-width state holds; a task with more goes
+    /// on a [`SparseBits`].
+    pub const MAX_FIXED_FACTS: usize = 512 * 64;
 
-    /// The state widths in 64-bit words, narrowest first.
+    /// The fixed state widths in 64-bit words, narrowest first.
     pub const WIDTHS: [usize; 11] = [1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
 
-    /// The width in 64-bit words of the narrowest state that holds
-    /// `facts` facts, or `None` beyond [`MAX_FACTS`](Self::MAX_FACTS).
+    /// The width in 64-bit words of the narrowest fixed-width state that
+    /// holds `facts` facts, or `None` beyond
+    /// [`MAX_FIXED_FACTS`](Self::MAX_FIXED_FACTS) (a [`SparseBits`] then).
     ///
     /// ```
     /// use planners::pddl::GroundedTask;
     /// assert_eq!(GroundedTask::words_for(65), Some(2));
     /// assert_eq!(GroundedTask::words_for(6525), Some(128));
-    /// assert_eq!(GroundedTask::words_for(GroundedTask::MAX_FACTS + 1), None);
+    /// assert_eq!(GroundedTask::words_for(GroundedTask::MAX_FIXED_FACTS + 1), None);
     /// ```
     pub fn words_for(facts: usize) -> Option<usize> {
         let words = facts.div_ceil(64).max(1);
@@ -754,32 +762,67 @@ impl GroundedTask {
     }
 
     /// An estimate of the bytes the atomic actions of `ground` take on a
-    /// state of `words` words: each holds eight masks of that width (its
-    /// precondition's and effect's values and care bits, with the action
-    /// and again in the compact rule the successor loop reads) and its
-    /// name twice (with the action and in the index by name). A task with
-    /// axioms holds its operators twice (the heuristics' view beside
-    /// them), with the axioms and one action per derived fact.
+    /// state of `words` words: each holds eight masks (its precondition's
+    /// and effect's values and care bits, with the action and again in the
+    /// compact rule the successor loop reads) and its name twice (with the
+    /// action and in the index by name). A mask of a fixed width takes
+    /// `words` words; beyond the widest, a [`SparseBits`] mask takes its
+    /// own nonzero words (at most one per fact it names) on the heap. A
+    /// task with axioms holds its operators twice (the heuristics' view
+    /// beside them), with the axioms and one action per derived fact.
+    ///
+    /// ```
+    /// use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, GroundingLimits};
+    /// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
+    ///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
+    ///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
+    /// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d) (:objects a b c) \
+    ///     (:init (at a) (road a b) (road b c)) (:goal (at c)))").unwrap();
+    /// let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    /// assert!(GroundedTask::bytes(&task, 2) > GroundedTask::bytes(&task, 1));
+    /// // Sparse masks: a few words each, whatever the width.
+    /// assert!(GroundedTask::bytes(&task, 1000) < GroundedTask::bytes(&task, 64));
+    /// ```
     pub fn bytes(ground: &GroundTask, words: usize) -> usize {
-        let masks = 8 * words * 8;
-        let names: usize = ground
+        let fixed = words <= GroundedTask::MAX_FIXED_FACTS / 64;
+        // A sparse mask: the set itself and its heap, an `(index, word)`
+        // pair per fact at most and the allocator's own 16 bytes.
+        let sparse = |facts: usize| size_of::<SparseBits>() + 16 + 16 * facts;
+        let masks = |pre: usize, eff: usize| {
+            if fixed {
+                8 * words * 8
+            } else {
+                4 * sparse(pre) + 4 * sparse(eff)
+            }
+        };
+        let operators: usize = ground
             .operators
             .iter()
-            .map(|op| 2 * op.name.len() + 64)
-            .sum();
-        let operators = ground.operators.len().saturating_mul(masks + 16) + names;
+            .map(|op| {
+                let pre = op.pre.len() + op.neg_pre.len();
+                masks(pre, op.add.len() + op.del.len()) + 16 + 2 * op.name.len() + 64
+            })
+            .fold(0, usize::saturating_add);
         if ground.axioms.is_empty() {
             return operators;
         }
-        let axiom_names: usize = ground.axioms.iter().map(|a| 2 * a.name.len() + 64).sum();
-        let rules = (2 * ground.axioms.len()).saturating_mul(masks + 16) + axiom_names;
-        operators.saturating_mul(2).saturating_add(rules)
+        let axioms: usize = ground
+            .axioms
+            .iter()
+            .map(|a| {
+                let rule = masks(a.pre.len() + a.neg_pre.len(), a.add.len()) + 16;
+                2 * rule + 2 * a.name.len() + 64
+            })
+            .fold(0, usize::saturating_add);
+        operators.saturating_mul(2).saturating_add(axioms)
     }
 
-    /// `ground` on the narrowest state that holds its facts.
+    /// `ground` on the narrowest state that holds its facts: a fixed width
+    /// up to [`MAX_FIXED_FACTS`](Self::MAX_FIXED_FACTS) facts, a
+    /// [`SparseBits`] beyond.
     ///
     /// # Errors
-    /// [`PddlError::TooManyFacts`] beyond [`MAX_FACTS`](Self::MAX_FACTS).
+    /// [`PddlError::ContradictoryGoal`] as for [`Task::new`].
     ///
     /// ```
     /// use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, GroundingLimits};
@@ -804,16 +847,12 @@ impl GroundedTask {
             4097..=8192 => GroundedTask::W128(Box::new(Task::new(ground)?)),
             8193..=16384 => GroundedTask::W256(Box::new(Task::new(ground)?)),
             16385..=32768 => GroundedTask::W512(Box::new(Task::new(ground)?)),
-            facts => {
-                return Err(PddlError::TooManyFacts {
-                    facts,
-                    capacity: Self::MAX_FACTS,
-                })
-            }
+            _ => GroundedTask::Sparse(Box::new(Task::new(ground)?)),
         })
     }
 
-    /// The state's width in 64-bit words.
+    /// The state's width in 64-bit words: a fixed width's, or the words a
+    /// [`SparseBits`] state's facts span.
     pub fn words(&self) -> usize {
         match self {
             GroundedTask::W1(_) => 1,
@@ -827,6 +866,7 @@ impl GroundedTask {
             GroundedTask::W128(_) => 128,
             GroundedTask::W256(_) => 256,
             GroundedTask::W512(_) => 512,
+            GroundedTask::Sparse(t) => t.actions().registry().len().div_ceil(64),
         }
     }
 
