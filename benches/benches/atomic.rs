@@ -22,8 +22,8 @@ use state_atomic::{
 
 /// The optimal cost, by forward Dijkstra.
 fn optimum<B: Bits>(p: &Problem<B>) -> u32 {
-    let space = ForwardSpace::new(&p.actions, p.goal).expect("valid problem");
-    let result = Search::new(&space, p.start)
+    let space = ForwardSpace::new(&p.actions, p.goal.clone()).expect("valid problem");
+    let result = Search::new(&space, p.start.clone())
         .algorithm(Algorithm::Dijkstra)
         .run()
         .expect("valid costs");
@@ -36,10 +36,10 @@ fn forward<B: Bits, H: Heuristic<WorldState<B>, u32>>(
     how: Applicability,
     h: H,
 ) -> (u32, u64) {
-    let space = ForwardSpace::new(&p.actions, p.goal)
+    let space = ForwardSpace::new(&p.actions, p.goal.clone())
         .expect("valid problem")
         .applicability(how);
-    let result = Search::new(&space, p.start)
+    let result = Search::new(&space, p.start.clone())
         .heuristic(h)
         .run()
         .expect("valid costs");
@@ -53,16 +53,16 @@ fn regression<B: Bits, H: Heuristic<PartialState<B>, u32>>(
     subsumption: Subsumption,
     h: H,
 ) -> (u32, u64, u64) {
-    let space = RegressionSpace::new(&p.actions, p.start, p.goal)
+    let space = RegressionSpace::new(&p.actions, p.start.clone(), p.goal.clone())
         .expect("valid problem")
         .subsumption(subsumption);
-    let result = Search::new(&space, p.goal)
+    let result = Search::new(&space, p.goal.clone())
         .heuristic(h)
         .run()
         .expect("valid costs");
     let solution = result.outcome.solution().expect("solvable");
     let plan = RegressionSpace::<B>::execution_order(&solution.actions);
-    debug_assert!(p.actions.validate(p.start, &p.goal, &plan).is_ok());
+    debug_assert!(p.actions.validate(p.start.clone(), &p.goal, &plan).is_ok());
     (solution.cost, result.stats.expanded, space.pruned())
 }
 
@@ -179,18 +179,18 @@ fn bench_problem(c: &mut Criterion, group: &str, p: &Problem<u64>, peer_in_group
         });
     });
 
-    let (cost, expanded, _) = regression(p, Subsumption::Parent, Mismatch::regression(p.start));
+    let (cost, expanded, _) = regression(p, Subsumption::Parent, Mismatch::regression(&p.start));
     assert!(cost >= best);
     eprintln!("{name}: regression/mismatch cost {cost}, {expanded} expansions");
     g.sample_size(samples_for(time_once(|| {
-        regression(p, Subsumption::Parent, Mismatch::regression(p.start))
+        regression(p, Subsumption::Parent, Mismatch::regression(&p.start))
     })));
     g.bench_function(BenchmarkId::new("regression-mismatch", name), |b| {
         b.iter(|| {
             regression(
                 black_box(p),
                 Subsumption::Parent,
-                Mismatch::regression(p.start),
+                Mismatch::regression(&p.start),
             )
         });
     });

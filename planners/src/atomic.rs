@@ -24,7 +24,7 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         B: 'a;
 
     fn forward<'a>(&'a self, goal: &'a PartialState<B>) -> Result<ForwardSpace<'a, B>, PlanError> {
-        Ok(ForwardSpace::new(self, *goal)?)
+        Ok(ForwardSpace::new(self, goal.clone())?)
     }
 
     fn regression<'a>(
@@ -32,7 +32,10 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Result<(RegressionSpace<'a, B>, PartialState<B>), PlanError> {
-        Ok((RegressionSpace::new(self, *start, *goal)?, *goal))
+        Ok((
+            RegressionSpace::new(self, start.clone(), goal.clone())?,
+            goal.clone(),
+        ))
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
@@ -93,7 +96,8 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         goal: &PartialState<B>,
         plan: &[ActionId],
     ) -> Result<u64, PlanError> {
-        ActionSet::validate(self, *start, goal, plan).map_err(|e| PlanError::Invalid(e.to_string()))
+        ActionSet::validate(self, start.clone(), goal, plan)
+            .map_err(|e| PlanError::Invalid(e.to_string()))
     }
 }
 
@@ -113,7 +117,7 @@ impl<B: Bits> TaskView for ActionSet<B> {
         self.iter()
             .filter_map(|action| {
                 let mut changes = Vec::new();
-                action.eff.care().for_each_one(|atom| changes.push(atom));
+                action.eff.as_care().for_each_one(|atom| changes.push(atom));
                 let id = self.find(&action.name)?;
                 Some(ActionView {
                     id,
@@ -131,7 +135,7 @@ impl<B: Bits> TaskView for ActionSet<B> {
         state: &WorldState<B>,
         mut each: impl FnMut(Option<usize>),
     ) {
-        ((state.bits() ^ goal.values()) & goal.care()).for_each_one(|atom| each(Some(atom)));
+        ((state.bits() ^ goal.as_values()) & goal.as_care()).for_each_one(|atom| each(Some(atom)));
     }
 
     fn unmet_subgoal(
@@ -158,13 +162,13 @@ impl<B: Bits> TaskView for ActionSet<B> {
 
 impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
     fn view(&self, world: &WorldState<B>, own: &WorldState<B>) -> WorldState<B> {
-        self.registry().view(*world, *own)
+        self.registry().view(world.clone(), own.clone())
     }
 
     fn write_back(&self, view: &WorldState<B>, world: &mut WorldState<B>, own: &mut WorldState<B>) {
         let shared = self.registry().shared_mask();
-        *world = world.merge_shared(*view, shared);
-        *own = *view;
+        *world = world.clone().merge_shared(view.clone(), shared);
+        own.clone_from(view);
     }
 
     fn is_applicable(&self, state: &WorldState<B>, action: ActionId) -> bool {
@@ -193,7 +197,9 @@ impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
         now: &WorldState<B>,
         goal: &PartialState<B>,
     ) -> bool {
-        let read = self.iter().fold(goal.care(), |read, a| read | a.pre.care());
-        !((expected.bits() ^ now.bits()) & read).is_zero()
+        let read = self
+            .iter()
+            .fold(goal.care(), |read, a| read | a.pre.as_care());
+        !expected.as_bits().agrees_on(now.as_bits(), &read)
     }
 }

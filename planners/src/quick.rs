@@ -32,11 +32,11 @@ impl<'a, B: Bits> QuickAtomic<'a, B> {
         }
         match name {
             "blind" => Some(QuickAtomic::Blind {
-                goal: *goal,
+                goal: goal.clone(),
                 cheapest: actions.iter().map(|a| a.cost).min().unwrap_or(0),
             }),
-            "mismatch" => Some(QuickAtomic::Mismatch(Mismatch::forward(*goal))),
-            "hmax" => SmallHMax::new(actions, *goal).map(QuickAtomic::HMax),
+            "mismatch" => Some(QuickAtomic::Mismatch(Mismatch::forward(goal.clone()))),
+            "hmax" => SmallHMax::new(actions, goal.clone()).map(QuickAtomic::HMax),
             _ => None,
         }
     }

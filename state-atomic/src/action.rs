@@ -28,7 +28,7 @@ impl ActionId {
 
 /// A state-dependent cost: what an action costs when applied in a state
 /// (see [`ActionBuilder::cost_fn`]).
-pub type CostFn<B = u64> = Arc<dyn Fn(WorldState<B>) -> u32 + Send + Sync>;
+pub type CostFn<B = u64> = Arc<dyn Fn(&WorldState<B>) -> u32 + Send + Sync>;
 
 /// An action: a name, preconditions, effects and a cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,6 +149,7 @@ impl<B: Bits> ActionSet<B> {
 
     /// The heap memory the set holds, in bytes: its actions and their
     /// compact copies (the masks the successor loop reads) at capacity,
+    /// with the masks' own heap (a [`SparseBits`](crate::SparseBits)'s),
     /// the names twice (with each action and in the index by name) and the
     /// atom registry. A task's memory, counted toward a search's memory
     /// limit by planners that hold the set through the search.
@@ -162,7 +163,13 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     pub fn heap_bytes(&self) -> usize {
         let names: usize = self.actions.iter().map(|a| a.name.capacity()).sum();
+        let masks: usize = self
+            .rules
+            .iter()
+            .map(|r| 2 * (r.pre.heap_bytes() + r.eff.heap_bytes()))
+            .sum();
         crate::vec_bytes(&self.actions)
+            + masks
             + crate::vec_bytes(&self.rules)
             + 2 * names
             + self.by_name.capacity() * (std::mem::size_of::<(String, ActionId)>() + 1)
@@ -257,14 +264,16 @@ impl<B: Bits> ActionSet<B> {
                 name: name.to_owned(),
             });
         }
-        let unknown = (pre.care() | eff.care()) & !B::low(self.registry.len());
-        let mut first = None;
-        unknown.for_each_one(|i| {
-            first.get_or_insert(i);
-        });
-        if let Some(i) = first {
+        let known = self.registry.as_mask();
+        // `care` lies within `known` where `known` is set wherever `care` is.
+        let within = |care: &B| known.agrees_on(&!B::zero(), care);
+        if !within(pre.as_care()) || !within(eff.as_care()) {
+            let unknown = (pre.care() | eff.as_care()) & !known.clone();
+            let first = (0..B::CAPACITY)
+                .find(|&i| unknown.get(i))
+                .unwrap_or_default();
             return Err(AtomicError::UnknownAtom {
-                name: format!("#{i}"),
+                name: format!("#{first}"),
             });
         }
         let index = u32::try_from(self.actions.len()).map_err(|_| AtomicError::UnknownAction {
@@ -272,13 +281,17 @@ impl<B: Bits> ActionSet<B> {
         })?;
         let id = ActionId(index);
         self.by_name.insert(name.to_owned(), id);
+        self.rules.push(Rule {
+            pre: pre.clone(),
+            eff: eff.clone(),
+            cost,
+        });
         self.actions.push(Action {
             name: name.to_owned(),
             pre,
             eff,
             cost,
         });
-        self.rules.push(Rule { pre, eff, cost });
         if !self.cost_fns.0.is_empty() {
             self.cost_fns.0.push(None);
         }
@@ -505,7 +518,7 @@ impl<B: Bits> ActionSet<B> {
                 return Err(AtomicError::NotApplicable {
                     action: action.name.clone(),
                     step,
-                    atom: self.first_wrong(state, &action.pre).to_owned(),
+                    atom: self.first_wrong(&state, &action.pre).to_owned(),
                 });
             }
             state = state.apply(&action.eff);
@@ -535,17 +548,17 @@ impl<B: Bits> ActionSet<B> {
         goal: &PartialState<B>,
         plan: &[ActionId],
     ) -> Result<u64, AtomicError> {
-        let end = self.replay(start, plan)?;
+        let end = self.replay(start.clone(), plan)?;
         if !end.satisfies(goal) {
             return Err(AtomicError::GoalNotReached {
-                atom: self.first_wrong(end, goal).to_owned(),
+                atom: self.first_wrong(&end, goal).to_owned(),
             });
         }
         // The plan replays, so every step applies in the state before it.
         let mut state = start;
         let mut cost = 0u64;
         for &id in plan {
-            cost += u64::from(self.cost_in(id, state).unwrap_or(0));
+            cost += u64::from(self.cost_in(id, &state).unwrap_or(0));
             if let Some(action) = self.action(id) {
                 state = state.apply(&action.eff);
             }
@@ -568,10 +581,10 @@ impl<B: Bits> ActionSet<B> {
     ///     .cost_fn(move |s| if s.get(tired) { 9 } else { 2 })
     ///     .id()
     ///     .unwrap();
-    /// assert_eq!(actions.cost_in(walk, actions.state([]).unwrap()), Some(2));
-    /// assert_eq!(actions.cost_in(walk, actions.state(["tired"]).unwrap()), Some(9));
+    /// assert_eq!(actions.cost_in(walk, &actions.state([]).unwrap()), Some(2));
+    /// assert_eq!(actions.cost_in(walk, &actions.state(["tired"]).unwrap()), Some(9));
     /// ```
-    pub fn cost_in(&self, id: ActionId, state: WorldState<B>) -> Option<u32> {
+    pub fn cost_in(&self, id: ActionId, state: &WorldState<B>) -> Option<u32> {
         match self.cost_fns.0.get(id.index()) {
             Some(Some(cost)) => Some(cost(state)),
             _ => self.action(id).map(|a| a.cost),
@@ -634,8 +647,8 @@ impl<B: Bits> ActionSet<B> {
         }
     }
 
-    fn first_wrong(&self, state: WorldState<B>, partial: &PartialState<B>) -> &str {
-        let wrong = (state.bits() ^ partial.values()) & partial.care();
+    fn first_wrong(&self, state: &WorldState<B>, partial: &PartialState<B>) -> &str {
+        let wrong = (state.bits() ^ partial.as_values()) & partial.as_care();
         let mut first = None;
         wrong.for_each_one(|i| {
             first.get_or_insert(i);
@@ -736,7 +749,7 @@ impl<B: Bits> ActionBuilder<'_, B> {
     /// ```
     pub fn cost_fn(
         &mut self,
-        cost: impl Fn(WorldState<B>) -> u32 + Send + Sync + 'static,
+        cost: impl Fn(&WorldState<B>) -> u32 + Send + Sync + 'static,
     ) -> &mut Self {
         let Some(id) = self.id else {
             return self;
@@ -810,10 +823,10 @@ impl<B: Bits> ActionBuilder<'_, B> {
                 part: label,
             });
         }
-        *partial = partial.with(atom, value);
+        *partial = partial.clone().with(atom, value);
         let rule = &mut self.set.rules[id.index()];
-        rule.pre = action.pre;
-        rule.eff = action.eff;
+        rule.pre.clone_from(&action.pre);
+        rule.eff.clone_from(&action.eff);
         Ok(())
     }
 }

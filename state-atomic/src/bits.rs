@@ -1,27 +1,34 @@
-//! Fixed-width bitsets: `u64` for up to 64 atoms, [`Wide`] for more.
+//! Bitsets: `u64` for up to 64 atoms, [`Wide`] for a fixed number of
+//! words, [`SparseBits`] for any number of atoms.
 
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
-/// A fixed-width set of bits, one per atom.
+/// A set of bits, one per atom.
 ///
-/// Implemented by `u64` (64 atoms, the fast path) and by [`Wide<N>`]
-/// (`N * 64` atoms). Everything in this crate is generic over `Bits` and
+/// Implemented by `u64` (64 atoms, the fast path), by [`Wide<N>`]
+/// (`N * 64` atoms) and by [`SparseBits`] (any number of atoms, on the
+/// heap). Everything in this crate is generic over `Bits` and
 /// monomorphized, so the `u64` path has no dynamic dispatch and no heap
 /// allocation per state.
+///
+/// The fixed widths are `Copy`, and cloning them is a copy; the heap-backed
+/// [`SparseBits`] is only `Clone`. Operators take their left operand by
+/// value and their right one by value or by reference (`a.clone() & &b`),
+/// so generic code clones only what it consumes.
 ///
 /// ```
 /// use state_atomic::Bits;
 /// let b = <u64 as Bits>::bit(3) | <u64 as Bits>::bit(5);
 /// assert!(b.get(3) && !b.get(4));
-/// assert_eq!(Bits::count_ones(b), 2);
+/// assert_eq!(Bits::count_ones(&b), 2);
 /// let mut seen = Vec::new();
 /// b.for_each_one(|i| seen.push(i));
 /// assert_eq!(seen, [3, 5]);
 /// ```
 pub trait Bits:
-    Copy
+    Clone
     + Eq
     + Hash
     + Debug
@@ -32,8 +39,12 @@ pub trait Bits:
     + BitOr<Output = Self>
     + BitXor<Output = Self>
     + Not<Output = Self>
+    + for<'a> BitAnd<&'a Self, Output = Self>
+    + for<'a> BitOr<&'a Self, Output = Self>
+    + for<'a> BitXor<&'a Self, Output = Self>
 {
-    /// How many atoms fit.
+    /// How many atoms fit (`usize::MAX` for [`SparseBits`], which holds
+    /// any bit index).
     const CAPACITY: usize;
 
     /// No bit set.
@@ -43,19 +54,35 @@ pub trait Bits:
     fn bit(index: usize) -> Self;
 
     /// Whether bit `index` is set.
-    fn get(self, index: usize) -> bool;
+    fn get(&self, index: usize) -> bool;
 
     /// How many bits are set.
-    fn count_ones(self) -> u32;
+    fn count_ones(&self) -> u32;
 
     /// Whether no bit is set.
-    fn is_zero(self) -> bool;
+    fn is_zero(&self) -> bool;
 
     /// Calls `f` with the index of every set bit, in increasing order.
-    fn for_each_one<F: FnMut(usize)>(self, f: F);
+    fn for_each_one<F: FnMut(usize)>(&self, f: F);
 
     /// The lowest `n` bits set (`n` at most [`CAPACITY`](Bits::CAPACITY)).
     fn low(n: usize) -> Self;
+
+    /// The bits at `indices` set (in any order, repeats allowed), each
+    /// below [`CAPACITY`](Bits::CAPACITY): the [`bit`](Self::bit)s or-ed
+    /// together, in one step where that is faster.
+    ///
+    /// ```
+    /// use state_atomic::{Bits, SparseBits};
+    /// assert_eq!(<u64 as Bits>::from_ones([5, 1, 5]), 0b100010);
+    /// assert_eq!(SparseBits::from_ones([70, 3]), SparseBits::bit(3) | SparseBits::bit(70));
+    /// ```
+    #[inline]
+    fn from_ones(indices: impl IntoIterator<Item = usize>) -> Self {
+        indices
+            .into_iter()
+            .fold(Self::zero(), |bits, i| bits | Self::bit(i))
+    }
 
     /// The 64 bits from bit `64 * index` on (`index` below
     /// `CAPACITY / 64`, or 0); packed states read their fields with it.
@@ -66,10 +93,36 @@ pub trait Bits:
     /// assert_eq!(<u64 as Bits>::bit(5).word(0), 32);
     /// ```
     #[inline]
-    fn word(self, index: usize) -> u64 {
+    fn word(&self, index: usize) -> u64 {
         (0..64)
             .filter(|b| self.get(64 * index + b))
             .fold(0, |word, b| word | 1 << b)
+    }
+
+    /// Whether `self` and `other` agree on every bit of `mask`:
+    /// `((self ^ other) & mask).is_zero()`, the test of a state against a
+    /// partial state, without building the sets in between.
+    ///
+    /// ```
+    /// use state_atomic::Bits;
+    /// assert!(0b0110_u64.agrees_on(&0b0100, &0b1100));
+    /// assert!(!0b0110_u64.agrees_on(&0b0100, &0b0010));
+    /// ```
+    #[inline]
+    fn agrees_on(&self, other: &Self, mask: &Self) -> bool {
+        ((self.clone() ^ other) & mask).is_zero()
+    }
+
+    /// The heap memory the set holds, in bytes (0 for the fixed widths).
+    ///
+    /// ```
+    /// use state_atomic::{Bits, SparseBits};
+    /// assert_eq!(<u64 as Bits>::bit(5).heap_bytes(), 0);
+    /// assert!(SparseBits::bit(5).heap_bytes() > 0);
+    /// ```
+    #[inline]
+    fn heap_bytes(&self) -> usize {
+        0
     }
 }
 
@@ -87,23 +140,23 @@ impl Bits for u64 {
     }
 
     #[inline]
-    fn get(self, index: usize) -> bool {
+    fn get(&self, index: usize) -> bool {
         self >> index & 1 == 1
     }
 
     #[inline]
-    fn count_ones(self) -> u32 {
-        u64::count_ones(self)
+    fn count_ones(&self) -> u32 {
+        u64::count_ones(*self)
     }
 
     #[inline]
-    fn is_zero(self) -> bool {
-        self == 0
+    fn is_zero(&self) -> bool {
+        *self == 0
     }
 
     #[inline]
-    fn for_each_one<F: FnMut(usize)>(self, mut f: F) {
-        let mut rest = self;
+    fn for_each_one<F: FnMut(usize)>(&self, mut f: F) {
+        let mut rest = *self;
         while rest != 0 {
             f(rest.trailing_zeros() as usize);
             rest &= rest - 1;
@@ -120,8 +173,8 @@ impl Bits for u64 {
     }
 
     #[inline]
-    fn word(self, _: usize) -> u64 {
-        self
+    fn word(&self, _: usize) -> u64 {
+        *self
     }
 }
 
@@ -169,6 +222,14 @@ macro_rules! wide_op {
                 Self(out)
             }
         }
+
+        impl<const N: usize> $trait<&Wide<N>> for Wide<N> {
+            type Output = Self;
+            #[inline]
+            fn $method(self, rhs: &Self) -> Self {
+                $trait::$method(self, *rhs)
+            }
+        }
     };
 }
 
@@ -200,23 +261,23 @@ impl<const N: usize> Bits for Wide<N> {
     }
 
     #[inline]
-    fn get(self, index: usize) -> bool {
+    fn get(&self, index: usize) -> bool {
         self.0[index / 64] >> (index % 64) & 1 == 1
     }
 
     #[inline]
-    fn count_ones(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+    fn count_ones(&self) -> u32 {
+        self.0.iter().copied().map(u64::count_ones).sum()
     }
 
     #[inline]
-    fn is_zero(self) -> bool {
+    fn is_zero(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
     #[inline]
-    fn for_each_one<F: FnMut(usize)>(self, mut f: F) {
-        for (i, word) in self.0.into_iter().enumerate() {
+    fn for_each_one<F: FnMut(usize)>(&self, mut f: F) {
+        for (i, word) in self.0.iter().enumerate() {
             word.for_each_one(|b| f(i * 64 + b));
         }
     }
@@ -231,7 +292,7 @@ impl<const N: usize> Bits for Wide<N> {
     }
 
     #[inline]
-    fn word(self, index: usize) -> u64 {
+    fn word(&self, index: usize) -> u64 {
         self.0[index]
     }
 }

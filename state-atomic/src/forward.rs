@@ -31,10 +31,10 @@ impl<B: Bits> GroupedIndex<B> {
         // Key each action by its lowest precondition atom, or by nothing.
         let key = |r: &Rule<B>| {
             let mut first = None;
-            r.pre.care().for_each_one(|i| {
+            r.pre.as_care().for_each_one(|i| {
                 first.get_or_insert(i);
             });
-            first.map(|i| (i, r.pre.values().get(i)))
+            first.map(|i| (i, r.pre.as_values().get(i)))
         };
         let mut order: Vec<u32> = (0..u32::try_from(rules.len()).unwrap_or(u32::MAX)).collect();
         order.sort_by_key(|&i| key(&rules[i as usize]));
@@ -42,12 +42,12 @@ impl<B: Bits> GroupedIndex<B> {
         let mut grouped = Vec::with_capacity(rules.len());
         let mut last = None;
         for i in order {
-            let rule = rules[i as usize];
+            let rule = rules[i as usize].clone();
             let k = key(&rule);
             if groups.is_empty() || k != last {
                 let test = k.map_or(PartialState::empty(), |(atom, value)| {
                     let bit = B::bit(atom);
-                    PartialState::new(if value { bit } else { B::zero() }, bit)
+                    PartialState::new(if value { bit.clone() } else { B::zero() }, bit)
                 });
                 groups.push((test, 0));
                 last = k;
@@ -132,7 +132,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let space = ForwardSpace::new(&actions, goal).unwrap().applicability(Applicability::Grouped);
     /// let start = actions.state(["has_food"]).unwrap();
-    /// assert_eq!(space.applicable(start).len(), 1);
+    /// assert_eq!(space.applicable(&start).len(), 1);
     /// ```
     #[must_use]
     pub fn applicability(mut self, how: Applicability) -> Self {
@@ -152,7 +152,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// assert!(space.goal().is_empty());
     /// ```
     pub fn goal(&self) -> PartialState<B> {
-        self.goal
+        self.goal.clone()
     }
 
     /// The actions applicable in `state`, in the order they are emitted.
@@ -163,16 +163,16 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
     /// actions.add_action("shop", 5).eff("has_food", true);
     /// let space = ForwardSpace::new(&actions, PartialState::empty()).unwrap();
-    /// assert_eq!(space.applicable(actions.state([]).unwrap()).len(), 1);
+    /// assert_eq!(space.applicable(&actions.state([]).unwrap()).len(), 1);
     /// ```
-    pub fn applicable(&self, state: WorldState<B>) -> Vec<ActionId> {
+    pub fn applicable(&self, state: &WorldState<B>) -> Vec<ActionId> {
         let mut ids = Vec::new();
         self.for_each_applicable(state, |id, _| ids.push(id));
         ids
     }
 
     #[inline]
-    fn for_each_applicable<F: FnMut(ActionId, &Rule<B>)>(&self, state: WorldState<B>, mut f: F) {
+    fn for_each_applicable<F: FnMut(ActionId, &Rule<B>)>(&self, state: &WorldState<B>, mut f: F) {
         match &self.grouped {
             None => {
                 for (i, rule) in self.rules.iter().enumerate() {
@@ -218,25 +218,29 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
     where
         F: FnMut(ActionId, WorldState<B>, u32),
     {
-        let state = *node;
         if self.cost_fns.0.is_empty() {
-            self.for_each_applicable(state, |id, rule| {
-                let next = state.apply(&rule.eff);
-                if next != state {
+            self.for_each_applicable(node, |id, rule| {
+                let next = node.apply(&rule.eff);
+                if next != *node {
                     emit(id, next, rule.cost);
                 }
             });
         } else {
-            self.for_each_applicable(state, |id, rule| {
-                let next = state.apply(&rule.eff);
-                if next != state {
+            self.for_each_applicable(node, |id, rule| {
+                let next = node.apply(&rule.eff);
+                if next != *node {
                     let cost = match self.cost_fns.0.get(id.index()) {
-                        Some(Some(cost)) => cost(state),
+                        Some(Some(cost)) => cost(node),
                         _ => rule.cost,
                     };
                     emit(id, next, cost);
                 }
             });
         }
+    }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &WorldState<B>) -> usize {
+        node.as_bits().heap_bytes()
     }
 }

@@ -1,6 +1,7 @@
 //! Atomic GOAP world states for searchlab: up to 64 named boolean atoms in a
-//! `u64` (or `N * 64` in a [`Wide<N>`]), actions with preconditions, effects
-//! and costs, and search spaces for [`search_core`] in both directions.
+//! `u64` (or `N * 64` in a [`Wide<N>`], any number in a [`SparseBits`]),
+//! actions with preconditions, effects and costs, and search spaces for
+//! [`search_core`] in both directions.
 //!
 //! - [`AtomRegistry`]: atom names to bit positions, shared and private atoms.
 //! - [`WorldState`] (complete) and [`PartialState`] (`values` + `care`):
@@ -52,6 +53,7 @@ pub mod problems;
 mod registry;
 mod regression;
 mod relaxed;
+mod sparse;
 mod state;
 
 pub use action::{Action, ActionBuilder, ActionId, ActionSet, CostFn};
@@ -70,6 +72,7 @@ pub use regression::{RegressionSpace, Subsumption};
 pub use relaxed::{
     RelaxedForward, RelaxedKind, RelaxedRegression, SmallHMax, SMALL_HMAX_MAX_ACTIONS,
 };
+pub use sparse::SparseBits;
 pub use state::{PartialState, WorldState};
 
 /// The names most programs need.
@@ -77,7 +80,7 @@ pub mod prelude {
     pub use crate::{
         ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, LmCut,
         LmCutRegression, Mismatch, PartialState, RegressionSpace, RelaxedForward, RelaxedKind,
-        RelaxedRegression, Wide, WorldState,
+        RelaxedRegression, SparseBits, Wide, WorldState,
     };
 }
 

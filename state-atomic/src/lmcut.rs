@@ -195,6 +195,8 @@ pub struct LmCut<B: Bits = u64> {
     /// a state's literals that matter.
     seed_true: B,
     seed_false: B,
+    /// The task's atoms, as bits.
+    known: B,
     /// Each action's cost; the last action is the artificial goal action.
     base_cost: Vec<u64>,
     pre_start: Vec<u32>,
@@ -265,6 +267,10 @@ impl<B: Bits> LmCut<B> {
             + u64s.into_iter().map(vec_bytes).sum::<usize>()
             + vec_bytes(&self.in_goal)
             + vec_bytes(&self.frames)
+            + [&self.seed_true, &self.seed_false, &self.known]
+                .into_iter()
+                .map(Bits::heap_bytes)
+                .sum::<usize>()
     }
 
     /// LM-cut towards `goal` for `actions`.
@@ -362,6 +368,7 @@ impl<B: Bits> LmCut<B> {
             atoms,
             seed_true,
             seed_false,
+            known: B::low(atoms),
             cost: base_cost.clone(),
             base_cost,
             pre_start,
@@ -412,10 +419,11 @@ impl<B: Bits> LmCut<B> {
     /// Whether every literal of `goal` (within the registry) is one this
     /// relaxation keeps.
     fn keeps(&self, goal: &PartialState<B>) -> bool {
-        let inside = goal.care() & B::low(self.atoms);
-        let wants_true = inside & goal.values();
+        let inside = goal.care() & &self.known;
+        let wants_true = inside.clone() & goal.as_values();
         let wants_false = inside & !goal.values();
-        (wants_true & !self.seed_true).is_zero() && (wants_false & !self.seed_false).is_zero()
+        (wants_true & !self.seed_true.clone()).is_zero()
+            && (wants_false & !self.seed_false.clone()).is_zero()
     }
 
     /// Makes the goal action ask for `goal` instead.
@@ -429,7 +437,7 @@ impl<B: Bits> LmCut<B> {
         }
         self.pre_start[op + 1] = to_u32(self.pre.len());
         self.pre_count[op] = self.pre_start[op + 1] - self.pre_start[op];
-        self.goal = *goal;
+        self.goal.clone_from(goal);
         self.mark_goal_literals(true);
     }
 
@@ -635,14 +643,13 @@ impl<B: Bits> LmCut<B> {
 
 impl<B: Bits> Heuristic<WorldState<B>, u32> for LmCut<B> {
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
-        let outside = self.goal.care() & !B::low(self.atoms);
-        if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
+        if self.goal.is_wrong_beyond(state.as_bits(), &self.known) {
             return Estimate::DeadEnd;
         }
         self.seeds.clear();
         let seeds = &mut self.seeds;
-        (state.bits() & self.seed_true).for_each_one(|atom| seeds.push(to_u32(2 * atom + 1)));
-        (!state.bits() & self.seed_false).for_each_one(|atom| seeds.push(to_u32(2 * atom)));
+        (state.bits() & &self.seed_true).for_each_one(|atom| seeds.push(to_u32(2 * atom + 1)));
+        (!state.bits() & &self.seed_false).for_each_one(|atom| seeds.push(to_u32(2 * atom)));
         seeds.push(to_u32(2 * self.atoms));
         self.first_exploration();
         let goal = self.artificial_goal();
@@ -756,7 +763,7 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for LmCutRegression<'_, B> {
         } else {
             let actions = self.actions;
             self.wide
-                .get_or_insert_with(|| Box::new(LmCut::build(actions, *subgoal, true)))
+                .get_or_insert_with(|| Box::new(LmCut::build(actions, subgoal.clone(), true)))
         };
         cut.set_goal(subgoal);
         cut.deadline = deadline;

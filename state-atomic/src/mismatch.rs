@@ -55,10 +55,10 @@ impl<B: Bits> Mismatch<B> {
     /// ```
     /// use search_core::{Estimate, Heuristic};
     /// use state_atomic::{Mismatch, PartialState, WorldState};
-    /// let mut h = Mismatch::regression(WorldState::<u64>::new(0b01));
+    /// let mut h = Mismatch::regression(&WorldState::<u64>::new(0b01));
     /// assert_eq!(h.estimate(&PartialState::new(0b10, 0b11)), Estimate::Value(2));
     /// ```
-    pub fn regression(start: WorldState<B>) -> Self {
+    pub fn regression(start: &WorldState<B>) -> Self {
         Self {
             against: start.to_partial(!B::zero()),
         }
@@ -68,7 +68,9 @@ impl<B: Bits> Mismatch<B> {
 impl<B: Bits> Heuristic<WorldState<B>, u32> for Mismatch<B> {
     #[inline]
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
-        Estimate::Value(((state.bits() ^ self.against.values()) & self.against.care()).count_ones())
+        Estimate::Value(
+            ((state.bits() ^ self.against.as_values()) & self.against.as_care()).count_ones(),
+        )
     }
 }
 
@@ -136,10 +138,10 @@ impl<B: Bits> AdmissibleMismatch<B> {
     /// let mut actions = ActionSet::<u64>::new();
     /// actions.add_action("eat", 5).eff("fed", true);
     /// let goal = actions.partial([("fed", true)]).unwrap();
-    /// let mut h = AdmissibleMismatch::regression(&actions, actions.state([]).unwrap());
+    /// let mut h = AdmissibleMismatch::regression(&actions, &actions.state([]).unwrap());
     /// assert_eq!(h.estimate(&goal), Estimate::Value(5));
     /// ```
-    pub fn regression(actions: &ActionSet<B>, start: WorldState<B>) -> Self {
+    pub fn regression(actions: &ActionSet<B>, start: &WorldState<B>) -> Self {
         let (per_action, cheapest) = fixers(actions, |eff| eff.care().count_ones());
         Self {
             against: start.to_partial(!B::zero()),
@@ -180,7 +182,9 @@ fn fixers<B: Bits>(actions: &ActionSet<B>, fixes: impl Fn(&PartialState<B>) -> u
 impl<B: Bits> Heuristic<WorldState<B>, u32> for AdmissibleMismatch<B> {
     #[inline]
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
-        self.value(((state.bits() ^ self.against.values()) & self.against.care()).count_ones())
+        self.value(
+            ((state.bits() ^ self.against.as_values()) & self.against.as_care()).count_ones(),
+        )
     }
     fn is_admissible(&self) -> bool {
         true

@@ -8,7 +8,7 @@ use crate::{AtomicError, Bits, PartialState, WorldState};
 
 /// An atom: a named boolean at a bit position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Atom(u16);
+pub struct Atom(u32);
 
 impl Atom {
     /// The atom's bit position.
@@ -20,7 +20,7 @@ impl Atom {
     /// assert_eq!(fed.index(), 0);
     /// ```
     pub fn index(self) -> usize {
-        usize::from(self.0)
+        self.0 as usize
     }
 }
 
@@ -41,6 +41,8 @@ pub struct AtomRegistry<B: Bits = u64> {
     names: Vec<String>,
     index: FxHashMap<String, Atom>,
     shared: B,
+    /// The declared atoms' bits.
+    known: B,
     _bits: PhantomData<B>,
 }
 
@@ -62,6 +64,7 @@ impl<B: Bits> AtomRegistry<B> {
             names: Vec::new(),
             index: FxHashMap::default(),
             shared: B::zero(),
+            known: B::zero(),
             _bits: PhantomData,
         }
     }
@@ -103,7 +106,8 @@ impl<B: Bits> AtomRegistry<B> {
     /// ```
     pub fn add_shared(&mut self, name: &str) -> Result<Atom, AtomicError> {
         let atom = self.add(name)?;
-        self.shared = self.shared | B::bit(atom.index());
+        let shared = std::mem::replace(&mut self.shared, B::zero());
+        self.shared = shared | B::bit(atom.index());
         Ok(atom)
     }
 
@@ -128,7 +132,7 @@ impl<B: Bits> AtomRegistry<B> {
 
     fn push(&mut self, name: &str) -> Result<Atom, AtomicError> {
         let position = self.names.len();
-        let atom = u16::try_from(position)
+        let atom = u32::try_from(position)
             .ok()
             .filter(|_| position < B::CAPACITY)
             .map(Atom)
@@ -136,6 +140,8 @@ impl<B: Bits> AtomRegistry<B> {
                 name: name.to_owned(),
                 capacity: B::CAPACITY,
             })?;
+        let known = std::mem::replace(&mut self.known, B::zero());
+        self.known = known | B::bit(position);
         self.names.push(name.to_owned());
         self.index.insert(name.to_owned(), atom);
         Ok(atom)
@@ -177,12 +183,15 @@ impl<B: Bits> AtomRegistry<B> {
         self.names.get(index).map_or("?", String::as_str)
     }
 
-    /// The heap bytes of the names, twice (in order and in the index).
+    /// The heap bytes of the names, twice (in order and in the index),
+    /// and of the masks.
     pub(crate) fn heap_bytes(&self) -> usize {
         let names: usize = self.names.iter().map(String::capacity).sum();
         crate::vec_bytes(&self.names)
             + 2 * names
             + self.index.capacity() * (std::mem::size_of::<(String, Atom)>() + 1)
+            + self.shared.heap_bytes()
+            + self.known.heap_bytes()
     }
 
     /// How many atoms are declared.
@@ -242,7 +251,7 @@ impl<B: Bits> AtomRegistry<B> {
     /// assert_eq!(atoms.shared_mask(), 0b10);
     /// ```
     pub fn shared_mask(&self) -> B {
-        self.shared
+        self.shared.clone()
     }
 
     /// The mask of every declared atom.
@@ -255,7 +264,12 @@ impl<B: Bits> AtomRegistry<B> {
     /// assert_eq!(atoms.mask(), 0b11);
     /// ```
     pub fn mask(&self) -> B {
-        B::low(self.names.len())
+        self.known.clone()
+    }
+
+    /// The mask of every declared atom, borrowed.
+    pub(crate) fn as_mask(&self) -> &B {
+        &self.known
     }
 
     /// An agent's view of the world: the world's shared atoms and the
@@ -272,7 +286,7 @@ impl<B: Bits> AtomRegistry<B> {
     /// assert_eq!(view, atoms.state(["night", "hungry"]).unwrap());
     /// ```
     pub fn view(&self, world: WorldState<B>, own: WorldState<B>) -> WorldState<B> {
-        own.merge_shared(world, self.shared)
+        own.merge_shared(world, self.shared.clone())
     }
 
     /// The complete state where exactly the named atoms are true.
@@ -358,8 +372,8 @@ impl<B: Bits> Named<'_, PartialState<B>, B> {
         f.write_str("{")?;
         let mut first = true;
         for (i, name) in self.registry.names.iter().enumerate() {
-            let value = if p.care().get(i) {
-                Some(p.values().get(i))
+            let value = if p.as_care().get(i) {
+                Some(p.as_values().get(i))
             } else {
                 None
             };
@@ -395,8 +409,8 @@ impl<B: Bits> std::fmt::Debug for Named<'_, PartialState<B>, B> {
 
 impl<B: Bits> std::fmt::Display for Named<'_, WorldState<B>, B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let bits = self.value.bits() & self.registry.mask();
-        let as_partial = PartialState::new(bits, bits);
+        let bits = self.value.bits() & self.registry.as_mask();
+        let as_partial = PartialState::new(bits.clone(), bits);
         std::fmt::Display::fmt(&self.registry.named(&as_partial), f)
     }
 }

@@ -29,7 +29,7 @@ pub enum Subsumption {
 }
 
 /// The lowest set bit of `bits`.
-fn lowest<B: Bits>(bits: B) -> Option<usize> {
+fn lowest<B: Bits>(bits: &B) -> Option<usize> {
     let mut low = None;
     bits.for_each_one(|i| {
         low.get_or_insert(i);
@@ -66,21 +66,21 @@ impl<B: Bits> ClosedIndex<B> {
     /// Records `subgoal` as expanded and returns its cost from the goal.
     fn close(&mut self, subgoal: &PartialState<B>) -> u64 {
         let g = self.best.get(subgoal).copied().unwrap_or(0);
-        let care = subgoal.care();
-        let slot = if let Some(&slot) = self.care_slot.get(&care) {
+        let care = subgoal.as_care();
+        let slot = if let Some(&slot) = self.care_slot.get(care) {
             slot
         } else {
             {
                 let slot = self.by_care.len();
-                self.by_care.push((care, FxHashMap::default()));
-                self.care_slot.insert(care, slot);
+                self.by_care.push((care.clone(), FxHashMap::default()));
+                self.care_slot.insert(care.clone(), slot);
                 match lowest(care) {
                     None => self.empty = Some(slot),
                     Some(low) => {
                         if self.by_lowest.len() <= low {
                             self.by_lowest.resize_with(low + 1, Vec::new);
                         }
-                        self.by_lowest[low].push((care, slot));
+                        self.by_lowest[low].push((care.clone(), slot));
                     }
                 }
                 slot
@@ -93,21 +93,21 @@ impl<B: Bits> ClosedIndex<B> {
 
     /// Whether an expanded subgoal subsumes `subgoal` at cost at most `g`.
     fn dominates(&self, subgoal: &PartialState<B>, g: u64) -> bool {
-        let check = |care: B, slot: usize| {
-            (care & !subgoal.care()).is_zero()
+        let check = |care: &B, slot: usize| {
+            (care.clone() & !subgoal.care()).is_zero()
                 && self.by_care[slot]
                     .1
                     .get(&(subgoal.values() & care))
                     .is_some_and(|&closed_g| closed_g <= g)
         };
-        if self.empty.is_some_and(|slot| check(B::zero(), slot)) {
+        if self.empty.is_some_and(|slot| check(&B::zero(), slot)) {
             return true;
         }
         let mut found = false;
-        subgoal.care().for_each_one(|low| {
+        subgoal.as_care().for_each_one(|low| {
             if !found {
                 if let Some(slots) = self.by_lowest.get(low) {
-                    found = slots.iter().any(|&(care, slot)| check(care, slot));
+                    found = slots.iter().any(|(care, slot)| check(care, *slot));
                 }
             }
         });
@@ -144,7 +144,7 @@ impl<B: Bits> ClosedIndex<B> {
 /// let goal = actions.partial([("fed", true)]).unwrap();
 ///
 /// let space = RegressionSpace::new(&actions, start, goal).unwrap();
-/// let result = astar(&space, goal, Mismatch::regression(start)).unwrap();
+/// let result = astar(&space, goal, Mismatch::regression(&start)).unwrap();
 /// let solution = result.outcome.solution().unwrap();
 /// let plan = RegressionSpace::<u64>::execution_order(&solution.actions);
 /// assert_eq!(actions.names(&plan), ["buy_groceries", "cook", "eat"]);
@@ -153,11 +153,10 @@ impl<B: Bits> ClosedIndex<B> {
 #[derive(Debug)]
 pub struct RegressionSpace<'a, B: Bits = u64> {
     rules: &'a [Rule<B>],
-    /// Per literal `2 * atom + value`: the actions whose effects set it, as
-    /// a bitset of `words` words. Only these can be relevant to a subgoal
-    /// that contains the literal.
-    achievers: Vec<u64>,
-    words: usize,
+    /// Per literal: the actions whose effects set it. Only these can be
+    /// relevant to a subgoal that contains the literal.
+    achievers: Achievers,
+    /// The candidates of one expansion: a bitset over the actions.
     scratch: RefCell<Vec<u64>>,
     start: WorldState<B>,
     goal: PartialState<B>,
@@ -169,13 +168,89 @@ pub struct RegressionSpace<'a, B: Bits = u64> {
     mutex_pruned: Cell<u64>,
 }
 
+/// The most words [`Achievers::Rows`] may take (32 MiB); larger tasks
+/// get lists.
+const ROWS_MAX_WORDS: usize = 1 << 22;
+
+/// Per literal `2 * atom + value`: the actions whose effects set it.
+#[derive(Debug)]
+enum Achievers {
+    /// A bitset over the actions per literal, of `words` words: a
+    /// subgoal's candidates are the union of its literals' rows.
+    Rows { rows: Vec<u64>, words: usize },
+    /// Where rows would take more than [`ROWS_MAX_WORDS`] (a bit per
+    /// literal and action): literal `l`'s actions are
+    /// `ids[starts[l]..starts[l + 1]]`.
+    Lists { starts: Vec<usize>, ids: Vec<u32> },
+}
+
+impl Achievers {
+    fn new<B: Bits>(rules: &[Rule<B>], literals: usize) -> Self {
+        let words = rules.len().div_ceil(64).max(1);
+        let each = |f: &mut dyn FnMut(usize, usize)| {
+            for (i, rule) in rules.iter().enumerate() {
+                rule.eff.as_care().for_each_one(|atom| {
+                    let literal = 2 * atom + usize::from(rule.eff.as_values().get(atom));
+                    if literal < literals {
+                        f(literal, i);
+                    }
+                });
+            }
+        };
+        if literals.saturating_mul(words) <= ROWS_MAX_WORDS {
+            let mut rows = vec![0; literals * words];
+            each(&mut |literal, i| rows[literal * words + i / 64] |= 1 << (i % 64));
+            return Achievers::Rows { rows, words };
+        }
+        let mut starts = vec![0; literals + 1];
+        each(&mut |literal, _| starts[literal + 1] += 1);
+        for l in 0..literals {
+            starts[l + 1] += starts[l];
+        }
+        let mut next = starts.clone();
+        let mut ids = vec![0; starts[literals]];
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "action sets hold fewer than 2^32 actions"
+        )]
+        each(&mut |literal, i| {
+            ids[next[literal]] = i as u32;
+            next[literal] += 1;
+        });
+        Achievers::Lists { starts, ids }
+    }
+
+    /// Adds literal `literal`'s actions to `candidates`.
+    #[inline]
+    fn add_to(&self, literal: usize, candidates: &mut [u64]) {
+        match self {
+            Achievers::Rows { rows, words } => {
+                if let Some(row) = rows.get(literal * words..(literal + 1) * words) {
+                    for (c, a) in candidates.iter_mut().zip(row) {
+                        *c |= a;
+                    }
+                }
+            }
+            Achievers::Lists { starts, ids } => {
+                if let Some(&[begin, end]) = starts.get(literal..literal + 2) {
+                    for &i in &ids[begin..end] {
+                        candidates[i as usize / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Whether two atoms of `set` are mutually exclusive in `table`.
 #[inline]
-fn has_mutex<B: Bits>(table: &[B], set: B) -> bool {
+fn has_mutex<B: Bits>(table: &[B], set: &B) -> bool {
     let mut found = false;
     set.for_each_one(|atom| {
         if !found {
-            found = table.get(atom).is_some_and(|m| !(*m & set).is_zero());
+            found = table
+                .get(atom)
+                .is_some_and(|m| !(m.clone() & set).is_zero());
         }
     });
     found
@@ -213,20 +288,9 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
         actions.check_fixed_costs("regression")?;
         let rules = actions.rules();
         let words = rules.len().div_ceil(64).max(1);
-        let literals = 2 * actions.registry().len();
-        let mut achievers = vec![0; literals * words];
-        for (i, rule) in rules.iter().enumerate() {
-            rule.eff.care().for_each_one(|atom| {
-                let literal = 2 * atom + usize::from(rule.eff.values().get(atom));
-                if literal < literals {
-                    achievers[literal * words + i / 64] |= 1 << (i % 64);
-                }
-            });
-        }
         Ok(Self {
             rules,
-            achievers,
-            words,
+            achievers: Achievers::new(rules, 2 * actions.registry().len()),
             scratch: RefCell::new(vec![0; words]),
             start,
             goal,
@@ -307,7 +371,7 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// assert!(space.goal().is_empty());
     /// ```
     pub fn goal(&self) -> PartialState<B> {
-        self.goal
+        self.goal.clone()
     }
 
     /// The start state.
@@ -319,7 +383,7 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     /// assert_eq!(space.start().bits(), 3);
     /// ```
     pub fn start(&self) -> WorldState<B> {
-        self.start
+        self.start.clone()
     }
 
     /// How many successors subsumption pruning has dropped so far.
@@ -377,15 +441,9 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
         // The candidates: actions that set some literal of the subgoal.
         let mut candidates = self.scratch.borrow_mut();
         candidates.fill(0);
-        let literals = self.achievers.len() / self.words;
-        node.care().for_each_one(|atom| {
-            let literal = 2 * atom + usize::from(node.values().get(atom));
-            if literal < literals {
-                let row = &self.achievers[literal * self.words..(literal + 1) * self.words];
-                for (c, a) in candidates.iter_mut().zip(row) {
-                    *c |= a;
-                }
-            }
+        node.as_care().for_each_one(|atom| {
+            let literal = 2 * atom + usize::from(node.as_values().get(atom));
+            self.achievers.add_to(literal, &mut candidates);
         });
         for (w, &word) in candidates.iter().enumerate() {
             let mut bits = word;
@@ -400,9 +458,10 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
                     // The state right after the action holds the subgoal's
                     // true atoms and the action's true effects; the state
                     // before it, the regressed subgoal's true atoms.
-                    let after = (node.values() & node.care() & !rule.eff.care())
-                        | (rule.eff.values() & rule.eff.care());
-                    if has_mutex(table, after) || has_mutex(table, sub.values() & sub.care()) {
+                    let after = (node.values() & node.as_care() & !rule.eff.care())
+                        | (rule.eff.values() & rule.eff.as_care());
+                    if has_mutex(table, &after) || has_mutex(table, &(sub.values() & sub.as_care()))
+                    {
                         mutex_pruned += 1;
                         continue;
                     }
@@ -413,6 +472,11 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
         self.pruned.set(self.pruned.get() + pruned);
         self.mutex_pruned
             .set(self.mutex_pruned.get() + mutex_pruned);
+    }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
+        node.as_values().heap_bytes() + node.as_care().heap_bytes()
     }
 }
 
@@ -443,7 +507,7 @@ fn regress_one<B: Bits, F>(
                 *pruned += 1;
                 return;
             }
-            c.note(sub, child_g);
+            c.note(sub.clone(), child_g);
         }
         #[expect(
             clippy::cast_possible_truncation,

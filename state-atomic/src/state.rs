@@ -42,15 +42,29 @@ impl<B: Bits> WorldState<B> {
         Self(B::zero())
     }
 
-    /// The bits: a set bit is a true atom.
+    /// The bits: a set bit is a true atom. A copy (a clone of a
+    /// [`SparseBits`](crate::SparseBits)); [`as_bits`](Self::as_bits)
+    /// borrows them.
     ///
     /// ```
     /// use state_atomic::WorldState;
     /// assert_eq!(WorldState::<u64>::new(2).bits(), 2);
     /// ```
     #[inline]
-    pub fn bits(self) -> B {
-        self.0
+    pub fn bits(&self) -> B {
+        self.0.clone()
+    }
+
+    /// The bits, borrowed.
+    ///
+    /// ```
+    /// use state_atomic::{Bits, SparseBits, WorldState};
+    /// let s = WorldState::new(SparseBits::bit(40_000));
+    /// assert!(s.as_bits().get(40_000));
+    /// ```
+    #[inline]
+    pub fn as_bits(&self) -> &B {
+        &self.0
     }
 
     /// The value of `atom`.
@@ -62,7 +76,7 @@ impl<B: Bits> WorldState<B> {
     /// assert!(!atoms.state([]).unwrap().get(fed));
     /// ```
     #[inline]
-    pub fn get(self, atom: Atom) -> bool {
+    pub fn get(&self, atom: Atom) -> bool {
         self.0.get(atom.index())
     }
 
@@ -92,8 +106,8 @@ impl<B: Bits> WorldState<B> {
     /// assert!(!s.satisfies(&PartialState::new(0b01, 0b01)));
     /// ```
     #[inline]
-    pub fn satisfies(self, partial: &PartialState<B>) -> bool {
-        ((self.0 ^ partial.values) & partial.care).is_zero()
+    pub fn satisfies(&self, partial: &PartialState<B>) -> bool {
+        self.0.agrees_on(&partial.values, &partial.care)
     }
 
     /// The state after applying `effect`:
@@ -107,8 +121,8 @@ impl<B: Bits> WorldState<B> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn apply(self, effect: &PartialState<B>) -> Self {
-        Self((self.0 & !effect.care) | effect.values)
+    pub fn apply(&self, effect: &PartialState<B>) -> Self {
+        Self((self.0.clone() & !effect.care.clone()) | &effect.values)
     }
 
     /// An agent's view: `world`'s atoms where `shared` is set, this state's
@@ -123,7 +137,7 @@ impl<B: Bits> WorldState<B> {
     #[inline]
     #[must_use]
     pub fn merge_shared(self, world: Self, shared: B) -> Self {
-        Self((world.0 & shared) | (self.0 & !shared))
+        Self((world.0 & &shared) | (self.0 & !shared))
     }
 
     /// This state as a partial state that specifies the atoms in `mask`.
@@ -134,8 +148,8 @@ impl<B: Bits> WorldState<B> {
     /// assert_eq!((p.values(), p.care()), (0b001, 0b011));
     /// ```
     #[inline]
-    pub fn to_partial(self, mask: B) -> PartialState<B> {
-        PartialState::new(self.0, mask)
+    pub fn to_partial(&self, mask: B) -> PartialState<B> {
+        PartialState::new(self.0.clone(), mask)
     }
 }
 
@@ -176,7 +190,7 @@ impl<B: Bits> PartialState<B> {
     #[inline]
     pub fn new(values: B, care: B) -> Self {
         Self {
-            values: values & care,
+            values: values & &care,
             care,
         }
     }
@@ -195,7 +209,9 @@ impl<B: Bits> PartialState<B> {
         }
     }
 
-    /// The values of the specified atoms (zero elsewhere).
+    /// The values of the specified atoms (zero elsewhere). A copy (a clone
+    /// of a [`SparseBits`](crate::SparseBits)); [`as_values`](Self::as_values)
+    /// borrows them.
     ///
     /// ```
     /// use state_atomic::PartialState;
@@ -203,10 +219,24 @@ impl<B: Bits> PartialState<B> {
     /// ```
     #[inline]
     pub fn values(&self) -> B {
-        self.values
+        self.values.clone()
     }
 
-    /// The mask of specified atoms.
+    /// The values, borrowed.
+    ///
+    /// ```
+    /// use state_atomic::{Bits, PartialState, SparseBits};
+    /// let p = PartialState::new(SparseBits::zero(), SparseBits::bit(40_000));
+    /// assert!(p.as_values().is_zero());
+    /// ```
+    #[inline]
+    pub fn as_values(&self) -> &B {
+        &self.values
+    }
+
+    /// The mask of specified atoms. A copy (a clone of a
+    /// [`SparseBits`](crate::SparseBits)); [`as_care`](Self::as_care)
+    /// borrows it.
     ///
     /// ```
     /// use state_atomic::PartialState;
@@ -214,7 +244,19 @@ impl<B: Bits> PartialState<B> {
     /// ```
     #[inline]
     pub fn care(&self) -> B {
-        self.care
+        self.care.clone()
+    }
+
+    /// The mask of specified atoms, borrowed.
+    ///
+    /// ```
+    /// use state_atomic::{Bits, PartialState, SparseBits};
+    /// let p = PartialState::new(SparseBits::zero(), SparseBits::bit(40_000));
+    /// assert!(p.as_care().get(40_000));
+    /// ```
+    #[inline]
+    pub fn as_care(&self) -> &B {
+        &self.care
     }
 
     /// The value `atom` must have, or `None` if unspecified.
@@ -247,9 +289,9 @@ impl<B: Bits> PartialState<B> {
         let bit = B::bit(atom.index());
         Self {
             values: if value {
-                self.values | bit
+                self.values | &bit
             } else {
-                self.values & !bit
+                self.values & !bit.clone()
             },
             care: self.care | bit,
         }
@@ -269,7 +311,7 @@ impl<B: Bits> PartialState<B> {
     pub fn without(self, atom: Atom) -> Self {
         let keep = !B::bit(atom.index());
         Self {
-            values: self.values & keep,
+            values: self.values & &keep,
             care: self.care & keep,
         }
     }
@@ -300,10 +342,10 @@ impl<B: Bits> PartialState<B> {
     ///
     /// ```
     /// use state_atomic::{PartialState, WorldState};
-    /// assert!(PartialState::<u64>::new(1, 1).is_satisfied_by(WorldState::new(3)));
+    /// assert!(PartialState::<u64>::new(1, 1).is_satisfied_by(&WorldState::new(3)));
     /// ```
     #[inline]
-    pub fn is_satisfied_by(&self, state: WorldState<B>) -> bool {
+    pub fn is_satisfied_by(&self, state: &WorldState<B>) -> bool {
         state.satisfies(self)
     }
 
@@ -318,7 +360,8 @@ impl<B: Bits> PartialState<B> {
     /// ```
     #[inline]
     pub fn is_subset_of(&self, other: &Self) -> bool {
-        (self.care & !other.care).is_zero() && ((self.values ^ other.values) & self.care).is_zero()
+        (self.care.clone() & !other.care.clone()).is_zero()
+            && self.values.agrees_on(&other.values, &self.care)
     }
 
     /// Whether some atom is specified by both with different values.
@@ -331,7 +374,9 @@ impl<B: Bits> PartialState<B> {
     /// ```
     #[inline]
     pub fn conflicts_with(&self, other: &Self) -> bool {
-        !((self.values ^ other.values) & self.care & other.care).is_zero()
+        !self
+            .values
+            .agrees_on(&other.values, &(self.care.clone() & &other.care))
     }
 
     /// How many atoms both specify with different values.
@@ -343,7 +388,24 @@ impl<B: Bits> PartialState<B> {
     /// ```
     #[inline]
     pub fn mismatches(&self, other: &Self) -> u32 {
-        ((self.values ^ other.values) & self.care & other.care).count_ones()
+        ((self.values.clone() ^ &other.values) & &self.care & &other.care).count_ones()
+    }
+
+    /// The heap memory of the masks (none for the fixed widths).
+    #[inline]
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.values.heap_bytes() + self.care.heap_bytes()
+    }
+
+    /// Whether `state` gives an atom this partial state specifies beyond
+    /// `known` (the atoms a heuristic's tables hold) the other value: no
+    /// action changes such an atom, so nothing mends it.
+    #[inline]
+    pub(crate) fn is_wrong_beyond(&self, state: &B, known: &B) -> bool {
+        if known.agrees_on(&!B::zero(), &self.care) {
+            return false;
+        }
+        !state.agrees_on(&self.values, &(self.care.clone() & !known.clone()))
     }
 
     /// Regresses this subgoal through an action with preconditions `pre`
@@ -363,18 +425,20 @@ impl<B: Bits> PartialState<B> {
     /// ```
     #[inline]
     pub fn regress(&self, pre: &Self, eff: &Self) -> Option<Self> {
-        let touched = eff.care & self.care;
-        let wrong = (eff.values ^ self.values) & touched;
-        if touched.is_zero() || !wrong.is_zero() {
+        let touched = eff.care.clone() & &self.care;
+        if touched.is_zero() || !eff.values.agrees_on(&self.values, &touched) {
             return None;
         }
-        let kept = self.care & !eff.care;
-        if !((pre.values ^ self.values) & pre.care & kept).is_zero() {
+        let kept = self.care.clone() & !eff.care.clone();
+        if !pre
+            .values
+            .agrees_on(&self.values, &(pre.care.clone() & &kept))
+        {
             return None;
         }
         Some(Self {
-            values: (self.values & kept) | pre.values,
-            care: kept | pre.care,
+            values: (self.values.clone() & &kept) | &pre.values,
+            care: kept | &pre.care,
         })
     }
 }

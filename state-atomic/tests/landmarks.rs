@@ -67,7 +67,7 @@ fn step(actions: &ActionSet<u64>, state: WorldState<u64>, name: &str) -> WorldSt
 #[test]
 fn hungry_agent_landmarks() {
     let (actions, start, goal) = hungry();
-    let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
+    let graph = LandmarkGraph::zhu_givan(&actions, &start, &goal);
     assert_eq!(landmark_names(&actions, &graph), ["has_food", "fed"]);
     assert!(graph.landmarks()[1].is_goal && !graph.landmarks()[0].is_goal);
     assert_eq!(graph.landmarks()[0].achievers.len(), 3);
@@ -75,14 +75,14 @@ fn hungry_agent_landmarks() {
         graph.orderings(),
         [(0, 1, Ordering::Natural), (0, 1, Ordering::GreedyNecessary)]
     );
-    let mut h = LandmarkCount::new(&actions, start, goal);
+    let mut h = LandmarkCount::new(&actions, &start, goal);
     assert_eq!(h.estimate(&start), Estimate::Value(2));
 }
 
 #[test]
 fn consumed_fact_landmarks_and_counts_along_the_plan() {
     let (actions, start, goal) = consumed();
-    let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
+    let graph = LandmarkGraph::zhu_givan(&actions, &start, &goal);
     assert_eq!(
         landmark_names(&actions, &graph),
         ["has_ore", "has_money", "has_food", "crafted"]
@@ -102,7 +102,7 @@ fn consumed_fact_landmarks_and_counts_along_the_plan() {
         .count();
     assert_eq!(natural, 6); // crafted after all three, food after two, money after one
 
-    let mut h = LandmarkCount::new(&actions, start, goal);
+    let mut h = LandmarkCount::new(&actions, &start, goal);
     let mut state = start;
     let mut values = vec![h.estimate(&state)];
     for name in ["mine_ore", "sell_ore", "buy_food", "mine_ore", "craft"] {
@@ -131,16 +131,16 @@ fn unreachable_goals_and_unachievable_landmarks_are_dead_ends() {
         .eff("y", true);
     let start = actions.state(["key"]).unwrap();
     let goal = actions.partial([("y", true)]).unwrap();
-    let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
+    let graph = LandmarkGraph::zhu_givan(&actions, &start, &goal);
     assert!(graph.is_unsolvable());
     assert_eq!(
-        LandmarkCount::new(&actions, start, goal).estimate(&start),
+        LandmarkCount::new(&actions, &start, goal).estimate(&start),
         Estimate::DeadEnd
     );
 
     // key holds at the start and must hold at the end; dropping it is final.
     let goal = actions.partial([("key", true), ("x", true)]).unwrap();
-    let mut h = LandmarkCount::new(&actions, start, goal);
+    let mut h = LandmarkCount::new(&actions, &start, goal);
     assert_eq!(h.estimate(&start), Estimate::Value(1));
     let dropped = step(&actions, start, "drop_key");
     h.notify_transition(&start, &dropped);
@@ -153,7 +153,7 @@ fn preferred_operators_of_lmcount_and_ff() {
     let restaurant = step(&actions, start, "go_to_restaurant");
     let groceries = step(&actions, start, "buy_groceries");
 
-    let mut lm = LandmarkCount::new(&actions, start, goal);
+    let mut lm = LandmarkCount::new(&actions, &start, goal);
     lm.estimate(&start);
     assert!(lm.is_preferred(&start, &restaurant));
     assert!(!lm.is_preferred(&start, &groceries));
@@ -175,7 +175,7 @@ fn lazy_search_with_ff_and_lmcount_solves_the_consumed_fact() {
     let space = ForwardSpace::new(&actions, goal).unwrap();
     let heuristics: Vec<Box<dyn Heuristic<WorldState<u64>, u32>>> = vec![
         Box::new(RelaxedForward::h_ff(&actions, goal)),
-        Box::new(LandmarkCount::new(&actions, start, goal)),
+        Box::new(LandmarkCount::new(&actions, &start, goal)),
     ];
     let result = LazyGreedy::new(&space, start, heuristics).run().unwrap();
     let plan = result.outcome.solution().unwrap();
@@ -256,14 +256,14 @@ fn zero_only_at_goals_and_dead_ends_are_reliable() {
     for _ in 0..300 {
         let (actions, start, goal) = random_task(&mut rng);
         let space = ForwardSpace::new(&actions, goal).unwrap();
-        let mut h = LandmarkCount::new(&actions, start, goal);
+        let mut h = LandmarkCount::new(&actions, &start, goal);
         let mut parent: HashMap<WorldState<u64>, Option<WorldState<u64>>> = HashMap::new();
         let mut order = vec![start];
         let mut queue = VecDeque::from([start]);
         parent.insert(start, None);
         let mut edges: Vec<(WorldState<u64>, WorldState<u64>)> = Vec::new();
         while let Some(s) = queue.pop_front() {
-            for id in space.applicable(s) {
+            for id in space.applicable(&s) {
                 let next = s.apply(&actions.action(id).unwrap().eff);
                 edges.push((s, next));
                 if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
@@ -316,14 +316,14 @@ fn landmark_generation_stops_at_its_deadline_and_bytes() {
         ..Allowance::default()
     };
     assert_eq!(
-        LandmarkGraph::zhu_givan_within(&actions, start, &goal, past).unwrap_err(),
+        LandmarkGraph::zhu_givan_within(&actions, &start, &goal, past).unwrap_err(),
         Stopped::Deadline
     );
-    assert!(LandmarkCount::new_within(&actions, start, goal, past).is_err());
-    let unbounded = LandmarkGraph::zhu_givan_within(&actions, start, &goal, Allowance::default());
+    assert!(LandmarkCount::new_within(&actions, &start, goal, past).is_err());
+    let unbounded = LandmarkGraph::zhu_givan_within(&actions, &start, &goal, Allowance::default());
     let Err(Stopped::Memory { bytes }) = LandmarkGraph::zhu_givan_within(
         &actions,
-        start,
+        &start,
         &goal,
         Allowance {
             max_bytes: Some(64),
@@ -337,11 +337,11 @@ fn landmark_generation_stops_at_its_deadline_and_bytes() {
         deadline: std::time::Instant::now().checked_add(std::time::Duration::from_secs(3600)),
         max_bytes: Some(1 << 20),
     };
-    let graph = LandmarkGraph::zhu_givan_within(&actions, start, &goal, roomy).unwrap();
+    let graph = LandmarkGraph::zhu_givan_within(&actions, &start, &goal, roomy).unwrap();
     assert_eq!(graph.landmarks(), unbounded.unwrap().landmarks());
     assert_eq!(
         graph.landmarks(),
-        LandmarkGraph::zhu_givan(&actions, start, &goal).landmarks()
+        LandmarkGraph::zhu_givan(&actions, &start, &goal).landmarks()
     );
     assert!(!graph.landmarks().is_empty());
 }

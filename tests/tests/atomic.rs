@@ -6,7 +6,7 @@ use state_atomic::problems::{self, Problem};
 use state_atomic::{
     ActionId, ActionSet, AdmissibleMismatch, Applicability, AtomRegistry, AtomicError, Bits,
     ForwardSpace, Mismatch, PartialState, RegressionSpace, RelaxedForward, RelaxedKind,
-    RelaxedRegression, Subsumption, Wide, WorldState,
+    RelaxedRegression, SparseBits, Subsumption, Wide, WorldState,
 };
 
 /// One reference case: the problem, the optimal cost and BFS's plan length.
@@ -54,8 +54,8 @@ fn forward<B: Bits, H: Heuristic<WorldState<B>, u32>>(
     algorithm: Algorithm,
     h: H,
 ) -> ForwardRun<B> {
-    let space = ForwardSpace::new(&p.actions, p.goal).unwrap();
-    let result = Search::new(&space, p.start)
+    let space = ForwardSpace::new(&p.actions, p.goal.clone()).unwrap();
+    let result = Search::new(&space, p.start.clone())
         .algorithm(algorithm)
         .heuristic(h)
         .run()
@@ -71,10 +71,10 @@ fn regression<B: Bits, H: Heuristic<PartialState<B>, u32>>(
     h: H,
     subsumption: Subsumption,
 ) -> (Option<Vec<ActionId>>, u32, u64) {
-    let space = RegressionSpace::new(&p.actions, p.start, p.goal)
+    let space = RegressionSpace::new(&p.actions, p.start.clone(), p.goal.clone())
         .unwrap()
         .subsumption(subsumption);
-    let result = Search::new(&space, p.goal)
+    let result = Search::new(&space, p.goal.clone())
         .algorithm(algorithm)
         .heuristic(h)
         .run()
@@ -89,7 +89,7 @@ fn regression<B: Bits, H: Heuristic<PartialState<B>, u32>>(
 
 /// Replays `plan` and checks it reaches the goal at `cost`.
 fn check_plan<B: Bits>(p: &Problem<B>, plan: &[ActionId], cost: u32) {
-    let replayed = p.actions.validate(p.start, &p.goal, plan);
+    let replayed = p.actions.validate(p.start.clone(), &p.goal.clone(), plan);
     assert_eq!(
         replayed,
         Ok(u64::from(cost)),
@@ -106,12 +106,12 @@ fn reference_scenarios<B: Bits>() {
             forward(
                 p,
                 Algorithm::AStar,
-                RelaxedForward::h_max(&p.actions, p.goal),
+                RelaxedForward::h_max(&p.actions, p.goal.clone()),
             ),
             forward(
                 p,
                 Algorithm::AStar,
-                AdmissibleMismatch::forward(&p.actions, p.goal),
+                AdmissibleMismatch::forward(&p.actions, p.goal.clone()),
             ),
             forward(p, Algorithm::Dijkstra, Blind),
         ];
@@ -129,13 +129,13 @@ fn reference_scenarios<B: Bits>() {
                 regression(
                     p,
                     Algorithm::AStar,
-                    RelaxedRegression::h_max(&p.actions, p.start),
+                    RelaxedRegression::h_max(&p.actions, p.start.clone()),
                     subsumption,
                 ),
                 regression(
                     p,
                     Algorithm::AStar,
-                    AdmissibleMismatch::regression(&p.actions, p.start),
+                    AdmissibleMismatch::regression(&p.actions, &p.start),
                     subsumption,
                 ),
                 regression(p, Algorithm::Dijkstra, Blind, subsumption),
@@ -153,21 +153,24 @@ fn reference_scenarios<B: Bits>() {
         // The inadmissible heuristics still give valid plans.
         for kind in [RelaxedKind::Add, RelaxedKind::Ff] {
             for algorithm in [Algorithm::AStar, Algorithm::GreedyBestFirst] {
-                let (plan, cost, _) =
-                    forward(p, algorithm, RelaxedForward::new(&p.actions, p.goal, kind));
+                let (plan, cost, _) = forward(
+                    p,
+                    algorithm,
+                    RelaxedForward::new(&p.actions, p.goal.clone(), kind),
+                );
                 check_plan(p, &plan.unwrap(), cost);
-                let h = RelaxedRegression::new(&p.actions, p.start, kind);
+                let h = RelaxedRegression::new(&p.actions, p.start.clone(), kind);
                 let (plan, cost, _) = regression(p, algorithm, h, Subsumption::Parent);
                 check_plan(p, &plan.unwrap(), cost);
             }
         }
         let weighted = Algorithm::WeightedAStar { weight: 2.0 };
-        let (plan, cost, _) = forward(p, weighted, Mismatch::forward(p.goal));
+        let (plan, cost, _) = forward(p, weighted, Mismatch::forward(p.goal.clone()));
         check_plan(p, &plan.unwrap(), cost);
         let (plan, cost, _) = regression(
             p,
             weighted,
-            Mismatch::regression(p.start),
+            Mismatch::regression(&p.start),
             Subsumption::Parent,
         );
         check_plan(p, &plan.unwrap(), cost);
@@ -182,6 +185,11 @@ fn reference_scenarios_u64() {
 #[test]
 fn reference_scenarios_wide() {
     reference_scenarios::<Wide<2>>();
+}
+
+#[test]
+fn reference_scenarios_sparse() {
+    reference_scenarios::<SparseBits>();
 }
 
 #[test]
@@ -369,7 +377,7 @@ fn a_goal_satisfied_at_the_start_gives_the_empty_plan() {
         let (plan, cost, _) = regression(
             &p,
             algorithm,
-            Mismatch::regression(p.start),
+            Mismatch::regression(&p.start),
             Subsumption::Parent,
         );
         assert_eq!((plan.unwrap().len(), cost), (0, 0));
@@ -480,8 +488,8 @@ fn grouped_applicability_matches_the_scan() {
             let grouped = scan.clone().applicability(Applicability::Grouped);
             let mut state = p.start;
             for _ in 0..20 {
-                let mut a = scan.applicable(state);
-                let mut b = grouped.applicable(state);
+                let mut a = scan.applicable(&state);
+                let mut b = grouped.applicable(&state);
                 a.sort();
                 b.sort();
                 assert_eq!(a, b);

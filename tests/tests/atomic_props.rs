@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search, SearchLimits};
 use state_atomic::{
     ActionSet, AdmissibleMismatch, Bits, ForwardSpace, PartialState, RegressionSpace,
-    RelaxedForward, RelaxedRegression, Subsumption, Wide, WorldState,
+    RelaxedForward, RelaxedRegression, SparseBits, Subsumption, Wide, WorldState,
 };
 
 /// A random action: preconditions, effects (atom index, value) and cost.
@@ -119,9 +119,9 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
         goal,
     } = build::<B>(spec);
     let mut out = Vec::new();
-    let fw = ForwardSpace::new(&actions, goal).unwrap();
+    let fw = ForwardSpace::new(&actions, goal.clone()).unwrap();
     let mut forward = |name, algorithm, h: Box<dyn Heuristic<WorldState<B>, u32>>| {
-        let result = Search::new(&fw, start)
+        let result = Search::new(&fw, start.clone())
             .algorithm(algorithm)
             .heuristic(h)
             .limits(limits())
@@ -129,7 +129,7 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
             .unwrap();
         let answer = match result.outcome {
             Outcome::Solved(s) => {
-                let replay = actions.validate(start, &goal, &s.actions);
+                let replay = actions.validate(start.clone(), &goal, &s.actions);
                 assert_eq!(replay, Ok(u64::from(s.cost)), "{name}");
                 Ok(Some(s.cost))
             }
@@ -142,12 +142,12 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
     forward(
         "fw-astar-hmax",
         Algorithm::AStar,
-        Box::new(RelaxedForward::h_max(&actions, goal)),
+        Box::new(RelaxedForward::h_max(&actions, goal.clone())),
     );
     forward(
         "fw-astar-mismatch",
         Algorithm::AStar,
-        Box::new(AdmissibleMismatch::forward(&actions, goal)),
+        Box::new(AdmissibleMismatch::forward(&actions, goal.clone())),
     );
     for (name, subsumption) in [
         ("rg-parent", Subsumption::Parent),
@@ -160,13 +160,13 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
             ),
             (
                 Algorithm::AStar,
-                Box::new(RelaxedRegression::h_max(&actions, start)),
+                Box::new(RelaxedRegression::h_max(&actions, start.clone())),
             ),
         ] {
-            let rg = RegressionSpace::new(&actions, start, goal)
+            let rg = RegressionSpace::new(&actions, start.clone(), goal.clone())
                 .unwrap()
                 .subsumption(subsumption);
-            let result = Search::new(&rg, goal)
+            let result = Search::new(&rg, goal.clone())
                 .algorithm(algorithm)
                 .heuristic(h)
                 .limits(limits())
@@ -175,7 +175,7 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
             let answer = match result.outcome {
                 Outcome::Solved(s) => {
                     let plan = RegressionSpace::<B>::execution_order(&s.actions);
-                    let replay = actions.validate(start, &goal, &plan);
+                    let replay = actions.validate(start.clone(), &goal, &plan);
                     assert_eq!(replay, Ok(u64::from(s.cost)), "{name}");
                     Ok(Some(s.cost))
                 }
@@ -188,11 +188,11 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
     // h_max never exceeds the optimal cost, in either direction.
     let optimal = out[0].1;
     if let Ok(Some(cost)) = optimal {
-        match RelaxedForward::h_max(&actions, goal).estimate(&start) {
+        match RelaxedForward::h_max(&actions, goal.clone()).estimate(&start) {
             Estimate::Value(h) => assert!(h <= cost, "forward h_max {h} > {cost}"),
             Estimate::DeadEnd => panic!("forward h_max calls a solvable start a dead end"),
         }
-        match RelaxedRegression::h_max(&actions, start).estimate(&goal) {
+        match RelaxedRegression::h_max(&actions, start.clone()).estimate(&goal) {
             Estimate::Value(h) => assert!(h <= cost, "regression h_max {h} > {cost}"),
             Estimate::DeadEnd => panic!("regression h_max calls a solvable goal a dead end"),
         }
@@ -212,9 +212,11 @@ proptest! {
                 prop_assert_eq!(answer, first, "{} disagrees: {:?}", name, narrow);
             }
         }
-        // The wide state gives the same answers.
+        // The wide states give the same answers.
         let wide = answers::<Wide<2>>(&spec);
-        prop_assert_eq!(narrow, wide);
+        prop_assert_eq!(&narrow, &wide);
+        let sparse = answers::<SparseBits>(&spec);
+        prop_assert_eq!(narrow, sparse);
     }
 }
 
@@ -224,16 +226,16 @@ proptest! {
 /// reference the fast explorations must equal.
 fn reference<B: Bits>(
     actions: &ActionSet<B>,
-    state: WorldState<B>,
+    state: &WorldState<B>,
     goal: &PartialState<B>,
     sum: bool,
 ) -> Estimate<u32> {
     let atoms = actions.registry().len();
     let lits = |p: &PartialState<B>| {
         let mut out = Vec::new();
-        p.care().for_each_one(|i| {
+        p.as_care().for_each_one(|i| {
             if i < atoms {
-                out.push(2 * i + usize::from(p.values().get(i)));
+                out.push(2 * i + usize::from(p.as_values().get(i)));
             }
         });
         out
@@ -246,7 +248,7 @@ fn reference<B: Bits>(
     };
     let mut cost = vec![u64::MAX; 2 * atoms];
     for (i, c) in cost.chunks_mut(2).enumerate() {
-        c[usize::from(state.bits().get(i))] = 0;
+        c[usize::from(state.as_bits().get(i))] = 0;
     }
     let rules: Vec<_> = actions
         .iter()
@@ -280,29 +282,29 @@ fn relaxed_agree<B: Bits>(spec: &Spec, state: &[bool]) {
         .map(|i| format!("a{i}"))
         .collect();
     let state = actions.state(names.iter().map(String::as_str)).unwrap();
-    let h_max = reference(&actions, state, &goal, false);
-    let h_add = reference(&actions, state, &goal, true);
+    let h_max = reference(&actions, &state, &goal, false);
+    let h_add = reference(&actions, &state, &goal, true);
     assert_eq!(
-        RelaxedForward::h_max(&actions, goal).estimate(&state),
+        RelaxedForward::h_max(&actions, goal.clone()).estimate(&state),
         h_max,
         "forward h_max"
     );
     assert_eq!(
-        RelaxedForward::h_add(&actions, goal).estimate(&state),
+        RelaxedForward::h_add(&actions, goal.clone()).estimate(&state),
         h_add,
         "forward h_add"
     );
     assert_eq!(
-        RelaxedRegression::h_max(&actions, state).estimate(&goal),
+        RelaxedRegression::h_max(&actions, state.clone()).estimate(&goal),
         h_max,
         "regression h_max"
     );
     assert_eq!(
-        RelaxedRegression::h_add(&actions, state).estimate(&goal),
+        RelaxedRegression::h_add(&actions, state.clone()).estimate(&goal),
         h_add,
         "regression h_add"
     );
-    let ff = RelaxedForward::h_ff(&actions, goal).estimate(&state);
+    let ff = RelaxedForward::h_ff(&actions, goal.clone()).estimate(&state);
     assert_eq!(
         ff,
         RelaxedRegression::h_ff(&actions, state).estimate(&goal),
@@ -348,6 +350,7 @@ proptest! {
         for state in [spec.start.clone(), other[..spec.atoms].to_vec()] {
             relaxed_agree::<u64>(&spec, &state);
             relaxed_agree::<Wide<2>>(&spec, &state);
+            relaxed_agree::<SparseBits>(&spec, &state);
         }
     }
 }

@@ -5,7 +5,7 @@
 use planners::heuristics::{NamedHeuristic, Registry, Representation, TaskView};
 use planners::{Direction, PlanError, Planner, PlannerConfig};
 use search_core::{Algorithm, Heuristic};
-use state_atomic::{Bits, Wide};
+use state_atomic::{Bits, SparseBits, Wide};
 
 fn atomic<B: Bits>() -> state_atomic::problems::Problem<B> {
     state_atomic::problems::hungry_agent::<B>().unwrap()
@@ -37,6 +37,7 @@ fn properties<T: TaskView>(
 fn every_builtin_serves_what_it_declares_with_the_properties_it_declares() {
     let a = atomic::<u64>();
     let w = atomic::<Wide<2>>();
+    let s = atomic::<SparseBits>();
     let f = factored();
     for h in Registry::builtin().iter() {
         let info = h.info();
@@ -49,6 +50,10 @@ fn every_builtin_serves_what_it_declares_with_the_properties_it_declares() {
                 (
                     Representation::Atomic,
                     properties(h, &w.actions, &w.start, &w.goal, direction),
+                ),
+                (
+                    Representation::Atomic,
+                    properties(h, &s.actions, &s.start, &s.goal, direction),
                 ),
                 (
                     Representation::Factored,
@@ -77,6 +82,7 @@ fn every_builtin_serves_what_it_declares_with_the_properties_it_declares() {
 fn admissible_builtins_find_the_optimal_cost_on_every_width_and_direction() {
     let a = atomic::<u64>();
     let w = atomic::<Wide<3>>();
+    let s = atomic::<SparseBits>();
     let f = factored();
     for h in Registry::builtin().iter().filter(|h| h.info().admissible) {
         for direction in [
@@ -95,6 +101,7 @@ fn admissible_builtins_find_the_optimal_cost_on_every_width_and_direction() {
                 for cost in [
                     tests::plan_and_validate(&a.actions, &a.start, &a.goal, config.clone()).0,
                     tests::plan_and_validate(&w.actions, &w.start, &w.goal, config.clone()).0,
+                    tests::plan_and_validate(&s.actions, &s.start, &s.goal, config.clone()).0,
                 ] {
                     assert_eq!(cost, 30, "{what}");
                 }
@@ -103,6 +110,38 @@ fn admissible_builtins_find_the_optimal_cost_on_every_width_and_direction() {
                 let cost = tests::plan_and_validate(&f.domain, &f.start, &f.goal, config).0;
                 assert_eq!(cost, 15, "{what}");
             }
+        }
+    }
+}
+
+/// Every built-in heuristic, in each direction it serves, leads greedy
+/// search to the same plan with the same expansions on a `SparseBits` task
+/// as on a fixed width: it computes the same values.
+#[test]
+fn every_builtin_plans_alike_on_sparse_bits() {
+    let (w, s) = (
+        state_atomic::problems::toggles::<Wide<2>>(20, 3).unwrap(),
+        state_atomic::problems::toggles::<SparseBits>(20, 3).unwrap(),
+    );
+    for h in Registry::builtin().iter() {
+        for direction in [Direction::Forward, Direction::Regression] {
+            if !h.supports(Representation::Atomic, direction) {
+                continue;
+            }
+            let config = PlannerConfig {
+                direction,
+                algorithm: Algorithm::GreedyBestFirst,
+                heuristic: h.clone(),
+                ..PlannerConfig::default()
+            };
+            let what = format!("{} {direction}", h.name());
+            let fixed = Planner::new(config.clone()).plan(&w.actions, &w.start, &w.goal);
+            let sparse = Planner::new(config).plan(&s.actions, &s.start, &s.goal);
+            let (fixed, sparse) = (fixed.unwrap(), sparse.unwrap());
+            let plan = |report: &planners::PlanReport<_>| report.plan().map(|p| p.actions.clone());
+            assert!(plan(&fixed).is_some(), "{what}");
+            assert_eq!(plan(&fixed), plan(&sparse), "{what}");
+            assert_eq!(fixed.stats().expanded, sparse.stats().expanded, "{what}");
         }
     }
 }

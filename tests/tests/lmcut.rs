@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search};
 use state_atomic::{
     ActionSet, Bits, ForwardSpace, LmCut, LmCutRegression, PartialState, RegressionSpace,
-    RelaxedForward, RelaxedRegression, Wide, WorldState,
+    RelaxedForward, RelaxedRegression, SparseBits, Wide, WorldState,
 };
 
 /// A random action: preconditions, effects (atom index, value) and cost.
@@ -110,8 +110,8 @@ fn optimal<B: Bits>(
     algorithm: Algorithm,
     h: Box<dyn Heuristic<WorldState<B>, u32> + '_>,
 ) -> Option<u32> {
-    let space = ForwardSpace::new(&built.actions, built.goal).unwrap();
-    let result = Search::new(&space, from)
+    let space = ForwardSpace::new(&built.actions, built.goal.clone()).unwrap();
+    let result = Search::new(&space, from.clone())
         .algorithm(algorithm)
         .heuristic(h)
         .run()
@@ -130,13 +130,13 @@ fn optimal<B: Bits>(
 /// The start and the states a walk by `spec.walk` reaches from it.
 fn states<B: Bits>(built: &Built<B>, walk: &[usize]) -> Vec<WorldState<B>> {
     let all: Vec<_> = built.actions.iter().collect();
-    let mut state = built.start;
-    let mut out = vec![state];
+    let mut state = built.start.clone();
+    let mut out = vec![state.clone()];
     for &k in walk {
         let action = all[k % all.len()];
         if state.satisfies(&action.pre) {
             state = state.apply(&action.eff);
-            out.push(state);
+            out.push(state.clone());
         }
     }
     out
@@ -145,10 +145,10 @@ fn states<B: Bits>(built: &Built<B>, walk: &[usize]) -> Vec<WorldState<B>> {
 /// Every property on one width; `offset` moves the atoms up the bitset.
 fn check<B: Bits>(spec: &Spec, offset: usize) -> Result<(), TestCaseError> {
     let built = build::<B>(spec, offset);
-    let mut lmcut = LmCut::new(&built.actions, built.goal);
-    let mut hmax = RelaxedForward::h_max(&built.actions, built.goal);
+    let mut lmcut = LmCut::new(&built.actions, built.goal.clone());
+    let mut hmax = RelaxedForward::h_max(&built.actions, built.goal.clone());
     for state in states(&built, &spec.walk) {
-        let best = optimal(&built, state, Algorithm::Dijkstra, Box::new(Blind));
+        let best = optimal(&built, state.clone(), Algorithm::Dijkstra, Box::new(Blind));
         let h = lmcut.estimate(&state);
         match (h, best) {
             (Estimate::Value(h), Some(cost)) => prop_assert!(h <= cost, "h {h} > {cost}"),
@@ -173,12 +173,18 @@ fn check<B: Bits>(spec: &Spec, offset: usize) -> Result<(), TestCaseError> {
 /// optimal cost, equals forward LM-cut at the goal, dominates regression's
 /// `h_max`, and lets regression A* find Dijkstra's cost.
 fn check_regression<B: Bits>(built: &Built<B>) -> Result<(), TestCaseError> {
-    let best = optimal(built, built.start, Algorithm::Dijkstra, Box::new(Blind));
-    let mut backward = LmCutRegression::new(&built.actions, built.start, built.goal);
+    let best = optimal(
+        built,
+        built.start.clone(),
+        Algorithm::Dijkstra,
+        Box::new(Blind),
+    );
+    let mut backward =
+        LmCutRegression::new(&built.actions, built.start.clone(), built.goal.clone());
     let h = backward.estimate(&built.goal);
     prop_assert_eq!(
         h,
-        LmCut::new(&built.actions, built.goal).estimate(&built.start)
+        LmCut::new(&built.actions, built.goal.clone()).estimate(&built.start)
     );
     match (h, best) {
         (Estimate::Value(h), Some(cost)) => prop_assert!(h <= cost, "h {h} > {cost}"),
@@ -187,14 +193,15 @@ fn check_regression<B: Bits>(built: &Built<B>) -> Result<(), TestCaseError> {
         }
         (_, None) => {}
     }
-    let mut hmax = RelaxedRegression::h_max(&built.actions, built.start);
+    let mut hmax = RelaxedRegression::h_max(&built.actions, built.start.clone());
     match (h, hmax.estimate(&built.goal)) {
         (Estimate::Value(h), Estimate::Value(m)) => prop_assert!(h >= m, "{h} < h_max {m}"),
         (Estimate::DeadEnd, Estimate::DeadEnd) => {}
         (h, m) => prop_assert!(false, "LM-cut {h:?}, h_max {m:?}"),
     }
-    let space = RegressionSpace::new(&built.actions, built.start, built.goal).unwrap();
-    let result = Search::new(&space, built.goal)
+    let space =
+        RegressionSpace::new(&built.actions, built.start.clone(), built.goal.clone()).unwrap();
+    let result = Search::new(&space, built.goal.clone())
         .algorithm(Algorithm::AStar)
         .heuristic(backward)
         .run()
@@ -202,7 +209,9 @@ fn check_regression<B: Bits>(built: &Built<B>) -> Result<(), TestCaseError> {
     let found = match result.outcome {
         Outcome::Solved(s) => {
             let plan = RegressionSpace::<B>::execution_order(&s.actions);
-            let replay = built.actions.validate(built.start, &built.goal, &plan);
+            let replay = built
+                .actions
+                .validate(built.start.clone(), &built.goal, &plan);
             prop_assert_eq!(replay, Ok(u64::from(s.cost)));
             Some(s.cost)
         }
@@ -226,6 +235,8 @@ proptest! {
     fn lmcut_is_admissible_and_dominates_hmax_on_wide_states(spec in spec()) {
         // Atoms 62 and up, so most lie in the second word.
         check::<Wide<2>>(&spec, 62)?;
+        // Across the third and fourth words of a set of any width.
+        check::<SparseBits>(&spec, 188)?;
     }
 }
 

@@ -13,7 +13,7 @@ use planners::pddl::{
 };
 use planners::{Direction, Planner, PlannerConfig, PlanningDomain};
 use search_core::{Algorithm, Heuristic, SearchLimits, SearchSpace};
-use state_atomic::{Bits, PartialState, Wide, WorldState};
+use state_atomic::{Bits, PartialState, SparseBits, Wide, WorldState};
 
 /// The facts' and the packed state's type in the comparisons: wide enough
 /// for every task below, so packing need not save words to be tested.
@@ -281,6 +281,58 @@ fn packed_and_unpacked_search_agree() {
                 assert_eq!(sa.expanded, sb.expanded, "{what}");
                 assert_eq!(sa.evaluated, sb.evaluated, "{what}");
             }
+        }
+    }
+}
+
+/// Packed on `SparseBits` (the packed pair beyond the fixed widths), a task
+/// plans as packed on a fixed width: the same costs, and forward the same
+/// expansions and evaluations.
+#[test]
+fn packing_on_sparse_bits_plans_as_on_a_fixed_width() {
+    let small = [
+        "logistics small",
+        "gripper task01.pddl",
+        "blocks task01.pddl",
+    ];
+    let tasks: Vec<_> = tasks()
+        .into_iter()
+        .filter(|t| small.contains(&t.0.as_str()))
+        .collect();
+    assert_eq!(tasks.len(), small.len());
+    for (name, domain, problem) in &tasks {
+        let task = grounded(domain, problem);
+        let mutexes = h2_mutexes(&task);
+        let packing = Packing::new(&task, &mutexes);
+        let mut fixed = PackedTask::<B, B>::new(&task, packing.clone())
+            .unwrap()
+            .unwrap();
+        let mut sparse = PackedTask::<SparseBits, SparseBits>::new(&task, packing)
+            .unwrap()
+            .unwrap();
+        fixed.set_mutexes(&mutexes);
+        sparse.set_mutexes(&mutexes);
+        for (direction, heuristic) in [
+            (Direction::Forward, "lmcut"),
+            (Direction::Regression, "hmax"),
+        ] {
+            let what = format!("{name} {direction} {heuristic}");
+            let a = Planner::new(config(direction, heuristic))
+                .plan(&fixed, &fixed.start(), &fixed.goal())
+                .unwrap();
+            let b = Planner::new(config(direction, heuristic))
+                .plan(&sparse, &sparse.start(), &sparse.goal())
+                .unwrap();
+            let (pa, pb) = (a.plan().unwrap(), b.plan().unwrap());
+            assert_eq!(pa.cost, pb.cost, "{what}");
+            assert_eq!(
+                PlanningDomain::validate(&sparse, &sparse.start(), &sparse.goal(), &pb.actions)
+                    .unwrap(),
+                pb.cost,
+                "{what}"
+            );
+            assert_eq!(a.stats().expanded, b.stats().expanded, "{what}");
+            assert_eq!(a.stats().evaluated, b.stats().evaluated, "{what}");
         }
     }
 }

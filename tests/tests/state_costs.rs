@@ -96,8 +96,8 @@ fn validation_charges_each_step_in_the_state_before_it() {
         validate(&actions, &tired, &goal, &[id("rest"), id("walk")]).unwrap(),
         3
     );
-    assert_eq!(actions.cost_in(id("walk"), tired), Some(10));
-    assert_eq!(actions.cost_in(id("bus"), tired), Some(6));
+    assert_eq!(actions.cost_in(id("walk"), &tired), Some(10));
+    assert_eq!(actions.cost_in(id("bus"), &tired), Some(6));
     assert!(actions.has_cost_fn(id("walk")) && !actions.has_cost_fn(id("bus")));
 }
 

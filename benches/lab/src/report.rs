@@ -1579,10 +1579,10 @@ fn reports_last_jump(config: &str) -> bool {
 /// r.limit = Some("time".to_owned());
 /// assert_eq!(unsolved_cause(&r).as_deref(), Some("limit: time"));
 /// r.outcome = RunOutcome::Error;
-/// r.error = Some("the grounded task has 6525 facts; the widest state holds 4096".to_owned());
+/// r.error = Some("d/domain.pddl / d/p.pddl: problem:4:9: `at` takes 1 argument(s), 2 given".to_owned());
 /// assert_eq!(
 ///     unsolved_cause(&r).as_deref(),
-///     Some("error: the grounded task has N facts; the widest state holds N")
+///     Some("error: `…` takes N argument(s), N given")
 /// );
 /// ```
 pub fn unsolved_cause(record: &RunRecord) -> Option<String> {

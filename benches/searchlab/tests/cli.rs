@@ -458,3 +458,34 @@ fn plan_json_input_errors_are_json() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A PDDL task of more than 32,768 facts plans like any other, in both
+/// directions: on a state of any width, beyond the widest fixed one. The
+/// memory limit leaves out the h^2 tables of so many facts.
+#[test]
+fn plan_solves_a_pddl_task_beyond_the_widest_fixed_state() {
+    let dir = temp_dir("hall");
+    let (domain, problem) = benches::hall::hall(32_800, 10);
+    let (domain_file, problem_file) = (dir.join("domain.pddl"), dir.join("hall.pddl"));
+    std::fs::write(&domain_file, domain).unwrap();
+    std::fs::write(&problem_file, problem).unwrap();
+    for direction in ["forward", "regression"] {
+        let (code, out, err) = searchlab(&[
+            "plan",
+            text(&domain_file),
+            text(&problem_file),
+            "--direction",
+            direction,
+            "--heuristic",
+            "lmcut",
+            "--max-memory-mb",
+            "256",
+        ]);
+        assert_eq!(code, 0, "{direction}: {err}");
+        let cost = format!("; cost      {}\n", benches::hall::HALL_OPTIMUM);
+        assert!(out.contains(&cost), "{direction}: {out}");
+        assert!(out.contains("; validated yes"), "{direction}: {out}");
+        assert!(out.contains("(slide r2 r6)"), "{direction}: {out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

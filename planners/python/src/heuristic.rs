@@ -212,7 +212,7 @@ impl AtomicFactory for AtomicPython {
             shared: self.0.clone(),
             convert: converter(move |py: Python<'_>, state: &WorldState<B>| {
                 let mut atoms = Vec::new();
-                state.bits().for_each_one(|i| {
+                state.as_bits().for_each_one(|i| {
                     if let Some(name) = names.get(i) {
                         atoms.push(name.bind(py).clone());
                     }

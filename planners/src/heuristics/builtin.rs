@@ -189,37 +189,37 @@ atomic_factory!(
     MismatchFactory,
     |a, s, g| {
         let _ = a;
-        Mismatch::forward(*g)
+        Mismatch::forward(g.clone())
     },
     {
         let _ = a;
-        Mismatch::regression(*s)
+        Mismatch::regression(s)
     }
 );
 atomic_factory!(
     AdmissibleMismatchFactory,
-    |a, s, g| AdmissibleMismatch::forward(a, *g),
-    AdmissibleMismatch::regression(a, *s)
+    |a, s, g| AdmissibleMismatch::forward(a, g.clone()),
+    AdmissibleMismatch::regression(a, s)
 );
 atomic_factory!(
     HMaxFactory,
-    |a, s, g| RelaxedForward::h_max(a, *g),
-    RelaxedRegression::h_max(a, *s)
+    |a, s, g| RelaxedForward::h_max(a, g.clone()),
+    RelaxedRegression::h_max(a, s.clone())
 );
 atomic_factory!(
     HAddFactory,
-    |a, s, g| RelaxedForward::h_add(a, *g),
-    RelaxedRegression::h_add(a, *s)
+    |a, s, g| RelaxedForward::h_add(a, g.clone()),
+    RelaxedRegression::h_add(a, s.clone())
 );
 atomic_factory!(
     FfFactory,
-    |a, s, g| RelaxedForward::h_ff(a, *g),
-    RelaxedRegression::h_ff(a, *s)
+    |a, s, g| RelaxedForward::h_ff(a, g.clone()),
+    RelaxedRegression::h_ff(a, s.clone())
 );
 atomic_factory!(
     LmCutFactory,
-    |a, s, g| LmCut::new(a, *g),
-    LmCutRegression::new(a, *s, *g)
+    |a, s, g| LmCut::new(a, g.clone()),
+    LmCutRegression::new(a, s.clone(), g.clone())
 );
 
 /// The landmark count: forward only (its landmarks are the start's).
@@ -234,8 +234,8 @@ impl AtomicFactory for LmCountFactory {
     ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
         Some(Box::new(LandmarksWhenAsked {
             actions,
-            start: *start,
-            goal: *goal,
+            start: start.clone(),
+            goal: goal.clone(),
             allowance: Allowance::default(),
             count: None,
         }))
@@ -268,10 +268,17 @@ struct LandmarksWhenAsked<'a, B: Bits> {
 
 impl<B: Bits> LandmarksWhenAsked<'_, B> {
     fn count(&mut self) -> Option<&mut LandmarkCount<B>> {
-        let (actions, start, goal, allowance) =
-            (self.actions, self.start, self.goal, self.allowance);
-        self.count
-            .get_or_insert_with(|| LandmarkCount::new_within(actions, start, goal, allowance))
+        let Self {
+            actions,
+            start,
+            goal,
+            allowance,
+            count,
+        } = self;
+        count
+            .get_or_insert_with(|| {
+                LandmarkCount::new_within(actions, start, goal.clone(), *allowance)
+            })
             .as_mut()
             .ok()
     }

@@ -6,7 +6,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use state_atomic::{ActionSet, Bits, PartialState, Wide, WorldState};
+use state_atomic::{ActionSet, Bits, PartialState, SparseBits, Wide, WorldState};
 use state_factored::{Domain, Goal, State, Subgoal};
 
 use super::TaskView;
@@ -71,9 +71,10 @@ pub trait HeuristicFactory: Send + Sync + 'static {
     ) -> Option<BoxedHeuristic<'a, T::Subgoal>>;
 }
 
-/// Makes a heuristic for atomic tasks of every width (`u64` and
-/// [`Wide<N>`](state_atomic::Wide), grounded PDDL tasks included), with
-/// full access to the [`ActionSet`]. Skipped on factored problems.
+/// Makes a heuristic for atomic tasks of every width (`u64`,
+/// [`Wide<N>`](state_atomic::Wide) and [`SparseBits`], grounded PDDL tasks
+/// included), with full access to the [`ActionSet`]. Skipped on factored
+/// problems.
 pub trait AtomicFactory: Send + Sync + 'static {
     /// A heuristic for forward search from `start` towards `goal`.
     fn forward<'a, B: Bits>(
@@ -254,10 +255,10 @@ trait EachWidth {
     fn visit<B: Bits>(&mut self);
 }
 
-/// The atomic widths a planner meets: `u64`, and the [`Wide`] widths that
-/// [`GroundedTask`](crate::pddl::GroundedTask) puts PDDL tasks on. A
-/// domain of another width gets no registered heuristic (custom closures
-/// on the [`Planner`](crate::Planner) still work).
+/// The atomic widths a planner meets: `u64`, and the [`Wide`] widths and
+/// [`SparseBits`] that [`GroundedTask`](crate::pddl::GroundedTask) puts
+/// PDDL tasks on. A domain of another width gets no registered heuristic
+/// (custom closures on the [`Planner`](crate::Planner) still work).
 fn each_width(visit: &mut impl EachWidth) {
     visit.visit::<u64>();
     visit.visit::<Wide<2>>();
@@ -270,4 +271,5 @@ fn each_width(visit: &mut impl EachWidth) {
     visit.visit::<Wide<128>>();
     visit.visit::<Wide<256>>();
     visit.visit::<Wide<512>>();
+    visit.visit::<SparseBits>();
 }

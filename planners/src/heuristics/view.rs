@@ -5,8 +5,8 @@ use std::fmt;
 use crate::PlanError;
 
 /// A family of state representations. Atomic covers every width (`u64`,
-/// [`Wide<N>`](state_atomic::Wide)) and grounded PDDL tasks, which are
-/// atomic.
+/// [`Wide<N>`](state_atomic::Wide), [`SparseBits`](state_atomic::SparseBits))
+/// and grounded PDDL tasks, which are atomic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Representation {
     /// Bitset states ([`state_atomic`]).

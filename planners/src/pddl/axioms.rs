@@ -13,6 +13,7 @@
 
 use state_atomic::{Bits, PartialState, WorldState};
 
+use super::task::bits_of;
 use super::{GroundOperator, GroundTask, PddlError};
 
 /// One ground axiom, ready to fire within its stratum.
@@ -60,12 +61,6 @@ pub struct Axioms<B: Bits> {
     watchers: Vec<Vec<u32>>,
 }
 
-fn bits_of<B: Bits>(facts: &[u32]) -> B {
-    facts
-        .iter()
-        .fold(B::zero(), |bits, &f| bits | B::bit(f as usize))
-}
-
 impl<B: Bits> Axioms<B> {
     /// The heap memory the rules hold, in bytes.
     pub(crate) fn heap_bytes(&self) -> usize {
@@ -106,7 +101,10 @@ impl<B: Bits> Axioms<B> {
             }
             let fixed_true: B = bits_of(&fixed);
             rules.push(Rule {
-                fixed: PartialState::new(fixed_true, fixed_true | bits_of(&axiom.neg_pre)),
+                fixed: PartialState::new(
+                    fixed_true.clone(),
+                    fixed_true | bits_of::<B>(&axiom.neg_pre),
+                ),
                 inner,
                 head,
             });
@@ -123,7 +121,7 @@ impl<B: Bits> Axioms<B> {
 
     /// The derived facts.
     pub fn derived(&self) -> B {
-        self.derived
+        self.derived.clone()
     }
 
     /// `state` with its derived facts as the axioms derive them from its
@@ -132,13 +130,13 @@ impl<B: Bits> Axioms<B> {
         if self.rules.is_empty() {
             return state;
         }
-        let mut bits = state.bits() & !self.derived;
+        let mut bits = state.bits() & !self.derived.clone();
         let mut missing = vec![0_u32; self.rules.len()];
         let mut queue = Vec::new();
         let mut begin = 0;
         for &end in &self.strata {
             for (rule, count) in self.rules[begin..end].iter().zip(&mut missing[begin..end]) {
-                *count = if WorldState::new(bits).satisfies(&rule.fixed) {
+                *count = if bits.agrees_on(rule.fixed.as_values(), rule.fixed.as_care()) {
                     if rule.inner.is_empty() {
                         queue.push(rule.head);
                     }

@@ -125,12 +125,15 @@ pub enum PddlError {
         /// The type the parameter wants.
         expected: String,
     },
-    /// A grounded task with more facts than the widest state holds.
-    #[error("the grounded task has {facts} facts; the widest state holds {capacity}")]
+    /// A grounded task with more facts than the state type a caller chose
+    /// holds ([`Task::new`](super::Task::new) on a narrow width, say).
+    /// [`GroundedTask`](super::GroundedTask) and the solve functions never
+    /// give it: they choose a state that holds every task.
+    #[error("the grounded task has {facts} facts; the state type holds {capacity}")]
     TooManyFacts {
         /// The facts left after grounding.
         facts: usize,
-        /// The widest state's capacity.
+        /// The state type's capacity.
         capacity: usize,
     },
     /// A ground task, built by hand, whose goal wants a fact both true and

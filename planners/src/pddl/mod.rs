@@ -13,7 +13,9 @@
 //!   a typed list needs `?x - t`.
 //! - [`ground`]: a [`GroundTask`] of facts and operators;
 //!   [`GroundedTask::new`] puts it on a `u64` or a [`Wide`](state_atomic::Wide)
-//!   state; each [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
+//!   state, or beyond 32,768 facts on a
+//!   [`SparseBits`](state_atomic::SparseBits), which holds any number; each
+//!   [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
 //! - [`h2_mutexes`]: pairs of facts no reachable state holds; regression
 //!   prunes subgoals with such a pair.
 //! - [`Packing`], [`PackedTask`]: finite-domain (SAS+-like) states, below.
@@ -342,9 +344,8 @@ fn read_file(path: &Path) -> Result<String, PddlError> {
 ///
 /// # Errors
 /// [`PddlError`] for a file that cannot be read or is larger than
-/// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES), a parse error (located), a
-/// task of more than [`GroundedTask::MAX_FACTS`] facts, grounding that
-/// exceeds a limit, or an atomic task whose estimated size
+/// [`MAX_INPUT_BYTES`](crate::input::MAX_INPUT_BYTES), a parse error (located),
+/// grounding that exceeds a limit, or an atomic task whose estimated size
 /// ([`GroundedTask::bytes`]) exceeds the memory limit (both
 /// [`GroundingExceeded`]: [`PddlError::limit`] tells them apart from bad
 /// input), or a planner
@@ -470,12 +471,9 @@ fn solve_named(
     // say which states are reachable (and regression refuses the task).
     let has_axioms = !ground_task.axioms.is_empty();
     let wants_mutexes = options.mutexes && config.direction != Direction::Forward && !has_axioms;
-    // Packing saves no word on a task of one word; a packed task holds its
-    // packed actions beside the fact-level ones, narrower than those.
     let may_pack = options.packing
         && !has_axioms
-        && fact_words > 1
-        && exceeds_memory(&ground_task, ground_bytes, 2 * fact_words, limit).is_none();
+        && packing_fits(&ground_task, ground_bytes, fact_words, limit);
     let began = Instant::now();
     let (mutexes, mut notes) = if wants_mutexes || may_pack {
         let deadline = remaining().and_then(|left| began.checked_add(left));
@@ -580,24 +578,42 @@ fn find_mutexes(
     Some((Some(h2_mutexes_until(ground, deadline)?), Vec::new()))
 }
 
-/// The width in words of the state that holds `ground`'s facts, once its
-/// atomic task is known to fit `max_memory_bytes`: the task is built whole
-/// before the search can count it, so its estimate is checked first.
+/// The width in words of the state that holds `ground`'s facts (beyond
+/// the fixed widths, the words a [`SparseBits`](state_atomic::SparseBits)
+/// state's facts span), once its atomic task is known to fit
+/// `max_memory_bytes`: the task is built whole before the search can count
+/// it, so its estimate is checked first.
 fn task_words(
     ground: &GroundTask,
     ground_bytes: usize,
     max_memory_bytes: Option<usize>,
 ) -> Result<usize, PddlError> {
-    let Some(words) = GroundedTask::words_for(ground.facts.len()) else {
-        return Err(PddlError::TooManyFacts {
-            facts: ground.facts.len(),
-            capacity: GroundedTask::MAX_FACTS,
-        });
-    };
+    let facts = ground.facts.len();
+    let words = GroundedTask::words_for(facts).unwrap_or(facts.div_ceil(64));
     match exceeds_memory(ground, ground_bytes, words, max_memory_bytes) {
         Some(exceeded) => Err(exceeded),
         None => Ok(words),
     }
+}
+
+/// Whether packing `ground` (on `fact_words` words) may save words and
+/// fit `max_memory_bytes`: not on a task of one word; a packed task holds
+/// its packed actions beside the fact-level ones, which take no more.
+fn packing_fits(
+    ground: &GroundTask,
+    ground_bytes: usize,
+    fact_words: usize,
+    max_memory_bytes: Option<usize>,
+) -> bool {
+    let fact_task_bytes = GroundedTask::bytes(ground, fact_words);
+    fact_words > 1
+        && exceeds_memory(
+            ground,
+            ground_bytes + fact_task_bytes,
+            fact_words,
+            max_memory_bytes,
+        )
+        .is_none()
 }
 
 /// The error, if `ground`'s atomic actions on `words` words, beside

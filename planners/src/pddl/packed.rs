@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use search_core::{SearchSpace, Viewed};
 use state_atomic::{
-    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
-    WorldState,
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, SparseBits,
+    Subsumption, Wide, WorldState,
 };
 
 use super::{GroundTask, GroundedDomain, GroundedTask, IpcPlan, Mutexes, Packing, PddlError, Task};
@@ -134,12 +134,12 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
 
     /// The packed initial state.
     pub fn start(&self) -> WorldState<Bp> {
-        self.start
+        self.start.clone()
     }
 
     /// The packed goal.
     pub fn goal(&self) -> PartialState<Bp> {
-        self.goal
+        self.goal.clone()
     }
 
     /// Makes regression prune subgoals that want a pair of `mutexes`.
@@ -165,11 +165,11 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
 
 impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
     fn start_state(&self) -> WorldState<Bp> {
-        self.start
+        self.start.clone()
     }
 
     fn goal_state(&self) -> PartialState<Bp> {
-        self.goal
+        self.goal.clone()
     }
 
     fn fact_action(&self, id: ActionId) -> usize {
@@ -254,8 +254,8 @@ impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
             };
             let eff = &action.eff;
             let after = PartialState::new(
-                (node.values() & !eff.care()) | (eff.values() & eff.care()),
-                node.care() | eff.care(),
+                (node.values() & !eff.care()) | (eff.values() & eff.as_care()),
+                node.care() | eff.as_care(),
             );
             if self.has_mutex(mutexes, &after) || self.has_mutex(mutexes, &sub) {
                 self.mutex_pruned.set(self.mutex_pruned.get() + 1);
@@ -263,6 +263,11 @@ impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
                 emit(id, sub, cost);
             }
         });
+    }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
+        self.space.node_heap_bytes(node)
     }
 }
 
@@ -293,8 +298,8 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         start: &'a WorldState<Bp>,
         goal: &'a PartialState<Bp>,
     ) -> Result<(PackedRegression<'a, Bp>, PartialState<Bp>), PlanError> {
-        let space =
-            RegressionSpace::new(&self.actions, *start, *goal)?.subsumption(self.subsumption);
+        let space = RegressionSpace::new(&self.actions, start.clone(), goal.clone())?
+            .subsumption(self.subsumption);
         let regression = PackedRegression {
             space,
             actions: &self.actions,
@@ -304,7 +309,7 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
             mutex_pruned: Cell::new(0),
             counts: [&self.mutex_pruned, &self.subsumption_pruned],
         };
-        Ok((regression, *goal))
+        Ok((regression, goal.clone()))
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
@@ -388,7 +393,8 @@ macro_rules! packed_pairs {
         /// A grounded task packed onto the narrowest state that holds its
         /// fields, when that is narrower than its facts' state: one of a
         /// few (packed, fact) width pairs, to bound how much search code
-        /// is compiled.
+        /// is compiled, and beyond the fixed widths [`SparseBits`] for
+        /// both.
         #[derive(Debug)]
         #[non_exhaustive]
         pub enum PackedGroundedTask {
@@ -396,6 +402,8 @@ macro_rules! packed_pairs {
                 #[doc = concat!("Packed on ", stringify!($pw), " word(s), facts on ", stringify!($fw), ".")]
                 $variant(Box<PackedTask<$bp, $bf>>),
             )*
+            /// More than 32,768 facts, packed on fewer words.
+            Sparse(Box<PackedTask<SparseBits, SparseBits>>),
         }
 
         impl PackedGroundedTask {
@@ -409,39 +417,64 @@ macro_rules! packed_pairs {
                 })
             }
 
-            /// The packed state's width in 64-bit words.
+            /// The packed state's width in 64-bit words (on a
+            /// [`SparseBits`], the words its fields span).
             pub fn words(&self) -> usize {
-                match self { $(PackedGroundedTask::$variant(_) => $pw,)* }
+                match self {
+                    $(PackedGroundedTask::$variant(_) => $pw,)*
+                    PackedGroundedTask::Sparse(t) => t.packing().words(),
+                }
             }
 
-            /// The fact state's width in 64-bit words.
+            /// The fact state's width in 64-bit words (on a
+            /// [`SparseBits`], the words its facts span).
             pub fn fact_words(&self) -> usize {
-                match self { $(PackedGroundedTask::$variant(_) => $fw,)* }
+                match self {
+                    $(PackedGroundedTask::$variant(_) => $fw,)*
+                    PackedGroundedTask::Sparse(t) => {
+                        t.facts().actions().registry().len().div_ceil(64)
+                    }
+                }
             }
 
             /// The packing.
             pub fn packing(&self) -> &Packing {
-                match self { $(PackedGroundedTask::$variant(t) => t.packing(),)* }
+                match self {
+                    $(PackedGroundedTask::$variant(t) => t.packing(),)*
+                    PackedGroundedTask::Sparse(t) => t.packing(),
+                }
             }
 
             /// Runs `visitor` on the task at its widths.
             pub fn visit<V: DomainVisitor>(&self, visitor: V) -> V::Output {
-                match self { $(PackedGroundedTask::$variant(t) => visitor.visit(&**t),)* }
+                match self {
+                    $(PackedGroundedTask::$variant(t) => visitor.visit(&**t),)*
+                    PackedGroundedTask::Sparse(t) => visitor.visit(&**t),
+                }
             }
 
             /// See [`PackedTask::set_mutexes`].
             pub fn set_mutexes(&mut self, mutexes: &Mutexes) {
-                match self { $(PackedGroundedTask::$variant(t) => t.set_mutexes(mutexes),)* }
+                match self {
+                    $(PackedGroundedTask::$variant(t) => t.set_mutexes(mutexes),)*
+                    PackedGroundedTask::Sparse(t) => t.set_mutexes(mutexes),
+                }
             }
 
             /// See [`PackedTask::set_subsumption`].
             pub fn set_subsumption(&mut self, how: Subsumption) {
-                match self { $(PackedGroundedTask::$variant(t) => t.set_subsumption(how),)* }
+                match self {
+                    $(PackedGroundedTask::$variant(t) => t.set_subsumption(how),)*
+                    PackedGroundedTask::Sparse(t) => t.set_subsumption(how),
+                }
             }
 
             /// See [`PackedTask::heap_bytes`].
             pub fn heap_bytes(&self) -> usize {
-                match self { $(PackedGroundedTask::$variant(t) => t.heap_bytes(),)* }
+                match self {
+                    $(PackedGroundedTask::$variant(t) => t.heap_bytes(),)*
+                    PackedGroundedTask::Sparse(t) => t.heap_bytes(),
+                }
             }
         }
     };
@@ -477,15 +510,20 @@ packed_pairs! {
 impl PackedGroundedTask {
     /// `ground` packed by `packing` (made for it), if that saves words:
     /// on the narrowest packed width of the listed pairs that holds the
-    /// fields and is narrower than the facts' width. `None` when it saves
-    /// none, the start or goal do not pack, or the task has axioms
-    /// ([`PackedTask::new`]).
+    /// fields and is narrower than the facts' width, or beyond the fixed
+    /// widths on [`SparseBits`] if the fields span fewer words than the
+    /// facts. `None` when it saves none, the start or goal do not pack, or
+    /// the task has axioms ([`PackedTask::new`]).
     ///
     /// # Errors
     /// As for [`PackedTask::new`].
     pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
         let Some(fw) = GroundedTask::words_for(ground.facts.len()) else {
-            return Ok(None);
+            if packing.words() >= ground.facts.len().div_ceil(64) {
+                return Ok(None);
+            }
+            let task = PackedTask::<SparseBits, SparseBits>::new(ground, packing)?;
+            return Ok(task.map(|t| PackedGroundedTask::Sparse(Box::new(t))));
         };
         let pair = GroundedTask::WIDTHS
             .into_iter()

@@ -252,7 +252,7 @@ impl Packing {
     pub fn encode<B: Bits>(&self, facts: &[u32]) -> Option<WorldState<B>> {
         let goal = self.partial(facts, &[])?;
         let mut without_none = self.fields.iter().filter(|f| !f.none);
-        let each_set = without_none.all(|f| f.care::<B>() & goal.care() == f.care());
+        let each_set = without_none.all(|f| f.care::<B>() & goal.as_care() == f.care());
         each_set.then(|| WorldState::new(goal.values()))
     }
 
@@ -269,7 +269,7 @@ impl Packing {
             let code = if holds { code } else { 0 };
             let bits: B = field.bits(code);
             let field_care: B = field.care();
-            if !(field_care & care).is_zero() && (field_care & values) != bits {
+            if !(field_care.clone() & &care).is_zero() && (field_care.clone() & &values) != bits {
                 return None;
             }
             values = values | bits;
@@ -290,9 +290,9 @@ impl Packing {
             // Set by an add, or already false (the precondition wants
             // another member): as it is. Otherwise it held, or is alone
             // in its group: none.
-            if (field.care::<B>() & care).is_zero() && !wants_other {
-                care = care | field.care();
-                values = values | field.bits(0);
+            if (field.care::<B>() & &care).is_zero() && !wants_other {
+                care = care | field.care::<B>();
+                values = values | field.bits::<B>(0);
             }
         }
         Some(PartialState::new(values, care))
@@ -301,15 +301,11 @@ impl Packing {
     /// The fact state of a packed state.
     #[inline]
     pub fn decode<Bp: Bits, Bf: Bits>(&self, state: &WorldState<Bp>) -> WorldState<Bf> {
-        let bits = state.bits();
-        let mut facts = Bf::zero();
-        for field in &self.fields {
+        let bits = state.as_bits();
+        WorldState::new(Bf::from_ones(self.fields.iter().filter_map(|field| {
             let f = self.decode[field.table + field.code_in(bits.word(field.word))];
-            if f != NO_FACT {
-                facts = facts | Bf::bit(f as usize);
-            }
-        }
-        WorldState::new(facts)
+            (f != NO_FACT).then_some(f as usize)
+        })))
     }
 
     /// The fact condition of a packed condition: a field it sets to a
@@ -320,7 +316,7 @@ impl Packing {
         &self,
         partial: &PartialState<Bp>,
     ) -> PartialState<Bf> {
-        let (values, care) = (partial.values(), partial.care());
+        let (values, care) = (partial.as_values(), partial.as_care());
         let (mut fact_values, mut fact_care) = (Bf::zero(), Bf::zero());
         for field in &self.fields {
             if (care.word(field.word) >> field.shift) & field.mask() != field.mask() {
@@ -350,7 +346,7 @@ impl Packing {
         partial: &PartialState<Bp>,
         mut each: impl FnMut(u32),
     ) {
-        let (values, care) = (partial.values(), partial.care());
+        let (values, care) = (partial.as_values(), partial.as_care());
         for field in &self.fields {
             if (care.word(field.word) >> field.shift) & field.mask() == field.mask() {
                 let f = self.decode[field.table + field.code_in(values.word(field.word))];

@@ -7,8 +7,8 @@ use rustc_hash::FxHashMap;
 
 use search_core::SearchSpace;
 use state_atomic::{
-    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, Wide,
-    WorldState,
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, SparseBits,
+    Subsumption, Wide, WorldState,
 };
 
 use super::axioms::negated_derived;
@@ -69,10 +69,9 @@ struct Derived<B: Bits> {
     facts: Vec<String>,
 }
 
-fn bits_of<B: Bits>(facts: &[u32]) -> B {
-    facts
-        .iter()
-        .fold(B::zero(), |bits, &f| bits | B::bit(f as usize))
+/// The bits of `facts`.
+pub(super) fn bits_of<B: Bits>(facts: &[u32]) -> B {
+    B::from_ones(facts.iter().map(|&f| f as usize))
 }
 
 impl<B: Bits> Task<B> {
@@ -112,9 +111,9 @@ impl<B: Bits> Task<B> {
                 k => Cow::Owned(variant_name(&op.name, k)),
             };
             let pre_true: B = bits_of(&op.pre);
-            let pre = PartialState::new(pre_true, pre_true | bits_of(&op.neg_pre));
+            let pre = PartialState::new(pre_true.clone(), pre_true | bits_of::<B>(&op.neg_pre));
             let add: B = bits_of(&op.add);
-            let eff = PartialState::new(add, add | bits_of(&op.del));
+            let eff = PartialState::new(add.clone(), add | bits_of::<B>(&op.del));
             actions
                 .add_partial(&name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
@@ -132,10 +131,16 @@ impl<B: Bits> Task<B> {
         };
         let start = WorldState::new(bits_of(&ground.init));
         Ok(Self {
-            start: derived.as_ref().map_or(start, |d| d.axioms.close(start)),
+            start: match &derived {
+                Some(d) => d.axioms.close(start),
+                None => start,
+            },
             actions,
             derived,
-            goal: PartialState::new(goal_true, goal_true | bits_of(&ground.goal_false)),
+            goal: PartialState::new(
+                goal_true.clone(),
+                goal_true | bits_of::<B>(&ground.goal_false),
+            ),
             action_costs: ground.action_costs,
             mutexes: Vec::new(),
             subsumption: Subsumption::Parent,
@@ -151,12 +156,12 @@ impl<B: Bits> Task<B> {
 
     /// The initial state.
     pub fn start(&self) -> WorldState<B> {
-        self.start
+        self.start.clone()
     }
 
     /// The goal.
     pub fn goal(&self) -> PartialState<B> {
-        self.goal
+        self.goal.clone()
     }
 
     /// Makes regression prune subgoals with a pair of `mutexes`; see
@@ -178,7 +183,10 @@ impl<B: Bits> Task<B> {
                 + d.facts.capacity() * size_of::<String>()
                 + facts
         });
-        self.actions.heap_bytes() + derived + self.mutexes.capacity() * size_of::<B>()
+        self.actions.heap_bytes()
+            + derived
+            + self.mutexes.capacity() * size_of::<B>()
+            + self.mutexes.iter().map(Bits::heap_bytes).sum::<usize>()
     }
 
     /// Chooses regression's subsumption pruning.
@@ -207,7 +215,7 @@ impl<B: Bits> Task<B> {
     /// [`PddlError::Plan`] naming the line of a step that is not a ground
     /// operator of this task.
     pub fn resolve(&self, plan: &IpcPlan) -> Result<Vec<ActionId>, PddlError> {
-        let mut state = self.start;
+        let mut state = self.start.clone();
         let mut ids = Vec::with_capacity(plan.steps.len() + 1);
         for step in &plan.steps {
             let Some(id) = self.variant(&step.name, &mut state) else {
@@ -269,9 +277,10 @@ impl<B: Bits> Task<B> {
 
     /// `state` closed under the axioms (itself without them).
     pub fn close(&self, state: WorldState<B>) -> WorldState<B> {
-        self.derived
-            .as_ref()
-            .map_or(state, |d| d.axioms.close(state))
+        match &self.derived {
+            Some(d) => d.axioms.close(state),
+            None => state,
+        }
     }
 
     /// Replays `plan` from `start`, closing each state under the axioms,
@@ -285,9 +294,9 @@ impl<B: Bits> Task<B> {
         let Some(derived) = &self.derived else {
             return PlanningDomain::validate(&self.actions, start, goal, plan);
         };
-        let first_wrong = |state: WorldState<B>, partial: &PartialState<B>| {
+        let first_wrong = |state: &WorldState<B>, partial: &PartialState<B>| {
             let mut first = None;
-            ((state.bits() ^ partial.values()) & partial.care()).for_each_one(|i| {
+            ((state.bits() ^ partial.as_values()) & partial.as_care()).for_each_one(|i| {
                 first.get_or_insert(i);
             });
             first
@@ -296,7 +305,7 @@ impl<B: Bits> Task<B> {
                 .to_owned()
         };
         let invalid = |e: state_atomic::AtomicError| PlanError::Invalid(e.to_string());
-        let mut state = self.close(*start);
+        let mut state = self.close(start.clone());
         let mut cost = 0;
         for (step, &id) in plan.iter().enumerate() {
             let action = self.actions.action(id).ok_or(invalid(
@@ -306,7 +315,7 @@ impl<B: Bits> Task<B> {
                 return Err(invalid(state_atomic::AtomicError::NotApplicable {
                     action: action.name.clone(),
                     step,
-                    atom: first_wrong(state, &action.pre),
+                    atom: first_wrong(&state, &action.pre),
                 }));
             }
             state = self.close(state.apply(&action.eff));
@@ -314,7 +323,7 @@ impl<B: Bits> Task<B> {
         }
         if !state.satisfies(goal) {
             return Err(invalid(state_atomic::AtomicError::GoalNotReached {
-                atom: first_wrong(state, goal),
+                atom: first_wrong(&state, goal),
             }));
         }
         Ok(cost)
@@ -354,10 +363,10 @@ impl<B: Bits> Derived<B> {
         let mut view = actions.clone();
         for (i, axiom) in ground.axioms.iter().enumerate() {
             let pre_true: B = bits_of(&axiom.pre);
-            let pre = PartialState::new(pre_true, pre_true | bits_of(&axiom.neg_pre));
+            let pre = PartialState::new(pre_true.clone(), pre_true | bits_of::<B>(&axiom.neg_pre));
             let add: B = bits_of(&axiom.add);
             let name = format!("<axiom {i}: ({})>", axiom.name);
-            view.add_partial(&name, 0, pre, PartialState::new(add, add))
+            view.add_partial(&name, 0, pre, PartialState::new(add.clone(), add))
                 .map_err(PlanError::from)?;
         }
         for f in negated_derived(ground) {
@@ -418,6 +427,11 @@ impl<B: Bits> SearchSpace for TaskForward<'_, B> {
                 .successors(node, |id, next, cost| emit(id, axioms.close(next), cost)),
         }
     }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &WorldState<B>) -> usize {
+        self.space.node_heap_bytes(node)
+    }
 }
 
 /// A heuristic on the view of a task with axioms, whose preferred steps
@@ -447,7 +461,7 @@ impl<B: Bits> search_core::Heuristic<WorldState<B>, u32> for ClosedChild<'_, B> 
     }
 
     fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
-        let unclosed = (child.bits() & !self.derived) | (parent.bits() & self.derived);
+        let unclosed = (child.bits() & !self.derived.clone()) | (parent.bits() & &self.derived);
         self.heuristic.is_preferred(parent, child)
             || self
                 .heuristic
@@ -496,6 +510,11 @@ impl<B: Bits> SearchSpace for TaskRegression<'_, B> {
     {
         self.space.successors(node, emit);
     }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
+        self.space.node_heap_bytes(node)
+    }
 }
 
 impl<B: Bits> Drop for TaskRegression<'_, B> {
@@ -534,10 +553,10 @@ impl<B: Bits> PlanningDomain for Task<B> {
                 predicates: derived.predicates.clone(),
             });
         }
-        let space = RegressionSpace::new(&self.actions, *start, *goal)?
+        let space = RegressionSpace::new(&self.actions, start.clone(), goal.clone())?
             .subsumption(self.subsumption)
             .mutexes(self.mutexes.clone());
-        Ok((TaskRegression { space, task: self }, *goal))
+        Ok((TaskRegression { space, task: self }, goal.clone()))
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
@@ -628,11 +647,11 @@ pub trait GroundedDomain:
 
 impl<B: Bits> GroundedDomain for Task<B> {
     fn start_state(&self) -> WorldState<B> {
-        self.start
+        self.start.clone()
     }
 
     fn goal_state(&self) -> PartialState<B> {
-        self.goal
+        self.goal.clone()
     }
 
     fn fact_action(&self, id: ActionId) -> usize {
@@ -667,10 +686,13 @@ pub trait TaskVisitor {
 
 /// A grounded task on the narrowest state that holds its facts: one `u64`
 /// up to 64 facts, then [`Wide`] states of 2, 3, 4, 8, 16, 32, 64, 128, 256
-/// and 512 words (up to 32,768 facts). Every rung is compiled search code,
-/// so the ladder stops where a task's dense operator masks (four states an
-/// operator, 16 KiB each at 512 words) outgrow any memory limit first;
-/// [`GroundedTask::bytes`] says what a task will take before it is built.
+/// and 512 words (up to 32,768 facts), and beyond those a [`SparseBits`],
+/// which holds any number. Every fixed rung is compiled search code, so
+/// the ladder stops where a task's dense operator masks (four states an
+/// operator, 16 KiB each at 512 words) would outgrow memory; a
+/// `SparseBits` mask holds only the words its facts fall in, so a larger
+/// task is bounded by the memory limit alone. [`GroundedTask::bytes`] says
+/// what a task will take before it is built.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum GroundedTask {
@@ -696,6 +718,8 @@ pub enum GroundedTask {
     W256(Box<Task<Wide<256>>>),
     /// Up to 32,768 facts.
     W512(Box<Task<Wide<512>>>),
+    /// More than 32,768 facts.
+    Sparse(Box<Task<SparseBits>>),
 }
 
 /// Runs `$body` with `$t` bound to the task, whatever its width.
@@ -713,25 +737,28 @@ macro_rules! each_width {
             GroundedTask::W128($t) => $body,
             GroundedTask::W256($t) => $body,
             GroundedTask::W512($t) => $body,
+            GroundedTask::Sparse($t) => $body,
         }
     };
 }
 
 impl GroundedTask {
-    /// The most facts a grounded task may have.
-    pub const MAX_FACTS: usize = 512 * 64;
+    /// The most facts a fixed-width state holds; a task with more goes
+    /// on a [`SparseBits`].
+    pub const MAX_FIXED_FACTS: usize = 512 * 64;
 
-    /// The state widths in 64-bit words, narrowest first.
+    /// The fixed state widths in 64-bit words, narrowest first.
     pub const WIDTHS: [usize; 11] = [1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
 
-    /// The width in 64-bit words of the narrowest state that holds
-    /// `facts` facts, or `None` beyond [`MAX_FACTS`](Self::MAX_FACTS).
+    /// The width in 64-bit words of the narrowest fixed-width state that
+    /// holds `facts` facts, or `None` beyond
+    /// [`MAX_FIXED_FACTS`](Self::MAX_FIXED_FACTS) (a [`SparseBits`] then).
     ///
     /// ```
     /// use planners::pddl::GroundedTask;
     /// assert_eq!(GroundedTask::words_for(65), Some(2));
     /// assert_eq!(GroundedTask::words_for(6525), Some(128));
-    /// assert_eq!(GroundedTask::words_for(GroundedTask::MAX_FACTS + 1), None);
+    /// assert_eq!(GroundedTask::words_for(GroundedTask::MAX_FIXED_FACTS + 1), None);
     /// ```
     pub fn words_for(facts: usize) -> Option<usize> {
         let words = facts.div_ceil(64).max(1);
@@ -739,32 +766,67 @@ impl GroundedTask {
     }
 
     /// An estimate of the bytes the atomic actions of `ground` take on a
-    /// state of `words` words: each holds eight masks of that width (its
-    /// precondition's and effect's values and care bits, with the action
-    /// and again in the compact rule the successor loop reads) and its
-    /// name twice (with the action and in the index by name). A task with
-    /// axioms holds its operators twice (the heuristics' view beside
-    /// them), with the axioms and one action per derived fact.
+    /// state of `words` words: each holds eight masks (its precondition's
+    /// and effect's values and care bits, with the action and again in the
+    /// compact rule the successor loop reads) and its name twice (with the
+    /// action and in the index by name). A mask of a fixed width takes
+    /// `words` words; beyond the widest, a [`SparseBits`] mask takes its
+    /// own nonzero words (at most one per fact it names) on the heap. A
+    /// task with axioms holds its operators twice (the heuristics' view
+    /// beside them), with the axioms and one action per derived fact.
+    ///
+    /// ```
+    /// use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, GroundingLimits};
+    /// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
+    ///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
+    ///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
+    /// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d) (:objects a b c) \
+    ///     (:init (at a) (road a b) (road b c)) (:goal (at c)))").unwrap();
+    /// let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    /// assert!(GroundedTask::bytes(&task, 2) > GroundedTask::bytes(&task, 1));
+    /// // Sparse masks: a few words each, whatever the width.
+    /// assert!(GroundedTask::bytes(&task, 1000) < GroundedTask::bytes(&task, 64));
+    /// ```
     pub fn bytes(ground: &GroundTask, words: usize) -> usize {
-        let masks = 8 * words * 8;
-        let names: usize = ground
+        let fixed = words <= GroundedTask::MAX_FIXED_FACTS / 64;
+        // A sparse mask: the set itself and its heap, an `(index, word)`
+        // pair per fact at most and the allocator's own 16 bytes.
+        let sparse = |facts: usize| size_of::<SparseBits>() + 16 + 16 * facts;
+        let masks = |pre: usize, eff: usize| {
+            if fixed {
+                8 * words * 8
+            } else {
+                4 * sparse(pre) + 4 * sparse(eff)
+            }
+        };
+        let operators: usize = ground
             .operators
             .iter()
-            .map(|op| 2 * op.name.len() + 64)
-            .sum();
-        let operators = ground.operators.len().saturating_mul(masks + 16) + names;
+            .map(|op| {
+                let pre = op.pre.len() + op.neg_pre.len();
+                masks(pre, op.add.len() + op.del.len()) + 16 + 2 * op.name.len() + 64
+            })
+            .fold(0, usize::saturating_add);
         if ground.axioms.is_empty() {
             return operators;
         }
-        let axiom_names: usize = ground.axioms.iter().map(|a| 2 * a.name.len() + 64).sum();
-        let rules = (2 * ground.axioms.len()).saturating_mul(masks + 16) + axiom_names;
-        operators.saturating_mul(2).saturating_add(rules)
+        let axioms: usize = ground
+            .axioms
+            .iter()
+            .map(|a| {
+                let rule = masks(a.pre.len() + a.neg_pre.len(), a.add.len()) + 16;
+                2 * rule + 2 * a.name.len() + 64
+            })
+            .fold(0, usize::saturating_add);
+        operators.saturating_mul(2).saturating_add(axioms)
     }
 
-    /// `ground` on the narrowest state that holds its facts.
+    /// `ground` on the narrowest state that holds its facts: a fixed width
+    /// up to [`MAX_FIXED_FACTS`](Self::MAX_FIXED_FACTS) facts, a
+    /// [`SparseBits`] beyond.
     ///
     /// # Errors
-    /// [`PddlError::TooManyFacts`] beyond [`MAX_FACTS`](Self::MAX_FACTS).
+    /// [`PddlError::ContradictoryGoal`] as for [`Task::new`].
     ///
     /// ```
     /// use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, GroundingLimits};
@@ -789,16 +851,12 @@ impl GroundedTask {
             4097..=8192 => GroundedTask::W128(Box::new(Task::new(ground)?)),
             8193..=16384 => GroundedTask::W256(Box::new(Task::new(ground)?)),
             16385..=32768 => GroundedTask::W512(Box::new(Task::new(ground)?)),
-            facts => {
-                return Err(PddlError::TooManyFacts {
-                    facts,
-                    capacity: Self::MAX_FACTS,
-                })
-            }
+            _ => GroundedTask::Sparse(Box::new(Task::new(ground)?)),
         })
     }
 
-    /// The state's width in 64-bit words.
+    /// The state's width in 64-bit words: a fixed width's, or the words a
+    /// [`SparseBits`] state's facts span.
     pub fn words(&self) -> usize {
         match self {
             GroundedTask::W1(_) => 1,
@@ -812,6 +870,7 @@ impl GroundedTask {
             GroundedTask::W128(_) => 128,
             GroundedTask::W256(_) => 256,
             GroundedTask::W512(_) => 512,
+            GroundedTask::Sparse(t) => t.actions().registry().len().div_ceil(64),
         }
     }
 

@@ -54,17 +54,18 @@ use crate::{ActionSet, Bits, PartialState, WorldState};
 /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
 /// let start = actions.state([]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
-/// let mut h = LandmarkCount::new(&actions, start, goal);
+/// let mut h = LandmarkCount::new(&actions, &start, goal);
 /// assert_eq!(h.estimate(&start), Estimate::Value(3));
 /// let space = ForwardSpace::new(&actions, goal).unwrap();
-/// let h = LandmarkCount::new(&actions, start, goal);
+/// let h = LandmarkCount::new(&actions, &start, goal);
 /// let plan = lazy_greedy(&space, start, h).unwrap().outcome.into_solution().unwrap();
 /// assert_eq!(actions.names(&plan.actions), ["walk", "buy", "eat"]);
 /// ```
 #[derive(Clone, Debug)]
 pub struct LandmarkCount<B: Bits = u64> {
     graph: LandmarkGraph,
-    atoms: usize,
+    /// The task's atoms, as bits.
+    known: B,
     goal: PartialState<B>,
     /// Words of one landmark bitset.
     words: usize,
@@ -76,6 +77,8 @@ pub struct LandmarkCount<B: Bits = u64> {
     achievable: Vec<bool>,
     /// Each known state's slot in `past` and `future` (`words` each).
     slots: HashMap<WorldState<B>, u32, FxBuildHasher>,
+    /// The heap bytes of the states in `slots`.
+    state_bytes: usize,
     past: Vec<u64>,
     future: Vec<u64>,
     next_past: Vec<u64>,
@@ -85,7 +88,7 @@ pub struct LandmarkCount<B: Bits = u64> {
 impl<B: Bits> LandmarkCount<B> {
     /// The landmark count for reaching `goal` from `start` with `actions`;
     /// computes the landmark graph.
-    pub fn new(actions: &ActionSet<B>, start: WorldState<B>, goal: PartialState<B>) -> Self {
+    pub fn new(actions: &ActionSet<B>, start: &WorldState<B>, goal: PartialState<B>) -> Self {
         let graph = LandmarkGraph::zhu_givan(actions, start, &goal);
         Self::from_graph(actions, goal, graph)
     }
@@ -98,7 +101,7 @@ impl<B: Bits> LandmarkCount<B> {
     /// bytes.
     pub fn new_within(
         actions: &ActionSet<B>,
-        start: WorldState<B>,
+        start: &WorldState<B>,
         goal: PartialState<B>,
         allowance: Allowance,
     ) -> Result<Self, Stopped> {
@@ -137,13 +140,14 @@ impl<B: Bits> LandmarkCount<B> {
                 .iter()
                 .map(|l| !l.achievers.is_empty())
                 .collect(),
-            atoms: actions.registry().len(),
+            known: B::low(actions.registry().len()),
             goal,
             words: n.div_ceil(64),
             greedy_necessary,
             parents,
             graph,
             slots: HashMap::default(),
+            state_bytes: 0,
             past: Vec::new(),
             future: Vec::new(),
             next_past: Vec::new(),
@@ -168,13 +172,13 @@ impl<B: Bits> LandmarkCount<B> {
         )
     }
 
-    fn holds(&self, id: usize, state: WorldState<B>) -> bool {
+    fn holds(&self, id: usize, state: &WorldState<B>) -> bool {
         self.graph.landmarks()[id].holds_in(state)
     }
 
     /// The slot of `state`, progressed as a start if it is new.
-    fn slot(&mut self, state: WorldState<B>) -> u32 {
-        if let Some(&slot) = self.slots.get(&state) {
+    fn slot(&mut self, state: &WorldState<B>) -> u32 {
+        if let Some(&slot) = self.slots.get(state) {
             return slot;
         }
         let n = self.graph.landmarks().len();
@@ -193,13 +197,14 @@ impl<B: Bits> LandmarkCount<B> {
                 set(&mut future, id);
             }
         }
-        self.store(state, &past, &future)
+        self.store(state.clone(), &past, &future)
     }
 
     fn store(&mut self, state: WorldState<B>, past: &[u64], future: &[u64]) -> u32 {
         let slot = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
         self.past.extend_from_slice(past);
         self.future.extend_from_slice(future);
+        self.state_bytes += state.as_bits().heap_bytes();
         self.slots.insert(state, slot);
         slot
     }
@@ -218,11 +223,10 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         if self.graph.is_unsolvable() {
             return Estimate::DeadEnd;
         }
-        let outside = self.goal.care() & !B::low(self.atoms);
-        if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
+        if self.goal.is_wrong_beyond(state.as_bits(), &self.known) {
             return Estimate::DeadEnd;
         }
-        let slot = self.slot(*state) as usize;
+        let slot = self.slot(state) as usize;
         let future = &self.future[slot * self.words..(slot + 1) * self.words];
         let mut count: u32 = 0;
         for (w, &word) in future.iter().enumerate() {
@@ -234,7 +238,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
                 // again, or one of a state met without its path, proves
                 // nothing from this state alone.
                 let landmark = &self.graph.landmarks()[id];
-                if !self.achievable[id] && landmark.is_goal && !landmark.holds_in(*state) {
+                if !self.achievable[id] && landmark.is_goal && !landmark.holds_in(state) {
                     return Estimate::DeadEnd;
                 }
                 count += 1;
@@ -258,6 +262,8 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         let lists =
             |lists: &Vec<Vec<u32>>| vec_bytes(lists) + lists.iter().map(vec_bytes).sum::<usize>();
         self.slots.capacity() * slot
+            + self.state_bytes
+            + self.known.heap_bytes()
             + [&self.past, &self.future, &self.next_past, &self.next_future]
                 .into_iter()
                 .map(vec_bytes)
@@ -278,7 +284,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         if parent == child {
             return;
         }
-        let from = self.slot(*parent) as usize * self.words;
+        let from = self.slot(parent) as usize * self.words;
         let words = self.words;
         let mut past = std::mem::take(&mut self.next_past);
         let mut future = std::mem::take(&mut self.next_future);
@@ -287,22 +293,22 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         future.clear();
         future.resize(words, 0);
         for id in 0..self.graph.landmarks().len() {
-            let now = self.holds(id, *child);
+            let now = self.holds(id, child);
             if now {
                 set(&mut past, id);
             }
-            if get(&self.future[from..from + words], id) && (!now || self.holds(id, *parent)) {
+            if get(&self.future[from..from + words], id) && (!now || self.holds(id, parent)) {
                 set(&mut future, id);
             }
         }
         for &g in &self.goals {
-            if !self.holds(g as usize, *child) {
+            if !self.holds(g as usize, child) {
                 set(&mut future, g as usize);
             }
         }
         for (tail, children) in &self.greedy_necessary {
             let tail = *tail as usize;
-            if !self.holds(tail, *child) && children.iter().any(|&c| !get(&past, c as usize)) {
+            if !self.holds(tail, child) && children.iter().any(|&c| !get(&past, c as usize)) {
                 set(&mut future, tail);
             }
         }
@@ -315,7 +321,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
                 }
             }
             None => {
-                self.store(*child, &past, &future);
+                self.store(child.clone(), &past, &future);
             }
         }
         self.next_past = past;
@@ -328,8 +334,8 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarkCount<B> {
         };
         let future = &self.future[slot as usize * self.words..(slot as usize + 1) * self.words];
         let mut preferred = false;
-        (parent.bits() ^ child.bits()).for_each_one(|atom| {
-            if let Some(id) = self.graph.find(atom, child.bits().get(atom)) {
+        (parent.bits() ^ child.as_bits()).for_each_one(|atom| {
+            if let Some(id) = self.graph.find(atom, child.as_bits().get(atom)) {
                 preferred |= get(future, id);
             }
         });

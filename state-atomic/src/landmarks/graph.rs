@@ -44,8 +44,8 @@ pub struct Landmark {
 
 impl Landmark {
     /// Whether `state` has this landmark's literal.
-    pub fn holds_in<B: Bits>(&self, state: WorldState<B>) -> bool {
-        state.bits().get(self.atom) == self.value
+    pub fn holds_in<B: Bits>(&self, state: &WorldState<B>) -> bool {
+        state.as_bits().get(self.atom) == self.value
     }
 }
 
@@ -67,7 +67,7 @@ impl Landmark {
 /// actions.add_action("eat", 1).pre("has_food", true).eff("fed", true);
 /// let start = actions.state([]).unwrap();
 /// let goal = actions.partial([("fed", true)]).unwrap();
-/// let graph = LandmarkGraph::zhu_givan(&actions, start, &goal);
+/// let graph = LandmarkGraph::zhu_givan(&actions, &start, &goal);
 /// let atoms: Vec<&str> = actions.registry().names().collect();
 /// let names: Vec<&str> = graph.landmarks().iter().map(|l| atoms[l.atom]).collect();
 /// assert_eq!(names, ["at_shop", "has_food", "fed"]);
@@ -88,7 +88,7 @@ impl LandmarkGraph {
     /// The landmarks of reaching `goal` from `start` with `actions`.
     pub fn zhu_givan<B: Bits>(
         actions: &ActionSet<B>,
-        start: WorldState<B>,
+        start: &WorldState<B>,
         goal: &PartialState<B>,
     ) -> Self {
         Self::zhu_givan_within(actions, start, goal, Allowance::default()).unwrap_or_default()
@@ -113,17 +113,17 @@ impl LandmarkGraph {
     /// let start = actions.state(["has_food"]).unwrap();
     /// let goal = actions.partial([("fed", true)]).unwrap();
     /// let past = Allowance { deadline: Some(Instant::now()), ..Allowance::default() };
-    /// assert_eq!(LandmarkGraph::zhu_givan_within(&actions, start, &goal, past).unwrap_err(), Stopped::Deadline);
+    /// assert_eq!(LandmarkGraph::zhu_givan_within(&actions, &start, &goal, past).unwrap_err(), Stopped::Deadline);
     /// let tiny = Allowance { max_bytes: Some(8), ..Allowance::default() };
     /// assert!(matches!(
-    ///     LandmarkGraph::zhu_givan_within(&actions, start, &goal, tiny),
+    ///     LandmarkGraph::zhu_givan_within(&actions, &start, &goal, tiny),
     ///     Err(Stopped::Memory { bytes }) if bytes > 8
     /// ));
-    /// assert!(LandmarkGraph::zhu_givan_within(&actions, start, &goal, Allowance::default()).is_ok());
+    /// assert!(LandmarkGraph::zhu_givan_within(&actions, &start, &goal, Allowance::default()).is_ok());
     /// ```
     pub fn zhu_givan_within<B: Bits>(
         actions: &ActionSet<B>,
-        start: WorldState<B>,
+        start: &WorldState<B>,
         goal: &PartialState<B>,
         allowance: Allowance,
     ) -> Result<Self, Stopped> {
@@ -163,10 +163,9 @@ impl LandmarkGraph {
         let mut goal_literals = Vec::new();
         literals(goal, atoms, &mut goal_literals);
         // A goal atom no action knows must hold at the start already.
-        let outside = goal.care() & !B::low(atoms);
         let mut graph = Self {
             by_literal: vec![None; literal_count],
-            unsolvable: !((start.bits() ^ goal.values()) & outside).is_zero(),
+            unsolvable: goal.is_wrong_beyond(start.as_bits(), &B::low(atoms)),
             ..Self::default()
         };
         let mut members: Vec<u32> = Vec::new();
@@ -296,7 +295,7 @@ impl LandmarkGraph {
 /// for a literal unreachable in the relaxation.
 fn propagate<B: Bits>(
     atoms: usize,
-    start: WorldState<B>,
+    start: &WorldState<B>,
     pre: &[Vec<u32>],
     eff: &[Vec<u32>],
     users: &[Vec<u32>],
@@ -304,7 +303,7 @@ fn propagate<B: Bits>(
 ) -> Result<Vec<Option<Vec<u32>>>, Stopped> {
     let mut labels: Vec<Option<Vec<u32>>> = vec![None; 2 * atoms];
     for atom in 0..atoms {
-        let l = 2 * atom + usize::from(start.bits().get(atom));
+        let l = 2 * atom + usize::from(start.as_bits().get(atom));
         labels[l] = Some(vec![u32::try_from(l).unwrap_or(u32::MAX)]);
     }
     meter.bytes += LABEL_BYTES * labels.len() + 4 * atoms + pre.len() * 9;

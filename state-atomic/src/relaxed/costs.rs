@@ -86,6 +86,8 @@ pub(super) struct Relaxation<B: Bits> {
     /// Atoms whose true (false) literal is tracked: the seeds of a state.
     seed_true: B,
     seed_false: B,
+    /// The task's atoms, as bits.
+    pub(super) known: B,
     /// Literals whose settling ends the exploration once all are settled.
     pub(super) is_target: Vec<bool>,
     pub(super) targets: usize,
@@ -127,16 +129,19 @@ impl<B: Bits> Relaxation<B> {
             + vec_bytes(&self.is_target)
             + vec_bytes(&self.settled)
             + self.plan.heap_bytes()
+            + self.seed_true.heap_bytes()
+            + self.seed_false.heap_bytes()
+            + self.known.heap_bytes()
     }
 }
 
 /// Appends the literals of `p` on the first `atoms` atoms to `out`
 /// (`2 * atom + value`; LM-cut compiles its task the same way).
 pub(crate) fn literals<B: Bits>(p: &PartialState<B>, atoms: usize, out: &mut Vec<u32>) {
-    p.care().for_each_one(|i| {
+    p.as_care().for_each_one(|i| {
         if i < atoms {
             #[expect(clippy::cast_possible_truncation, reason = "atoms fit in u32")]
-            out.push((2 * i + usize::from(p.values().get(i))) as u32);
+            out.push((2 * i + usize::from(p.as_values().get(i))) as u32);
         }
     });
 }
@@ -227,6 +232,7 @@ impl<B: Bits> Relaxation<B> {
             pre_count,
             seed_true,
             seed_false,
+            known: B::low(atoms),
             targets: is_target.iter().filter(|&&t| t).count(),
             is_target,
             lit_cost: vec![INF; lits],
@@ -242,7 +248,7 @@ impl<B: Bits> Relaxation<B> {
 
     /// Explores from `state`: every tracked literal gets its cost, or (with
     /// targets) at least every target does, or the targets are unreachable.
-    pub(super) fn explore(&mut self, state: B) {
+    pub(super) fn explore(&mut self, state: &B) {
         match self.uniform {
             Some(action_cost) => self.explore_breadth_first(state, action_cost),
             None => self.explore_dijkstra(state),
@@ -251,7 +257,7 @@ impl<B: Bits> Relaxation<B> {
 
     /// Puts the tracked literals `state` holds into `fifo` at cost 0;
     /// returns how many targets they leave unreached.
-    pub(super) fn seed(&mut self, state: B) -> usize {
+    pub(super) fn seed(&mut self, state: &B) -> usize {
         self.fifo.clear();
         let mut left = self.targets;
         let (fifo, lit_cost, is_target) = (&mut self.fifo, &mut self.lit_cost, &self.is_target);
@@ -260,8 +266,8 @@ impl<B: Bits> Relaxation<B> {
             lit_cost[l] = 0;
             left -= usize::from(is_target[l]);
         };
-        (state & self.seed_true).for_each_one(|atom| add(2 * atom + 1));
-        (!state & self.seed_false).for_each_one(|atom| add(2 * atom));
+        (state.clone() & &self.seed_true).for_each_one(|atom| add(2 * atom + 1));
+        (!state.clone() & &self.seed_false).for_each_one(|atom| add(2 * atom));
         left
     }
 
@@ -296,7 +302,7 @@ impl<B: Bits> Relaxation<B> {
 
     /// Generalized Dijkstra over the tracked literals; stops once every
     /// target is settled.
-    fn explore_dijkstra(&mut self, state: B) {
+    fn explore_dijkstra(&mut self, state: &B) {
         self.lit_cost.fill(INF);
         self.settled.fill(false);
         if self.kind == RelaxedKind::Ff {

@@ -101,7 +101,7 @@ impl<B: Bits> Relaxation<B> {
     /// costs leave the FIFO queue in order and a literal's first cost is its
     /// cheapest. The exploration stops when the last target is reached,
     /// before the rest of its layer.
-    pub(super) fn explore_breadth_first(&mut self, state: B, action_cost: u64) {
+    pub(super) fn explore_breadth_first(&mut self, state: &B, action_cost: u64) {
         self.lit_cost.fill(INF);
         self.waiting.copy_from_slice(&self.pre_count);
         let mut left = self.seed(state);
@@ -181,6 +181,7 @@ impl<B: Bits> Layers<B> {
     /// same and the task is small enough for levels to beat counting
     /// preconditions ([`LAYERS_MAX_WORDS`]).
     pub(super) fn when_faster(actions: &ActionSet<B>, goal: &PartialState<B>) -> Option<Self> {
+        // Never on a `SparseBits` (whose capacity is unbounded).
         let words = actions.len().saturating_mul(B::CAPACITY / 64);
         if words > LAYERS_MAX_WORDS {
             return None;
@@ -200,23 +201,23 @@ impl<B: Bits> Layers<B> {
             return None;
         }
         let atoms = B::low(actions.registry().len());
-        let trues = |p: &PartialState<B>| p.care() & p.values() & atoms;
-        let falses = |p: &PartialState<B>| p.care() & !p.values() & atoms;
+        let trues = |p: &PartialState<B>| p.care() & p.as_values() & &atoms;
+        let falses = |p: &PartialState<B>| p.care() & !p.values() & &atoms;
         let (goal_true, goal_false) = (trues(goal), falses(goal));
         // A false literal matters only if something asks for it.
-        let mut asks_false = goal_false;
+        let mut asks_false = goal_false.clone();
         for a in actions.iter() {
             asks_false = asks_false | falses(&a.pre);
         }
         let mut positive = Vec::new();
         let mut general = Vec::new();
         for a in actions.iter() {
-            let (add_true, add_false) = (trues(&a.eff), falses(&a.eff) & asks_false);
+            let (add_true, add_false) = (trues(&a.eff), falses(&a.eff) & &asks_false);
             if asks_false.is_zero() {
                 if !add_true.is_zero() {
                     positive.push((trues(&a.pre), add_true));
                 }
-            } else if !(add_true | add_false).is_zero() {
+            } else if !(add_true.clone() | &add_false).is_zero() {
                 general.push((trues(&a.pre), falses(&a.pre), add_true, add_false));
             }
         }
@@ -231,25 +232,27 @@ impl<B: Bits> Layers<B> {
     }
 
     /// `h_max` of the goal from `state`.
-    pub(super) fn estimate(&self, state: B) -> Estimate<u32> {
+    pub(super) fn estimate(&self, state: &B) -> Estimate<u32> {
         let mut level: u64 = 0;
-        let (mut t, mut f) = (state, !state & self.atoms);
+        let (mut t, mut f) = (state.clone(), !state.clone() & &self.atoms);
         loop {
-            if (self.goal_true & !t).is_zero() && (self.goal_false & !f).is_zero() {
+            let (not_t, not_f) = (!t.clone(), !f.clone());
+            if (self.goal_true.clone() & &not_t).is_zero()
+                && (self.goal_false.clone() & &not_f).is_zero()
+            {
                 let h = level.saturating_mul(self.step);
                 return Estimate::Value(u32::try_from(h).unwrap_or(u32::MAX));
             }
             // The next level is built from this one alone (not updated in
             // place), or an action could use an effect of its own level.
-            let (not_t, not_f) = (!t, !f);
-            let (mut next_t, mut next_f) = (t, f);
-            for &(pre, add) in &self.positive {
-                if (pre & not_t).is_zero() {
+            let (mut next_t, mut next_f) = (t.clone(), f.clone());
+            for (pre, add) in &self.positive {
+                if (pre.clone() & &not_t).is_zero() {
                     next_t = next_t | add;
                 }
             }
-            for &(pre_t, pre_f, add_t, add_f) in &self.general {
-                if (pre_t & not_t).is_zero() && (pre_f & not_f).is_zero() {
+            for (pre_t, pre_f, add_t, add_f) in &self.general {
+                if (pre_t.clone() & &not_t).is_zero() && (pre_f.clone() & &not_f).is_zero() {
                     next_t = next_t | add_t;
                     next_f = next_f | add_f;
                 }
@@ -351,9 +354,9 @@ mod tests {
             dijkstra.uniform = None;
             for _ in 0..5 {
                 let state = rng.bits(atoms);
-                breadth_first.explore(state);
-                dijkstra.explore(state);
-                let h = layers.estimate(state);
+                breadth_first.explore(&state);
+                dijkstra.explore(&state);
+                let h = layers.estimate(&state);
                 assert_eq!(breadth_first.value(&goal_lits), h, "round {round}");
                 assert_eq!(dijkstra.value(&goal_lits), h, "round {round}");
             }

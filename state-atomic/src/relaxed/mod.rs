@@ -153,11 +153,13 @@ impl<B: Bits> RelaxedForward<B> {
 
 impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
-        self.estimated = Some(*state);
+        self.estimated = Some(state.clone());
         self.helpful = None;
         self.relaxation.plan.last.clear();
-        let outside = self.goal.care() & !B::low(self.relaxation.atoms);
-        if !((state.bits() ^ self.goal.values()) & outside).is_zero() {
+        if self
+            .goal
+            .is_wrong_beyond(state.as_bits(), &self.relaxation.known)
+        {
             return Estimate::DeadEnd;
         }
         if self.goal_lits.is_empty() {
@@ -166,9 +168,9 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
             return Estimate::Value(0);
         }
         if let Some(layers) = &self.layers {
-            return layers.estimate(state.bits());
+            return layers.estimate(state.as_bits());
         }
-        self.relaxation.explore(state.bits());
+        self.relaxation.explore(state.as_bits());
         self.relaxation.value(&self.goal_lits)
     }
     fn is_admissible(&self) -> bool {
@@ -198,7 +200,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
     /// an action of the relaxed plan of `parent` (the state last estimated)
     /// that applies in it. `h_max` and `h_add` prefer nothing.
     fn is_preferred(&mut self, parent: &WorldState<B>, child: &WorldState<B>) -> bool {
-        if self.estimated != Some(*parent) {
+        if self.estimated.as_ref() != Some(parent) {
             return false;
         }
         let steps = &self.steps;
@@ -243,10 +245,9 @@ impl Steps {
         let a = 2 * action as usize;
         let pre = &self.lits[at(a)..at(a + 1)];
         let eff = &self.lits[at(a + 1)..at(a + 2)];
-        let bits = state.bits();
         if !pre
             .iter()
-            .all(|&l| bits.get(l as usize / 2) == (l & 1 == 1))
+            .all(|&l| state.as_bits().get(l as usize / 2) == (l & 1 == 1))
         {
             return None;
         }
@@ -258,7 +259,7 @@ impl Steps {
                 bits & !bit
             }
         };
-        Some(WorldState::new(eff.iter().fold(bits, set)))
+        Some(WorldState::new(eff.iter().fold(state.bits(), set)))
     }
 
     fn heap_bytes(&self) -> usize {
@@ -304,7 +305,7 @@ impl<B: Bits> RelaxedRegression<B> {
     /// ```
     pub fn new(actions: &ActionSet<B>, start: WorldState<B>, kind: RelaxedKind) -> Self {
         let mut relaxation = Relaxation::new(actions, kind, None);
-        relaxation.explore(start.bits());
+        relaxation.explore(start.as_bits());
         Self {
             relaxation,
             start,
@@ -351,8 +352,7 @@ impl<B: Bits> RelaxedRegression<B> {
 
 impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
     fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
-        let outside = subgoal.care() & !B::low(self.relaxation.atoms);
-        if !((self.start.bits() ^ subgoal.values()) & outside).is_zero() {
+        if subgoal.is_wrong_beyond(self.start.as_bits(), &self.relaxation.known) {
             return Estimate::DeadEnd;
         }
         // One path for all three: the literals, then the heuristic's value

@@ -72,23 +72,27 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for SmallHMax<'_, B> {
         // Reached literals as bitsets; the state's own cost 0, the others
         // their costs so far, saturating at `u32::MAX` as the value does.
         let (start_true, start_false) = (state.bits(), !state.bits());
-        let (mut reached_true, mut reached_false) = (start_true, start_false);
+        let (mut reached_true, mut reached_false) = (start_true.clone(), start_false.clone());
         let mut costs = [u32::MAX; 128];
         let cost_of = |costs: &[u32; 128], atom: usize, value: bool| {
-            let start = if value { start_true } else { start_false };
+            let start = if value { &start_true } else { &start_false };
             if start.get(atom) {
                 0
             } else {
                 costs[literal(atom, value)]
             }
         };
-        let done = |t: B, f: B| (goal_true & !t).is_zero() && (goal_false & !f).is_zero();
+        let done = |t: &B, f: &B| {
+            (goal_true.clone() & !t.clone()).is_zero()
+                && (goal_false.clone() & !f.clone()).is_zero()
+        };
         let mut changed = true;
         while changed {
             changed = false;
             for action in self.actions.iter() {
                 let (pre_true, pre_false) = split(&action.pre);
-                if !(pre_true & !reached_true).is_zero() || !(pre_false & !reached_false).is_zero()
+                if !(pre_true.clone() & !reached_true.clone()).is_zero()
+                    || !(pre_false.clone() & !reached_false.clone()).is_zero()
                 {
                     continue;
                 }
@@ -98,7 +102,10 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for SmallHMax<'_, B> {
                 let cost = pre.saturating_add(action.cost);
                 // The start's literals cost 0 already.
                 let (eff_true, eff_false) = split(&action.eff);
-                let (eff_true, eff_false) = (eff_true & !start_true, eff_false & !start_false);
+                let (eff_true, eff_false) = (
+                    eff_true & !start_true.clone(),
+                    eff_false & !start_false.clone(),
+                );
                 let mut lower = |atom: usize, value: bool| {
                     let c = &mut costs[literal(atom, value)];
                     if cost < *c {
@@ -112,7 +119,7 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for SmallHMax<'_, B> {
                 reached_false = reached_false | eff_false;
             }
         }
-        if !done(reached_true, reached_false) {
+        if !done(&reached_true, &reached_false) {
             return Estimate::DeadEnd;
         }
         let mut h = 0;

@@ -97,14 +97,15 @@ impl Abstraction {
         let mut projected: Vec<Projected> = actions
             .iter()
             .filter_map(|action| {
-                let pre_care = abstraction.project(action.pre.care());
-                let pre_values = abstraction.project(action.pre.values());
+                let pre_care = abstraction.project(action.pre.as_care());
+                let pre_values = abstraction.project(action.pre.as_values());
                 // Setting an atom to the value the precondition demands
                 // changes nothing; without such atoms more actions are seen
                 // to be self-loops.
-                let unchanged = pre_care & !(pre_values ^ abstraction.project(action.eff.values()));
-                let eff_care = abstraction.project(action.eff.care()) & !unchanged;
-                let eff_values = abstraction.project(action.eff.values()) & eff_care;
+                let unchanged =
+                    pre_care & !(pre_values ^ abstraction.project(action.eff.as_values()));
+                let eff_care = abstraction.project(action.eff.as_care()) & !unchanged;
+                let eff_values = abstraction.project(action.eff.as_values()) & eff_care;
                 (eff_care != 0).then_some(Projected {
                     pre_care,
                     pre_values,
@@ -123,7 +124,7 @@ impl Abstraction {
 
     /// The abstract state (or mask) of `bits`: bit `i` is pattern atom `i`.
     #[inline]
-    fn project<B: Bits>(&self, bits: B) -> usize {
+    fn project<B: Bits>(&self, bits: &B) -> usize {
         self.pattern
             .iter()
             .enumerate()
@@ -210,8 +211,8 @@ impl<B: Bits> ForwardPdb<B> {
     /// spaces demand.
     pub fn new(actions: &ActionSet<B>, goal: &PartialState<B>, max_atoms: usize) -> Self {
         let abstraction = Abstraction::new(actions, goal, max_atoms);
-        let goal_care = abstraction.project(goal.care());
-        let goal_values = abstraction.project(goal.values());
+        let goal_care = abstraction.project(goal.as_care());
+        let goal_values = abstraction.project(goal.as_values());
         let goals = (0..abstraction.states()).filter(|s| (s ^ goal_values) & goal_care == 0);
         // Backwards from the goals: the predecessors of `state` through an
         // action are the states that satisfy its precondition and that it
@@ -263,7 +264,7 @@ impl<B: Bits> ForwardPdb<B> {
 impl<B: Bits> Heuristic<WorldState<B>, u32> for ForwardPdb<B> {
     #[inline]
     fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
-        estimate(self.table[self.abstraction.project(state.bits())])
+        estimate(self.table[self.abstraction.project(state.as_bits())])
     }
 
     fn is_admissible(&self) -> bool {
@@ -312,7 +313,7 @@ impl<B: Bits> RegressionPdb<B> {
         let abstraction = Abstraction::new(actions, goal, max_atoms);
         let from_start = dijkstra(
             abstraction.states(),
-            [abstraction.project(start.bits())],
+            [abstraction.project(start.as_bits())],
             |state, out| {
                 for action in &abstraction.actions {
                     if action.is_applicable(state) {
@@ -558,13 +559,13 @@ mod tests {
 
     /// Every state reachable from `start`, start first.
     fn reachable<B: Bits>(space: &ForwardSpace<'_, B>, start: WorldState<B>) -> Vec<WorldState<B>> {
-        let mut seen = HashSet::from([start]);
+        let mut seen = HashSet::from([start.clone()]);
         let mut order = vec![start];
         let mut next = 0;
-        while let Some(&state) = order.get(next) {
+        while let Some(state) = order.get(next).cloned() {
             next += 1;
             space.successors(&state, |_, child, _| {
-                if seen.insert(child) {
+                if seen.insert(child.clone()) {
                     order.push(child);
                 }
             });
@@ -630,32 +631,32 @@ mod tests {
     /// and 0 at goal states.
     fn check_forward<B: Bits>(task: &Task, offset: usize) -> Result<(), TestCaseError> {
         let built = Built::<B>::new(task, offset);
-        let space = ForwardSpace::new(&built.actions, built.goal).expect("checked actions");
+        let space = ForwardSpace::new(&built.actions, built.goal.clone()).expect("checked actions");
         let mut pdb = ForwardPdb::new(&built.actions, &built.goal, task.max_atoms);
         check_pattern(&built, task.max_atoms, pdb.pattern())?;
         prop_assert_eq!(pdb.table_size(), 1 << pdb.pattern().len());
         let exact = pdb.pattern().len() == built.atoms;
 
-        let cost = optimal(&space, built.start);
-        let found = astar(&space, built.start, pdb.clone());
+        let cost = optimal(&space, built.start.clone());
+        let found = astar(&space, built.start.clone(), pdb.clone());
         prop_assert_eq!(found.map(|(c, _)| c), cost);
         check_estimate(pdb.estimate(&built.start), cost, exact)?;
 
-        let states = reachable(&space, built.start);
-        for &state in &states {
-            let h = pdb.estimate(&state);
-            if space.is_goal(&state) {
+        let states = reachable(&space, built.start.clone());
+        for state in &states {
+            let h = pdb.estimate(state);
+            if space.is_goal(state) {
                 prop_assert_eq!(h, Estimate::Value(0));
             }
             let mut edges = Vec::new();
-            space.successors(&state, |_, child, cost| edges.push((child, cost)));
+            space.successors(state, |_, child, cost| edges.push((child, cost)));
             for (child, cost) in edges {
                 check_consistent(h, cost, pdb.estimate(&child))?;
             }
         }
         for pick in &task.picks {
-            let state = states[pick % states.len()];
-            check_estimate(pdb.estimate(&state), optimal(&space, state), exact)?;
+            let state = &states[pick % states.len()];
+            check_estimate(pdb.estimate(state), optimal(&space, state.clone()), exact)?;
         }
         Ok(())
     }
@@ -666,9 +667,10 @@ mod tests {
     /// their regression edges.
     fn check_regression<B: Bits>(task: &Task, offset: usize) -> Result<(), TestCaseError> {
         let built = Built::<B>::new(task, offset);
-        let forward = ForwardSpace::new(&built.actions, built.goal).expect("checked actions");
-        let space =
-            RegressionSpace::new(&built.actions, built.start, built.goal).expect("checked actions");
+        let forward =
+            ForwardSpace::new(&built.actions, built.goal.clone()).expect("checked actions");
+        let space = RegressionSpace::new(&built.actions, built.start.clone(), built.goal.clone())
+            .expect("checked actions");
         let mut pdb = RegressionPdb::new(&built.actions, &built.start, &built.goal, task.max_atoms);
         check_pattern(&built, task.max_atoms, pdb.pattern())?;
         prop_assert_eq!(
@@ -677,14 +679,14 @@ mod tests {
         );
         let exact = pdb.pattern().len() == built.atoms;
 
-        let cost = optimal(&forward, built.start);
-        let found = astar(&space, built.goal, pdb.clone());
+        let cost = optimal(&forward, built.start.clone());
+        let found = astar(&space, built.goal.clone(), pdb.clone());
         prop_assert_eq!(found.as_ref().map(|(c, _)| *c), cost);
         check_estimate(pdb.estimate(&built.goal), cost, exact)?;
 
         // Along the plan, from the goal: the cost still ahead of each subgoal.
         if let Some((total, regressed)) = found {
-            let mut subgoal = built.goal;
+            let mut subgoal = built.goal.clone();
             let mut left = total;
             for id in regressed {
                 let action = built.actions.action(id).expect("an action of the set");
@@ -698,11 +700,12 @@ mod tests {
         }
 
         let subgoals = task.subgoals.iter().map(|s| built.partial(s));
-        for subgoal in std::iter::once(built.goal).chain(subgoals) {
-            let towards = ForwardSpace::new(&built.actions, subgoal).expect("checked actions");
+        for subgoal in std::iter::once(built.goal.clone()).chain(subgoals) {
+            let towards =
+                ForwardSpace::new(&built.actions, subgoal.clone()).expect("checked actions");
             let h = pdb.estimate(&subgoal);
             // A pattern of every atom is exact for any subgoal, not just the goal.
-            check_estimate(h, optimal(&towards, built.start), exact)?;
+            check_estimate(h, optimal(&towards, built.start.clone()), exact)?;
             let mut edges = Vec::new();
             space.successors(&subgoal, |_, before, cost| edges.push((before, cost)));
             for (before, cost) in edges {
