@@ -187,34 +187,27 @@ enum Achievers {
 impl Achievers {
     fn new<B: Bits>(rules: &[Rule<B>], literals: usize) -> Self {
         let words = rules.len().div_ceil(64).max(1);
-        let each = |f: &mut dyn FnMut(usize, usize)| {
-            for (i, rule) in rules.iter().enumerate() {
-                rule.eff.as_care().for_each_one(|atom| {
-                    let literal = 2 * atom + usize::from(rule.eff.as_values().get(atom));
-                    if literal < literals {
-                        f(literal, i);
-                    }
-                });
-            }
-        };
         if literals.saturating_mul(words) <= ROWS_MAX_WORDS {
             let mut rows = vec![0; literals * words];
-            each(&mut |literal, i| rows[literal * words + i / 64] |= 1 << (i % 64));
+            each_achiever(rules, literals, |literal, i| {
+                rows[literal * words + i / 64] |= 1 << (i % 64);
+            });
             return Achievers::Rows { rows, words };
         }
         let mut starts = vec![0; literals + 1];
-        each(&mut |literal, _| starts[literal + 1] += 1);
+        each_achiever(rules, literals, |literal, _| starts[literal + 1] += 1);
         for l in 0..literals {
             starts[l + 1] += starts[l];
         }
         let mut next = starts.clone();
         let mut ids = vec![0; starts[literals]];
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "action sets hold fewer than 2^32 actions"
-        )]
-        each(&mut |literal, i| {
-            ids[next[literal]] = i as u32;
+        each_achiever(rules, literals, |literal, i| {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "action sets hold fewer than 2^32 actions"
+            )]
+            let id = i as u32;
+            ids[next[literal]] = id;
             next[literal] += 1;
         });
         Achievers::Lists { starts, ids }
@@ -239,6 +232,19 @@ impl Achievers {
                 }
             }
         }
+    }
+}
+
+/// Calls `f(literal, i)` for each literal below `literals` that rule `i`'s
+/// effects set.
+fn each_achiever<B: Bits>(rules: &[Rule<B>], literals: usize, mut f: impl FnMut(usize, usize)) {
+    for (i, rule) in rules.iter().enumerate() {
+        rule.eff.as_care().for_each_one(|atom| {
+            let literal = 2 * atom + usize::from(rule.eff.as_values().get(atom));
+            if literal < literals {
+                f(literal, i);
+            }
+        });
     }
 }
 

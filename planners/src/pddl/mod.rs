@@ -253,7 +253,9 @@ pub struct PddlSolution {
     pub grounding: GroundingStats,
     /// Parsing time (both files).
     pub parse_time: Duration,
-    /// The searched state's width in 64-bit words (packed, if packed).
+    /// The searched state's width in 64-bit words (packed, if packed; on
+    /// a [`SparseBits`](state_atomic::SparseBits) state, beyond 32,768
+    /// facts, the words its facts span).
     pub words: usize,
     /// How the task was packed, if it was.
     pub packing: Option<PackingStats>,
