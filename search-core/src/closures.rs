@@ -1,9 +1,8 @@
 //! One-call searches over closures, in the style of the `pathfinding`
 //! crate: give a start, the successors of a node (with edge costs), and a
-//! goal test; get the path and its cost. With no limits, traces or memory
-//! statistics to keep, A* and Dijkstra run in the tiny engine's lean loop
-//! without its size cap (the same expansions as [`Search`]'s A*); the
-//! rest, and bad costs (reported as errors), in [`Search`].
+//! goal test; get the path and its cost. A*, Dijkstra and breadth-first
+//! search run in a lean loop straight over the closures (see `lean.rs`);
+//! the rest, and bad costs (reported as errors), in [`Search`].
 //!
 //! [`FnSpace`] makes the same closures a [`SearchSpace`] for the
 //! [`Search`] builder, to add limits, stepping or statistics.
@@ -104,18 +103,33 @@ where
     H: Heuristic<N, C>,
 {
     let space = FnSpace::new(successors, is_goal);
-    let mut heuristic = heuristic;
-    // The lean loop gives up only on bad costs, which `Search` reports.
-    if matches!(algorithm, Algorithm::AStar | Algorithm::Dijkstra) {
-        if let Some(result) = crate::tiny::lean_astar(&space, start.clone(), &mut heuristic) {
-            return Ok(path(result));
-        }
-    }
     let result = Search::new(&space, start)
         .algorithm(algorithm)
         .heuristic(heuristic)
         .run()?;
     Ok(path(result))
+}
+
+/// A* in the lean loop; on an invalid cost or an overflow, which the lean
+/// loop does not report, the general engine runs and reports it.
+fn lean_astar<N, C, FS, I, FH, FG>(
+    start: N,
+    mut successors: FS,
+    mut heuristic: FH,
+    mut is_goal: FG,
+) -> PathResult<N, C>
+where
+    N: Node,
+    C: Cost,
+    FS: FnMut(&N) -> I,
+    I: IntoIterator<Item = (N, C)>,
+    FH: FnMut(&N) -> C,
+    FG: FnMut(&N) -> bool,
+{
+    match crate::lean::astar(start.clone(), &mut successors, &mut heuristic, &mut is_goal) {
+        Ok(found) => Ok(found),
+        Err(crate::lean::GaveUp) => run(start, successors, heuristic, is_goal, Algorithm::AStar),
+    }
 }
 
 /// A* over closures: the cheapest path from `start` to a node where
@@ -161,7 +175,7 @@ where
     FH: FnMut(&N) -> C,
     FG: FnMut(&N) -> bool,
 {
-    run(start, successors, heuristic, is_goal, Algorithm::AStar)
+    lean_astar(start, successors, heuristic, is_goal)
 }
 
 /// Weighted A* over closures: a path at most `weight` times the cheapest
@@ -266,7 +280,7 @@ where
     I: IntoIterator<Item = (N, C)>,
     FG: FnMut(&N) -> bool,
 {
-    run(start, successors, Blind, is_goal, Algorithm::Dijkstra)
+    lean_astar(start, successors, |_: &N| C::zero(), is_goal)
 }
 
 /// Breadth-first search over closures: a path with the fewest edges.
@@ -284,7 +298,7 @@ where
 pub fn bfs_fn<N, FS, I, FG>(
     start: N,
     mut successors: FS,
-    is_goal: FG,
+    mut is_goal: FG,
 ) -> Result<Option<Vec<N>>, SearchError>
 where
     N: Node,
@@ -292,6 +306,9 @@ where
     I: IntoIterator<Item = N>,
     FG: FnMut(&N) -> bool,
 {
+    if let Ok(found) = crate::lean::bfs(start.clone(), &mut successors, &mut is_goal) {
+        return Ok(found);
+    }
     let steps = |n: &N| successors(n).into_iter().map(|next| (next, 1_u64));
     let found = run(start, steps, Blind, is_goal, Algorithm::BreadthFirst)?;
     Ok(found.map(|(path, _)| path))

@@ -89,6 +89,7 @@ mod grid;
 mod heuristic;
 mod ida_star;
 mod lazy_greedy;
+mod lean;
 mod limits;
 mod multi_source;
 mod numbered;

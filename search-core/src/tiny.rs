@@ -154,34 +154,12 @@ where
         ws: workspace,
         stats: Statistics::default(),
         seq: 0,
-        max_nodes: TINY_MAX_NODES,
     };
     let mut result = tiny.run(start, limits)?;
     result.stats.stored = tiny.ws.records.len();
     result.stats.estimated_bytes = tiny.bytes();
     result.stats.elapsed = started.elapsed();
     Some(result)
-}
-
-/// A* from `start` over `space` with no limit on its size: the closure
-/// API's engine, where no limit, trace or statistic of memory is asked
-/// for. `None` for an invalid edge cost or an overflow (the general engine
-/// reports those).
-pub(crate) fn lean_astar<S, H>(space: &S, start: S::Node, heuristic: &mut H) -> Option<ResultOf<S>>
-where
-    S: SearchSpace,
-    H: Heuristic<S::Node, S::Cost> + ?Sized,
-{
-    let mut workspace = TinyWorkspace::default();
-    let mut lean = Tiny {
-        space,
-        heuristic,
-        ws: &mut workspace,
-        stats: Statistics::default(),
-        seq: 0,
-        max_nodes: u32::MAX as usize,
-    };
-    lean.run(start, &SearchLimits::default())
 }
 
 /// A tiny search in progress.
@@ -192,8 +170,6 @@ struct Tiny<'t, S: SearchSpace, H: ?Sized> {
     stats: Statistics,
     /// Pushes so far, for first-in-first-out ties.
     seq: u32,
-    /// The most nodes it stores before it hands the problem over.
-    max_nodes: usize,
 }
 
 impl<S, H> Tiny<'_, S, H>
@@ -357,7 +333,7 @@ where
         child_g: S::Cost,
         hash: u64,
     ) -> Option<()> {
-        if self.ws.records.len() >= self.max_nodes {
+        if self.ws.records.len() >= TINY_MAX_NODES {
             return None;
         }
         let stored = u32::try_from(self.ws.records.len()).ok()?;
