@@ -8,8 +8,9 @@
 //! integers that only grow (Dijkstra always, A* with a consistent
 //! heuristic), and a binary heap otherwise.
 //!
-//! Ties on `f` go to the higher `g`, as in the general engine's A*. An
-//! edge cost that is invalid or makes a path cost overflow gives the
+//! Ties on `f` go to the higher `g`, as in the general engine's A*, then
+//! to the entry pushed last (the general engine's goes to the first: the
+//! cost is the same, the path may be another as cheap). An edge cost that is invalid or makes a path cost overflow gives the
 //! problem back ([`GaveUp`]): the general engine reports those.
 
 use std::cmp::Ordering;
