@@ -140,7 +140,7 @@ fn astar_with_an_inconsistent_heuristic_and_float_costs_finds_the_cheapest_path(
         let graph = random_graph(40, seed);
         let goal = 39;
         // Exact distances to the goal (Bellman-Ford on the reversed edges).
-        let mut to_goal = vec![u32::MAX; 40];
+        let mut to_goal = [u32::MAX; 40];
         to_goal[goal] = 0;
         for _ in 0..40 {
             for (from, edges) in graph.iter().enumerate() {
