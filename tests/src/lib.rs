@@ -28,6 +28,10 @@
 #[doc = include_str!("../../README.md")]
 pub mod readme {}
 
+/// This crate's README, run as a doctest likewise.
+#[doc = include_str!("../README.md")]
+pub mod crate_readme {}
+
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
