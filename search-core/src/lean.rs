@@ -13,6 +13,11 @@
 //! cost is the same, the path may be another as cheap). An edge cost that is invalid or makes a path cost overflow gives the
 //! problem back ([`GaveUp`]): the general engine reports those.
 
+#![expect(
+    clippy::inline_always,
+    reason = "the loop's helpers inlined run 14% fewer instructions on the road graph (callgrind)"
+)]
+
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::hash::{BuildHasher, Hash};
@@ -48,7 +53,7 @@ impl<N: Hash + Eq, V> Visited<N, V> {
     }
 
     /// `node`'s number and whether it is new (then stored with `value`).
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, node: N, value: V) -> Result<(u32, bool), GaveUp> {
         let hash = FxBuildHasher.hash_one(&node);
         let nodes = &self.nodes;
@@ -197,7 +202,7 @@ impl<C> Default for Open<C> {
 }
 
 impl<C: Cost> Open<C> {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, f: C, g: C, number: u32) {
         if let Self::Radix(radix) = self {
             match f.to_bucket().and_then(|key| u64::try_from(key).ok()) {
@@ -210,7 +215,7 @@ impl<C: Cost> Open<C> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<(C, u32)> {
         match self {
             Self::Radix(radix) => radix.pop(),
@@ -220,15 +225,24 @@ impl<C: Cost> Open<C> {
 }
 
 /// A monotone priority queue of integer keys (Ahuja, Mehlhorn, Orlin and
-/// Tarjan 1990): bucket `i` holds the keys that first differ from the last
-/// popped key in bit `i - 1`, so a pop sorts only the lowest non-empty
-/// bucket, and each entry moves down at most 64 times.
+/// Tarjan 1990): bucket `i` holds the keys that first differ from `last`
+/// in bit `i - 1`, so a refill sorts only the lowest non-empty bucket, and
+/// each entry moves down at most 64 times.
+///
+/// Pops come from `run`, the lowest keys sorted (lowest key, then highest
+/// `g`, at the end). A refill makes a small bucket the run whole, so that
+/// sparse keys (a road graph's lengths) do not cost a redistribution a
+/// pop; a large one gives its lowest key's entries.
 struct RadixHeap<C> {
     last: u64,
     buckets: [Vec<RadixEntry<C>>; 65],
     /// Bit `i` set when bucket `i` has entries.
     filled: u128,
+    run: Vec<RadixEntry<C>>,
 }
+
+/// The largest bucket a refill sorts whole into the run.
+const RUN_MAX: usize = 16;
 
 impl<C> Default for RadixHeap<C> {
     fn default() -> Self {
@@ -236,64 +250,69 @@ impl<C> Default for RadixHeap<C> {
             last: 0,
             buckets: std::array::from_fn(|_| Vec::new()),
             filled: 0,
+            run: Vec::new(),
         }
     }
 }
 
 impl<C: Cost> RadixHeap<C> {
-    #[inline]
-    fn place(&mut self, entry: RadixEntry<C>) -> usize {
+    #[inline(always)]
+    fn place(&mut self, entry: RadixEntry<C>) {
         let bucket = (u64::BITS - (entry.key() ^ self.last).leading_zeros()) as usize;
         self.buckets[bucket].push(entry);
         self.filled |= 1 << bucket;
-        bucket
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, f: C, g: C, number: u32) {
-        if self.place(RadixEntry { f, g, number }) == 0 {
-            // Bucket 0 pops from its end, highest g first. A node pushed
-            // at the last popped f is a successor of the last popped node
-            // (the highest g of the bucket), so it sorts among siblings.
-            let entries = &mut self.buckets[0];
-            let mut at = entries.len() - 1;
-            while at > 0 && entries[at - 1].g > entries[at].g {
-                entries.swap(at - 1, at);
-                at -= 1;
+        let entry = RadixEntry { f, g, number };
+        match self.run.first() {
+            Some(highest) if entry.f <= highest.f => {
+                // Among equals, the entry pushed last pops first.
+                let at = self.run.partition_point(|e| e.pops_after(&entry));
+                self.run.insert(at, entry);
             }
+            _ => self.place(entry),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<(C, u32)> {
-        if self.filled & 1 == 0 {
-            let lowest = self.filled.trailing_zeros() as usize;
-            let mut moving = std::mem::take(self.buckets.get_mut(lowest)?);
-            self.filled &= !(1 << lowest);
-            self.last = moving.iter().map(RadixEntry::key).min()?;
+        if self.run.is_empty() {
+            self.refill()?;
+        }
+        self.run.pop().map(|e| (e.g, e.number))
+    }
+
+    /// Fills the empty run from the lowest non-empty bucket; `None` when
+    /// every bucket is empty.
+    fn refill(&mut self) -> Option<()> {
+        let lowest = self.filled.trailing_zeros() as usize;
+        let mut moving = std::mem::take(self.buckets.get_mut(lowest)?);
+        self.filled &= !(1 << lowest);
+        self.last = moving.iter().map(RadixEntry::key).min()?;
+        if moving.len() <= RUN_MAX || lowest == 0 {
+            std::mem::swap(&mut self.run, &mut moving);
+        } else {
             for entry in moving.drain(..) {
                 self.place(entry);
             }
-            // Keep the allocation for the next time this bucket fills.
-            self.buckets[lowest] = moving;
-            let level = &mut self.buckets[0];
-            if !level.is_sorted_by_key(|e| e.g) {
-                level.sort_by_key(|e| e.g);
-            }
-        }
-        let level = &mut self.buckets[0];
-        let entry = level.pop()?;
-        if level.is_empty() {
+            std::mem::swap(&mut self.run, &mut self.buckets[0]);
             self.filled &= !1;
         }
-        Some((entry.g, entry.number))
+        // Keep the allocation for the next time this bucket fills.
+        self.buckets[lowest] = moving;
+        self.run.sort_by(|a, b| b.f.cmp(&a.f).then(a.g.cmp(&b.g)));
+        Some(())
     }
 
     /// The entries, for a binary heap.
     fn drain_to_heap(&mut self) -> BinaryHeap<HeapEntry<C>> {
+        let run = std::mem::take(&mut self.run);
         self.buckets
             .iter_mut()
             .flat_map(std::mem::take)
+            .chain(run)
             .map(|e| HeapEntry {
                 f: e.f,
                 g: e.g,
@@ -311,8 +330,14 @@ struct RadixEntry<C> {
 }
 
 impl<C: Cost> RadixEntry<C> {
+    /// Whether `self` pops after `other` (or with it, pushed earlier).
+    #[inline(always)]
+    fn pops_after(&self, other: &Self) -> bool {
+        (self.f, other.g) >= (other.f, self.g)
+    }
+
     /// `f` as a number; the radix heap holds only entries whose `f` is one.
-    #[inline]
+    #[inline(always)]
     fn key(&self) -> u64 {
         self.f
             .to_bucket()
