@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::provenance::{Build, Machine};
-use crate::suite::{RunLimits, MAX_TIME};
+use crate::limits::{RunLimits, MAX_TIME};
 use crate::SuiteError;
 
 /// How a run ended.
