@@ -9,8 +9,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::provenance::{Build, Machine};
 use crate::limits::{RunLimits, MAX_TIME};
+use crate::provenance::{Build, Machine};
 use crate::SuiteError;
 
 /// How a run ended.
