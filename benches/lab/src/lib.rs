@@ -75,6 +75,7 @@ pub mod html;
 pub mod isolated;
 pub mod limits;
 pub mod output;
+pub mod pddl_task;
 pub mod plot;
 pub mod provenance;
 pub mod record;
@@ -84,7 +85,6 @@ pub mod runner;
 pub mod slurm;
 pub mod suite;
 pub mod suite_file;
-pub mod task;
 
 pub use cli::Lab;
 

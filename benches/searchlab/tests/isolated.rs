@@ -12,7 +12,7 @@ use searchlab_lab::limits::RunLimits;
 use searchlab_lab::record::{RunOutcome, RunRecord};
 use searchlab_lab::runner::{run_suite, RunOptions};
 use searchlab_lab::suite::{Configuration, Source, Suite, SuiteProblem};
-use searchlab_lab::task::PddlTask;
+use searchlab_lab::pddl_task::PddlTask;
 
 fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -23,7 +23,7 @@ use crate::SuiteError;
 
 use super::bench_slurm::{write_job, Rerun, SlurmArgs};
 use super::flags::{pairs, LimitArgs};
-use super::report::{score_bounds, write_reports};
+use super::report_command::{score_bounds, write_reports};
 
 #[derive(Debug, Default, clap::Args)]
 #[expect(

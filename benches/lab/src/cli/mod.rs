@@ -26,12 +26,12 @@
 //! 512 MiB per search, so that a search that never ends cannot take the
 //! machine down.
 //!
-//! One file per command (`bench`, `merge`, `report`, `heuristics`,
-//! [`plan`], the hidden `run-one`), and `bench --slurm`'s job writer in
+//! One file per command (`bench`, `merge`, `report_command`, `heuristics`,
+//! [`plan`], the hidden `run_one`), and `bench --slurm`'s job writer in
 //! `bench_slurm`; the flags several commands share are in `flags`. The
 //! commands take the shared flags and the library, never this file, and
 //! no two import each other: `bench` hands its runs to `bench_slurm` and
-//! its records to `report`'s writer, one way.
+//! its records to `report_command`'s writer, one way.
 
 mod bench;
 mod bench_slurm;
@@ -39,7 +39,7 @@ mod flags;
 mod heuristics;
 mod merge;
 pub mod plan;
-mod report;
+mod report_command;
 mod run_one;
 
 use std::ffi::OsString;
@@ -54,7 +54,7 @@ use bench::{bench, BenchArgs};
 use heuristics::list_heuristics;
 use merge::merge_files;
 use plan::{error_text, plan, PlanArgs, EXIT_INPUT_ERROR};
-use report::{report, ReportArgs};
+use report_command::{report, ReportArgs};
 use run_one::run_one_child;
 
 /// Compare search strategies over suites of planning problems, or solve one.
