@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The Python bindings (planners/python), end to end on a fresh virtual
+# The Python bindings (benches/python), end to end on a fresh virtual
 # environment: the crate's formatting and lints, the wheel built with
 # maturin and installed with pip beside Unified Planning and Fast Downward
 # (up-fast-downward: the factory must pick searchlab over it), the type
 # stub checked against the module (mypy's stubtest), pytest on
-# planners/python/tests (plans equal to the `searchlab` CLI's, the UP
+# benches/python/tests (plans equal to the `searchlab` CLI's, the UP
 # engine, bad input, Python heuristics, suites, docstrings), and the
 # README's Python examples run as written. Prints the wheel's build time.
 #
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 work="$root/target/python-check"
-manifest=planners/python/Cargo.toml
+manifest=benches/python/Cargo.toml
 
 # Pinned for reproducible checks.
 maturin_version=1.16.0
@@ -64,7 +64,7 @@ export SEARCHLAB_CLI="$target/debug/searchlab"
 
 echo "== pytest"
 # From another folder, so that `import searchlab` is the installed wheel.
-(cd "$work" && "$python" -m pytest -p no:cacheprovider -q "$root/planners/python/tests")
+(cd "$work" && "$python" -m pytest -p no:cacheprovider -q "$root/benches/python/tests")
 
 echo "== the README's Python examples, as written"
 "$python" - "$root/README.md" "$work/readme" <<'EOF'

@@ -75,7 +75,7 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         name: &str,
         goal: &'a PartialState<B>,
     ) -> Option<impl search_core::Heuristic<WorldState<B>, u32> + 'a> {
-        crate::quick::QuickAtomic::new(name, self, goal)
+        crate::heuristics::quick::QuickAtomic::new(name, self, goal)
     }
 
     fn action_name(&self, id: ActionId) -> &str {

@@ -54,31 +54,27 @@
 
 pub mod agent;
 mod atomic;
-mod beside;
 #[cfg(feature = "bevy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bevy")))]
 pub mod bevy;
 mod config;
-pub mod cpu;
-mod domain;
 mod error;
 mod factored;
 pub mod heuristics;
-pub mod input;
-mod kept;
-pub mod kept_threads;
+mod outcome;
 pub mod pddl;
-mod plan;
 mod planner;
+mod planning_domain;
 pub mod problem;
-mod quick;
+mod runtime;
 mod sliced;
 mod trace;
 
 pub use config::{Direction, PlannerConfig};
-pub use domain::{validate, BoxedHeuristic, PlanningDomain};
 pub use error::PlanError;
-pub use plan::{Plan, PlanImprovement, PlanOutcome, PlanReport};
+pub use outcome::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use planner::Planner;
+pub use planning_domain::{validate, BoxedHeuristic, PlanningDomain};
+pub use runtime::{cpu, input, kept_threads};
 pub use sliced::{Budget, PlanJob};
 pub use trace::PlanTrace;

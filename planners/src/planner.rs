@@ -9,8 +9,8 @@ use search_core::{
     Search, SearchLimits, SearchSpace, Solution, Status, Trace, Workspace,
 };
 
-use crate::beside::run_beside;
-use crate::kept::TinyBuffers;
+use crate::runtime::beside::run_beside;
+use crate::runtime::tiny_buffers::TinyBuffers;
 
 use crate::{
     BoxedHeuristic, Direction, Plan, PlanError, PlanImprovement, PlanOutcome, PlanReport,

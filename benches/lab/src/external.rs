@@ -29,8 +29,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use planners::pddl::PddlError;
 
 use crate::limits::RunLimits;
+use crate::pddl_task::PddlTask;
 use crate::record::RunOutcome;
-use crate::task::PddlTask;
 
 /// A peer planner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -18,7 +18,8 @@
 //! - [`report`]: coverage, geometric means, scores and comparisons as
 //!   console or Markdown tables; [`html`]: the self-contained HTML report;
 //!   [`plot`]: SVG plots.
-//! - [`plan`]: the `searchlab plan` command (problem files and PDDL tasks).
+//! - [`cli::plan`]: the `searchlab plan` command (problem files and PDDL
+//!   tasks).
 //! - [`external`]: Fast Downward and pyperplan as configurations
 //!   (`fd-astar-hmax`, `pp-gbfs-ff` ...), run as subprocesses on PDDL tasks
 //!   under the same limits, their plans replayed by searchlab.
@@ -74,7 +75,7 @@ pub mod html;
 pub mod isolated;
 pub mod limits;
 pub mod output;
-pub mod plan;
+pub mod pddl_task;
 pub mod plot;
 pub mod provenance;
 pub mod record;
@@ -82,10 +83,8 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod slurm;
-mod slurm_cli;
 pub mod suite;
 pub mod suite_file;
-pub mod task;
 
 pub use cli::Lab;
 

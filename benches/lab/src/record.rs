@@ -9,8 +9,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::limits::{RunLimits, MAX_TIME};
 use crate::provenance::{Build, Machine};
-use crate::suite::{RunLimits, MAX_TIME};
 use crate::SuiteError;
 
 /// How a run ended.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::external::{ExternalSearch, Peers};
 pub use crate::limits::{mebibytes, time_limit, RunLimits, MAX_TIME};
-pub use crate::task::PddlTask;
+pub use crate::pddl_task::PddlTask;
 use crate::SuiteError;
 
 /// How a kind is named in messages.

@@ -6,7 +6,7 @@ use std::path::Path;
 use planners::heuristics::heuristic;
 use planners::Direction;
 use search_core::Algorithm;
-use searchlab_lab::plan::{plan_file, PlanRequest, EXIT_LIMIT, EXIT_SOLVED};
+use searchlab_lab::cli::plan::{plan_file, PlanRequest, EXIT_LIMIT, EXIT_SOLVED};
 
 /// Ten steps at cost 1 (the optimum, 10) or a teleport at cost 25, which
 /// weight 5 takes first.

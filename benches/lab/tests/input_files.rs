@@ -7,7 +7,7 @@ use planners::input::{read_capped, MAX_INPUT_BYTES};
 use planners::pddl::{solve_files, PddlError};
 use planners::problem::{load, ProblemError};
 use planners::PlannerConfig;
-use searchlab_lab::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
+use searchlab_lab::cli::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
 
 const LIMIT: &str = "file is larger than the 64 MiB input limit";
 

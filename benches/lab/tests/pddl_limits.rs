@@ -12,7 +12,7 @@ use planners::pddl::{
 };
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, Limit};
-use searchlab_lab::plan::{plan_pddl, PlanRequest, EXIT_LIMIT};
+use searchlab_lab::cli::plan::{plan_pddl, PlanRequest, EXIT_LIMIT};
 use searchlab_lab::record::{MemoryMeasure, RunOutcome};
 use searchlab_lab::runner::{run_suite, RunOptions};
 use searchlab_lab::suite::{Configuration, PddlTask, RunLimits, Suite, SuiteProblem};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use planners::pddl::IpcPlan;
 use planners::Direction;
 use search_core::Algorithm;
-use searchlab_lab::plan::{
+use searchlab_lab::cli::plan::{
     plan_file_traced, plan_pddl_traced, PlanRequest, TraceFormat, EXIT_SOLVED,
 };
 use searchlab_lab::Lab;

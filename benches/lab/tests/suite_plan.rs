@@ -9,7 +9,7 @@ use planners::pddl::IpcPlan;
 use planners::problem::parse;
 use planners::Direction;
 use search_core::Algorithm;
-use searchlab_lab::plan::{
+use searchlab_lab::cli::plan::{
     plan_file, plan_loaded, plan_pddl, PlanRequest, EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_SOLVED,
     EXIT_UNSOLVABLE,
 };

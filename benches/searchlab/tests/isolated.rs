@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use searchlab_lab::defaults::generate;
 use searchlab_lab::isolated::{run_child, ChildRun, Isolation};
 use searchlab_lab::limits::RunLimits;
+use searchlab_lab::pddl_task::PddlTask;
 use searchlab_lab::record::{RunOutcome, RunRecord};
 use searchlab_lab::runner::{run_suite, RunOptions};
 use searchlab_lab::suite::{Configuration, Source, Suite, SuiteProblem};
-use searchlab_lab::task::PddlTask;
 
 fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -34,11 +34,10 @@
 
 mod builtin;
 mod factory;
-mod registry;
+mod named;
+pub(crate) mod quick;
 mod view;
 
 pub use factory::{AtomicFactory, FactoredFactory, HeuristicFactory};
-pub use registry::{
-    heuristic, Directions, HeuristicBuilder, HeuristicInfo, NamedHeuristic, Registry,
-};
+pub use named::{heuristic, Directions, HeuristicBuilder, HeuristicInfo, NamedHeuristic, Registry};
 pub use view::{ActionView, Representation, TaskView};

@@ -8,7 +8,7 @@
 
 use std::panic::resume_unwind;
 
-use crate::kept_threads::KeptThreads;
+use super::kept_threads::KeptThreads;
 
 /// Runs `side` on another thread while this one runs `main`, and returns
 /// both results once both have ended. A panic in either is resumed here

@@ -7,7 +7,7 @@ three ways in one run and prints the median of each:
 - ``load + plan``: ``searchlab.plan(path)``, reading the file each call;
 - ``CLI``: the ``searchlab plan`` process, started anew each call.
 
-    python planners/python/benches/overhead.py target/release/searchlab [runs]
+    python benches/python/benches/overhead.py target/release/searchlab [runs]
 
 Run from the repository's root with the wheel installed.
 """

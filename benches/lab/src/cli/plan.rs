@@ -3,11 +3,12 @@
 //! search's exploration as text or Graphviz DOT ([`TraceFormat`]).
 
 use std::fmt::{self, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::Duration;
 
-use planners::heuristics::{heuristic, NamedHeuristic};
+use planners::heuristics::{heuristic, NamedHeuristic, Registry};
 use planners::pddl::{solve_files_with, IpcPlan, PddlError, PddlOptions, PddlSolution};
 use planners::problem::LoadedProblem;
 use planners::{
@@ -17,10 +18,13 @@ use planners::{
 use search_core::{Algorithm, Limit, Statistics};
 use serde_json::json;
 
+use crate::defaults::safety_limits;
 use crate::files::check_output;
+use crate::limits::RunLimits;
 use crate::record::write_file;
 use crate::report::as_f64;
-use crate::suite::RunLimits;
+
+use super::flags::LimitArgs;
 
 /// Exit code: a plan was found (and replays).
 pub const EXIT_SOLVED: u8 = 0;
@@ -71,7 +75,7 @@ pub struct PlanRequest {
 /// How `searchlab plan --trace` writes the search's exploration.
 ///
 /// ```
-/// use searchlab_lab::plan::TraceFormat;
+/// use searchlab_lab::cli::plan::TraceFormat;
 /// assert_eq!("dot".parse::<TraceFormat>().unwrap(), TraceFormat::Dot);
 /// let error = "svg".parse::<TraceFormat>().unwrap_err();
 /// assert_eq!(error, "unknown trace format `svg`: give dot or text");
@@ -136,7 +140,7 @@ impl Planned {
 /// field, so that a caller reading JSON always reads JSON.
 ///
 /// ```
-/// use searchlab_lab::plan::error_text;
+/// use searchlab_lab::cli::plan::error_text;
 /// assert_eq!(error_text(false, "no such file"), "error: no such file\n");
 /// assert_eq!(error_text(true, "no such file"), "{\"error\":\"no such file\"}\n");
 /// ```
@@ -235,7 +239,7 @@ pub fn plan_file(path: &Path, request: &PlanRequest) -> (String, u8) {
 /// [`plan_file`] with the trace, if [`PlanRequest::trace`] asks for one.
 ///
 /// ```
-/// use searchlab_lab::plan::{plan_file_traced, PlanRequest, TraceFormat};
+/// use searchlab_lab::cli::plan::{plan_file_traced, PlanRequest, TraceFormat};
 /// let problem = tests::repository_root().join("problems/hungry_agent.toml");
 /// let request = PlanRequest { trace: Some(TraceFormat::Dot), ..PlanRequest::default() };
 /// let planned = plan_file_traced(&problem, &request);
@@ -830,4 +834,163 @@ fn to_text<Id>(
         format!("{:.2?}", report.elapsed)
     );
     out
+}
+
+/// The flags of `searchlab plan`.
+#[derive(Debug, clap::Args)]
+pub(super) struct PlanArgs {
+    /// The problem file (TOML), or a PDDL domain file and problem file.
+    #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// For PDDL: write the plan (IPC format) here instead of standard
+    /// output: a new path or a regular file, emptied before planning (no
+    /// stale plan stays); anything else (a pipe, a device, a directory) is
+    /// refused, never replaced.
+    #[arg(long, value_name = "FILE")]
+    plan_file: Option<PathBuf>,
+    /// forward, regression or portfolio.
+    #[arg(long, short, default_value = "forward")]
+    direction: Direction,
+    /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs, rwastar (restarting
+    /// weighted A*, anytime) or lazygbfs.
+    #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
+    algorithm: Algorithm,
+    /// Anytime search: restarting weighted A* (weights 5, 3, 2, 1), which
+    /// lists every cheaper plan it finds on the way; the same as
+    /// `--algorithm rwastar`.
+    #[arg(long, conflicts_with = "algorithm")]
+    anytime: bool,
+    /// A heuristic by name (`searchlab heuristics` lists them; default:
+    /// hmax for atomic and PDDL problems, numeric for factored ones); for
+    /// lazygbfs, names joined with `+` alternate (`ff+lmcount`).
+    #[arg(long = "heuristic")]
+    heuristic: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// For PDDL: search on one bit per fact, not on packed states (groups
+    /// of mutually exclusive facts as fields); for comparison.
+    #[arg(long)]
+    no_packing: bool,
+    /// Print JSON instead of tables; input errors too, as an object with
+    /// an "error" field on standard output (exit code 2).
+    #[arg(long)]
+    json: bool,
+    /// Record the search's exploration and write it as Graphviz DOT
+    /// (`dot`: `searchlab plan FILE --trace dot | dot -Tsvg > trace.svg`)
+    /// or as an indented tree (`text`). It goes to standard output and the
+    /// report to standard error, unless `--trace-out` names a file.
+    #[arg(long, value_name = "FORMAT")]
+    trace: Option<TraceFormat>,
+    /// Write the trace to this file instead of standard output (a new path
+    /// or a regular file).
+    #[arg(long, value_name = "PATH", requires = "trace")]
+    trace_out: Option<PathBuf>,
+    /// The most nodes the trace writes (the plan's path always whole;
+    /// default 500).
+    #[arg(long, value_name = "N", requires = "trace")]
+    trace_max_nodes: Option<usize>,
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    crate::suite::parse_algorithm(s).map_err(|e| e.to_string())
+}
+
+/// `searchlab plan`, with the user's `heuristics` among those `--heuristic`
+/// can name.
+pub(super) fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
+    let limits = args.limits.over(safety_limits());
+    let heuristic = match args
+        .heuristic
+        .as_deref()
+        .map(|h| heuristics.get(h))
+        .transpose()
+    {
+        Ok(heuristic) => heuristic,
+        Err(e) => {
+            let text = error_text(args.json, &e.to_string());
+            if args.json {
+                print!("{text}");
+            } else {
+                eprint!("{text}");
+            }
+            return ExitCode::from(EXIT_INPUT_ERROR);
+        }
+    };
+    let request = PlanRequest {
+        direction: args.direction,
+        algorithm: if args.anytime {
+            Algorithm::RestartingWeightedAStar
+        } else {
+            args.algorithm
+        },
+        heuristic,
+        max_expansions: limits.max_expansions,
+        max_time: limits.max_time,
+        max_memory_bytes: limits.max_memory_bytes,
+        no_packing: args.no_packing,
+        json: args.json,
+        trace: args.trace,
+        trace_max_nodes: args.trace_max_nodes,
+    };
+    let input_error = |message: String| Planned {
+        text: error_text(args.json, &message),
+        code: EXIT_INPUT_ERROR,
+        trace: None,
+    };
+    // A trace file is refused before planning, not after.
+    let refused_trace = args
+        .trace_out
+        .as_deref()
+        .and_then(|path| crate::files::check_output(path).err());
+    let planned = match (refused_trace, args.files.as_slice()) {
+        (Some(e), _) => input_error(format!("--trace-out {e}")),
+        (None, [domain, problem]) => {
+            plan_pddl_traced(domain, problem, &request, args.plan_file.as_deref())
+        }
+        (None, [problem]) if problem.extension().is_some_and(|e| e == "pddl") => {
+            input_error(format!(
+                "{} is PDDL: give the domain and the problem file \
+                 (searchlab plan domain.pddl problem.pddl)",
+                problem.display()
+            ))
+        }
+        (None, [problem]) if args.plan_file.is_none() => plan_file_traced(problem, &request),
+        _ => input_error(
+            "--plan-file is for PDDL tasks (searchlab plan domain.pddl problem.pddl)".to_owned(),
+        ),
+    };
+    let Planned {
+        mut text,
+        mut code,
+        trace,
+    } = planned;
+    // Notes about the trace go to standard error, so that standard output
+    // stays a report, a JSON value or an IPC plan file.
+    match (trace, &args.trace_out) {
+        (Some(trace), Some(path)) => match write_file(path, trace.as_bytes()) {
+            Ok(()) => eprintln!("trace written to {}", path.display()),
+            Err(e) => {
+                text = error_text(args.json, &format!("cannot write the trace: {e}"));
+                code = EXIT_INPUT_ERROR;
+            }
+        },
+        (Some(trace), None) => {
+            // The trace is standard output, for a pipe into `dot`.
+            print!("{trace}");
+            eprint!("{text}");
+            return ExitCode::from(code);
+        }
+        (None, _) if args.trace.is_some() && code != EXIT_INPUT_ERROR => {
+            eprintln!("note: no trace to write: planning stopped before a search");
+        }
+        (None, _) => {}
+    }
+    // With --json an input error is a JSON value too, where the answer
+    // would be.
+    if code == EXIT_INPUT_ERROR && !args.json {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    ExitCode::from(code)
 }

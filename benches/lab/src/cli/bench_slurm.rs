@@ -7,14 +7,12 @@ use crate::slurm::SlurmJob;
 use crate::suite::Suite;
 use crate::SuiteError;
 
-use crate::cli::BenchArgs;
-
 /// Array tasks when `--shards` is not given.
 const DEFAULT_SHARDS: usize = 4;
 
 /// The `--slurm` flags of `bench`.
 #[derive(Debug, Default, clap::Args)]
-pub(crate) struct SlurmArgs {
+pub(super) struct SlurmArgs {
     /// Write the suite as a Slurm array job into DIR instead of running it:
     /// array task K runs shard K (into DIR/shard-K), then a merge job joins
     /// the shards into DIR/results.jsonl and writes the report into DIR.
@@ -46,10 +44,30 @@ pub(crate) struct SlurmArgs {
     pub submit: bool,
 }
 
+/// How the array tasks run `bench` again and the merge job runs
+/// `report`: what the `bench` that writes the job was given.
+#[derive(Debug, Default)]
+pub(super) struct Rerun<'a> {
+    /// The suite file, if the suite came from one.
+    pub(super) suite_file: Option<&'a Path>,
+    /// `--pddl`'s domain directories and task files.
+    pub(super) pddl: &'a [PathBuf],
+    /// `bench`'s other flags for each task (`--configs`, `--jobs`, the
+    /// limits ...), as words of its command line.
+    pub(super) bench_flags: Vec<String>,
+    /// `report`'s flags for the merge job (`--compare A B` ...).
+    pub(super) report_flags: Vec<String>,
+}
+
 /// Writes (and with `--submit` submits) the array job of `suite`, already
-/// loaded and checked, into `dir`. The tasks load the suite again from the
-/// same arguments.
-pub(crate) fn write_job(args: &BenchArgs, suite: &Suite, dir: &Path) -> Result<(), SuiteError> {
+/// loaded and checked, into `dir`, as `slurm` asks. The tasks load the
+/// suite again as `rerun` says.
+pub(super) fn write_job(
+    slurm: &SlurmArgs,
+    suite: &Suite,
+    dir: &Path,
+    rerun: &Rerun<'_>,
+) -> Result<(), SuiteError> {
     let runs = suite.runs().len();
     if runs == 0 {
         return Err(SuiteError::Invalid(format!(
@@ -57,8 +75,7 @@ pub(crate) fn write_job(args: &BenchArgs, suite: &Suite, dir: &Path) -> Result<(
             suite.name
         )));
     }
-    let wanted = args
-        .slurm
+    let wanted = slurm
         .shards
         .map_or(DEFAULT_SHARDS, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let shards = wanted.min(runs);
@@ -66,51 +83,28 @@ pub(crate) fn write_job(args: &BenchArgs, suite: &Suite, dir: &Path) -> Result<(
         eprintln!("{runs} runs: {shards} array tasks, not {wanted}");
     }
     let mut bench_args: Vec<String> = Vec::new();
-    if !args.pddl.is_empty() {
+    if !rerun.pddl.is_empty() {
         bench_args.push("--pddl".to_owned());
-        for path in &args.pddl {
+        for path in rerun.pddl {
             bench_args.push(text(&absolute(path)?)?.to_owned());
         }
     }
-    if !args.configs.is_empty() {
-        bench_args.extend(["--configs".to_owned(), args.configs.join(",")]);
-    }
-    if let Some(jobs) = args.jobs {
-        bench_args.extend(["--jobs".to_owned(), jobs.to_string()]);
-    }
-    if args.in_process {
-        bench_args.push("--in-process".to_owned());
-    }
-    let limits = &args.limits;
-    if let Some(t) = limits.max_time {
-        bench_args.extend(["--max-time".to_owned(), t.as_secs_f64().to_string()]);
-    }
-    if let Some(n) = limits.max_expansions {
-        bench_args.extend(["--max-expansions".to_owned(), n.to_string()]);
-    }
-    if let Some(mb) = limits.max_memory_mb {
-        bench_args.extend(["--max-memory-mb".to_owned(), mb.to_string()]);
-    }
-    // The report scores against the limits the records carry, as
-    // `bench --out` does.
-    let mut report_args: Vec<String> = Vec::new();
-    for pair in args.compare.chunks_exact(2) {
-        report_args.extend(["--compare".to_owned(), pair[0].clone(), pair[1].clone()]);
-    }
+    bench_args.extend(rerun.bench_flags.iter().cloned());
+    let report_args = rerun.report_flags.clone();
     let searchlab = std::env::current_exe()
         .map_err(|e| SuiteError::Slurm(format!("cannot find the searchlab binary to run: {e}")))?;
     let job = SlurmJob {
         dir: absolute(dir)?,
         shards,
         searchlab,
-        suite: args.suite.as_deref().map(absolute).transpose()?,
+        suite: rerun.suite_file.map(absolute).transpose()?,
         bench_args,
         report_args,
         name: format!("searchlab-{}", suite.name),
-        partition: args.slurm.partition.clone(),
-        time_minutes: args.slurm.slurm_time,
-        cpus_per_task: args.slurm.slurm_cpus,
-        memory_mb: args.slurm.slurm_mem,
+        partition: slurm.partition.clone(),
+        time_minutes: slurm.slurm_time,
+        cpus_per_task: slurm.slurm_cpus,
+        memory_mb: slurm.slurm_mem,
     };
     let files = job.write()?;
     println!(
@@ -120,7 +114,7 @@ pub(crate) fn write_job(args: &BenchArgs, suite: &Suite, dir: &Path) -> Result<(
         files.merge.display(),
         files.submit.display()
     );
-    if args.slurm.submit {
+    if slurm.submit {
         let submitted = job.submit(Path::new("sbatch")).map_err(|e| match e {
             SuiteError::Slurm(message) => SuiteError::Slurm(format!(
                 "{message} (the scripts are written: submit them with {} where Slurm runs)",
