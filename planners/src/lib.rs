@@ -64,7 +64,6 @@ mod domain;
 mod error;
 mod factored;
 pub mod heuristics;
-pub mod input;
 mod kept;
 pub mod kept_threads;
 pub mod pddl;
@@ -74,6 +73,10 @@ pub mod problem;
 mod quick;
 mod sliced;
 mod trace;
+
+/// Reading input files with a size cap, for every loader (from
+/// [`searchlab_pddl::input`]).
+pub use searchlab_pddl::input;
 
 pub use config::{Direction, PlannerConfig};
 pub use domain::{validate, BoxedHeuristic, PlanningDomain};

@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use planners::heuristics::Registry;
 use planners::pddl::{
     ground, parse_domain, parse_problem, solve_text, validate_text, GroundingLimits, PddlError,
-    PddlOptions, Task,
+    PddlOptions, SolveError, Task,
 };
 use planners::{Direction, PlanError, PlanOutcome, PlannerConfig, PlanningDomain};
 use search_core::{Algorithm, Estimate, Heuristic, SearchSpace};
@@ -250,7 +250,7 @@ fn regression_refuses_derived_predicates_by_name_and_a_portfolio_goes_forward() 
     let config = tests::planner_config(Direction::Regression, Algorithm::AStar, heuristic("hmax"));
     let error = solve_text(DERIVED, &derived, &config, &PddlOptions::default()).unwrap_err();
     assert!(
-        matches!(&error, PddlError::Planner(PlanError::DerivedPredicates { predicates })
+        matches!(&error, SolveError::Planner(PlanError::DerivedPredicates { predicates })
             if predicates == "above, clear, covered"),
         "{error:?}"
     );
@@ -283,7 +283,7 @@ fn axioms_that_need_their_own_negation_are_refused() {
     let config = config(Algorithm::AStar, "hmax");
     let error = solve_text(domain, problem, &config, &PddlOptions::default()).unwrap_err();
     assert!(
-        matches!(error, PddlError::NotStratifiable { .. }),
+        matches!(error, SolveError::Pddl(PddlError::NotStratifiable { .. })),
         "{error:?}"
     );
     let message = error.to_string();

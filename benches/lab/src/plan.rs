@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use planners::heuristics::{heuristic, NamedHeuristic};
-use planners::pddl::{solve_files_with, IpcPlan, PddlError, PddlOptions, PddlSolution};
+use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution, SolveError};
 use planners::problem::LoadedProblem;
 use planners::{
     Direction, PlanImprovement, PlanOutcome, PlanReport, PlanTrace, Planner, PlannerConfig,
@@ -510,7 +510,7 @@ fn solve_pddl(
 fn grounding_limit_text(
     heading: &Heading<'_>,
     limit: Limit,
-    error: &PddlError,
+    error: &SolveError,
     elapsed: Duration,
     json: bool,
 ) -> String {

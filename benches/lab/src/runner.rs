@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use planners::pddl::{GroundingExceeded, PddlError, PddlOptions};
+use planners::pddl::{GroundingExceeded, PddlError, PddlOptions, SolveError};
 use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::Statistics;
 
@@ -499,12 +499,14 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
             match e {
-                PddlError::GroundingExceeded(GroundingExceeded::Memory {
-                    estimated_bytes, ..
-                })
-                | PddlError::TaskExceedsMemory {
-                    estimated_bytes, ..
-                } => measured.stats.estimated_bytes = estimated_bytes,
+                SolveError::Pddl(
+                    PddlError::GroundingExceeded(GroundingExceeded::Memory {
+                        estimated_bytes, ..
+                    })
+                    | PddlError::TaskExceedsMemory {
+                        estimated_bytes, ..
+                    },
+                ) => measured.stats.estimated_bytes = estimated_bytes,
                 // Nothing measured (`Measured::fill`).
                 _ => measured.peak_memory = Some(0),
             }

@@ -1,11 +1,10 @@
-//! The PDDL front end's error type.
+//! The crate's one error type.
 
 use std::fmt;
 
 use search_core::Limit;
 
-use super::GroundingExceeded;
-use crate::PlanError;
+use crate::GroundingExceeded;
 
 /// A position in a file: line and column, both counted from 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -154,7 +153,7 @@ pub enum PddlError {
         negated: String,
     },
     /// Grounding stopped at one of its
-    /// [`GroundingLimits`](super::GroundingLimits): a limit
+    /// [`GroundingLimits`](crate::GroundingLimits): a limit
     /// reached rather than bad input (see [`PddlError::limit`]).
     #[error("grounding exceeded {0}")]
     GroundingExceeded(GroundingExceeded),
@@ -164,8 +163,8 @@ pub enum PddlError {
     #[error(
         "the grounded task and the atomic task built from it would take {} MiB, \
          beyond the memory limit of {} MiB",
-        super::ground::mebibytes(*estimated_bytes),
-        super::ground::mebibytes(*limit_bytes)
+        crate::limits::mebibytes(*estimated_bytes),
+        crate::limits::mebibytes(*limit_bytes)
     )]
     TaskExceedsMemory {
         /// The limit.
@@ -183,9 +182,6 @@ pub enum PddlError {
         /// What is wrong.
         message: String,
     },
-    /// The planner refused the task.
-    #[error(transparent)]
-    Planner(#[from] PlanError),
 }
 
 impl From<GroundingExceeded> for PddlError {
@@ -200,7 +196,7 @@ impl PddlError {
     /// every other error.
     ///
     /// ```
-    /// use planners::pddl::{GroundingExceeded, PddlError};
+    /// use searchlab_pddl::{GroundingExceeded, PddlError};
     /// use search_core::Limit;
     /// let error = PddlError::from(GroundingExceeded::Time { limit: std::time::Duration::from_secs(2) });
     /// assert_eq!(error.to_string(), "grounding exceeded the time limit of 2 s");
@@ -224,7 +220,7 @@ impl PddlError {
     /// The location of an error about a file's content.
     ///
     /// ```
-    /// use planners::pddl::{parse_domain, Location};
+    /// use searchlab_pddl::{parse_domain, Location};
     /// let error = parse_domain("d.pddl", "(define (domain d)\n  (:predicates (p)").unwrap_err();
     /// assert_eq!(error.location(), Some(Location { line: 1, column: 1 }));
     /// ```
@@ -243,8 +239,7 @@ impl PddlError {
             | PddlError::ContradictoryGoal { .. }
             | PddlError::NotStratifiable { .. }
             | PddlError::GroundingExceeded(_)
-            | PddlError::TaskExceedsMemory { .. }
-            | PddlError::Planner(_) => None,
+            | PddlError::TaskExceedsMemory { .. } => None,
         }
     }
 }

@@ -11,8 +11,11 @@ use state_atomic::{
     Subsumption, Wide, WorldState,
 };
 
-use super::axioms::negated_derived;
-use super::{Axioms, GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION};
+use searchlab_pddl::{
+    bits_of, negated_derived, Axioms, GroundTask, IpcPlan, Mutexes, PddlError, GOAL_ACTION,
+};
+
+use super::SolveError;
 use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
@@ -69,11 +72,6 @@ struct Derived<B: Bits> {
     facts: Vec<String>,
 }
 
-/// The bits of `facts`.
-pub(super) fn bits_of<B: Bits>(facts: &[u32]) -> B {
-    B::from_ones(facts.iter().map(|&f| f as usize))
-}
-
 impl<B: Bits> Task<B> {
     /// The task `ground` as atomic actions over `B`. An operator whose
     /// precondition wants a fact both true and false never applies, and
@@ -84,13 +82,13 @@ impl<B: Bits> Task<B> {
     /// has facts; [`PddlError::ContradictoryGoal`] if the goal wants a fact
     /// both true and false ([`ground`](super::ground) makes such a goal
     /// unsolvable instead).
-    pub fn new(ground: &GroundTask) -> Result<Self, PddlError> {
+    pub fn new(ground: &GroundTask) -> Result<Self, SolveError> {
         let too_many = || PddlError::TooManyFacts {
             facts: ground.facts.len(),
             capacity: B::CAPACITY,
         };
         if ground.facts.len() > B::CAPACITY {
-            return Err(too_many());
+            return Err(too_many().into());
         }
         let mut actions = ActionSet::<B>::new();
         for name in &ground.facts {
@@ -121,7 +119,8 @@ impl<B: Bits> Task<B> {
         if let Some(&f) = ground.goal.iter().find(|f| ground.goal_false.contains(f)) {
             return Err(PddlError::ContradictoryGoal {
                 fact: ground.facts.get(f as usize).cloned().unwrap_or_default(),
-            });
+            }
+            .into());
         }
         let goal_true: B = bits_of(&ground.goal);
         let derived = if ground.axioms.is_empty() {
@@ -262,10 +261,10 @@ impl<B: Bits> Task<B> {
     /// returns its cost.
     ///
     /// # Errors
-    /// As for [`resolve`](Self::resolve), and [`PddlError::Planner`] with
+    /// As for [`resolve`](Self::resolve), and [`SolveError::Planner`] with
     /// [`PlanError::Invalid`] naming the first step that does not apply or
     /// the goal fact that is not reached.
-    pub fn validate(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+    pub fn validate(&self, plan: &IpcPlan) -> Result<u64, SolveError> {
         let ids = self.resolve(plan)?;
         Ok(self.replay(&self.start, &self.goal, &ids)?)
     }
@@ -358,7 +357,7 @@ impl<B: Bits> Task<B> {
 }
 
 impl<B: Bits> Derived<B> {
-    fn new(ground: &GroundTask, actions: &ActionSet<B>) -> Result<Self, PddlError> {
+    fn new(ground: &GroundTask, actions: &ActionSet<B>) -> Result<Self, SolveError> {
         let axioms = Axioms::new(ground)?;
         let mut view = actions.clone();
         for (i, axiom) in ground.axioms.iter().enumerate() {
@@ -638,7 +637,7 @@ pub trait GroundedDomain:
     ///
     /// # Errors
     /// As for [`Task::validate`].
-    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError>;
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, SolveError>;
     /// See [`Task::mutex_pruned`].
     fn mutex_pruned(&self) -> u64;
     /// See [`Task::subsumption_pruned`].
@@ -662,7 +661,7 @@ impl<B: Bits> GroundedDomain for Task<B> {
         Task::to_ipc(self, actions)
     }
 
-    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, SolveError> {
         Task::validate(self, plan)
     }
 
@@ -838,7 +837,7 @@ impl GroundedTask {
     /// let task = GroundedTask::new(&ground(&domain, &problem, GroundingLimits::default()).unwrap()).unwrap();
     /// assert_eq!(task.words(), 1);
     /// ```
-    pub fn new(ground: &GroundTask) -> Result<Self, PddlError> {
+    pub fn new(ground: &GroundTask) -> Result<Self, SolveError> {
         Ok(match ground.facts.len() {
             0..=64 => GroundedTask::W1(Box::new(Task::new(ground)?)),
             65..=128 => GroundedTask::W2(Box::new(Task::new(ground)?)),
@@ -903,7 +902,7 @@ impl GroundedTask {
     ///
     /// # Errors
     /// As for [`Task::validate`].
-    pub fn validate(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+    pub fn validate(&self, plan: &IpcPlan) -> Result<u64, SolveError> {
         each_width!(self, t => t.validate(plan))
     }
 
