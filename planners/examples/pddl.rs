@@ -50,10 +50,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ..PddlOptions::default()
             };
             let s = solve_files_with(Path::new(&args[1]), Path::new(&args[2]), &config, &options)?;
-            let stats = s.stats().cloned().unwrap_or_default();
+            let stats = s.report.stats().clone();
             println!(
                 "outcome={} cost={} expanded={} generated={} stored={} bytes={} search_s={:.4} facts={} ops={} words={} ground_s={:.4} mutexes={:?} mutex_s={:.4} mutex_pruned={} subsumption_pruned={}",
-                s.outcome.name(),
+                s.report.outcome.name(),
                 s.plan.as_ref().map_or(-1, |p| i64::try_from(p.cost()).unwrap_or(-1)),
                 stats.expanded,
                 stats.generated,

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use planners::pddl::{GroundingExceeded, PddlError, PddlOptions, SolveError};
+use planners::pddl::PddlOptions;
 use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::Statistics;
 
@@ -483,58 +483,30 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         Ok(solution) => solution,
         Err(e) => {
             let message = format!("{} / {}: {e}", task.domain_file, task.problem_file);
-            let Some(limit) = e.limit() else {
+            let Some(report) = e.limit_report(config.direction, began.elapsed()) else {
                 return Err(message);
-            };
-            let report = PlanReport::<usize> {
-                outcome: PlanOutcome::LimitReached { limit, best: None },
-                direction: config.direction,
-                forward: None,
-                regression: None,
-                elapsed: began.elapsed(),
-                setup_time: Duration::ZERO,
-                improvements: Vec::new(),
-                notes: Vec::new(),
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
-            match e {
-                SolveError::Pddl(
-                    PddlError::GroundingExceeded(GroundingExceeded::Memory {
-                        estimated_bytes, ..
-                    })
-                    | PddlError::TaskExceedsMemory {
-                        estimated_bytes, ..
-                    },
-                ) => measured.stats.estimated_bytes = estimated_bytes,
+            match e.estimated_bytes() {
+                Some(bytes) => measured.stats.estimated_bytes = bytes,
                 // Nothing measured (`Measured::fill`).
-                _ => measured.peak_memory = Some(0),
+                None => measured.peak_memory = Some(0),
             }
             measured.error = Some(message);
             return Ok(measured);
         }
     };
-    let translator_time = began.elapsed().saturating_sub(solution.search_time);
+    let translator_time = began.elapsed().saturating_sub(solution.report.elapsed);
     let valid = solution.plan.is_some();
-    let cpu_time = solution.search_cpu_time;
-    let report = PlanReport {
-        outcome: solution.outcome,
-        direction: solution.direction,
-        forward: solution.forward,
-        regression: solution.regression,
-        elapsed: solution.search_time,
-        setup_time: solution.setup_time,
-        improvements: Vec::new(),
-        notes: Vec::new(),
-    };
-    let mut measured = summarize(&report, |_, _| {
+    let mut measured = summarize(&solution.report, |_, _| {
         if valid {
             Ok(())
         } else {
             Err("invalid plan: the PDDL plan did not replay".to_owned())
         }
     });
-    measured.cpu_time = cpu_time;
+    measured.cpu_time = solution.search_cpu_time;
     measured.translator_time = Some(translator_time);
     Ok(measured)
 }

@@ -1,10 +1,12 @@
 //! What solving a PDDL task can fail with: the front end's
 //! [`PddlError`], or the planner's [`PlanError`].
 
+use std::time::Duration;
+
 use search_core::Limit;
 use searchlab_pddl::{GroundingExceeded, Location, PddlError};
 
-use crate::PlanError;
+use crate::{Direction, PlanError, PlanOutcome, PlanReport};
 
 /// What can go wrong when reading, grounding, solving or validating a
 /// PDDL task: the front end's error (reading, grounding, a plan file's
@@ -57,6 +59,58 @@ impl SolveError {
         match self {
             SolveError::Pddl(error) => error.location(),
             SolveError::Planner(_) => None,
+        }
+    }
+
+    /// What a run that a limit stopped before its search (while reading
+    /// or grounding, see [`limit`](Self::limit)) reports: the limit
+    /// reached, in `direction`, with no search statistics and `elapsed`
+    /// the time it took. `None` for an error that is no limit. The one
+    /// place where such an error becomes an outcome, for every caller that
+    /// reports a run (`searchlab plan`, the lab's records, Python).
+    ///
+    /// ```
+    /// use planners::pddl::{GroundingExceeded, SolveError};
+    /// use planners::{Direction, PlanOutcome};
+    /// use std::time::Duration;
+    /// let error = SolveError::from(GroundingExceeded::Steps { limit: 10 });
+    /// let report = error.limit_report(Direction::Forward, Duration::from_secs(1)).unwrap();
+    /// assert!(matches!(report.outcome, PlanOutcome::LimitReached { best: None, .. }));
+    /// assert_eq!(report.stats().expanded, 0);
+    /// ```
+    pub fn limit_report(
+        &self,
+        direction: Direction,
+        elapsed: Duration,
+    ) -> Option<PlanReport<usize>> {
+        Some(PlanReport {
+            outcome: PlanOutcome::LimitReached {
+                limit: self.limit()?,
+                best: None,
+            },
+            direction,
+            forward: None,
+            regression: None,
+            elapsed,
+            setup_time: Duration::ZERO,
+            improvements: Vec::new(),
+            notes: Vec::new(),
+        })
+    }
+
+    /// The estimated bytes when the memory limit stopped grounding, or
+    /// refused the atomic task built from it.
+    pub fn estimated_bytes(&self) -> Option<usize> {
+        match self {
+            SolveError::Pddl(
+                PddlError::GroundingExceeded(GroundingExceeded::Memory {
+                    estimated_bytes, ..
+                })
+                | PddlError::TaskExceedsMemory {
+                    estimated_bytes, ..
+                },
+            ) => Some(*estimated_bytes),
+            _ => None,
         }
     }
 }

@@ -83,7 +83,6 @@ mod task;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use search_core::Statistics;
 use state_atomic::Subsumption;
 
 pub use error::SolveError;
@@ -96,7 +95,7 @@ pub use searchlab_pddl::{
 };
 pub use task::{GroundedDomain, GroundedTask, Task, TaskForward, TaskRegression, TaskVisitor};
 
-use crate::{Direction, PlanImprovement, PlanOutcome, PlanTrace, Planner, PlannerConfig};
+use crate::{Direction, PlanImprovement, PlanReport, PlanTrace, Planner, PlannerConfig};
 
 /// How [`solve_files`] prepares the task, beyond the planner's
 /// configuration.
@@ -160,9 +159,19 @@ impl PackingStats {
     }
 }
 
-/// What [`solve_files`] found, with every count and time.
+/// What [`solve_files`] found: the planner's [`PlanReport`], and what the
+/// PDDL front end adds to it (grounding, mutexes, packing, the IPC plan).
 #[derive(Clone, Debug)]
 pub struct PddlSolution {
+    /// The planner's report. Its plans' actions (the outcome's and the
+    /// [`improvements`](PlanReport::improvements)', each validated by
+    /// replay) are action indices of the task; its
+    /// [`elapsed`](PlanReport::elapsed) is the search's wall time, the
+    /// searched task's construction and the heuristic's set-up included
+    /// (parsing, grounding and mutexes come before); its
+    /// [`notes`](PlanReport::notes) start with the front end's (mutexes
+    /// left out for memory) before the planner's.
+    pub report: PlanReport<usize>,
     /// Facts and operators before and after dropping; grounding time.
     pub grounding: GroundingStats,
     /// Parsing time (both files).
@@ -177,40 +186,19 @@ pub struct PddlSolution {
     pub mutex_pairs: Option<usize>,
     /// Time spent computing mutexes.
     pub mutex_time: Duration,
-    /// How planning ended; a plan's actions are action indices of the task.
-    pub outcome: PlanOutcome<usize>,
     /// The plan in the IPC format, if solved (validated by replay).
     pub plan: Option<IpcPlan>,
-    /// The direction whose search produced the outcome.
-    pub direction: Direction,
-    /// Forward search statistics, if it ran.
-    pub forward: Option<Statistics>,
-    /// Regression statistics, if it ran.
-    pub regression: Option<Statistics>,
     /// Regression successors pruned because they held a mutex pair.
     pub mutex_pruned: u64,
     /// Regression successors pruned by subsumption.
     pub subsumption_pruned: u64,
-    /// Wall time of the planner call (search and heuristic set-up).
-    pub search_time: Duration,
-    /// The part of `search_time` spent making the heuristic; see
-    /// [`PlanReport::setup_time`](crate::PlanReport::setup_time).
-    pub setup_time: Duration,
     /// CPU time of the planner call on the calling thread (`None` where
     /// the system does not say, and for a portfolio, whose regression runs
     /// on another thread).
     pub search_cpu_time: Option<Duration>,
-    /// An anytime search's plans on the way (see
-    /// [`PlanReport::improvements`](crate::PlanReport::improvements)), each
-    /// validated by replay; actions are action indices of the task.
-    pub improvements: Vec<PlanImprovement<usize>>,
     /// The exploration of the search that produced the outcome, with fact
     /// and operator names, if [`PddlOptions::trace`] asked for it.
     pub trace: Option<PlanTrace>,
-    /// What the planner says beside the outcome (see
-    /// [`PlanReport::notes`](crate::PlanReport::notes)): a portfolio that
-    /// planned forward only, because regression refused the task.
-    pub notes: Vec<String>,
 }
 
 impl PddlSolution {
@@ -219,14 +207,9 @@ impl PddlSolution {
         self.plan.as_ref().map(IpcPlan::to_ipc_string)
     }
 
-    /// The statistics of the direction that produced the outcome.
-    pub fn stats(&self) -> Option<&Statistics> {
-        match self.direction {
-            Direction::Regression => self.regression.as_ref(),
-            _ => self.forward.as_ref(),
-        }
-        .or(self.forward.as_ref())
-        .or(self.regression.as_ref())
+    /// The time before the search: parsing, grounding and mutexes.
+    pub fn translator_time(&self) -> Duration {
+        self.parse_time + self.grounding.elapsed + self.mutex_time
     }
 }
 
@@ -445,29 +428,23 @@ fn solve_named(
         (task.words(), None, run)
     };
     let mut run = run?;
-    notes.append(&mut run.notes);
-    let search_time = began.elapsed();
+    notes.append(&mut run.report.notes);
+    run.report.notes = notes;
+    run.report.elapsed = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
     Ok(PddlSolution {
+        report: run.report,
         grounding: ground_task.stats,
         parse_time,
         words,
         packing,
         mutex_pairs,
         mutex_time,
-        outcome: run.outcome,
         plan: run.plan,
-        direction: run.direction,
-        forward: run.forward,
-        regression: run.regression,
         mutex_pruned: run.mutex_pruned,
         subsumption_pruned: run.subsumption_pruned,
-        search_time,
-        setup_time: run.setup_time,
         search_cpu_time,
-        improvements: run.improvements,
         trace: run.trace,
-        notes,
     })
 }
 
@@ -588,18 +565,14 @@ impl<'c> Solve<'c> {
     }
 }
 
+/// A planner run on a grounded task: the report with plans on the task's
+/// action indices, and what the task adds.
 struct Run {
-    outcome: PlanOutcome<usize>,
+    report: PlanReport<usize>,
     plan: Option<IpcPlan>,
-    direction: Direction,
-    forward: Option<Statistics>,
-    regression: Option<Statistics>,
-    setup_time: Duration,
-    improvements: Vec<PlanImprovement<usize>>,
     mutex_pruned: u64,
     subsumption_pruned: u64,
     trace: Option<PlanTrace>,
-    notes: Vec<String>,
 }
 
 impl DomainVisitor for Solve<'_> {
@@ -645,17 +618,20 @@ impl DomainVisitor for Solve<'_> {
             cost: p.cost,
         });
         Ok(Run {
-            outcome,
+            report: PlanReport {
+                outcome,
+                direction: report.direction,
+                forward: report.forward,
+                regression: report.regression,
+                elapsed: report.elapsed,
+                setup_time: report.setup_time,
+                improvements,
+                notes: report.notes,
+            },
             plan,
-            direction: report.direction,
-            forward: report.forward,
-            regression: report.regression,
-            setup_time: report.setup_time,
-            improvements,
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),
             trace,
-            notes: report.notes,
         })
     }
 }
