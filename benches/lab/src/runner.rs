@@ -284,6 +284,7 @@ fn run_isolated_or_not(
     peers: &Peers,
     options: &RunOptions,
 ) -> RunRecord {
+    let planned = planned_record(suite, spec);
     #[cfg(unix)]
     if let Some(isolation) = &options.isolation {
         let problem = &suite.problems[spec.problem];
@@ -303,13 +304,13 @@ fn run_isolated_or_not(
                     method: config.method_name(),
                     limits,
                 };
-                return crate::isolated::run_child(isolation, &run, planned_record(suite, spec));
+                return crate::isolated::run_child(isolation, &run, planned);
             }
         }
     }
     #[cfg(not(unix))]
     let _ = options;
-    run_one(suite, spec, peers)
+    run_planned(suite, spec, planned, peers)
 }
 
 /// The record of run `spec` before it runs: which problem and
@@ -330,10 +331,14 @@ pub fn planned_record(suite: &Suite, spec: RunSpec) -> RunRecord {
 /// Runs one problem with one configuration (a peer's from `peers`); never
 /// panics.
 pub fn run_one(suite: &Suite, spec: RunSpec, peers: &Peers) -> RunRecord {
+    run_planned(suite, spec, planned_record(suite, spec), peers)
+}
+
+/// [`run_one`], filling in `record`, the run's [`planned_record`].
+fn run_planned(suite: &Suite, spec: RunSpec, mut record: RunRecord, peers: &Peers) -> RunRecord {
     let problem = &suite.problems[spec.problem];
     let config = &suite.configs[spec.config];
     let limits = config.limits.unwrap_or(suite.limits);
-    let mut record = planned_record(suite, spec);
     record.started = Some(rfc3339(SystemTime::now()));
     let result = catch_unwind(AssertUnwindSafe(|| match &config.method {
         Method::Searchlab { .. } => plan_instance(&problem.instance, config, limits),

@@ -125,8 +125,8 @@ pub enum PddlError {
         expected: String,
     },
     /// A grounded task with more facts than the state type a caller chose
-    /// holds ([`Task::new`](super::Task::new) on a narrow width, say).
-    /// [`GroundedTask`](super::GroundedTask) and the solve functions never
+    /// holds (the planner's `Task::new` on a narrow width, say). Its
+    /// `GroundedTask` and the solve functions (`planners::pddl`) never
     /// give it: they choose a state that holds every task.
     #[error("the grounded task has {facts} facts; the state type holds {capacity}")]
     TooManyFacts {

@@ -4,9 +4,9 @@
 //! refused before it is opened, since opening a pipe without a writer
 //! blocks forever.
 //!
-//! Every loader reads through here: [`problem::load`](crate::problem::load),
-//! [`pddl::solve_files`](crate::pddl::solve_files), and `searchlab`'s suite
-//! and results files.
+//! Every loader reads through here: the PDDL reader's callers, `planners`'
+//! `problem::load` and `pddl::solve_files` (which re-exports this module as
+//! `planners::input`), and `searchlab`'s suite and results files.
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -34,7 +34,7 @@ pub struct IpcPlan {
     pub steps: Vec<PlanStep>,
     /// The plan's cost on a task with action costs; `None` with unit
     /// costs, where the cost is the length. Reading a plan leaves it
-    /// `None`: [`Task::validate`](super::Task::validate) tells the real
+    /// `None`: the planner's `Task::validate` (`planners::pddl`) tells the real
     /// cost.
     pub general_cost: Option<u64>,
 }

@@ -24,7 +24,7 @@ use crate::PddlError;
 pub struct GroundingLimits {
     /// Matching and enumeration steps (a step is one candidate binding).
     pub max_steps: u64,
-    /// Wall time from the start of [`ground`].
+    /// Wall time from the start of [`ground`](crate::ground).
     pub max_time: Option<Duration>,
     /// The grounding's estimated memory in bytes: the facts and operators
     /// found, the hash tables and indices built to find them, and the
@@ -42,7 +42,7 @@ impl Default for GroundingLimits {
     }
 }
 
-/// The grounding limit that stopped [`ground`].
+/// The grounding limit that stopped [`ground`](crate::ground).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GroundingExceeded {

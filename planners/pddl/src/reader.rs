@@ -21,7 +21,7 @@ use crate::PddlError;
 /// # Errors
 /// A located [`PddlError`] for malformed text, an undefined or duplicate
 /// name, a wrong arity, an action cost that is not an integer from 0 to
-/// [`MAX_ACTION_COST`], an action that changes a derived predicate, or a
+/// [`MAX_ACTION_COST`](crate::MAX_ACTION_COST), an action that changes a derived predicate, or a
 /// requirement or construct outside ADL with `:action-costs` and
 /// `:derived-predicates` (numeric fluents, durative actions, ...).
 ///
@@ -291,7 +291,7 @@ fn ancestors(parents: &[Vec<TypeId>], t: TypeId) -> Vec<TypeId> {
 /// # Errors
 /// A located [`PddlError`] for malformed text, a domain name that is not
 /// `domain`'s, an undefined or duplicate name, a wrong arity or type, a
-/// function value that is not an integer from 0 to [`MAX_ACTION_COST`], or
+/// function value that is not an integer from 0 to [`MAX_ACTION_COST`](crate::MAX_ACTION_COST), or
 /// a construct outside the subset (a `:metric` other than `minimize
 /// (total-cost)`).
 ///

@@ -11,7 +11,7 @@
 //!   prunes subgoals with a pair of [`h2_mutexes`].
 //! - [`PackedTask`]: the same on finite-domain (SAS+-like) states, below.
 //! - [`solve_files`], [`solve_text`]: read, ground and solve; a
-//!   [`PddlSolution`] holds the planner's [`PlanReport`](crate::PlanReport)
+//!   [`PddlSolution`] holds the planner's [`PlanReport`]
 //!   with what the front end adds (grounding figures, the IPC plan).
 //! - [`SolveError`]: the front end's [`PddlError`] or the planner's
 //!   [`PlanError`](crate::PlanError).
@@ -77,6 +77,7 @@
 //! ```
 
 mod error;
+mod grounded;
 mod packed;
 mod task;
 
@@ -86,6 +87,7 @@ use std::time::{Duration, Instant};
 use state_atomic::Subsumption;
 
 pub use error::SolveError;
+pub use grounded::{GroundedDomain, GroundedTask, TaskVisitor};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use searchlab_pddl::{
     ground, h2_mutexes, h2_mutexes_until, parse_domain, parse_problem, Axioms, Domain,
@@ -93,7 +95,7 @@ pub use searchlab_pddl::{
     Location, Mutexes, Packing, PddlError, PlanStep, Problem, GOAL_ACTION, GOAL_REACHED,
     MAX_ACTION_COST,
 };
-pub use task::{GroundedDomain, GroundedTask, Task, TaskForward, TaskRegression, TaskVisitor};
+pub use task::{Task, TaskForward, TaskRegression};
 
 use crate::{Direction, PlanImprovement, PlanReport, PlanTrace, Planner, PlannerConfig};
 
