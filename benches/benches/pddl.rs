@@ -97,7 +97,7 @@ fn main() {
             let solve = || {
                 let solution =
                     solve_files_with(&domain, &problem, &config, &options).expect("solves");
-                let cost = solution.outcome.plan().expect("a plan").cost;
+                let cost = solution.report.outcome.plan().expect("a plan").cost;
                 (cost, solution.words)
             };
             let label = format!("{}-{}-{}", r.domain, r.task, config.name());

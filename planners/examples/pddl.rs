@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use planners::pddl::{
     ground, h2_mutexes, parse_domain, parse_problem, solve_files_with, GroundedTask,
-    GroundingLimits, PddlError, PddlOptions,
+    GroundingLimits, PddlError, PddlOptions, SolveError,
 };
 use planners::PlannerConfig;
 
@@ -50,10 +50,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ..PddlOptions::default()
             };
             let s = solve_files_with(Path::new(&args[1]), Path::new(&args[2]), &config, &options)?;
-            let stats = s.stats().cloned().unwrap_or_default();
+            let stats = s.report.stats().clone();
             println!(
                 "outcome={} cost={} expanded={} generated={} stored={} bytes={} search_s={:.4} facts={} ops={} words={} ground_s={:.4} mutexes={:?} mutex_s={:.4} mutex_pruned={} subsumption_pruned={}",
-                s.outcome.name(),
+                s.report.outcome.name(),
                 s.plan.as_ref().map_or(-1, |p| i64::try_from(p.cost()).unwrap_or(-1)),
                 stats.expanded,
                 stats.generated,
@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// A miconic task with `floors` floors (about `floors^2` ground operators)
 /// and `passengers` passengers, grounded and timed.
-fn synth_miconic(domain_path: &Path, floors: usize, passengers: usize) -> Result<(), PddlError> {
+fn synth_miconic(domain_path: &Path, floors: usize, passengers: usize) -> Result<(), SolveError> {
     use std::fmt::Write as _;
     let domain_text = planners::input::read_text(domain_path).map_err(|e| PddlError::Io {
         path: domain_path.display().to_string(),
@@ -136,7 +136,7 @@ fn synth_miconic(domain_path: &Path, floors: usize, passengers: usize) -> Result
     Ok(())
 }
 
-fn ground_dir(dir: &Path) -> Result<(), PddlError> {
+fn ground_dir(dir: &Path) -> Result<(), SolveError> {
     let read = |p: &Path| {
         planners::input::read_text(p).map_err(|e| PddlError::Io {
             path: p.display().to_string(),

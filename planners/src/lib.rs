@@ -70,11 +70,15 @@ mod runtime;
 mod sliced;
 mod trace;
 
+/// Reading input files with a size cap, for every loader (from
+/// [`searchlab_pddl::input`]).
+pub use searchlab_pddl::input;
+
 pub use config::{Direction, PlannerConfig};
 pub use error::PlanError;
 pub use outcome::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use planner::Planner;
 pub use planning_domain::{validate, BoxedHeuristic, PlanningDomain};
-pub use runtime::{cpu, input, kept_threads};
+pub use runtime::{cpu, kept_threads};
 pub use sliced::{Budget, PlanJob};
 pub use trace::PlanTrace;

@@ -53,8 +53,8 @@ fn run(places: usize, max: usize) -> (Option<Limit>, Option<u64>, usize) {
         peak_growth(|| solve_text(DOMAIN, &problem(places), &config, &PddlOptions::default()));
     match solved {
         Ok(solution) => (
-            solution.outcome.limit(),
-            solution.outcome.plan().map(|plan| plan.cost),
+            solution.report.outcome.limit(),
+            solution.report.outcome.plan().map(|plan| plan.cost),
             grew,
         ),
         Err(e) => (e.limit(), None, grew),

@@ -54,7 +54,7 @@ fn ff_and_lmcount_solve_shipped_tasks_with_valid_plans() {
         let plan = solution
             .plan
             .as_ref()
-            .unwrap_or_else(|| panic!("{problem}: {:?}", solution.outcome));
+            .unwrap_or_else(|| panic!("{problem}: {:?}", solution.report.outcome));
         let cost = validate_text(
             (domain, &domain_text),
             (problem, &problem_text),
@@ -103,7 +103,7 @@ fn lmcount_alone_works_in_eager_and_lazy_greedy_search() {
         assert!(
             solution.plan.is_some(),
             "{algorithm}: {:?}",
-            solution.outcome
+            solution.report.outcome
         );
     }
 }

@@ -153,7 +153,7 @@ fn an_unreachable_goal_is_an_outcome() {
         };
         let s = solve_text(ROOMS, &problem, &config, &PddlOptions::default()).unwrap();
         assert!(s.grounding.unsolvable);
-        assert_eq!(s.outcome, PlanOutcome::Unsolvable);
+        assert_eq!(s.report.outcome, PlanOutcome::Unsolvable);
     }
 }
 
@@ -255,7 +255,7 @@ fn solve_everywhere(problem: &str, heuristics: &[NamedHeuristic]) -> Vec<PddlSol
             };
             let s = solve_text(ROAD, problem, &config, &PddlOptions::default()).unwrap();
             assert_eq!(
-                s.outcome,
+                s.report.outcome,
                 PlanOutcome::Unsolvable,
                 "{direction:?} {heuristic:?}"
             );

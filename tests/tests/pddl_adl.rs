@@ -38,8 +38,8 @@ fn solve_both(domain: &str, problem: &str, cost: u64) -> String {
     for config in both_directions() {
         let s: PddlSolution = solve_text(domain, problem, &config, &PddlOptions::default())
             .unwrap_or_else(|e| panic!("{e}"));
-        let PlanOutcome::Solved(plan) = &s.outcome else {
-            panic!("{:?}: not solved: {:?}", config.direction, s.outcome);
+        let PlanOutcome::Solved(plan) = &s.report.outcome else {
+            panic!("{:?}: not solved: {:?}", config.direction, s.report.outcome);
         };
         let text = s.plan_text().unwrap();
         assert_eq!(plan.cost, cost, "{:?}: {text}", config.direction);
@@ -316,9 +316,9 @@ fn exists_or_and_imply_preconditions() {
     for config in both_directions() {
         let s = solve_text(domain, &stuck, &config, &PddlOptions::default()).unwrap();
         assert!(
-            matches!(s.outcome, PlanOutcome::Unsolvable),
+            matches!(s.report.outcome, PlanOutcome::Unsolvable),
             "{:?}",
-            s.outcome
+            s.report.outcome
         );
     }
 }

@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use planners::heuristics::Registry;
 use planners::pddl::{
     ground, parse_domain, parse_problem, solve_text, validate_text, GroundingLimits, PddlError,
-    PddlOptions, Task,
+    PddlOptions, SolveError, Task,
 };
 use planners::{Direction, PlanError, PlanOutcome, PlannerConfig, PlanningDomain};
 use search_core::{Algorithm, Estimate, Heuristic, SearchSpace};
@@ -107,8 +107,8 @@ fn config(algorithm: Algorithm, name: &str) -> PlannerConfig {
 fn solve(domain: &str, problem: &str, config: &PlannerConfig) -> (u64, String) {
     let solution = solve_text(domain, problem, config, &PddlOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", config.name()));
-    let PlanOutcome::Solved(plan) = &solution.outcome else {
-        panic!("{}: {:?}", config.name(), solution.outcome);
+    let PlanOutcome::Solved(plan) = &solution.report.outcome else {
+        panic!("{}: {:?}", config.name(), solution.report.outcome);
     };
     let text = solution.plan_text().unwrap_or_default();
     let replayed = validate_text(("d", domain), ("p", problem), ("plan", &text))
@@ -250,7 +250,7 @@ fn regression_refuses_derived_predicates_by_name_and_a_portfolio_goes_forward() 
     let config = tests::planner_config(Direction::Regression, Algorithm::AStar, heuristic("hmax"));
     let error = solve_text(DERIVED, &derived, &config, &PddlOptions::default()).unwrap_err();
     assert!(
-        matches!(&error, PddlError::Planner(PlanError::DerivedPredicates { predicates })
+        matches!(&error, SolveError::Planner(PlanError::DerivedPredicates { predicates })
             if predicates == "above, clear, covered"),
         "{error:?}"
     );
@@ -258,17 +258,21 @@ fn regression_refuses_derived_predicates_by_name_and_a_portfolio_goes_forward() 
     let portfolio =
         tests::planner_config(Direction::Portfolio, Algorithm::AStar, heuristic("hmax"));
     let solution = solve_text(DERIVED, &derived, &portfolio, &PddlOptions::default()).unwrap();
-    assert_eq!(solution.direction, Direction::Forward);
+    assert_eq!(solution.report.direction, Direction::Forward);
     assert!(
-        solution.notes.iter().any(|n| n.contains("forward only")
-            && n.contains("regression cannot plan with derived predicates")),
+        solution
+            .report
+            .notes
+            .iter()
+            .any(|n| n.contains("forward only")
+                && n.contains("regression cannot plan with derived predicates")),
         "{:?}",
-        solution.notes
+        solution.report.notes
     );
     assert!(
-        matches!(solution.outcome, PlanOutcome::Solved(_)),
+        matches!(solution.report.outcome, PlanOutcome::Solved(_)),
         "{:?}",
-        solution.outcome
+        solution.report.outcome
     );
 }
 
@@ -283,7 +287,7 @@ fn axioms_that_need_their_own_negation_are_refused() {
     let config = config(Algorithm::AStar, "hmax");
     let error = solve_text(domain, problem, &config, &PddlOptions::default()).unwrap_err();
     assert!(
-        matches!(error, PddlError::NotStratifiable { .. }),
+        matches!(error, SolveError::Pddl(PddlError::NotStratifiable { .. })),
         "{error:?}"
     );
     let message = error.to_string();

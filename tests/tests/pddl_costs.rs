@@ -66,8 +66,8 @@ fn every_config() -> Vec<PlannerConfig> {
 /// The cost of the solution's plan, checked three ways: the search's, the
 /// written plan's, and the validator's on the written text.
 fn solved_cost(domain: &str, problem: &str, s: &PddlSolution) -> u64 {
-    let PlanOutcome::Solved(plan) = &s.outcome else {
-        panic!("not solved: {:?}", s.outcome);
+    let PlanOutcome::Solved(plan) = &s.report.outcome else {
+        panic!("not solved: {:?}", s.report.outcome);
     };
     let text = s.plan_text().unwrap();
     let cost = s.plan.as_ref().unwrap().cost();

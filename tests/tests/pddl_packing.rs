@@ -378,7 +378,7 @@ fn solving_packs_when_it_saves_words_and_agrees_without() {
                 "{what}"
             );
             if direction == Direction::Forward {
-                let (a, b) = (on.forward.unwrap(), off.forward.unwrap());
+                let (a, b) = (on.report.forward.unwrap(), off.report.forward.unwrap());
                 assert_eq!(a.expanded, b.expanded, "{what}");
                 assert!(a.estimated_bytes < b.estimated_bytes, "{what}");
             }

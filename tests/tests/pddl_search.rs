@@ -39,11 +39,11 @@ fn cost(s: &PddlSolution, what: &str) -> u64 {
     let plan = s
         .plan
         .as_ref()
-        .unwrap_or_else(|| panic!("{what}: {:?}", s.outcome));
+        .unwrap_or_else(|| panic!("{what}: {:?}", s.report.outcome));
     let back = IpcPlan::parse("plan", &plan.to_ipc_string()).unwrap();
     assert_eq!(back.names(), plan.names(), "{what}");
     assert_eq!(
-        s.outcome.plan().map(|p| p.cost),
+        s.report.outcome.plan().map(|p| p.cost),
         Some(plan.cost()),
         "{what}"
     );
@@ -227,8 +227,8 @@ fn mutexes_prune_regression_and_save_expansions() {
             "{name}"
         );
         let (e_with, e_without) = (
-            with.stats().unwrap().expanded,
-            without.stats().unwrap().expanded,
+            with.report.stats().expanded,
+            without.report.stats().expanded,
         );
         assert!(
             e_with < e_without,

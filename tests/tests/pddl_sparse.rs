@@ -33,12 +33,12 @@ fn solve(direction: Direction, algorithm: Algorithm, name: &str) -> PddlSolution
     let solution = solve_text(&domain, &problem, &config, &PddlOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", config.name()));
     assert_eq!(solution.grounding.facts, LAMPS + ROOMS);
-    assert_eq!(solution.direction, direction);
+    assert_eq!(solution.report.direction, direction);
     solution
 }
 
 fn plan_cost(solution: &PddlSolution) -> u64 {
-    solution.outcome.plan().expect("a plan").cost
+    solution.report.outcome.plan().expect("a plan").cost
 }
 
 #[test]
@@ -49,16 +49,20 @@ fn forward_astar_with_lmcut_finds_the_optimal_plan() {
     assert_eq!(solution.words, (LAMPS + ROOMS).div_ceil(64));
     assert_eq!(solution.packing, None);
     assert!(
-        solution.notes.iter().any(|n| n.contains("no h^2 mutexes")),
+        solution
+            .report
+            .notes
+            .iter()
+            .any(|n| n.contains("no h^2 mutexes")),
         "{:?}",
-        solution.notes
+        solution.report.notes
     );
     assert_eq!(
         solution.plan_text().unwrap(),
         "(walk r0 r1)\n(walk r1 r2)\n(slide r2 r6)\n(walk r6 r7)\n(walk r7 r8)\n; cost = 5 (unit cost)\n"
     );
     // The sets on the heap count toward the search's memory estimate.
-    let stats = solution.stats().unwrap();
+    let stats = solution.report.stats();
     assert!(stats.estimated_bytes > stats.stored * LAMPS / 8);
 }
 

@@ -54,7 +54,7 @@ fn run(direction: Direction, max: usize) -> (Option<Limit>, usize) {
     };
     peak_growth(
         || match solve_text(DOMAIN, &problem(90), &config, &PddlOptions::default()) {
-            Ok(solution) => solution.outcome.limit(),
+            Ok(solution) => solution.report.outcome.limit(),
             Err(e) => e.limit(),
         },
     )

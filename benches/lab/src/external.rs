@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use planners::pddl::PddlError;
+use planners::pddl::{PddlError, SolveError};
 
 use crate::limits::RunLimits;
 use crate::pddl_task::PddlTask;
@@ -284,8 +284,8 @@ pub fn run_external(
             ))),
             (
                 Err(
-                    e @ (PddlError::Plan { .. }
-                    | PddlError::Planner(planners::PlanError::Invalid(_))),
+                    e @ (SolveError::Pddl(PddlError::Plan { .. })
+                    | SolveError::Planner(planners::PlanError::Invalid(_))),
                 ),
                 _,
             ) => Some(Err(format!("invalid plan: {e}"))),

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use planners::pddl::{GroundingExceeded, PddlError, PddlOptions};
+use planners::pddl::PddlOptions;
 use planners::{Direction, PlanOutcome, PlanReport, Planner, PlannerConfig, PlanningDomain};
 use search_core::Statistics;
 
@@ -284,6 +284,7 @@ fn run_isolated_or_not(
     peers: &Peers,
     options: &RunOptions,
 ) -> RunRecord {
+    let planned = planned_record(suite, spec);
     #[cfg(unix)]
     if let Some(isolation) = &options.isolation {
         let problem = &suite.problems[spec.problem];
@@ -303,13 +304,13 @@ fn run_isolated_or_not(
                     method: config.method_name(),
                     limits,
                 };
-                return crate::isolated::run_child(isolation, &run, planned_record(suite, spec));
+                return crate::isolated::run_child(isolation, &run, planned);
             }
         }
     }
     #[cfg(not(unix))]
     let _ = options;
-    run_one(suite, spec, peers)
+    run_planned(suite, spec, planned, peers)
 }
 
 /// The record of run `spec` before it runs: which problem and
@@ -330,10 +331,14 @@ pub fn planned_record(suite: &Suite, spec: RunSpec) -> RunRecord {
 /// Runs one problem with one configuration (a peer's from `peers`); never
 /// panics.
 pub fn run_one(suite: &Suite, spec: RunSpec, peers: &Peers) -> RunRecord {
+    run_planned(suite, spec, planned_record(suite, spec), peers)
+}
+
+/// [`run_one`], filling in `record`, the run's [`planned_record`].
+fn run_planned(suite: &Suite, spec: RunSpec, mut record: RunRecord, peers: &Peers) -> RunRecord {
     let problem = &suite.problems[spec.problem];
     let config = &suite.configs[spec.config];
     let limits = config.limits.unwrap_or(suite.limits);
-    let mut record = planned_record(suite, spec);
     record.started = Some(rfc3339(SystemTime::now()));
     let result = catch_unwind(AssertUnwindSafe(|| match &config.method {
         Method::Searchlab { .. } => plan_instance(&problem.instance, config, limits),
@@ -483,56 +488,30 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         Ok(solution) => solution,
         Err(e) => {
             let message = format!("{} / {}: {e}", task.domain_file, task.problem_file);
-            let Some(limit) = e.limit() else {
+            let Some(report) = e.limit_report(config.direction, began.elapsed()) else {
                 return Err(message);
-            };
-            let report = PlanReport::<usize> {
-                outcome: PlanOutcome::LimitReached { limit, best: None },
-                direction: config.direction,
-                forward: None,
-                regression: None,
-                elapsed: began.elapsed(),
-                setup_time: Duration::ZERO,
-                improvements: Vec::new(),
-                notes: Vec::new(),
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
-            match e {
-                PddlError::GroundingExceeded(GroundingExceeded::Memory {
-                    estimated_bytes, ..
-                })
-                | PddlError::TaskExceedsMemory {
-                    estimated_bytes, ..
-                } => measured.stats.estimated_bytes = estimated_bytes,
+            match e.estimated_bytes() {
+                Some(bytes) => measured.stats.estimated_bytes = bytes,
                 // Nothing measured (`Measured::fill`).
-                _ => measured.peak_memory = Some(0),
+                None => measured.peak_memory = Some(0),
             }
             measured.error = Some(message);
             return Ok(measured);
         }
     };
-    let translator_time = began.elapsed().saturating_sub(solution.search_time);
+    let translator_time = began.elapsed().saturating_sub(solution.report.elapsed);
     let valid = solution.plan.is_some();
-    let cpu_time = solution.search_cpu_time;
-    let report = PlanReport {
-        outcome: solution.outcome,
-        direction: solution.direction,
-        forward: solution.forward,
-        regression: solution.regression,
-        elapsed: solution.search_time,
-        setup_time: solution.setup_time,
-        improvements: Vec::new(),
-        notes: Vec::new(),
-    };
-    let mut measured = summarize(&report, |_, _| {
+    let mut measured = summarize(&solution.report, |_, _| {
         if valid {
             Ok(())
         } else {
             Err("invalid plan: the PDDL plan did not replay".to_owned())
         }
     });
-    measured.cpu_time = cpu_time;
+    measured.cpu_time = solution.search_cpu_time;
     measured.translator_time = Some(translator_time);
     Ok(measured)
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use planners::input::{read_capped, MAX_INPUT_BYTES};
-use planners::pddl::{solve_files, PddlError};
+use planners::pddl::{solve_files, PddlError, SolveError};
 use planners::problem::{load, ProblemError};
 use planners::PlannerConfig;
 use searchlab_lab::cli::plan::{plan_file, plan_pddl, PlanRequest, EXIT_INPUT_ERROR};
@@ -29,7 +29,10 @@ fn every_loader_refuses(big: &Path) {
     let (domain, problem) = gripper();
     for (d, p) in [(big, problem.as_path()), (domain.as_path(), big)] {
         let error = solve_files(d, p, &PlannerConfig::default()).unwrap_err();
-        assert!(matches!(error, PddlError::FileTooLarge { .. }), "{error}");
+        assert!(
+            matches!(error, SolveError::Pddl(PddlError::FileTooLarge { .. })),
+            "{error}"
+        );
         assert_eq!(error.to_string(), expected);
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use planners::pddl::{
     parse_domain, parse_problem, solve_files_with, solve_text, validate_text, PddlError,
-    PddlOptions, PddlSolution,
+    PddlOptions, PddlSolution, SolveError,
 };
 use planners::problem::LoadedProblem;
 use planners::{PlanError, PlanReport, Planner, PlannerConfig, PlanningDomain};
@@ -397,7 +397,9 @@ impl PddlTask {
             packing,
             ..PddlOptions::default()
         };
-        let solved: Result<PddlSolution, PddlError> =
+        let began = std::time::Instant::now();
+        let direction = config.direction;
+        let solved: Result<PddlSolution, SolveError> =
             interruptible(py, &options.cancel, move || match source.as_ref() {
                 Source::Files { domain, problem } => {
                     solve_files_with(domain, problem, &config, &pddl)
@@ -411,8 +413,12 @@ impl PddlTask {
                 optimal,
                 &solution,
             )),
-            Err(e) => match e.limit() {
-                Some(limit) => Ok(PlanResult::grounding_limit(&self.name, config_name, &limit)),
+            Err(e) => match e.limit_report(direction, began.elapsed()) {
+                Some(report) => Ok(PlanResult::grounding_limit(
+                    &self.name,
+                    config_name,
+                    &report,
+                )),
                 None => Err(error(e)),
             },
         };

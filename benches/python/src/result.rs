@@ -227,17 +227,18 @@ impl PlanResult {
         }
     }
 
-    /// The result of a PDDL task's [`PddlSolution`].
+    /// The result of a PDDL task's [`PddlSolution`]: its planner's report,
+    /// with the plan's names from the IPC plan and the translator's time.
     pub fn from_pddl(
         problem: &str,
         config: String,
         optimal: bool,
         solution: &PddlSolution,
     ) -> Self {
-        let (outcome, limit) = outcome_names(&solution.outcome);
-        let optimal = optimal && matches!(solution.outcome, PlanOutcome::Solved(_));
+        let report = &solution.report;
+        let (outcome, limit) = outcome_names(&report.outcome);
+        let optimal = optimal && matches!(report.outcome, PlanOutcome::Solved(_));
         let plan = solution.plan.as_ref();
-        let translate = solution.parse_time + solution.grounding.elapsed + solution.mutex_time;
         Self {
             problem: problem.to_owned(),
             config,
@@ -246,26 +247,27 @@ impl PlanResult {
             plan: plan.map(|p| p.names().into_iter().map(str::to_owned).collect()),
             cost: plan.map(planners::pddl::IpcPlan::cost),
             optimal,
-            direction: solution.direction.to_string(),
-            stats: solution
-                .stats()
-                .map_or_else(|| (&search_core::Statistics::default()).into(), Into::into),
-            forward: solution.forward.as_ref().map(Into::into),
-            regression: solution.regression.as_ref().map(Into::into),
-            time: solution.search_time.as_secs_f64(),
-            setup_time: solution.setup_time.as_secs_f64(),
-            translator_time: Some(translate.as_secs_f64()),
+            direction: report.direction.to_string(),
+            stats: report.stats().into(),
+            forward: report.forward.as_ref().map(Into::into),
+            regression: report.regression.as_ref().map(Into::into),
+            time: report.elapsed.as_secs_f64(),
+            setup_time: report.setup_time.as_secs_f64(),
+            translator_time: Some(solution.translator_time().as_secs_f64()),
             notes: Vec::new(),
         }
     }
 
-    /// A PDDL task whose grounding a limit stopped.
-    pub fn grounding_limit(problem: &str, config: String, limit: &search_core::Limit) -> Self {
+    /// A PDDL task whose grounding a limit stopped, as
+    /// [`SolveError::limit_report`](planners::pddl::SolveError::limit_report)
+    /// reports it: the limit, without a search.
+    pub fn grounding_limit(problem: &str, config: String, report: &PlanReport<usize>) -> Self {
+        let (outcome, limit) = outcome_names(&report.outcome);
         Self {
             problem: problem.to_owned(),
             config,
-            outcome: "limit".to_owned(),
-            limit: Some(limit.to_string()),
+            outcome,
+            limit,
             plan: None,
             cost: None,
             optimal: false,

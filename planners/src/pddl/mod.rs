@@ -1,84 +1,25 @@
-//! PDDL front end: STRIPS with `:typing`, `:negative-preconditions`,
-//! `:equality`, `:action-costs`, ADL and `:derived-predicates` (forward
-//! search only), grounded by relaxed reachability
-//! onto the narrowest atomic state, with `h^2` mutexes for regression and
-//! plans in the IPC format.
+//! PDDL tasks for the planner: the bridge from the front end
+//! ([`searchlab_pddl`]: reading, grounding, mutexes, packing, IPC plans)
+//! to search, and [`solve_files`], which does it all. What the front end
+//! offers is re-exported here, so `planners::pddl::parse_domain` and
+//! `searchlab_pddl::parse_domain` are the same function.
 //!
-//! - [`parse_domain`], [`parse_problem`]: files to [`Domain`] and
-//!   [`Problem`], with errors that give the file, line and column; anything
-//!   outside the subset (numeric fluents other than action costs, durative
-//!   actions, constraints, preferences) is refused,
-//!   naming it. Tokens split as in Fast Downward's translator: `(p?x)` is
-//!   `p` and `?x`; `-` is a name character, so `?x-t` is one variable and
-//!   a typed list needs `?x - t`.
-//! - [`ground`]: a [`GroundTask`] of facts and operators;
-//!   [`GroundedTask::new`] puts it on a `u64` or a [`Wide`](state_atomic::Wide)
-//!   state, or beyond 32,768 facts on a
+//! - [`GroundedTask::new`] puts a [`GroundTask`] on a `u64` or a
+//!   [`Wide`](state_atomic::Wide) state, or beyond 32,768 facts on a
 //!   [`SparseBits`](state_atomic::SparseBits), which holds any number; each
-//!   [`Task`] is a [`PlanningDomain`](crate::PlanningDomain).
-//! - [`h2_mutexes`]: pairs of facts no reachable state holds; regression
-//!   prunes subgoals with such a pair.
-//! - [`Packing`], [`PackedTask`]: finite-domain (SAS+-like) states, below.
-//! - [`IpcPlan`]: writing and reading IPC plans; [`solve_files`] does it
-//!   all.
-//!
-//! # ADL
-//!
-//! The requirements `:adl`, `:disjunctive-preconditions`,
-//! `:existential-preconditions`, `:universal-preconditions`,
-//! `:quantified-preconditions` and `:conditional-effects` are read:
-//! preconditions and goals with `and`, `or`, `imply`, `not` over any
-//! formula, `exists`, `forall` and `=`; effects with `forall` and `when`,
-//! nested; `:constants` of the domain beside the problem's objects (a
-//! constant declared again as an object of the same type is accepted, as
-//! Fast Downward does); `either` types. ADL is compiled to the same
-//! [`GroundTask`] STRIPS has, at grounding, so both directions, mutexes and
-//! every heuristic run on it unchanged:
-//!
-//! - Quantifiers expand over the objects of their types; static atoms,
-//!   atoms relaxed reachability never reaches, and `=` fold into constants
-//!   as soon as they appear, so a `forall` over a static condition costs
-//!   nothing. Reachability itself matches each conditional effect as a
-//!   rule of its own (its condition's atoms beside the action's), so it
-//!   finds the facts such effects add.
-//! - A precondition goes to disjunctive normal form; each disjunct is a
-//!   ground operator of its own, as in Fast Downward's translator. A goal
-//!   with more than one disjunct gets one [`GOAL_ACTION`] per disjunct (cost
-//!   0) making [`GOAL_REACHED`] true; plans leave it out.
-//! - Conditional effects are compiled away exactly. First they are
-//!   simplified against the operator's precondition: a condition it implies
-//!   makes the effect unconditional, one it contradicts drops it; `when p:
-//!   (not p)` is an unconditional `(not p)`, `when (not p): p` an
-//!   unconditional `p` (unless something else deletes `p`); effects that
-//!   change nothing go, effects with the same condition merge. What remains
-//!   splits: each variant chooses, per effect, that it fires (its condition
-//!   joins the precondition) or not (`not l1`, or `l1 and not l2`, ...:
-//!   mutually exclusive), so exactly one variant applies in any state, with
-//!   PDDL's semantics (effects read the state before the action; delete,
-//!   then add). Variants share the operator's name; a [`Task`] marks the
-//!   second and later ones in its action set, writes plans with the plain
-//!   name and, reading one, picks the variant that applies.
-//! - The blowup is bounded: every variant and every product of a normal
-//!   form is a step of [`GroundingLimits::max_steps`], and the variants
-//!   held count toward [`GroundingLimits::max_memory_bytes`], so a split too
-//!   large ends with [`GroundingExceeded`], never a hang. `k` effects with
-//!   `n` open literals each in their conditions make up to `(n + 1)^k`
-//!   variants per disjunct.
+//!   [`Task`] is a [`PlanningDomain`](crate::PlanningDomain). Regression
+//!   prunes subgoals with a pair of [`h2_mutexes`].
+//! - [`PackedTask`]: the same on finite-domain (SAS+-like) states, below.
+//! - [`solve_files`], [`solve_text`]: read, ground and solve; a
+//!   [`PddlSolution`] holds the planner's [`PlanReport`]
+//!   with what the front end adds (grounding figures, the IPC plan).
+//! - [`SolveError`]: the front end's [`PddlError`] or the planner's
+//!   [`PlanError`](crate::PlanError).
 //!
 //! # Derived predicates
 //!
-//! `(:derived (p ?x ...) body)` is read as a schema whose precondition is
-//! the body (any ADL formula) and whose one add effect is the head;
-//! grounding treats it as an action (reachability, relevance, normal
-//! forms) and returns it in [`GroundTask::axioms`], apart from the
-//! operators. An action that changes a derived predicate, or an `:init`
-//! that states one, is refused. As in Fast Downward, derived facts are
-//! false unless an axiom derives them from the other facts, and
-//! [`Axioms`] recomputes them after every step: the strata are the
-//! strongly connected components of the ground dependency graph, each
-//! evaluated to a fixed point in turn, and a fact that depends on its own
-//! negation is refused ([`PddlError::NotStratifiable`]).
-//!
+//! The front end grounds axioms apart from the operators
+//! ([`GroundTask::axioms`]) and evaluates them ([`Axioms`]).
 //! Forward search closes the start and every successor under the axioms
 //! before the goal test ([`TaskForward`]), and so do plan replay and
 //! validation. Heuristics read the operators with the axioms appended as
@@ -118,22 +59,6 @@
 //! Packing needs the `h^2` mutexes, so they are computed in every
 //! direction when it is on.
 //!
-//! # Action costs
-//!
-//! As in Fast Downward's translator: with `(:metric minimize
-//! (total-cost))` in the problem, a ground operator costs what its
-//! `(increase (total-cost) amount)` adds, where the amount is a number or a
-//! static function such as `(road-length ?x ?y)` whose values the
-//! problem's `:init` gives (`(= (road-length a b) 7)`); an action without
-//! an `increase` costs 0. An operator whose function has no value for its
-//! arguments does not exist (the translator drops it too, silently).
-//! Costs are integers from 0 to [`MAX_ACTION_COST`]; anything else is a
-//! located error. Without the metric every action costs 1, whatever its
-//! effects say. The search minimises the real costs, as Fast Downward's
-//! default `cost_type=normal` does (not `one` or `plusone`), and zero-cost
-//! actions are allowed. Plans end with `; cost = N (general cost)` on a
-//! task with action costs, `; cost = N (unit cost)` otherwise.
-//!
 //! ```
 //! use planners::pddl::{solve_text, PddlOptions};
 //! use planners::{Direction, PlannerConfig};
@@ -151,38 +76,28 @@
 //! }
 //! ```
 
-mod adl;
-mod axioms;
 mod error;
-mod ground;
-mod ipc;
-mod mutex;
+mod grounded;
 mod packed;
-mod packing;
-mod parser;
-mod sexp;
 mod task;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use search_core::Statistics;
 use state_atomic::Subsumption;
 
-pub use axioms::Axioms;
-pub use error::{Location, PddlError};
-pub use ground::{
-    ground, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
-    GOAL_ACTION, GOAL_REACHED,
-};
-pub use ipc::{IpcPlan, PlanStep};
-pub use mutex::{h2_mutexes, h2_mutexes_until, Mutexes};
+pub use error::SolveError;
+pub use grounded::{GroundedDomain, GroundedTask, TaskVisitor};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
-pub use packing::Packing;
-pub use parser::{parse_domain, parse_problem, Domain, Problem, MAX_ACTION_COST};
-pub use task::{GroundedDomain, GroundedTask, Task, TaskForward, TaskRegression, TaskVisitor};
+pub use searchlab_pddl::{
+    ground, h2_mutexes, h2_mutexes_until, parse_domain, parse_problem, Axioms, Domain,
+    GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats, IpcPlan,
+    Location, Mutexes, Packing, PddlError, PlanStep, Problem, GOAL_ACTION, GOAL_REACHED,
+    MAX_ACTION_COST,
+};
+pub use task::{Task, TaskForward, TaskRegression};
 
-use crate::{Direction, PlanImprovement, PlanOutcome, PlanTrace, Planner, PlannerConfig};
+use crate::{Direction, PlanImprovement, PlanReport, PlanTrace, Planner, PlannerConfig};
 
 /// How [`solve_files`] prepares the task, beyond the planner's
 /// configuration.
@@ -246,9 +161,19 @@ impl PackingStats {
     }
 }
 
-/// What [`solve_files`] found, with every count and time.
+/// What [`solve_files`] found: the planner's [`PlanReport`], and what the
+/// PDDL front end adds to it (grounding, mutexes, packing, the IPC plan).
 #[derive(Clone, Debug)]
 pub struct PddlSolution {
+    /// The planner's report. Its plans' actions (the outcome's and the
+    /// [`improvements`](PlanReport::improvements)', each validated by
+    /// replay) are action indices of the task; its
+    /// [`elapsed`](PlanReport::elapsed) is the search's wall time, the
+    /// searched task's construction and the heuristic's set-up included
+    /// (parsing, grounding and mutexes come before); its
+    /// [`notes`](PlanReport::notes) start with the front end's (mutexes
+    /// left out for memory) before the planner's.
+    pub report: PlanReport<usize>,
     /// Facts and operators before and after dropping; grounding time.
     pub grounding: GroundingStats,
     /// Parsing time (both files).
@@ -263,40 +188,19 @@ pub struct PddlSolution {
     pub mutex_pairs: Option<usize>,
     /// Time spent computing mutexes.
     pub mutex_time: Duration,
-    /// How planning ended; a plan's actions are action indices of the task.
-    pub outcome: PlanOutcome<usize>,
     /// The plan in the IPC format, if solved (validated by replay).
     pub plan: Option<IpcPlan>,
-    /// The direction whose search produced the outcome.
-    pub direction: Direction,
-    /// Forward search statistics, if it ran.
-    pub forward: Option<Statistics>,
-    /// Regression statistics, if it ran.
-    pub regression: Option<Statistics>,
     /// Regression successors pruned because they held a mutex pair.
     pub mutex_pruned: u64,
     /// Regression successors pruned by subsumption.
     pub subsumption_pruned: u64,
-    /// Wall time of the planner call (search and heuristic set-up).
-    pub search_time: Duration,
-    /// The part of `search_time` spent making the heuristic; see
-    /// [`PlanReport::setup_time`](crate::PlanReport::setup_time).
-    pub setup_time: Duration,
     /// CPU time of the planner call on the calling thread (`None` where
     /// the system does not say, and for a portfolio, whose regression runs
     /// on another thread).
     pub search_cpu_time: Option<Duration>,
-    /// An anytime search's plans on the way (see
-    /// [`PlanReport::improvements`](crate::PlanReport::improvements)), each
-    /// validated by replay; actions are action indices of the task.
-    pub improvements: Vec<PlanImprovement<usize>>,
     /// The exploration of the search that produced the outcome, with fact
     /// and operator names, if [`PddlOptions::trace`] asked for it.
     pub trace: Option<PlanTrace>,
-    /// What the planner says beside the outcome (see
-    /// [`PlanReport::notes`](crate::PlanReport::notes)): a portfolio that
-    /// planned forward only, because regression refused the task.
-    pub notes: Vec<String>,
 }
 
 impl PddlSolution {
@@ -305,14 +209,9 @@ impl PddlSolution {
         self.plan.as_ref().map(IpcPlan::to_ipc_string)
     }
 
-    /// The statistics of the direction that produced the outcome.
-    pub fn stats(&self) -> Option<&Statistics> {
-        match self.direction {
-            Direction::Regression => self.regression.as_ref(),
-            _ => self.forward.as_ref(),
-        }
-        .or(self.forward.as_ref())
-        .or(self.regression.as_ref())
+    /// The time before the search: parsing, grounding and mutexes.
+    pub fn translator_time(&self) -> Duration {
+        self.parse_time + self.grounding.elapsed + self.mutex_time
     }
 }
 
@@ -356,7 +255,7 @@ pub fn solve_files(
     domain: &Path,
     problem: &Path,
     config: &PlannerConfig,
-) -> Result<PddlSolution, PddlError> {
+) -> Result<PddlSolution, SolveError> {
     solve_files_with(domain, problem, config, &PddlOptions::default())
 }
 
@@ -369,7 +268,7 @@ pub fn solve_files_with(
     problem: &Path,
     config: &PlannerConfig,
     options: &PddlOptions,
-) -> Result<PddlSolution, PddlError> {
+) -> Result<PddlSolution, SolveError> {
     let domain_text = read_file(domain)?;
     let problem_text = read_file(problem)?;
     solve_named(
@@ -389,7 +288,7 @@ pub fn solve_text(
     problem: &str,
     config: &PlannerConfig,
     options: &PddlOptions,
-) -> Result<PddlSolution, PddlError> {
+) -> Result<PddlSolution, SolveError> {
     solve_named(("domain", domain), ("problem", problem), config, options)
 }
 
@@ -417,7 +316,7 @@ pub fn validate_text(
     (domain_file, domain_text): (&str, &str),
     (problem_file, problem_text): (&str, &str),
     (plan_file, plan_text): (&str, &str),
-) -> Result<u64, PddlError> {
+) -> Result<u64, SolveError> {
     let domain = parse_domain(domain_file, domain_text)?;
     let problem = parse_problem(&domain, problem_file, problem_text)?;
     let plan = IpcPlan::parse(plan_file, plan_text)?;
@@ -450,7 +349,7 @@ fn solve_named(
     (problem_file, problem_text): (&str, &str),
     config: &PlannerConfig,
     options: &PddlOptions,
-) -> Result<PddlSolution, PddlError> {
+) -> Result<PddlSolution, SolveError> {
     let began = Instant::now();
     let domain = parse_domain(domain_file, domain_text)?;
     let problem = parse_problem(&domain, problem_file, problem_text)?;
@@ -531,29 +430,23 @@ fn solve_named(
         (task.words(), None, run)
     };
     let mut run = run?;
-    notes.append(&mut run.notes);
-    let search_time = began.elapsed();
+    notes.append(&mut run.report.notes);
+    run.report.notes = notes;
+    run.report.elapsed = began.elapsed();
     let search_cpu_time = cpu.filter(|_| config.direction != Direction::Portfolio);
     Ok(PddlSolution {
+        report: run.report,
         grounding: ground_task.stats,
         parse_time,
         words,
         packing,
         mutex_pairs,
         mutex_time,
-        outcome: run.outcome,
         plan: run.plan,
-        direction: run.direction,
-        forward: run.forward,
-        regression: run.regression,
         mutex_pruned: run.mutex_pruned,
         subsumption_pruned: run.subsumption_pruned,
-        search_time,
-        setup_time: run.setup_time,
         search_cpu_time,
-        improvements: run.improvements,
         trace: run.trace,
-        notes,
     })
 }
 
@@ -674,22 +567,18 @@ impl<'c> Solve<'c> {
     }
 }
 
+/// A planner run on a grounded task: the report with plans on the task's
+/// action indices, and what the task adds.
 struct Run {
-    outcome: PlanOutcome<usize>,
+    report: PlanReport<usize>,
     plan: Option<IpcPlan>,
-    direction: Direction,
-    forward: Option<Statistics>,
-    regression: Option<Statistics>,
-    setup_time: Duration,
-    improvements: Vec<PlanImprovement<usize>>,
     mutex_pruned: u64,
     subsumption_pruned: u64,
     trace: Option<PlanTrace>,
-    notes: Vec<String>,
 }
 
 impl DomainVisitor for Solve<'_> {
-    type Output = Result<Run, PddlError>;
+    type Output = Result<Run, SolveError>;
 
     fn visit<D: GroundedDomain>(self, task: &D) -> Self::Output {
         let planner = Planner::new(self.config.clone());
@@ -731,17 +620,20 @@ impl DomainVisitor for Solve<'_> {
             cost: p.cost,
         });
         Ok(Run {
-            outcome,
+            report: PlanReport {
+                outcome,
+                direction: report.direction,
+                forward: report.forward,
+                regression: report.regression,
+                elapsed: report.elapsed,
+                setup_time: report.setup_time,
+                improvements,
+                notes: report.notes,
+            },
             plan,
-            direction: report.direction,
-            forward: report.forward,
-            regression: report.regression,
-            setup_time: report.setup_time,
-            improvements,
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),
             trace,
-            notes: report.notes,
         })
     }
 }

@@ -10,7 +10,9 @@ use state_atomic::{
     Subsumption, Wide, WorldState,
 };
 
-use super::{GroundTask, GroundedDomain, GroundedTask, IpcPlan, Mutexes, Packing, PddlError, Task};
+use searchlab_pddl::{GroundTask, IpcPlan, Mutexes, Packing, PddlError};
+
+use super::{GroundedDomain, GroundedTask, SolveError, Task};
 use crate::{BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task whose search runs on packed states `Bp` (one
@@ -59,7 +61,7 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
     /// # Errors
     /// As for [`Task::new`] on `Bf`, and [`PddlError::TooManyFacts`] if
     /// the packed state does not fit `Bp`.
-    pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
+    pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, SolveError> {
         if !ground.axioms.is_empty() {
             return Ok(None);
         }
@@ -69,7 +71,7 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
             capacity: Bp::CAPACITY,
         };
         if packing.words() * 64 > Bp::CAPACITY {
-            return Err(too_many());
+            return Err(too_many().into());
         }
         let mut actions = ActionSet::<Bp>::new();
         for bit in 0..packing.words() * 64 {
@@ -187,7 +189,7 @@ impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
         self.facts.to_ipc(&ids)
     }
 
-    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, PddlError> {
+    fn validate_ipc(&self, plan: &IpcPlan) -> Result<u64, SolveError> {
         self.facts.validate(plan)
     }
 
@@ -409,7 +411,7 @@ macro_rules! packed_pairs {
         impl PackedGroundedTask {
             const PAIRS: &'static [(usize, usize)] = &[$(($pw, $fw)),*];
 
-            fn at(ground: &GroundTask, packing: Packing, pw: usize, fw: usize) -> Result<Option<Self>, PddlError> {
+            fn at(ground: &GroundTask, packing: Packing, pw: usize, fw: usize) -> Result<Option<Self>, SolveError> {
                 Ok(match (pw, fw) {
                     $(($pw, $fw) => PackedTask::<$bp, $bf>::new(ground, packing)?
                         .map(|t| PackedGroundedTask::$variant(Box::new(t))),)*
@@ -517,7 +519,7 @@ impl PackedGroundedTask {
     ///
     /// # Errors
     /// As for [`PackedTask::new`].
-    pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, PddlError> {
+    pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, SolveError> {
         let Some(fw) = GroundedTask::words_for(ground.facts.len()) else {
             if packing.words() >= ground.facts.len().div_ceil(64) {
                 return Ok(None);

@@ -9,13 +9,13 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use planners::heuristics::{heuristic, NamedHeuristic, Registry};
-use planners::pddl::{solve_files_with, IpcPlan, PddlError, PddlOptions, PddlSolution};
+use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution, SolveError};
 use planners::problem::LoadedProblem;
 use planners::{
     Direction, PlanImprovement, PlanOutcome, PlanReport, PlanTrace, Planner, PlannerConfig,
     PlanningDomain,
 };
-use search_core::{Algorithm, Limit, Statistics};
+use search_core::{Algorithm, Statistics};
 use serde_json::json;
 
 use crate::defaults::safety_limits;
@@ -449,38 +449,28 @@ fn solve_pddl(
     let solution = match solve_files_with(domain, problem, &config, &options) {
         Ok(solution) => solution,
         Err(e) => {
-            let Some(limit) = e.limit() else {
+            let Some(report) = e.limit_report(config.direction, began.elapsed()) else {
                 return (
                     error_text(request.json, &e.to_string()),
                     EXIT_INPUT_ERROR,
                     None,
                 );
             };
-            let text = grounding_limit_text(&heading, limit, &e, began.elapsed(), request.json);
+            let text = grounding_limit_text(&heading, &report, &e, request.json);
             return (text, EXIT_LIMIT, None);
         }
     };
-    let code = match &solution.outcome {
+    let code = match &solution.report.outcome {
         // `solve_files_with` replays every plan it returns.
         PlanOutcome::Solved(_) => EXIT_SOLVED,
         PlanOutcome::Unsolvable => EXIT_UNSOLVABLE,
         PlanOutcome::NoPlanFound => EXIT_NO_PLAN_FOUND,
         PlanOutcome::LimitReached { .. } | PlanOutcome::Cancelled { .. } => EXIT_LIMIT,
     };
-    let report = PlanReport {
-        outcome: solution.outcome.clone(),
-        direction: solution.direction,
-        forward: solution.forward.clone(),
-        regression: solution.regression.clone(),
-        elapsed: solution.search_time,
-        setup_time: solution.setup_time,
-        improvements: solution.improvements.clone(),
-        notes: solution.notes.clone(),
-    };
     let mut text = if request.json {
-        pddl_json(&heading, &solution, &report)
+        pddl_json(&heading, &solution)
     } else {
-        pddl_text(&heading, &solution, &report)
+        pddl_text(&heading, &solution)
     };
     let plan_text = solution.plan_text().unwrap_or_default();
     let trace = solution.trace;
@@ -508,16 +498,17 @@ fn solve_pddl(
     (text, code, trace)
 }
 
-/// What `plan` says of a task that `limit` stopped while parsing or
-/// grounding (`error`) after `elapsed`: the time and memory it took are
-/// all before a search.
+/// What `plan` says of a task that a limit stopped while parsing or
+/// grounding (`error`, reported as `report`): the time and memory it took
+/// are all before a search.
 fn grounding_limit_text(
     heading: &Heading<'_>,
-    limit: Limit,
-    error: &PddlError,
-    elapsed: Duration,
+    report: &PlanReport<usize>,
+    error: &SolveError,
     json: bool,
 ) -> String {
+    let (limit, elapsed) = (report.outcome.limit(), report.elapsed);
+    let limit = limit.map(|l| l.to_string()).unwrap_or_default();
     let peak = peak_memory_bytes();
     let (name, config) = (heading.problem, heading.config);
     if json {
@@ -527,7 +518,7 @@ fn grounding_limit_text(
             "config": config,
             "limits": heading.limits_json(),
             "outcome": "limit",
-            "limit": limit.to_string(),
+            "limit": limit,
             "error": error.to_string(),
             "time": elapsed.as_secs_f64(),
             "peak_memory": peak,
@@ -558,9 +549,9 @@ fn replayed_plan(solution: &PddlSolution) -> (Vec<&str>, Option<Result<u64, Stri
 
 /// `searchlab plan --json` for a PDDL task: the common fields plus the
 /// grounding's counts and the peak memory.
-fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport<usize>) -> String {
+fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution) -> String {
     let (names, validation) = replayed_plan(solution);
-    let mut value = to_json(heading, report, &names, validation.as_ref());
+    let mut value = to_json(heading, &solution.report, &names, validation.as_ref());
     value["grounding"] = json!({
         "facts": solution.grounding.facts,
         "operators": solution.grounding.operators,
@@ -584,9 +575,15 @@ fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport
 }
 
 /// The statistics table of a PDDL task, with the grounding's counts.
-fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution, report: &PlanReport<usize>) -> String {
+fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
     let (names, validation) = replayed_plan(solution);
-    let mut text = to_text(heading, report, &names, validation.as_ref(), false);
+    let mut text = to_text(
+        heading,
+        &solution.report,
+        &names,
+        validation.as_ref(),
+        false,
+    );
     let g = &solution.grounding;
     let _ = writeln!(
         text,

@@ -17,15 +17,15 @@
 
 use std::mem::size_of;
 
-use super::ground::{list_bytes, Budget};
-use super::parser::{AtomTerm, CondEffect, Condition, Formula, Term, TypeSet};
-use super::PddlError;
+use crate::limits::{list_bytes, Budget};
+use crate::syntax::{AtomTerm, CondEffect, Condition, Formula, Term, TypeSet};
+use crate::PddlError;
 
 /// A ground literal: `fact << 1`, with the low bit set when negated.
-pub(super) type Lit = u32;
+pub(crate) type Lit = u32;
 
 /// The literal that `fact` holds (`positive`) or not.
-pub(super) fn literal(fact: u32, positive: bool) -> Lit {
+pub(crate) fn literal(fact: u32, positive: bool) -> Lit {
     fact << 1 | u32::from(!positive)
 }
 
@@ -53,21 +53,21 @@ struct Effect {
 /// A STRIPS operator made from an ADL one: its precondition as sorted
 /// literals, and its effects.
 #[derive(Debug)]
-pub(super) struct Variant {
-    pub(super) pre: Vec<Lit>,
-    pub(super) add: Vec<u32>,
-    pub(super) del: Vec<u32>,
+pub(crate) struct Variant {
+    pub(crate) pre: Vec<Lit>,
+    pub(crate) add: Vec<u32>,
+    pub(crate) del: Vec<u32>,
 }
 
 /// What instantiation reads: the facts found reachable, which predicates
 /// are static, the objects of each type, and the grounding's budget.
-pub(super) struct Instantiate<'a, L> {
+pub(crate) struct Instantiate<'a, L> {
     /// A ground atom's fact, if reachable (static facts: if true).
-    pub(super) lookup: L,
-    pub(super) is_static: &'a [bool],
+    pub(crate) lookup: L,
+    pub(crate) is_static: &'a [bool],
     /// Per type: its objects, subtypes' included.
-    pub(super) objects: &'a [Vec<u32>],
-    pub(super) budget: &'a mut Budget,
+    pub(crate) objects: &'a [Vec<u32>],
+    pub(crate) budget: &'a mut Budget,
 }
 
 impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
@@ -172,7 +172,7 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
     /// The disjunctive normal form of the conjunction of `formulas`:
     /// sorted, consistent conjunctions of literals, none a superset of
     /// another (up to [`SUBSUMPTION_LIMIT`]).
-    pub(super) fn dnf(
+    pub(crate) fn dnf(
         &mut self,
         formulas: &[Formula],
         binding: &[u32],
@@ -235,7 +235,7 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
     /// An ADL operator under `binding`, compiled to STRIPS variants: `pre`
     /// is the precondition's literal part, `formulas` the rest; `add` and
     /// `del` are the unconditional effects, `effects` the others.
-    pub(super) fn compile(
+    pub(crate) fn compile(
         &mut self,
         binding: &[u32],
         pre: &[Lit],

@@ -11,12 +11,12 @@ use std::time::Instant;
 
 use state_atomic::Bits;
 
-use super::GroundTask;
+use crate::GroundTask;
 
 /// The `h^2` mutex pairs of a [`GroundTask`].
 ///
 /// ```
-/// use planners::pddl::{ground, h2_mutexes, parse_domain, parse_problem, GroundingLimits};
+/// use searchlab_pddl::{ground, h2_mutexes, parse_domain, parse_problem, GroundingLimits};
 /// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
 ///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
 ///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
@@ -46,7 +46,7 @@ fn set(row: &mut [u64], q: usize) {
 impl Mutexes {
     /// The bytes `h^2` takes to find the mutexes of `facts` facts: two
     /// tables of a bit per pair of facts.
-    pub(crate) fn bytes_to_find(facts: usize) -> usize {
+    pub fn bytes_to_find(facts: usize) -> usize {
         2 * facts.saturating_mul(facts.div_ceil(64).max(1)) * size_of::<u64>()
     }
 
@@ -125,7 +125,7 @@ pub fn h2_mutexes(task: &GroundTask) -> Mutexes {
 ///
 /// ```
 /// use std::time::Instant;
-/// use planners::pddl::{ground, h2_mutexes_until, parse_domain, parse_problem, GroundingLimits};
+/// use searchlab_pddl::{ground, h2_mutexes_until, parse_domain, parse_problem, GroundingLimits};
 /// let domain = parse_domain("d.pddl", "(define (domain d) (:predicates (a) (b))
 ///     (:action go :precondition (a) :effect (and (b) (not (a)))))").unwrap();
 /// let problem = parse_problem(&domain, "p.pddl", "(define (problem p) (:domain d) (:init (a)) (:goal (b)))").unwrap();

@@ -8,7 +8,7 @@
 //! the line; names are case-insensitive (lower-cased here). A non-ASCII
 //! character outside a comment is refused, as the translator refuses it.
 
-use super::{Location, PddlError};
+use crate::{Location, PddlError};
 
 /// Deeper nesting than this is refused (no PDDL STRIPS file comes close),
 /// so that recursive walks over the tree stay shallow.

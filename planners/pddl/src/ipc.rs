@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Location, PddlError};
+use crate::{Location, PddlError};
 
 /// One step of an [`IpcPlan`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct PlanStep {
 /// A plan in the IPC format.
 ///
 /// ```
-/// use planners::pddl::IpcPlan;
+/// use searchlab_pddl::IpcPlan;
 /// let plan = IpcPlan::from_names(["pick-up a", "stack a b"]);
 /// let text = plan.to_ipc_string();
 /// assert_eq!(text, "(pick-up a)\n(stack a b)\n; cost = 2 (unit cost)\n");
@@ -34,7 +34,7 @@ pub struct IpcPlan {
     pub steps: Vec<PlanStep>,
     /// The plan's cost on a task with action costs; `None` with unit
     /// costs, where the cost is the length. Reading a plan leaves it
-    /// `None`: [`Task::validate`](super::Task::validate) tells the real
+    /// `None`: the planner's `Task::validate` (`planners::pddl`) tells the real
     /// cost.
     pub general_cost: Option<u64>,
 }
@@ -64,7 +64,7 @@ impl IpcPlan {
     /// otherwise (unit costs) its length.
     ///
     /// ```
-    /// use planners::pddl::IpcPlan;
+    /// use searchlab_pddl::IpcPlan;
     /// let mut plan = IpcPlan::from_names(["drive a b", "drive b c"]);
     /// assert_eq!(plan.cost(), 2);
     /// plan.general_cost = Some(17);
@@ -100,7 +100,7 @@ impl IpcPlan {
     /// step.
     ///
     /// ```
-    /// use planners::pddl::IpcPlan;
+    /// use searchlab_pddl::IpcPlan;
     /// let plan = IpcPlan::parse("p", "; plan\n(PICK-UP  a)\n\n(stack a b) ; second\n").unwrap();
     /// assert_eq!(plan.names(), ["pick-up a", "stack a b"]);
     /// assert_eq!(plan.steps[1].at.line, 4);

@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 
 use state_atomic::{Bits, PartialState, WorldState};
 
-use super::{GroundOperator, GroundTask, Mutexes};
+use crate::{GroundOperator, GroundTask, Mutexes};
 
 /// No fact: an entry of the decoding table for "none" and unused codes.
 const NO_FACT: u32 = u32::MAX;
@@ -84,10 +84,10 @@ impl Field {
 /// exactly as unpacked). Operators that want or add two members of a group
 /// never apply in a reachable state and are left out.
 ///
-/// [`h2_mutexes`]: super::h2_mutexes
+/// [`h2_mutexes`]: crate::h2_mutexes
 ///
 /// ```
-/// use planners::pddl::{ground, h2_mutexes, parse_domain, parse_problem, GroundingLimits, Packing};
+/// use searchlab_pddl::{ground, h2_mutexes, parse_domain, parse_problem, GroundingLimits, Packing};
 /// use state_atomic::{Wide, WorldState};
 /// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
 ///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
@@ -115,7 +115,7 @@ pub struct Packing {
 
 impl Packing {
     /// The heap memory the packing holds, in bytes.
-    pub(crate) fn heap_bytes(&self) -> usize {
+    pub fn heap_bytes(&self) -> usize {
         self.fields.capacity() * size_of::<Field>()
             + self
                 .fields
@@ -341,11 +341,7 @@ impl Packing {
 
     /// Calls `each` with every fact a packed condition wants true.
     #[inline]
-    pub(crate) fn true_facts<Bp: Bits>(
-        &self,
-        partial: &PartialState<Bp>,
-        mut each: impl FnMut(u32),
-    ) {
+    pub fn true_facts<Bp: Bits>(&self, partial: &PartialState<Bp>, mut each: impl FnMut(u32)) {
         let (values, care) = (partial.as_values(), partial.as_care());
         for field in &self.fields {
             if (care.word(field.word) >> field.shift) & field.mask() == field.mask() {

@@ -21,123 +21,20 @@
 //! variables as parameters. Each operator found is then compiled to STRIPS
 //! variants by `adl.rs`.
 
-use std::fmt;
+mod finalize;
+
 use std::hash::{Hash, Hasher};
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
-use search_core::Limit;
 
-use super::adl::{literal, Instantiate, Lit, Variant};
-use super::parser::{fits, AtomTerm, Condition, CostTerm, Domain, Problem, Term, TypeSet};
-use super::PddlError;
+use crate::limits::{allocated, list_bytes, CHECK_MASK};
+use crate::syntax::{fits, AtomTerm, Condition, Domain, Problem, Term, TypeSet};
+use crate::{GroundingExceeded, GroundingLimits, PddlError};
 
 const UNBOUND: u32 = u32::MAX;
-
-/// Grounding limits: a grounding that would take more steps, time or
-/// memory stops with [`PddlError::GroundingExceeded`] instead of running for
-/// hours or exhausting the machine's memory. Time and memory are checked
-/// every 1,024 steps, and no step between two checks takes long (the hash
-/// tables grow a small part at a time), so a grounding stops within
-/// milliseconds of its limit.
-///
-/// The default allows 2·10⁹ steps and an estimated 2 GiB, without a time
-/// limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GroundingLimits {
-    /// Matching and enumeration steps (a step is one candidate binding).
-    pub max_steps: u64,
-    /// Wall time from the start of [`ground`].
-    pub max_time: Option<Duration>,
-    /// The grounding's estimated memory in bytes: the facts and operators
-    /// found, the hash tables and indices built to find them, and the
-    /// operators of the result.
-    pub max_memory_bytes: Option<usize>,
-}
-
-impl Default for GroundingLimits {
-    fn default() -> Self {
-        Self {
-            max_steps: 2_000_000_000,
-            max_time: None,
-            max_memory_bytes: Some(2 << 30),
-        }
-    }
-}
-
-/// The grounding limit that stopped [`ground`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GroundingExceeded {
-    /// [`GroundingLimits::max_steps`].
-    Steps {
-        /// The limit.
-        limit: u64,
-    },
-    /// [`GroundingLimits::max_time`].
-    Time {
-        /// The limit.
-        limit: Duration,
-    },
-    /// [`GroundingLimits::max_memory_bytes`].
-    Memory {
-        /// The limit.
-        limit_bytes: usize,
-        /// The estimate when grounding stopped.
-        estimated_bytes: usize,
-    },
-}
-
-impl GroundingExceeded {
-    /// The search limit it corresponds to (steps count as expansions).
-    pub fn as_limit(self) -> Limit {
-        match self {
-            GroundingExceeded::Steps { .. } => Limit::Expansions,
-            GroundingExceeded::Time { .. } => Limit::Time,
-            GroundingExceeded::Memory { .. } => Limit::Memory,
-        }
-    }
-}
-
-impl fmt::Display for GroundingExceeded {
-    /// ```
-    /// use planners::pddl::GroundingExceeded;
-    /// let memory = GroundingExceeded::Memory { limit_bytes: 64 << 20, estimated_bytes: 65 << 20 };
-    /// assert_eq!(memory.to_string(), "the memory limit of 64 MiB (estimated 65 MiB when it stopped)");
-    /// ```
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            GroundingExceeded::Steps { limit } => {
-                write!(f, "the limit of {limit} matching steps")
-            }
-            GroundingExceeded::Time { limit } => {
-                write!(f, "the time limit of {} s", limit.as_secs_f64())
-            }
-            GroundingExceeded::Memory {
-                limit_bytes,
-                estimated_bytes,
-            } => write!(
-                f,
-                "the memory limit of {} MiB (estimated {} MiB when it stopped)",
-                mebibytes(limit_bytes),
-                mebibytes(estimated_bytes)
-            ),
-        }
-    }
-}
-
-/// Bytes in MiB: whole, or with one decimal.
-#[expect(clippy::cast_precision_loss, reason = "a figure for a message")]
-pub(crate) fn mebibytes(bytes: usize) -> String {
-    let mib = bytes as f64 / f64::from(1 << 20);
-    if mib.fract() == 0.0 {
-        format!("{mib}")
-    } else {
-        format!("{mib:.1}")
-    }
-}
 
 /// What grounding found and kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -201,7 +98,7 @@ pub struct GroundTask {
     /// cost 0 whose one add effect is the derived fact, named by the fact's
     /// predicate and arguments; a body in disjunctive normal form gives one
     /// rule per disjunct. Derived facts are false unless a rule derives
-    /// them from the state's other facts (see [`Axioms`](super::Axioms)).
+    /// them from the state's other facts (see [`Axioms`](crate::Axioms)).
     pub axioms: Vec<GroundOperator>,
     /// Facts true initially (every other fact is false).
     pub init: Vec<u32>,
@@ -398,10 +295,6 @@ struct Out {
     op_key: Vec<u32>,
 }
 
-/// The time and memory limits are checked when the step count (or the
-/// operator count, when finalizing) has these bits clear: every 1,024.
-const CHECK_MASK: u64 = (1 << 10) - 1;
-
 impl Out {
     fn step(&mut self) -> Result<(), PddlError> {
         self.steps += 1;
@@ -420,56 +313,6 @@ impl Out {
     /// Estimated bytes of everything grounding holds so far.
     fn bytes(&self) -> usize {
         self.facts.bytes() + self.ops.bytes() + self.index_bytes
-    }
-}
-
-impl GroundingLimits {
-    /// Whether grounding that `began` and holds `bytes` is within the time
-    /// and memory limits.
-    fn check(&self, began: Instant, bytes: usize) -> Result<(), GroundingExceeded> {
-        if let Some(limit) = self.max_time {
-            if began.elapsed() > limit {
-                return Err(GroundingExceeded::Time { limit });
-            }
-        }
-        if let Some(limit_bytes) = self.max_memory_bytes {
-            if bytes > limit_bytes {
-                return Err(GroundingExceeded::Memory {
-                    limit_bytes,
-                    estimated_bytes: bytes,
-                });
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The steps and memory grounding may still spend once matching is done
-/// (instantiating operators, compiling ADL).
-pub(super) struct Budget {
-    steps: u64,
-    limits: GroundingLimits,
-    began: Instant,
-    /// Estimated bytes held for good: facts, operators.
-    bytes: usize,
-}
-
-impl Budget {
-    /// Counts a step; every 1,024 steps checks the time and the memory,
-    /// with `transient` bytes held for the moment besides.
-    pub(super) fn step(&mut self, transient: usize) -> Result<(), PddlError> {
-        self.steps += 1;
-        if self.steps > self.limits.max_steps {
-            return Err(GroundingExceeded::Steps {
-                limit: self.limits.max_steps,
-            }
-            .into());
-        }
-        if self.steps & CHECK_MASK == 0 {
-            self.limits
-                .check(self.began, self.bytes.saturating_add(transient))?;
-        }
-        Ok(())
     }
 }
 
@@ -654,7 +497,7 @@ fn enumerate(
 /// (estimated) memory than `limits` allow.
 ///
 /// ```
-/// use planners::pddl::{ground, parse_domain, parse_problem, GroundingLimits};
+/// use searchlab_pddl::{ground, parse_domain, parse_problem, GroundingLimits};
 /// let domain = parse_domain("d", "(define (domain d) (:predicates (at ?x) (road ?x ?y)) \
 ///     (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y)) \
 ///      :effect (and (at ?y) (not (at ?x)))))").unwrap();
@@ -800,7 +643,7 @@ pub fn ground(
     }
     drop(index);
     out.index_bytes = 0;
-    finalize(domain, problem, &is_static, out, init_count)
+    finalize::finalize(domain, problem, &is_static, &out, init_count)
 }
 
 /// A matcher for a schema (or one of its conditional effects) with
@@ -871,385 +714,4 @@ fn objects_by_type(domain: &Domain, problem: &Problem) -> Vec<Vec<u32>> {
         }
     }
     objects
-}
-
-/// The heap bytes of a list of `u32`s (literals, facts): its allocation
-/// at its capacity, nothing when it has none.
-pub(super) fn list_bytes(list: &Vec<u32>) -> usize {
-    match list.capacity() {
-        0 => 0,
-        capacity => allocated(capacity * size_of::<u32>()),
-    }
-}
-
-/// What an allocation of `bytes` costs: rounded up to 16 bytes, plus 16
-/// for the allocator's own bookkeeping (as glibc's `malloc` does, roughly).
-fn allocated(bytes: usize) -> usize {
-    bytes.next_multiple_of(16) + 16
-}
-
-/// Keeps the operators (and their axiom flags) whose `keep` is true.
-fn retain_flagged(operators: &mut Vec<GroundOperator>, is_axiom: &mut Vec<bool>, keep: &[bool]) {
-    let mut kept = keep.iter();
-    operators.retain(|_| kept.next().copied().unwrap_or(false));
-    let mut kept = keep.iter();
-    is_axiom.retain(|_| kept.next().copied().unwrap_or(false));
-}
-
-/// Instantiates the operators, drops facts no operator changes, renumbers.
-#[expect(clippy::too_many_lines, reason = "the steps of one renumbering")]
-fn finalize(
-    domain: &Domain,
-    problem: &Problem,
-    is_static: &[bool],
-    out: Out,
-    init_count: usize,
-) -> Result<GroundTask, PddlError> {
-    let objects = objects_by_type(domain, problem);
-    let mut budget = Budget {
-        steps: out.steps,
-        limits: out.limits,
-        began: out.began,
-        bytes: out.bytes(),
-    };
-    let facts = out.facts;
-    let n = facts.len();
-    let mut key = Vec::new();
-    let mut lookup = |atom: &AtomTerm, binding: &[u32]| -> Option<u32> {
-        key.clear();
-        key.push(atom.predicate);
-        key.extend(atom.args.iter().map(|t| term_value(*t, binding)));
-        facts.get(&key)
-    };
-    // Grown as operators come, not sized by `out.ops`: most matches of an
-    // ADL schema may compile to no operator, and the unused capacity
-    // would be memory the budget never saw.
-    let mut operators: Vec<GroundOperator> = Vec::new();
-    // Parallel to `operators`: which are axioms.
-    let mut is_axiom: Vec<bool> = Vec::new();
-    let mut changed = vec![false; n];
-    'ops: for i in 0..out.ops.len() {
-        let op = out.ops.key(i);
-        if i as u64 & CHECK_MASK == 0 {
-            budget.limits.check(budget.began, budget.bytes)?;
-        }
-        let Some(schema) = domain.actions.get(op[0] as usize) else {
-            continue; // a conditional effect's matcher: it only found facts
-        };
-        let binding = &op[1..];
-        let mut cost = u32::from(!schema.axiom);
-        if problem.metric && !schema.axiom {
-            cost = match &schema.cost {
-                None => 0,
-                Some(CostTerm::Constant(c)) => *c,
-                Some(CostTerm::Function { function, args }) => {
-                    let args = args.iter().map(|t| term_value(*t, binding)).collect();
-                    // Matching required the value's hidden fact; an
-                    // operator whose cost has no value does not exist.
-                    match problem.function_values.get(&(*function, args)) {
-                        Some(&c) => c,
-                        None => continue 'ops,
-                    }
-                }
-            };
-        }
-        let mut pre: Vec<Lit> = Vec::new();
-        for c in &schema.pre {
-            if let Condition::Atom { positive, atom } = c {
-                if is_static[atom.predicate as usize] {
-                    continue; // checked during matching
-                }
-                match (positive, lookup(atom, binding)) {
-                    (true, None) => continue 'ops, // cannot happen: matched
-                    (&positive, Some(f)) => pre.push(literal(f, positive)),
-                    (false, None) => {} // never true
-                }
-            }
-        }
-        let add: Vec<u32> = schema
-            .add
-            .iter()
-            .filter_map(|a| lookup(a, binding))
-            .collect();
-        let del: Vec<u32> = schema
-            .del
-            .iter()
-            .filter_map(|a| lookup(a, binding))
-            .collect();
-        let variants = if schema.pre_formulas.is_empty() && schema.effects.is_empty() {
-            vec![Variant { pre, add, del }]
-        } else {
-            pre.sort_unstable();
-            pre.dedup();
-            Instantiate {
-                lookup: &mut lookup,
-                is_static,
-                objects: &objects,
-                budget: &mut budget,
-            }
-            .compile(
-                binding,
-                &pre,
-                &schema.pre_formulas,
-                (&add, &del),
-                &schema.effects,
-            )?
-        };
-        let mut name = None;
-        // The variants' slots stay until all are operators; check as they
-        // turn into operators, since one schema can make millions.
-        let slots = variants.len() * size_of::<Variant>();
-        for (k, variant) in variants.into_iter().enumerate() {
-            if k as u64 & CHECK_MASK == CHECK_MASK {
-                budget.limits.check(budget.began, budget.bytes + slots)?;
-            }
-            let (pos, neg): (Vec<Lit>, Vec<Lit>) = variant.pre.iter().partition(|&&l| l & 1 == 0);
-            let mut o = GroundOperator {
-                name: String::new(),
-                pre: pos.iter().map(|l| l >> 1).collect(),
-                neg_pre: neg.iter().map(|l| l >> 1).collect(),
-                add: variant.add,
-                del: variant.del,
-                cost,
-            };
-            for list in [&mut o.pre, &mut o.neg_pre, &mut o.add, &mut o.del] {
-                list.sort_unstable();
-                list.dedup();
-            }
-            if o.pre.iter().any(|f| o.neg_pre.binary_search(f).is_ok()) {
-                continue; // contradictory precondition
-            }
-            let add = o.add.clone();
-            o.del.retain(|f| add.binary_search(f).is_err());
-            if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) {
-                continue; // changes nothing
-            }
-            for &f in &o.add {
-                if o.pre.binary_search(&f).is_err() {
-                    changed[f as usize] = true;
-                }
-            }
-            for &f in &o.del {
-                changed[f as usize] = true;
-            }
-            o.name.clone_from(name.get_or_insert_with(|| {
-                let mut name = schema.name.clone();
-                for &obj in binding {
-                    name.push(' ');
-                    name.push_str(&problem.objects[obj as usize].0);
-                }
-                name
-            }));
-            if operators.len() == operators.capacity() {
-                let before = operators.capacity();
-                operators.reserve(1);
-                budget.bytes += (operators.capacity() - before) * size_of::<GroundOperator>();
-            }
-            budget.bytes += allocated(o.name.capacity())
-                + [&o.pre, &o.neg_pre, &o.add, &o.del]
-                    .into_iter()
-                    .map(list_bytes)
-                    .sum::<usize>();
-            operators.push(o);
-            is_axiom.push(schema.axiom);
-        }
-    }
-    let reachable_operators = is_axiom.iter().filter(|&&axiom| !axiom).count();
-    let reachable_axioms = operators.len() - reachable_operators;
-    // The goal, over reachable facts.
-    let mut goal = Vec::new();
-    let mut goal_false = Vec::new();
-    let mut unsolvable = false;
-    for c in &problem.goal {
-        match c {
-            Condition::Atom { positive, atom } => match (positive, lookup(atom, &[])) {
-                (true, Some(f)) => goal.push(f),
-                (true, None) => unsolvable = true,
-                (false, Some(f)) => goal_false.push(f),
-                (false, None) => {}
-            },
-            Condition::Equal {
-                positive,
-                left,
-                right,
-            } => {
-                if (term_value(*left, &[]) == term_value(*right, &[])) != *positive {
-                    unsolvable = true;
-                }
-            }
-        }
-    }
-    if !problem.goal_formulas.is_empty() {
-        let disjuncts = Instantiate {
-            lookup: &mut lookup,
-            is_static,
-            objects: &objects,
-            budget: &mut budget,
-        }
-        .dnf(&problem.goal_formulas, &[])?;
-        match disjuncts.as_slice() {
-            [] => unsolvable = true,
-            [only] => {
-                for &l in only {
-                    if l & 1 == 0 {
-                        goal.push(l >> 1);
-                    } else {
-                        goal_false.push(l >> 1);
-                    }
-                }
-            }
-            alternatives => {
-                // A goal action per alternative, of cost 0, reaches a
-                // fact of its own: the goal.
-                let reached = u32::try_from(n).unwrap_or(u32::MAX);
-                let base: Vec<Lit> = goal
-                    .iter()
-                    .map(|&f| literal(f, true))
-                    .chain(goal_false.iter().map(|&f| literal(f, false)))
-                    .collect();
-                for alternative in alternatives {
-                    let mut lits: Vec<Lit> = base.iter().chain(alternative).copied().collect();
-                    lits.sort_unstable();
-                    lits.dedup();
-                    let (pos, neg): (Vec<Lit>, Vec<Lit>) = lits.iter().partition(|&&l| l & 1 == 0);
-                    operators.push(GroundOperator {
-                        name: GOAL_ACTION.to_owned(),
-                        pre: pos.iter().map(|l| l >> 1).collect(),
-                        neg_pre: neg.iter().map(|l| l >> 1).collect(),
-                        add: vec![reached],
-                        del: Vec::new(),
-                        cost: 0,
-                    });
-                    is_axiom.push(false);
-                }
-                goal = vec![reached];
-                goal_false.clear();
-                changed.push(true);
-            }
-        }
-    }
-    // A goal that wants a fact both true and false cannot hold (the
-    // impossible fact below stands for it).
-    goal.sort_unstable();
-    goal.dedup();
-    let wanted_false = goal_false.len();
-    goal_false.retain(|f| goal.binary_search(f).is_err());
-    unsolvable |= goal_false.len() < wanted_false;
-    // Facts no operator changes keep their initial value (the first
-    // `init_count` facts are the initial state's).
-    let constant = |f: u32| (!changed[f as usize]).then_some((f as usize) < init_count);
-    let applicable = |o: &GroundOperator| {
-        !o.pre.iter().any(|&f| constant(f) == Some(false))
-            && !o.neg_pre.iter().any(|&f| constant(f) == Some(true))
-    };
-    let keep: Vec<bool> = operators.iter().map(applicable).collect();
-    retain_flagged(&mut operators, &mut is_axiom, &keep);
-    unsolvable |= goal.iter().any(|&f| constant(f) == Some(false))
-        || goal_false.iter().any(|&f| constant(f) == Some(true));
-    // Relevance, as Fast Downward's translator does it: goal facts are
-    // relevant; an operator that adds or deletes a relevant fact is
-    // relevant, and so are its preconditions. Other operators and facts
-    // cannot matter to any plan and are dropped.
-    let n = changed.len(); // with the goal action's fact, if any
-    let mut touching: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (i, o) in operators.iter().enumerate() {
-        for &f in o.add.iter().chain(&o.del) {
-            touching[f as usize].push(u32::try_from(i).unwrap_or(u32::MAX));
-        }
-    }
-    let mut relevant = vec![false; n];
-    let mut useful = vec![false; operators.len()];
-    let mut stack: Vec<u32> = goal.iter().chain(&goal_false).copied().collect();
-    for &f in &stack {
-        relevant[f as usize] = true;
-    }
-    while let Some(f) = stack.pop() {
-        for &i in &touching[f as usize] {
-            if !useful[i as usize] {
-                useful[i as usize] = true;
-                for &p in operators[i as usize]
-                    .pre
-                    .iter()
-                    .chain(&operators[i as usize].neg_pre)
-                {
-                    if !relevant[p as usize] {
-                        relevant[p as usize] = true;
-                        stack.push(p);
-                    }
-                }
-            }
-        }
-    }
-    retain_flagged(&mut operators, &mut is_axiom, &useful);
-    for (c, r) in changed.iter_mut().zip(&relevant) {
-        *c &= *r;
-    }
-    let mut renumber = vec![u32::MAX; n];
-    let mut names = Vec::new();
-    for f in 0..n {
-        if changed[f] {
-            renumber[f] = u32::try_from(names.len()).unwrap_or(u32::MAX);
-            if f == facts.len() {
-                names.push(GOAL_REACHED.to_owned());
-                continue;
-            }
-            let k = facts.key(f);
-            let mut name = format!("({}", domain.predicates[k[0] as usize].name);
-            for &obj in &k[1..] {
-                name.push(' ');
-                name.push_str(&problem.objects[obj as usize].0);
-            }
-            name.push(')');
-            names.push(name);
-        }
-    }
-    let map = |list: &mut Vec<u32>| {
-        list.retain(|&f| renumber[f as usize] != u32::MAX);
-        for f in list.iter_mut() {
-            *f = renumber[*f as usize];
-        }
-    };
-    let (axioms, operators): (Vec<_>, Vec<_>) = operators
-        .into_iter()
-        .zip(is_axiom)
-        .partition(|(_, axiom)| *axiom);
-    let mut operators: Vec<GroundOperator> = operators.into_iter().map(|(o, _)| o).collect();
-    let mut axioms: Vec<GroundOperator> = axioms.into_iter().map(|(o, _)| o).collect();
-    for o in operators.iter_mut().chain(&mut axioms) {
-        map(&mut o.pre);
-        map(&mut o.neg_pre);
-        map(&mut o.add);
-        map(&mut o.del);
-    }
-    let mut init: Vec<u32> = (0..init_count)
-        .map(|f| u32::try_from(f).unwrap_or(u32::MAX))
-        .collect();
-    map(&mut init);
-    map(&mut goal);
-    map(&mut goal_false);
-    if unsolvable {
-        // A fact nothing makes true stands for the impossible goal.
-        goal.push(u32::try_from(names.len()).unwrap_or(u32::MAX));
-        names.push("<unreachable goal>".to_owned());
-    }
-    let stats = GroundingStats {
-        reachable_facts: n,
-        reachable_operators,
-        facts: names.len(),
-        operators: operators.len(),
-        reachable_axioms,
-        axioms: axioms.len(),
-        unsolvable,
-        elapsed: budget.began.elapsed(),
-    };
-    Ok(GroundTask {
-        facts: names,
-        operators,
-        axioms,
-        init,
-        goal,
-        goal_false,
-        action_costs: problem.metric,
-        stats,
-    })
 }

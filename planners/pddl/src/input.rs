@@ -4,9 +4,9 @@
 //! refused before it is opened, since opening a pipe without a writer
 //! blocks forever.
 //!
-//! Every loader reads through here: [`problem::load`](crate::problem::load),
-//! [`pddl::solve_files`](crate::pddl::solve_files), and `searchlab`'s suite
-//! and results files.
+//! Every loader reads through here: the PDDL reader's callers, `planners`'
+//! `problem::load` and `pddl::solve_files` (which re-exports this module as
+//! `planners::input`), and `searchlab`'s suite and results files.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -27,7 +27,7 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 ///
 /// ```
 /// # #[cfg(unix)] {
-/// use planners::input::read_capped;
+/// use searchlab_pddl::input::read_capped;
 /// let error = read_capped(std::path::Path::new("/dev/zero"), 1 << 20).unwrap_err();
 /// assert_eq!(error.kind(), std::io::ErrorKind::FileTooLarge);
 /// assert_eq!(error.to_string(), "file is larger than the 1 MiB input limit");
@@ -61,7 +61,7 @@ pub fn read_capped(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// socket or a directory.
 ///
 /// ```
-/// let error = planners::input::open_input(std::path::Path::new(".")).unwrap_err();
+/// let error = searchlab_pddl::input::open_input(std::path::Path::new(".")).unwrap_err();
 /// assert_eq!(error.to_string(), "not a regular file but a directory");
 /// ```
 pub fn open_input(path: &Path) -> io::Result<File> {
@@ -97,7 +97,7 @@ fn unreadable_kind(kind: std::fs::FileType) -> Option<&'static str> {
 /// [`io::ErrorKind::InvalidData`] for text that is not UTF-8.
 ///
 /// ```
-/// let error = planners::input::read_text(std::path::Path::new("no/such/file")).unwrap_err();
+/// let error = searchlab_pddl::input::read_text(std::path::Path::new("no/such/file")).unwrap_err();
 /// assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
 /// ```
 pub fn read_text(path: &Path) -> io::Result<String> {
@@ -108,7 +108,7 @@ pub fn read_text(path: &Path) -> io::Result<String> {
 /// "file is larger than the N MiB input limit" (in bytes below 1 MiB).
 ///
 /// ```
-/// assert_eq!(planners::input::too_large_message(1 << 30), "file is larger than the 1024 MiB input limit");
+/// assert_eq!(searchlab_pddl::input::too_large_message(1 << 30), "file is larger than the 1024 MiB input limit");
 /// ```
 pub fn too_large_message(limit: u64) -> String {
     if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {

@@ -13,8 +13,18 @@
 
 use state_atomic::{Bits, PartialState, WorldState};
 
-use super::task::bits_of;
-use super::{GroundOperator, GroundTask, PddlError};
+use crate::{GroundOperator, GroundTask, PddlError};
+
+/// The bits of `facts`, a list of fact indices: the state or mask with
+/// exactly those facts set. `B` must hold every index in `facts`.
+///
+/// ```
+/// let bits: u64 = searchlab_pddl::bits_of(&[0, 3]);
+/// assert_eq!(bits, 0b1001);
+/// ```
+pub fn bits_of<B: Bits>(facts: &[u32]) -> B {
+    B::from_ones(facts.iter().map(|&f| f as usize))
+}
 
 /// One ground axiom, ready to fire within its stratum.
 #[derive(Clone, Debug)]
@@ -32,7 +42,7 @@ struct Rule<B: Bits> {
 /// clears its derived facts and derives them again from the others.
 ///
 /// ```
-/// use planners::pddl::{ground, parse_domain, parse_problem, Axioms, GroundingLimits};
+/// use searchlab_pddl::{ground, parse_domain, parse_problem, Axioms, GroundingLimits};
 /// use state_atomic::WorldState;
 /// let domain = parse_domain("d", "(define (domain d) (:requirements :adl :derived-predicates)
 ///   (:predicates (on ?x ?y) (above ?x ?y) (clear ?x))
@@ -63,7 +73,7 @@ pub struct Axioms<B: Bits> {
 
 impl<B: Bits> Axioms<B> {
     /// The heap memory the rules hold, in bytes.
-    pub(crate) fn heap_bytes(&self) -> usize {
+    pub fn heap_bytes(&self) -> usize {
         let lists = |v: &Vec<u32>| v.capacity() * size_of::<u32>();
         self.rules.capacity() * size_of::<Rule<B>>()
             + self.rules.iter().map(|r| lists(&r.inner)).sum::<usize>()
@@ -258,7 +268,7 @@ fn strongly_connected(edges: &[Vec<(u32, bool)>]) -> Vec<usize> {
 /// axiom's precondition, or the goal. The heuristics' view gets an action
 /// of cost 0 making each of them false, since a step may falsify them
 /// where the delete relaxation never would.
-pub(crate) fn negated_derived(task: &GroundTask) -> Vec<u32> {
+pub fn negated_derived(task: &GroundTask) -> Vec<u32> {
     let mut derived = vec![false; task.facts.len()];
     for axiom in &task.axioms {
         derived[axiom.add[0] as usize] = true;
