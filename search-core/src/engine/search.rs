@@ -4,13 +4,13 @@ use std::time::{Duration, Instant};
 
 use num_traits::{CheckedAdd, Zero};
 
-use crate::anytime::{Improvement, Next, Schedule, RESTART_WEIGHTS};
-use crate::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
-use crate::store::{NodeStore, Refused, Slot};
+use crate::algorithms::{astar, bfs, dijkstra, greedy, weighted_astar};
+use crate::engine::anytime::{Improvement, Next, Schedule, RESTART_WEIGHTS};
+use crate::engine::open::{OpenList, OpenListKind, Priority, MAX_BUCKETS};
+use crate::engine::store::{NodeStore, Refused, Slot};
 use crate::{
-    astar, bfs, dijkstra, greedy, weighted_astar, Blind, Cost, Dominance, Estimate, Heuristic,
-    Limit, Outcome, SearchError, SearchLimits, SearchResult, SearchSpace, Solution, Statistics,
-    Trace,
+    Blind, Cost, Dominance, Estimate, Heuristic, Limit, Outcome, SearchError, SearchLimits,
+    SearchResult, SearchSpace, Solution, Statistics, Trace,
 };
 
 /// The owned part of a search over space `S` ([`SearchState`]).

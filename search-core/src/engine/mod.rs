@@ -1,0 +1,15 @@
+//! The engine every algorithm runs on: the best-first search loop, its
+//! limits and end state, and what it keeps nodes in.
+
+pub(crate) mod algorithm_name;
+pub(crate) mod anytime;
+pub(crate) mod lean;
+pub(crate) mod limits;
+pub(crate) mod numbered;
+pub(crate) mod open;
+pub(crate) mod outcome;
+pub(crate) mod search;
+pub(crate) mod stats;
+pub(crate) mod store;
+pub(crate) mod tiny;
+pub(crate) mod trace;
