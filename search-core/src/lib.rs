@@ -93,11 +93,12 @@ pub use algorithms::reach::{bfs_all, bfs_within, dijkstra_all, dijkstra_within, 
 pub use algorithms::weighted_astar::weighted_astar;
 pub use cost::{Cost, FloatCost};
 pub use dominance::Dominance;
+pub use engine::algorithm::Algorithm;
 pub use engine::anytime::{Improvement, RESTART_WEIGHTS};
 pub use engine::limits::{Limit, SearchLimits};
 pub use engine::open::OpenListKind;
 pub use engine::outcome::{Outcome, SearchError, SearchResult, Solution};
-pub use engine::search::{Algorithm, ResultOf, Search, SearchState, StateOf, Status, Workspace};
+pub use engine::search::{ResultOf, Search, SearchState, StateOf, Status, Workspace};
 pub use engine::stats::Statistics;
 pub use engine::tiny::{tiny_accepts, tiny_astar, TinyWorkspace, TINY_MAX_NODES};
 pub use engine::trace::{Trace, TracedNode, TRACE_MAX_NODES};

@@ -1,6 +1,7 @@
 //! The engine every algorithm runs on: the best-first search loop, its
 //! limits and end state, and what it keeps nodes in.
 
+pub(crate) mod algorithm;
 pub(crate) mod algorithm_name;
 pub(crate) mod anytime;
 pub(crate) mod lean;
