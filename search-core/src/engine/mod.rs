@@ -4,6 +4,7 @@
 pub(crate) mod algorithm;
 pub(crate) mod algorithm_name;
 pub(crate) mod anytime;
+mod expansion;
 pub(crate) mod lean;
 pub(crate) mod limits;
 pub(crate) mod numbered;
