@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use num_traits::{CheckedAdd, Zero};
 
+use crate::engine::driver::End;
 use crate::engine::open::MAX_BUCKETS;
-use crate::engine::search::{End, Workspace};
+use crate::engine::search::Workspace;
 use crate::engine::store::{Refused, Slot};
 use crate::{
     Algorithm, Cost, Dominance, Estimate, Heuristic, Limit, SearchError, SearchSpace, Statistics,

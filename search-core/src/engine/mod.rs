@@ -1,9 +1,11 @@
-//! The engine every algorithm runs on: the best-first search loop, its
-//! limits and end state, and what it keeps nodes in.
+//! The engine every algorithm runs on: the one search loop ([`run`]) with
+//! its limits, clock and end state, the eager best-first search that
+//! configures it ([`search`]), and what they keep nodes in.
 
 pub(crate) mod algorithm;
 pub(crate) mod algorithm_name;
 pub(crate) mod anytime;
+pub(crate) mod driver;
 mod expansion;
 pub(crate) mod lean;
 pub(crate) mod limits;

@@ -1,16 +1,20 @@
-//! The engine: one best-first loop that every algorithm configures.
+//! The eager best-first search that every algorithm of [`Algorithm`]
+//! configures: its builder, its state between steps, and its step for the
+//! engine's loop ([`driver`](crate::engine::driver)); one expansion is in
+//! [`expansion`](crate::engine::expansion).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use num_traits::Zero;
 
 use crate::engine::anytime::{Improvement, Next, Schedule};
+use crate::engine::driver::{self, Core, End, Step};
 use crate::engine::expansion::{push_open, Expansion};
 use crate::engine::open::{OpenList, OpenListKind, Priority};
 use crate::engine::store::NodeStore;
 use crate::{
-    Algorithm, Blind, Cost, Dominance, Estimate, Heuristic, Limit, Outcome, SearchError,
-    SearchLimits, SearchResult, SearchSpace, Solution, Statistics, Trace,
+    Algorithm, Blind, Cost, Dominance, Estimate, Heuristic, SearchError, SearchLimits,
+    SearchResult, SearchSpace, Solution, Statistics, Status, Trace,
 };
 
 /// The owned part of a search over space `S` ([`SearchState`]).
@@ -20,15 +24,6 @@ pub type StateOf<S> =
 /// The result type of a search over space `S`.
 pub type ResultOf<S> =
     SearchResult<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;
-
-/// Whether a search can go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// It stopped after the requested number of expansions; step again.
-    Running,
-    /// It ended; [`Search::run`] returns the result.
-    Finished,
-}
 
 /// Buffers a search allocates, kept between searches so that planning many
 /// times a second does not reallocate. Get one back with
@@ -56,16 +51,6 @@ impl<N: crate::Node, A, C: Cost> Workspace<N, A, C> {
         let (open, open_growth) = self.open.bytes(room);
         (store + open, store_growth + open_growth)
     }
-}
-
-/// How a finished search ended.
-#[derive(Clone, Debug)]
-pub(crate) enum End {
-    Goal(u32),
-    Exhausted,
-    Limit(Limit),
-    Cancelled,
-    Failed(SearchError),
 }
 
 /// A search in progress, advanced in steps or run to the end.
@@ -154,9 +139,9 @@ pub struct SearchState<N, A, C> {
     start: Option<N>,
     algorithm: Algorithm,
     open_list: OpenListKind,
-    limits: SearchLimits<C>,
+    /// The limits, statistics, clock and end the engine's loop keeps.
+    core: Core<C>,
     ws: Workspace<N, A, C>,
-    stats: Statistics,
     /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
     pruned: bool,
     /// The first path whose cost passed the cost type's largest value: left
@@ -167,16 +152,8 @@ pub struct SearchState<N, A, C> {
     bfs_next: u32,
     /// The most successors one expansion produced, for memory projections.
     max_branching: usize,
-    /// When to read the clock next, for `max_time`: the expansion count.
-    next_clock: u64,
-    /// The search time and expansions at the last reading.
-    last_clock: (Duration, u64),
-    /// Whether expansions are slow (a millisecond or more each, or of
-    /// unknown pace), so that the clock is read after each evaluation too.
-    clock_each_evaluation: bool,
     /// When `max_time` runs out, from the running step's start.
     deadline: Option<Instant>,
-    end: Option<End>,
     /// Restarting weighted A*'s iterations and plans so far.
     schedule: Option<Schedule<N, A, C>>,
     /// The start, kept for the next iteration of restarting weighted A*.
@@ -192,19 +169,14 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
             start: Some(start),
             algorithm: Algorithm::AStar,
             open_list: OpenListKind::Auto,
-            limits: SearchLimits::default(),
+            core: Core::default(),
             ws: Workspace::default(),
-            stats: Statistics::default(),
             pruned: false,
             overflow: None,
             last_key: None,
             bfs_next: 0,
             max_branching: 1,
-            next_clock: 0,
-            last_clock: (Duration::ZERO, 0),
-            clock_each_evaluation: true,
             deadline: None,
-            end: None,
             schedule: None,
             origin: None,
             expansions: None,
@@ -213,12 +185,12 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
 
     /// The statistics so far.
     pub fn statistics(&self) -> &Statistics {
-        &self.stats
+        &self.core.stats
     }
 
     /// Whether the search has ended ([`Search::run`] then returns at once).
     pub fn is_finished(&self) -> bool {
-        self.end.is_some()
+        self.core.end.is_some()
     }
 }
 
@@ -226,10 +198,7 @@ impl<N: Clone, A: Clone, C: Copy> SearchState<N, A, C> {
     /// The search's exploration so far, if it records one; see
     /// [`Search::trace`].
     pub fn trace(&self) -> Option<Trace<N, A, C>> {
-        let goal = match self.end {
-            Some(End::Goal(goal)) => Some(goal),
-            _ => None,
-        };
+        let goal = End::goal(self.core.end.as_ref());
         let expansions = self.expansions.as_deref()?;
         let heuristic = self.algorithm.uses_heuristic();
         Some(Trace::of_store(&self.ws.store, expansions, goal, heuristic))
@@ -348,7 +317,7 @@ where
     /// Sets the limits.
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
-        self.run.limits = limits;
+        self.run.core.limits = limits;
         self
     }
 
@@ -399,7 +368,7 @@ where
 
     /// The statistics so far.
     pub fn statistics(&self) -> &Statistics {
-        &self.run.stats
+        &self.run.core.stats
     }
 
     /// The heuristic, for reading what it learned.
@@ -439,40 +408,7 @@ where
     /// [`SearchError::NodeNumberOutOfRange`] or
     /// [`SearchError::NodeNumberShared`] for a broken node numbering.
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
-        let started = Instant::now();
-        if let Some(max) = self.run.limits.max_time {
-            self.run.deadline = started.checked_add(max.saturating_sub(self.run.stats.elapsed));
-            self.heuristic.set_deadline(self.run.deadline);
-        }
-        if let Some(max) = self.run.limits.max_memory_bytes {
-            let (held, _) = self.run.ws.bytes(0);
-            self.heuristic
-                .set_memory_budget(Some(max.saturating_sub(held)));
-        }
-        if let Some(start) = self.run.start.take() {
-            self.begin(start);
-        }
-        let mut budget = expansions;
-        let limited = self.run.limits.checks_expansions();
-        while self.run.end.is_none() && budget > 0 {
-            budget -= 1;
-            if let Some(end) = limited.then(|| self.check_limits(started)).flatten() {
-                self.run.end = Some(end);
-                break;
-            }
-            self.expand_next();
-            if self.run.end.is_some() && self.run.schedule.is_some() {
-                self.next_iteration(started);
-            }
-        }
-        self.run.stats.elapsed += started.elapsed();
-        self.run.stats.stored = self.run.ws.store.len();
-        self.run.stats.estimated_bytes = self.bytes(0).0;
-        match &self.run.end {
-            None => Ok(Status::Running),
-            Some(End::Failed(error)) => Err(error.clone()),
-            Some(_) => Ok(Status::Finished),
-        }
+        driver::step(self, expansions)
     }
 
     /// Runs the search to its end and returns the outcome and statistics.
@@ -482,35 +418,15 @@ where
     /// # Errors
     /// As for [`step`](Search::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
-        while self.step(u64::MAX)? == Status::Running {}
-        // An anytime search's best plan; a limit or cancellation that came
-        // before the search ended keeps it but does not make it a final answer.
-        let best = self.improvements().last().map(|i| i.solution.clone());
-        let outcome = match (best, &self.run.end) {
-            (best, Some(End::Limit(limit))) => Outcome::LimitReached {
-                limit: *limit,
-                best,
-            },
-            (best, Some(End::Cancelled)) => Outcome::Cancelled { best },
-            (Some(best), _) => Outcome::Solved(best),
-            (None, Some(End::Goal(index))) => Outcome::Solved(self.solution(*index)),
-            _ => Outcome::ran_dry(
-                self.run.stats.dead_ends,
-                self.heuristic.dead_ends_are_reliable(),
-            ),
-        };
-        Ok(SearchResult {
-            outcome,
-            stats: self.run.stats.clone(),
-        })
+        driver::run(self)
     }
 
     fn begin(&mut self, start: S::Node) {
         if let Err(error) = self.run.algorithm.validate() {
-            self.run.end = Some(End::Failed(error));
+            self.run.core.end = Some(End::Failed(error));
             return;
         }
-        self.run.stats = Statistics::default();
+        self.run.core.stats = Statistics::default();
         if self.run.schedule.is_some() {
             self.run.origin = Some(start.clone());
         }
@@ -522,14 +438,14 @@ where
     /// Any other end (exhausted under the bound, so the best plan is
     /// optimal; a limit; cancellation; an error) ends the search.
     fn next_iteration(&mut self, step_started: Instant) {
-        let Some(End::Goal(goal)) = self.run.end else {
+        let Some(End::Goal(goal)) = self.run.core.end else {
             return;
         };
-        let solution = self.solution(goal);
+        let solution = self.path_to(goal);
         let admissible = self.heuristic.is_admissible();
         let (expanded, elapsed) = (
-            self.run.stats.expanded,
-            self.run.stats.elapsed + step_started.elapsed(),
+            self.run.core.stats.expanded,
+            self.run.core.stats.elapsed + step_started.elapsed(),
         );
         let Some(schedule) = self.run.schedule.as_mut() else {
             return;
@@ -537,7 +453,7 @@ where
         if let Next::Restart(algorithm) = schedule.found(solution, expanded, elapsed, admissible) {
             if let Some(start) = self.run.origin.clone() {
                 self.run.algorithm = algorithm;
-                self.run.end = None;
+                self.run.core.end = None;
                 self.begin_iteration(start);
             }
         }
@@ -560,17 +476,15 @@ where
         self.run.pruned = false;
         self.run.overflow = None;
         self.run.max_branching = 1;
-        self.run.next_clock = self.run.stats.expanded;
-        self.run.last_clock = (self.run.stats.elapsed, self.run.stats.expanded);
-        self.run.clock_each_evaluation = true;
-        self.run.stats.generated += 1;
-        self.run.stats.evaluated += 1;
+        self.run.core.clock.restart(&self.run.core.stats);
+        self.run.core.stats.generated += 1;
+        self.run.core.stats.evaluated += 1;
         let h = if self.run.algorithm.uses_heuristic() {
             match self.heuristic.estimate(&start) {
                 Estimate::Value(h) => h,
                 Estimate::DeadEnd => {
-                    self.run.stats.dead_ends = 1;
-                    self.run.end = Some(End::Exhausted);
+                    self.run.core.stats.dead_ends = 1;
+                    self.run.core.end = Some(End::Exhausted);
                     return;
                 }
             }
@@ -585,7 +499,7 @@ where
             .store
             .insert_start(start, zero, |n| space.node_number(n))
         {
-            self.run.end = Some(End::Failed(error));
+            self.run.core.end = Some(End::Failed(error));
             return;
         }
         self.run.ws.store.node_heap = space.node_heap_bytes(self.run.ws.store.node(0));
@@ -597,13 +511,13 @@ where
             dominance.is_dominated(self.run.ws.store.node(0), zero);
         }
         if is_goal {
-            self.run.end = Some(End::Goal(0));
+            self.run.core.end = Some(End::Goal(0));
         } else if !self.run.algorithm.is_bfs() {
-            let max_memory = self.run.limits.max_memory_bytes;
+            let max_memory = self.run.core.limits.max_memory_bytes;
             if let Err(end) =
                 push_open(&mut self.run.ws, self.run.algorithm, zero, h, 0, max_memory)
             {
-                self.run.end = Some(end);
+                self.run.core.end = Some(end);
             }
         }
     }
@@ -619,73 +533,6 @@ where
     fn bytes(&self, room: usize) -> (usize, usize) {
         let (held, growth) = self.run.ws.bytes(room);
         (held + self.heuristic.memory_bytes(), growth)
-    }
-
-    fn check_limits(&mut self, step_started: Instant) -> Option<End> {
-        let limits = &self.run.limits;
-        if limits.is_cancelled() {
-            return Some(End::Cancelled);
-        }
-        if limits
-            .max_expansions
-            .is_some_and(|m| self.run.stats.expanded >= m)
-        {
-            return Some(End::Limit(Limit::Expansions));
-        }
-        if limits
-            .max_stored_nodes
-            .is_some_and(|m| self.run.ws.store.len() >= m)
-        {
-            return Some(End::Limit(Limit::StoredNodes));
-        }
-        if let Some(max) = limits.max_memory_bytes {
-            let (now, growth) = self.bytes(self.run.max_branching);
-            if now + growth > max {
-                return Some(End::Limit(Limit::Memory));
-            }
-        }
-        if let Some(max) = limits.max_time {
-            if self.run.stats.expanded >= self.run.next_clock {
-                let now = self.run.stats.elapsed + step_started.elapsed();
-                if now >= max {
-                    return Some(End::Limit(Limit::Time));
-                }
-                self.plan_clock(now, max);
-            }
-        }
-        None
-    }
-
-    /// Chooses when to read the clock next: after as many expansions as
-    /// take about a millisecond at the pace since the last reading (less
-    /// near the limit), at most 64 (a reading costs about as much as a fast
-    /// grid expansion) and at least one. So a search passes `max_time` by
-    /// at most a millisecond or so, or one expansion when they are slower.
-    fn plan_clock(&mut self, now: Duration, max: Duration) {
-        let (then, at) = self.run.last_clock;
-        let done = u128::from(self.run.stats.expanded - at);
-        let stride = match now.saturating_sub(then).as_nanos().checked_div(done) {
-            Some(pace) => {
-                let interval = max.saturating_sub(now).min(Duration::from_millis(1));
-                let stride = interval.as_nanos() / pace.max(1);
-                u64::try_from(stride).unwrap_or(64).clamp(1, 64)
-            }
-            None => 1, // no pace yet
-        };
-        self.run.last_clock = (now, self.run.stats.expanded);
-        self.run.next_clock = self.run.stats.expanded + stride;
-        self.run.clock_each_evaluation = stride == 1;
-    }
-
-    /// What ends a search whose open list ran dry.
-    fn exhausted(&mut self) -> End {
-        if let Some(error) = self.run.overflow.take() {
-            End::Failed(error)
-        } else if self.run.pruned {
-            End::Limit(Limit::CostBound)
-        } else {
-            End::Exhausted
-        }
     }
 
     fn pop(&mut self) -> Option<u32> {
@@ -709,7 +556,7 @@ where
                         | (Priority::Cost(_), Priority::Cost(_))
                 ) && key > last
             }) {
-                self.run.stats.expanded_until_last_jump = self.run.stats.expanded;
+                self.run.core.stats.expanded_until_last_jump = self.run.core.stats.expanded;
             }
             self.run.last_key = Some(key);
             self.run.ws.store.closed.set(index, true);
@@ -720,10 +567,10 @@ where
 
     fn expand_next(&mut self) {
         let Some(index) = self.pop() else {
-            self.run.end = Some(self.exhausted());
+            self.run.core.end = Some(End::ran_dry(self.run.overflow.take(), self.run.pruned));
             return;
         };
-        self.run.stats.expanded += 1;
+        self.run.core.stats.expanded += 1;
         if let Some(expansions) = &mut self.run.expansions {
             expansions.push(index);
         }
@@ -733,12 +580,12 @@ where
         // checking it saves a hash lookup in reversible spaces.
         let grandparent = (index != 0).then_some(record.parent);
         if !self.run.algorithm.is_bfs() && self.space.is_goal(&node) {
-            self.run.end = Some(End::Goal(index));
+            self.run.core.end = Some(End::Goal(index));
             return;
         }
         let g = self.run.ws.store.g(index);
         let open_before = self.open_len();
-        let generated_before = self.run.stats.generated;
+        let generated_before = self.run.core.stats.generated;
 
         let mut expansion = Expansion {
             space: self.space,
@@ -751,16 +598,19 @@ where
                 _ => None,
             },
             ws: &mut self.run.ws,
-            stats: &mut self.run.stats,
+            stats: &mut self.run.core.stats,
             pruned: &mut self.run.pruned,
-            end: &mut self.run.end,
+            end: &mut self.run.core.end,
             overflow: &mut self.run.overflow,
-            bound: self.run.limits.cost_bound,
+            bound: self.run.core.limits.cost_bound,
             below: self.run.schedule.as_ref().and_then(Schedule::bound),
-            max_memory: self.run.limits.max_memory_bytes,
-            deadline: self.run.deadline.filter(|_| self.run.clock_each_evaluation),
-            guarded: self.run.limits.cost_bound.is_some()
-                || self.run.limits.max_memory_bytes.is_some()
+            max_memory: self.run.core.limits.max_memory_bytes,
+            deadline: self
+                .run
+                .deadline
+                .filter(|_| self.run.core.clock.each_evaluation),
+            guarded: self.run.core.limits.cost_bound.is_some()
+                || self.run.core.limits.max_memory_bytes.is_some()
                 || self.run.schedule.is_some(),
             parent: &node,
             index,
@@ -771,16 +621,15 @@ where
             expansion.successor(action, child, cost);
         });
         let branching =
-            usize::try_from(self.run.stats.generated - generated_before).unwrap_or(usize::MAX);
+            usize::try_from(self.run.core.stats.generated - generated_before).unwrap_or(usize::MAX);
         self.run.max_branching = self.run.max_branching.max(branching);
-        self.run.stats.max_open = self
-            .run
-            .stats
-            .max_open
-            .max(self.open_len().max(open_before));
+        let open = self.open_len().max(open_before);
+        let stats = &mut self.run.core.stats;
+        stats.max_open = stats.max_open.max(open);
     }
 
-    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+    /// The plan to the stored node `goal`.
+    fn path_to(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
         let store = &self.run.ws.store;
         let mut nodes = Vec::new();
         let mut actions = Vec::new();
@@ -799,5 +648,78 @@ where
             nodes,
             cost: store.g(goal),
         }
+    }
+}
+
+impl<S, H> Step for Search<'_, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    type Space = S;
+
+    // Fast expansions (a grid's take tens of nanoseconds) would pay for
+    // a clock reading each.
+    const PACED_CLOCK: bool = true;
+
+    #[inline]
+    fn core(&self) -> &Core<S::Cost> {
+        &self.run.core
+    }
+
+    #[inline]
+    fn core_mut(&mut self) -> &mut Core<S::Cost> {
+        &mut self.run.core
+    }
+
+    fn prepare(&mut self, started: Instant) {
+        if let Some(max) = self.run.core.limits.max_time {
+            let elapsed = self.run.core.stats.elapsed;
+            self.run.deadline = started.checked_add(max.saturating_sub(elapsed));
+            self.heuristic.set_deadline(self.run.deadline);
+        }
+        if let Some(max) = self.run.core.limits.max_memory_bytes {
+            let (held, _) = self.run.ws.bytes(0);
+            self.heuristic
+                .set_memory_budget(Some(max.saturating_sub(held)));
+        }
+        if let Some(start) = self.run.start.take() {
+            self.begin(start);
+        }
+    }
+
+    #[inline]
+    fn advance(&mut self, started: Instant) -> bool {
+        self.expand_next();
+        if self.run.core.end.is_some() && self.run.schedule.is_some() {
+            self.next_iteration(started);
+        }
+        true
+    }
+
+    fn stored_nodes(&self) -> Option<usize> {
+        Some(self.run.ws.store.len())
+    }
+
+    fn exceeds_memory(&self, max: usize) -> bool {
+        let (now, growth) = self.bytes(self.run.max_branching);
+        now + growth > max
+    }
+
+    fn settle(&mut self) {
+        self.run.core.stats.stored = self.run.ws.store.len();
+        self.run.core.stats.estimated_bytes = self.bytes(0).0;
+    }
+
+    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+        self.path_to(goal)
+    }
+
+    fn best(&self) -> Option<Solution<S::Node, S::Action, S::Cost>> {
+        self.improvements().last().map(|i| i.solution.clone())
+    }
+
+    fn dead_ends_are_reliable(&self) -> bool {
+        self.heuristic.dead_ends_are_reliable()
     }
 }
