@@ -258,6 +258,7 @@ where
 
     /// A node stored for the first time: evaluate it. Returns the node and
     /// its heuristic value if it goes on the open list.
+    #[inline]
     fn first_visit(&mut self, child: u32) -> Option<(u32, S::Cost)> {
         self.stats.evaluated += 1;
         let store = &mut self.ws.store;
@@ -277,6 +278,7 @@ where
 
     /// The heuristic value of a stored node; `None` (and the node marked) for
     /// a dead end. Callers count the evaluation.
+    #[inline]
     fn evaluate(&mut self, child: u32) -> Option<S::Cost> {
         let store = &mut self.ws.store;
         self.heuristic
@@ -317,6 +319,7 @@ where
     /// A node seen before, reached again at `child_g`: keep the cheaper path
     /// and reopen it if the algorithm does. Returns the node and its
     /// heuristic value if it goes back on the open list.
+    #[inline]
     fn revisit(
         &mut self,
         child: u32,

@@ -565,6 +565,9 @@ where
         None
     }
 
+    // Inlined into the engine's loop, as when it was written there: the
+    // driver lives in another module, so in another codegen unit.
+    #[inline]
     fn expand_next(&mut self) {
         let Some(index) = self.pop() else {
             self.run.core.end = Some(End::ran_dry(self.run.overflow.take(), self.run.pruned));
