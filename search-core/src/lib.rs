@@ -74,61 +74,43 @@
 //! assert_eq!(result.stats.expanded, 7);
 //! ```
 
-mod algorithm_name;
-mod anytime;
-mod astar;
-mod bfs;
-mod closures;
+mod algorithms;
 mod cost;
-mod dijkstra;
 mod dominance;
-#[cfg(feature = "petgraph")]
-pub mod graph;
-mod greedy;
-mod grid;
+mod engine;
 mod heuristic;
-mod ida_star;
-mod lazy_greedy;
-mod lean;
-mod limits;
-mod multi_source;
-mod numbered;
-mod open;
-mod outcome;
-mod reach;
-mod search;
 mod space;
-mod stats;
-mod store;
-mod tiny;
-mod trace;
-mod weighted_astar;
+mod spaces;
 
-pub use anytime::{Improvement, RESTART_WEIGHTS};
-pub use astar::astar;
-pub use bfs::bfs;
-pub use closures::{
+pub use algorithms::astar::astar;
+pub use algorithms::bfs::bfs;
+pub use algorithms::dijkstra::dijkstra;
+pub use algorithms::greedy::greedy;
+pub use algorithms::ida_star::{ida_star, IdaStar};
+pub use algorithms::lazy_greedy::{lazy_greedy, LazyGreedy, DEFAULT_BOOST};
+pub use algorithms::multi_source::{MultiSource, OnSources, Source};
+pub use algorithms::reach::{bfs_all, bfs_within, dijkstra_all, dijkstra_within, Reached};
+pub use algorithms::weighted_astar::weighted_astar;
+pub use cost::{Cost, FloatCost};
+pub use dominance::Dominance;
+pub use engine::algorithm::Algorithm;
+pub use engine::anytime::{Improvement, RESTART_WEIGHTS};
+pub use engine::driver::Status;
+pub use engine::limits::{Limit, SearchLimits};
+pub use engine::open::OpenListKind;
+pub use engine::outcome::{Outcome, SearchError, SearchResult, Solution};
+pub use engine::search::{ResultOf, Search, SearchState, StateOf, Workspace};
+pub use engine::stats::Statistics;
+pub use engine::tiny::{tiny_accepts, tiny_astar, TinyWorkspace, TINY_MAX_NODES};
+pub use engine::trace::{Trace, TracedNode, TRACE_MAX_NODES};
+pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic, Viewed};
+pub use space::{Node, SearchSpace};
+pub use spaces::closures::{
     astar_fn, bfs_fn, dijkstra_fn, greedy_fn, weighted_astar_fn, FnSpace, PathResult,
 };
-pub use cost::{Cost, FloatCost};
-pub use dijkstra::dijkstra;
-pub use dominance::Dominance;
-pub use greedy::greedy;
-pub use grid::{Cell, Grid, Moves};
-pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic, Viewed};
-pub use ida_star::{ida_star, IdaStar};
-pub use lazy_greedy::{lazy_greedy, LazyGreedy, DEFAULT_BOOST};
-pub use limits::{Limit, SearchLimits};
-pub use multi_source::{MultiSource, OnSources, Source};
-pub use open::OpenListKind;
-pub use outcome::{Outcome, SearchError, SearchResult, Solution};
-pub use reach::{bfs_all, bfs_within, dijkstra_all, dijkstra_within, Reached};
-pub use search::{Algorithm, ResultOf, Search, SearchState, StateOf, Status, Workspace};
-pub use space::{Node, SearchSpace};
-pub use stats::Statistics;
-pub use tiny::{tiny_accepts, tiny_astar, TinyWorkspace, TINY_MAX_NODES};
-pub use trace::{Trace, TracedNode, TRACE_MAX_NODES};
-pub use weighted_astar::weighted_astar;
+#[cfg(feature = "petgraph")]
+pub use spaces::graph;
+pub use spaces::grid::{Cell, Grid, Moves};
 
 /// The names most programs need. The [`Cost`] trait is left out: generic
 /// code imports `search_core::Cost` by path, so that this prelude can be

@@ -9,19 +9,7 @@
 //! repeats without end) cannot hide a plan a few steps away. Preferring the
 //! larger `g`, as A* does, would dive down such a plateau forever.
 
-use num_traits::Zero;
-
 use crate::{Algorithm, Heuristic, ResultOf, Search, SearchError, SearchSpace};
-
-pub(crate) fn priority<C>(_g: C, h: C) -> C {
-    h
-}
-
-/// The `g` greedy search breaks ties by: the same for every node, so the
-/// push order decides.
-pub(crate) fn tie_g<C: Zero>(_g: C) -> C {
-    C::zero()
-}
 
 /// Runs greedy best-first search from `start` guided by `heuristic` (any
 /// estimate; admissibility buys nothing here).

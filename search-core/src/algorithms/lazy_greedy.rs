@@ -20,9 +20,11 @@ use hashbrown::HashMap;
 use num_traits::{CheckedAdd, Zero};
 use rustc_hash::FxBuildHasher;
 
+use crate::engine::driver::{self, Core, End, Step};
+use crate::engine::outcome::edge_error;
 use crate::{
-    Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchError, SearchLimits, SearchResult,
-    SearchSpace, Solution, Statistics, Status, Trace, TracedNode,
+    Cost, Estimate, Heuristic, Limit, ResultOf, SearchError, SearchLimits, SearchSpace, Solution,
+    Statistics, Status, Trace, TracedNode,
 };
 
 /// How much a preferred queue jumps ahead when the search makes progress,
@@ -80,15 +82,6 @@ struct Options {
     reopen_closed: bool,
 }
 
-/// How a finished search ended.
-enum End {
-    Goal(u32),
-    Exhausted,
-    Limit(Limit),
-    Cancelled,
-    Failed(SearchError),
-}
-
 /// Lazy greedy best-first search: Fast Downward's `lazy_greedy([h1, ...],
 /// preferred=[h1, ...])`.
 ///
@@ -139,8 +132,8 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     start: Option<S::Node>,
     heuristics: Vec<H>,
     options: Options,
-    limits: SearchLimits<S::Cost>,
-    stats: Statistics,
+    /// The limits, statistics and end the engine's loop keeps.
+    core: Core<S::Cost>,
     records: Vec<Record<S>>,
     index: HashMap<S::Node, u32, FxBuildHasher>,
     /// Edges waiting, by slot; a slot is emptied when its edge is taken by
@@ -161,7 +154,6 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     /// The first path whose cost passed the cost type: left out, since a
     /// cheaper plan may exist, and the error if none does.
     overflow: Option<SearchError>,
-    end: Option<End>,
     recording: Option<Recording<S::Cost>>,
 }
 
@@ -186,8 +178,7 @@ where
                 boost: DEFAULT_BOOST,
                 reopen_closed: false,
             },
-            limits: SearchLimits::default(),
-            stats: Statistics::default(),
+            core: Core::default(),
             records: Vec::new(),
             index: HashMap::default(),
             pending: Vec::new(),
@@ -201,7 +192,6 @@ where
             node_heap: 0,
             pruned: false,
             overflow: None,
-            end: None,
             recording: None,
         }
     }
@@ -243,7 +233,7 @@ where
     /// Sets the limits.
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
-        self.limits = limits;
+        self.core.limits = limits;
         self
     }
 
@@ -309,16 +299,13 @@ where
                 dominated: false,
             })
             .collect();
-        let goal = match self.end {
-            Some(End::Goal(goal)) => Some(goal),
-            _ => None,
-        };
+        let goal = End::goal(self.core.end.as_ref());
         Some(Trace::new(nodes, recording.expansions.clone(), goal))
     }
 
     /// The statistics so far.
     pub fn statistics(&self) -> &Statistics {
-        &self.stats
+        &self.core.stats
     }
 
     /// The heuristics, for reading what they learned.
@@ -337,52 +324,7 @@ where
     /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
     /// largest value.
     pub fn step(&mut self, steps: u64) -> Result<Status, SearchError> {
-        let started = Instant::now();
-        if let Some(max) = self.limits.max_time {
-            let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
-            for heuristic in &mut self.heuristics {
-                heuristic.set_deadline(deadline);
-            }
-        }
-        if let Some(max) = self.limits.max_memory_bytes {
-            // Each may hold what the search and the others leave.
-            let held = self.bytes();
-            for heuristic in &mut self.heuristics {
-                let others = held - heuristic.memory_bytes();
-                heuristic.set_memory_budget(Some(max.saturating_sub(others)));
-            }
-        }
-        if let Some(start) = self.start.take() {
-            self.begin(start, started);
-        }
-        let mut budget = steps;
-        while self.end.is_none() && budget > 0 {
-            budget -= 1;
-            if let Some(end) = self.check_limits(started) {
-                self.end = Some(end);
-                break;
-            }
-            match self.pop() {
-                Some(edge) => self.visit(edge),
-                None => {
-                    self.end = Some(if let Some(error) = self.overflow.take() {
-                        End::Failed(error)
-                    } else if self.pruned {
-                        End::Limit(Limit::CostBound)
-                    } else {
-                        End::Exhausted
-                    });
-                }
-            }
-        }
-        self.stats.elapsed += started.elapsed();
-        self.stats.stored = self.records.len();
-        self.stats.estimated_bytes = self.bytes();
-        match &self.end {
-            None => Ok(Status::Running),
-            Some(End::Failed(error)) => Err(error.clone()),
-            Some(_) => Ok(Status::Finished),
-        }
+        driver::step(self, steps)
     }
 
     /// Runs the search to its end and returns the outcome and statistics.
@@ -391,25 +333,7 @@ where
     /// # Errors
     /// As for [`step`](Self::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
-        while self.step(u64::MAX)? == Status::Running {}
-        let outcome = match &self.end {
-            Some(End::Goal(index)) => Outcome::Solved(self.solution(*index)),
-            Some(End::Limit(limit)) => Outcome::LimitReached {
-                limit: *limit,
-                best: None,
-            },
-            Some(End::Cancelled) => Outcome::Cancelled { best: None },
-            _ => Outcome::ran_dry(
-                self.stats.dead_ends,
-                self.heuristics
-                    .iter()
-                    .all(Heuristic::dead_ends_are_reliable),
-            ),
-        };
-        Ok(SearchResult {
-            outcome,
-            stats: self.stats.clone(),
-        })
+        driver::run(self)
     }
 
     fn begin(&mut self, start: S::Node, started: Instant) {
@@ -429,9 +353,9 @@ where
             }
         }
         self.best = vec![None; self.heuristics.len()];
-        self.stats.generated = 1;
-        if let Some(end) = self.check_limits(started) {
-            self.end = Some(end);
+        self.core.stats.generated = 1;
+        if let Some(end) = driver::check_limits(self, started) {
+            self.core.end = Some(end);
             return;
         }
         self.visit(Pending {
@@ -439,37 +363,6 @@ where
             node: start,
             cost: S::Cost::zero(),
         });
-    }
-
-    fn check_limits(&self, started: Instant) -> Option<End> {
-        let limits = &self.limits;
-        if limits.is_cancelled() {
-            return Some(End::Cancelled);
-        }
-        if limits
-            .max_expansions
-            .is_some_and(|m| self.stats.expanded >= m)
-        {
-            return Some(End::Limit(Limit::Expansions));
-        }
-        if limits
-            .max_stored_nodes
-            .is_some_and(|m| self.records.len() >= m)
-        {
-            return Some(End::Limit(Limit::StoredNodes));
-        }
-        if limits.max_memory_bytes.is_some_and(|m| self.bytes() > m) {
-            return Some(End::Limit(Limit::Memory));
-        }
-        // Estimates dominate a lazy search's time, so one clock reading
-        // per removal costs little.
-        if limits
-            .max_time
-            .is_some_and(|m| self.stats.elapsed + started.elapsed() >= m)
-        {
-            return Some(End::Limit(Limit::Time));
-        }
-        None
     }
 
     /// The engine's memory estimate: allocated capacity of its tables.
@@ -538,7 +431,7 @@ where
                 h.notify_transition(parent, &edge.node);
             }
         }
-        self.stats.evaluated += 1;
+        self.core.stats.evaluated += 1;
         self.estimates.clear();
         let mut dead = false;
         for h in &mut self.heuristics {
@@ -551,7 +444,7 @@ where
             }
         }
         let index = if let Some(i) = known {
-            self.stats.reopened += 1;
+            self.core.stats.reopened += 1;
             let record = &mut self.records[i as usize];
             record.parent = edge.parent;
             record.g = g;
@@ -559,7 +452,7 @@ where
             i
         } else {
             let Ok(i) = u32::try_from(self.records.len()) else {
-                self.end = Some(End::Limit(Limit::StoredNodes));
+                self.core.end = Some(End::Limit(Limit::StoredNodes));
                 return;
             };
             self.node_heap += self.space.node_heap_bytes(&edge.node);
@@ -581,12 +474,12 @@ where
             recording.h[i] = h;
         }
         if dead {
-            self.stats.dead_ends += 1;
+            self.core.stats.dead_ends += 1;
             return;
         }
         let node = self.records[index as usize].node.clone();
         if self.space.is_goal(&node) {
-            self.end = Some(End::Goal(index));
+            self.core.end = Some(End::Goal(index));
             return;
         }
         let mut progress = false;
@@ -611,7 +504,7 @@ where
         self.space.successors(node, |action, child, cost| {
             successors.push((action, child, cost, false));
         });
-        self.stats.generated += successors.len() as u64;
+        self.core.stats.generated += successors.len() as u64;
         if self.options.preferred && !self.heuristics.is_empty() {
             for (_, child, _, preferred) in &mut successors {
                 *preferred = self
@@ -629,7 +522,7 @@ where
                 Some(child_g) if cost.is_valid_edge() => child_g,
                 None if cost.is_valid_edge() => {
                     // A bound is below every path cost past the type.
-                    if self.limits.cost_bound.is_some() {
+                    if self.core.limits.cost_bound.is_some() {
                         self.pruned = true;
                     } else if self.overflow.is_none() {
                         self.overflow = Some(edge_error(node, g, cost));
@@ -637,18 +530,18 @@ where
                     continue;
                 }
                 _ => {
-                    self.end = Some(End::Failed(edge_error(node, g, cost)));
+                    self.core.end = Some(End::Failed(edge_error(node, g, cost)));
                     break;
                 }
             };
-            if self.limits.cost_bound.is_some_and(|b| child_g > b) {
+            if self.core.limits.cost_bound.is_some_and(|b| child_g > b) {
                 self.pruned = true;
                 continue;
             }
             if let Some(&i) = self.index.get(&child) {
                 let record = &self.records[i as usize];
                 if !(self.options.reopen_closed && !record.dead && child_g < record.g) {
-                    self.stats.duplicates += 1;
+                    self.core.stats.duplicates += 1;
                     continue;
                 }
             }
@@ -662,12 +555,12 @@ where
             );
         }
         self.successors = successors;
-        self.stats.expanded += 1;
+        self.core.stats.expanded += 1;
         if let Some(recording) = &mut self.recording {
             recording.expansions.push(index);
         }
         let waiting = self.pending.len() - self.free.len();
-        self.stats.max_open = self.stats.max_open.max(waiting);
+        self.core.stats.max_open = self.core.stats.max_open.max(waiting);
     }
 
     /// Puts an edge on every queue of its kind, keyed by the parent's
@@ -696,7 +589,8 @@ where
         self.holders[slot as usize] = holders;
     }
 
-    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+    /// The plan to the record `goal`.
+    fn path_to(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
         let mut nodes = Vec::new();
         let mut actions = Vec::new();
         let mut record = &self.records[goal as usize];
@@ -717,22 +611,75 @@ where
     }
 }
 
-#[cold]
-fn edge_error<N: std::fmt::Debug, C: Cost>(node: &N, g: C, cost: C) -> SearchError {
-    let node = format!("{node:?}");
-    if cost.is_valid_edge() {
-        SearchError::CostOverflow {
-            node,
-            path_cost: g.to_string(),
-            action_cost: cost.to_string(),
-            cost_type: std::any::type_name::<C>(),
-            max: C::largest().to_string(),
+impl<S, H> Step for LazyGreedy<'_, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    type Space = S;
+
+    // Estimates dominate a lazy search's time, so one clock reading per
+    // removal costs little.
+    const PACED_CLOCK: bool = false;
+
+    fn core(&self) -> &Core<S::Cost> {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core<S::Cost> {
+        &mut self.core
+    }
+
+    fn prepare(&mut self, started: Instant) {
+        if let Some(max) = self.core.limits.max_time {
+            let deadline = started.checked_add(max.saturating_sub(self.core.stats.elapsed));
+            for heuristic in &mut self.heuristics {
+                heuristic.set_deadline(deadline);
+            }
         }
-    } else {
-        SearchError::InvalidCost {
-            node,
-            cost: format!("{cost:?}"),
+        if let Some(max) = self.core.limits.max_memory_bytes {
+            // Each may hold what the search and the others leave.
+            let held = self.bytes();
+            for heuristic in &mut self.heuristics {
+                let others = held - heuristic.memory_bytes();
+                heuristic.set_memory_budget(Some(max.saturating_sub(others)));
+            }
         }
+        if let Some(start) = self.start.take() {
+            self.begin(start, started);
+        }
+    }
+
+    /// Takes one edge off the open list.
+    fn advance(&mut self, _started: Instant) -> bool {
+        match self.pop() {
+            Some(edge) => self.visit(edge),
+            None => self.core.end = Some(End::ran_dry(self.overflow.take(), self.pruned)),
+        }
+        true
+    }
+
+    fn stored_nodes(&self) -> Option<usize> {
+        Some(self.records.len())
+    }
+
+    fn exceeds_memory(&self, max: usize) -> bool {
+        self.bytes() > max
+    }
+
+    fn settle(&mut self) {
+        self.core.stats.stored = self.records.len();
+        self.core.stats.estimated_bytes = self.bytes();
+    }
+
+    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+        self.path_to(goal)
+    }
+
+    fn dead_ends_are_reliable(&self) -> bool {
+        self.heuristics
+            .iter()
+            .all(Heuristic::dead_ends_are_reliable)
     }
 }
 

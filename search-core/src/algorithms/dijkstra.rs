@@ -6,10 +6,6 @@
 
 use crate::{Algorithm, ResultOf, Search, SearchError, SearchSpace};
 
-pub(crate) fn priority<C>(g: C, _h: C) -> C {
-    g
-}
-
 /// Runs Dijkstra's algorithm from `start` to the cheapest goal.
 ///
 /// ```

@@ -7,12 +7,7 @@
 //! only lowers the left side. Closed nodes are reopened when a cheaper path
 //! appears, as in A*. `w = 1` is A*.
 
-use crate::{Algorithm, Cost, Heuristic, ResultOf, Search, SearchError, SearchSpace};
-
-#[inline]
-pub(crate) fn priority<C: Cost>(g: C, h: C, weight: f64) -> C {
-    g.saturating_add(h.scale(weight))
-}
+use crate::{Algorithm, Heuristic, ResultOf, Search, SearchError, SearchSpace};
 
 /// Runs weighted A* with `weight >= 1` and a heuristic that must not
 /// overestimate for the bound `cost <= weight * optimal` to hold.

@@ -6,10 +6,6 @@
 
 use crate::{Algorithm, ResultOf, Search, SearchError, SearchSpace};
 
-pub(crate) fn priority<C>(g: C, _h: C) -> C {
-    g
-}
-
 /// Runs breadth-first search from `start` to the goal with the fewest edges.
 ///
 /// ```

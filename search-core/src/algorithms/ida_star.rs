@@ -12,9 +12,11 @@ use std::time::Instant;
 
 use num_traits::{CheckedAdd, Zero};
 
+use crate::engine::driver::{self, Core, End, Step};
+use crate::engine::outcome::edge_error;
 use crate::{
-    Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchError, SearchLimits, SearchResult,
-    SearchSpace, Solution, Statistics, Status,
+    Cost, Estimate, Heuristic, ResultOf, SearchError, SearchLimits, SearchSpace, Solution,
+    Statistics, Status,
 };
 
 /// A node on the current path with its successors still to try.
@@ -26,15 +28,6 @@ struct Frame<S: SearchSpace> {
     expanded: bool,
     children: Vec<(S::Action, S::Node, S::Cost)>,
     next: usize,
-}
-
-/// How the search ended.
-enum End {
-    Goal,
-    Exhausted,
-    Limit(Limit),
-    Cancelled,
-    Failed(SearchError),
 }
 
 /// IDA*, stepped or run to the end; see the [module docs](self).
@@ -73,7 +66,8 @@ enum End {
 pub struct IdaStar<'s, S: SearchSpace, H> {
     space: &'s S,
     heuristic: H,
-    limits: SearchLimits<S::Cost>,
+    /// The limits, statistics and end the engine's loop keeps.
+    core: Core<S::Cost>,
     start: S::Node,
     /// The current path, deepest last.
     path: Vec<Frame<S>>,
@@ -82,9 +76,7 @@ pub struct IdaStar<'s, S: SearchSpace, H> {
     next_bound: Option<S::Cost>,
     /// Whether the cost bound (a limit) pruned a node.
     pruned: bool,
-    stats: Statistics,
     began: bool,
-    end: Option<End>,
 }
 
 impl<'s, S, H> IdaStar<'s, S, H>
@@ -97,15 +89,13 @@ where
         Self {
             space,
             heuristic,
-            limits: SearchLimits::default(),
+            core: Core::default(),
             start,
             path: Vec::new(),
             bound: S::Cost::zero(),
             next_bound: None,
             pruned: false,
-            stats: Statistics::default(),
             began: false,
-            end: None,
         }
     }
 
@@ -115,14 +105,14 @@ where
     /// (nothing is stored beyond the path).
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<S::Cost>) -> Self {
-        self.limits = limits;
+        self.core.limits = limits;
         self
     }
 
     /// The statistics so far (`expanded` counts every iteration's
     /// expansions; `max_open` is the deepest path).
     pub fn statistics(&self) -> &Statistics {
-        &self.stats
+        &self.core.stats
     }
 
     /// Advances the search by at most `expansions` expansions.
@@ -132,35 +122,7 @@ where
     /// [`SearchError::CostOverflow`] when a path cost passes the cost type's
     /// largest value (a path cost plus its estimate saturates there).
     pub fn step(&mut self, expansions: u64) -> Result<Status, SearchError> {
-        let started = Instant::now();
-        if let Some(max) = self.limits.max_time {
-            let deadline = started.checked_add(max.saturating_sub(self.stats.elapsed));
-            self.heuristic.set_deadline(deadline);
-        }
-        if let Some(max) = self.limits.max_memory_bytes {
-            self.heuristic
-                .set_memory_budget(Some(max.saturating_sub(self.path_bytes())));
-        }
-        if !self.began {
-            self.began = true;
-            self.begin();
-        }
-        let mut budget = expansions;
-        while self.end.is_none() && budget > 0 {
-            if let Some(end) = self.check_limits(started) {
-                self.end = Some(end);
-                break;
-            }
-            if self.advance() {
-                budget -= 1;
-            }
-        }
-        self.stats.elapsed += started.elapsed();
-        match &self.end {
-            None => Ok(Status::Running),
-            Some(End::Failed(error)) => Err(error.clone()),
-            Some(_) => Ok(Status::Finished),
-        }
+        driver::step(self, expansions)
     }
 
     /// Runs the search to its end. May be called again; it returns the same
@@ -169,37 +131,21 @@ where
     /// # Errors
     /// As for [`step`](Self::step).
     pub fn run(&mut self) -> Result<ResultOf<S>, SearchError> {
-        while self.step(u64::MAX)? == Status::Running {}
-        let outcome = match &self.end {
-            Some(End::Goal) => Outcome::Solved(self.solution()),
-            Some(End::Limit(limit)) => Outcome::LimitReached {
-                limit: *limit,
-                best: None,
-            },
-            Some(End::Cancelled) => Outcome::Cancelled { best: None },
-            _ => Outcome::ran_dry(
-                self.stats.dead_ends,
-                self.heuristic.dead_ends_are_reliable(),
-            ),
-        };
-        Ok(SearchResult {
-            outcome,
-            stats: self.stats.clone(),
-        })
+        driver::run(self)
     }
 
     /// The first iteration's bound is the start's estimate.
     fn begin(&mut self) {
-        self.stats.generated = 1;
-        self.stats.evaluated = 1;
+        self.core.stats.generated = 1;
+        self.core.stats.evaluated = 1;
         match self.heuristic.estimate(&self.start) {
             Estimate::Value(h) => {
                 self.bound = h;
                 self.restart();
             }
             Estimate::DeadEnd => {
-                self.stats.dead_ends = 1;
-                self.end = Some(End::Exhausted);
+                self.core.stats.dead_ends = 1;
+                self.core.end = Some(End::Exhausted);
             }
         }
     }
@@ -214,7 +160,8 @@ where
     /// Puts `node` on the path, ending the search if it is a goal.
     fn enter(&mut self, action: Option<S::Action>, node: S::Node, g: S::Cost) {
         if self.space.is_goal(&node) {
-            self.end = Some(End::Goal);
+            // The goal is the path's last node; the index goes unread.
+            self.core.end = Some(End::Goal(0));
         }
         self.path.push(Frame {
             node,
@@ -224,13 +171,13 @@ where
             children: Vec::new(),
             next: 0,
         });
-        self.stats.max_open = self.stats.max_open.max(self.path.len());
+        self.core.stats.max_open = self.core.stats.max_open.max(self.path.len());
     }
 
     /// One move of the depth-first search: expand the deepest node, enter
     /// its next child within the bound, or backtrack. Returns whether it
     /// expanded a node.
-    fn advance(&mut self) -> bool {
+    fn walk(&mut self) -> bool {
         let Some(top) = self.path.last() else {
             self.next_iteration();
             return false;
@@ -245,7 +192,7 @@ where
 
     /// Generates the deepest node's successors.
     fn expand(&mut self) {
-        self.stats.expanded += 1;
+        self.core.stats.expanded += 1;
         let Some(top) = self.path.last_mut() else {
             return;
         };
@@ -253,7 +200,7 @@ where
         self.space.successors(&top.node, |action, node, cost| {
             children.push((action, node, cost));
         });
-        self.stats.generated += children.len() as u64;
+        self.core.stats.generated += children.len() as u64;
         top.children = children;
         top.expanded = true;
     }
@@ -271,23 +218,23 @@ where
         top.next += 1;
         let (parent, g) = (top.node.clone(), top.g);
         let Some(child_g) = g.checked_add(&cost).filter(|_| cost.is_valid_edge()) else {
-            self.end = Some(End::Failed(edge_error(&parent, g, cost)));
+            self.core.end = Some(End::Failed(edge_error(&parent, g, cost)));
             return;
         };
         if self.path.iter().any(|frame| frame.node == child) {
-            self.stats.duplicates += 1;
+            self.core.stats.duplicates += 1;
             return;
         }
-        if self.limits.cost_bound.is_some_and(|b| child_g > b) {
+        if self.core.limits.cost_bound.is_some_and(|b| child_g > b) {
             self.pruned = true;
             return;
         }
-        self.stats.evaluated += 1;
+        self.core.stats.evaluated += 1;
         self.heuristic.notify_transition(&parent, &child);
         let h = match self.heuristic.estimate(&child) {
             Estimate::Value(h) => h,
             Estimate::DeadEnd => {
-                self.stats.dead_ends += 1;
+                self.core.stats.dead_ends += 1;
                 return;
             }
         };
@@ -305,37 +252,12 @@ where
     fn next_iteration(&mut self) {
         match self.next_bound {
             Some(bound) => {
-                self.stats.expanded_until_last_jump = self.stats.expanded;
+                self.core.stats.expanded_until_last_jump = self.core.stats.expanded;
                 self.bound = bound;
                 self.restart();
             }
-            None if self.pruned => self.end = Some(End::Limit(Limit::CostBound)),
-            None => self.end = Some(End::Exhausted),
+            None => self.core.end = Some(End::ran_dry(None, self.pruned)),
         }
-    }
-
-    fn check_limits(&self, started: Instant) -> Option<End> {
-        let limits = &self.limits;
-        if limits.is_cancelled() {
-            return Some(End::Cancelled);
-        }
-        if limits
-            .max_expansions
-            .is_some_and(|m| self.stats.expanded >= m)
-        {
-            return Some(End::Limit(Limit::Expansions));
-        }
-        let time = self.stats.elapsed + started.elapsed();
-        if limits.max_time.is_some_and(|m| time >= m) {
-            return Some(End::Limit(Limit::Time));
-        }
-        if limits
-            .max_memory_bytes
-            .is_some_and(|m| self.path_bytes() + self.heuristic.memory_bytes() > m)
-        {
-            return Some(End::Limit(Limit::Memory));
-        }
-        None
     }
 
     /// The bytes the path and its frames' successors hold.
@@ -348,8 +270,55 @@ where
                 .map(|frame| frame.children.capacity() * child)
                 .sum::<usize>()
     }
+}
 
-    fn solution(&self) -> Solution<S::Node, S::Action, S::Cost> {
+impl<S, H> Step for IdaStar<'_, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost>,
+{
+    type Space = S;
+
+    // Each step clones a node's successors; a clock reading costs little.
+    const PACED_CLOCK: bool = false;
+
+    fn core(&self) -> &Core<S::Cost> {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core<S::Cost> {
+        &mut self.core
+    }
+
+    fn prepare(&mut self, started: Instant) {
+        if let Some(max) = self.core.limits.max_time {
+            let deadline = started.checked_add(max.saturating_sub(self.core.stats.elapsed));
+            self.heuristic.set_deadline(deadline);
+        }
+        if let Some(max) = self.core.limits.max_memory_bytes {
+            self.heuristic
+                .set_memory_budget(Some(max.saturating_sub(self.path_bytes())));
+        }
+        if !self.began {
+            self.began = true;
+            self.begin();
+        }
+    }
+
+    fn advance(&mut self, _started: Instant) -> bool {
+        self.walk()
+    }
+
+    /// Nothing is stored beyond the path.
+    fn stored_nodes(&self) -> Option<usize> {
+        None
+    }
+
+    fn exceeds_memory(&self, max: usize) -> bool {
+        self.path_bytes() + self.heuristic.memory_bytes() > max
+    }
+
+    fn solution(&self, _goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
         Solution {
             actions: self
                 .path
@@ -360,25 +329,9 @@ where
             cost: self.path.last().map_or_else(S::Cost::zero, |frame| frame.g),
         }
     }
-}
 
-/// The error for an edge of cost `cost` out of `node` at path cost `g`.
-#[cold]
-fn edge_error<N: std::fmt::Debug, C: Cost>(node: &N, g: C, cost: C) -> SearchError {
-    let node = format!("{node:?}");
-    if cost.is_valid_edge() {
-        SearchError::CostOverflow {
-            node,
-            path_cost: g.to_string(),
-            action_cost: cost.to_string(),
-            cost_type: std::any::type_name::<C>(),
-            max: C::largest().to_string(),
-        }
-    } else {
-        SearchError::InvalidCost {
-            node,
-            cost: format!("{cost:?}"),
-        }
+    fn dead_ends_are_reliable(&self) -> bool {
+        self.heuristic.dead_ends_are_reliable()
     }
 }
 

@@ -27,7 +27,7 @@ use rustc_hash::FxBuildHasher;
 
 // The general engine's heap entry: the same order (lowest f, then highest
 // g, then first pushed) by construction.
-use crate::open::Entry;
+use crate::engine::open::Entry;
 use crate::{
     Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchLimits, SearchSpace, Solution,
     Statistics,

@@ -8,7 +8,7 @@
 
 use std::fmt::{Display, Write as _};
 
-use crate::store::NodeStore;
+use crate::engine::store::NodeStore;
 
 /// How many nodes [`Trace::to_text`] and [`Trace::to_dot`] write unless
 /// told otherwise ([`Trace::set_max_nodes`]): a picture Graphviz still lays

@@ -6,12 +6,7 @@
 //! [`Statistics::reopened`](crate::Statistics)) so the cost stays optimal.
 //! Ties on `f` go to the larger `g`, then to the node stored first.
 
-use crate::{Algorithm, Cost, Heuristic, ResultOf, Search, SearchError, SearchSpace};
-
-#[inline]
-pub(crate) fn priority<C: Cost>(g: C, h: C) -> C {
-    g.saturating_add(h)
-}
+use crate::{Algorithm, Heuristic, ResultOf, Search, SearchError, SearchSpace};
 
 /// Runs A* from `start` with `heuristic`, which must not overestimate the
 /// cheapest remaining cost for the result to be optimal.

@@ -136,7 +136,7 @@ impl<T> IndexMut<usize> for Chunked<T> {
 use hashbrown::hash_table::{Entry, HashTable};
 use rustc_hash::FxBuildHasher;
 
-use crate::numbered::{NumberTable, MAX_NUMBERS};
+use crate::engine::numbered::{NumberTable, MAX_NUMBERS};
 use crate::SearchError;
 
 /// One bit per node.

@@ -130,9 +130,11 @@ where
     FH: FnMut(&N) -> C,
     FG: FnMut(&N) -> bool,
 {
-    match crate::lean::astar(start.clone(), &mut successors, &mut heuristic, &mut is_goal) {
+    match crate::engine::lean::astar(start.clone(), &mut successors, &mut heuristic, &mut is_goal) {
         Ok(found) => Ok(found),
-        Err(crate::lean::GaveUp) => run(start, successors, heuristic, is_goal, Algorithm::AStar),
+        Err(crate::engine::lean::GaveUp) => {
+            run(start, successors, heuristic, is_goal, Algorithm::AStar)
+        }
     }
 }
 
@@ -310,7 +312,7 @@ where
     I: IntoIterator<Item = N>,
     FG: FnMut(&N) -> bool,
 {
-    if let Ok(found) = crate::lean::bfs(start.clone(), &mut successors, &mut is_goal) {
+    if let Ok(found) = crate::engine::lean::bfs(start.clone(), &mut successors, &mut is_goal) {
         return Ok(found);
     }
     let steps = |n: &N| successors(n).into_iter().map(|next| (next, 1_u64));

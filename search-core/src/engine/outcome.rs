@@ -1,6 +1,6 @@
 //! The result every algorithm returns.
 
-use crate::{Limit, Statistics};
+use crate::{Cost, Limit, Statistics};
 
 /// A path from the start to a goal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,4 +190,25 @@ pub enum SearchError {
         /// What is wrong there.
         why: String,
     },
+}
+
+/// The error for an edge of cost `cost` out of `node` at path cost `g`: a
+/// path cost past the cost type, or an edge cost that is negative or NaN.
+#[cold]
+pub(crate) fn edge_error<N: std::fmt::Debug, C: Cost>(node: &N, g: C, cost: C) -> SearchError {
+    let node = format!("{node:?}");
+    if cost.is_valid_edge() {
+        SearchError::CostOverflow {
+            node,
+            path_cost: g.to_string(),
+            action_cost: cost.to_string(),
+            cost_type: std::any::type_name::<C>(),
+            max: C::largest().to_string(),
+        }
+    } else {
+        SearchError::InvalidCost {
+            node,
+            cost: format!("{cost:?}"),
+        }
+    }
 }
