@@ -99,10 +99,11 @@ pub use engine::driver::Status;
 pub use engine::limits::{Limit, SearchLimits};
 pub use engine::open::OpenListKind;
 pub use engine::outcome::{Outcome, SearchError, SearchResult, Solution};
-pub use engine::search::{ResultOf, Search, SearchState, StateOf, Workspace};
+pub use engine::search::{ResultOf, Search, SearchState, StateOf};
 pub use engine::stats::Statistics;
 pub use engine::tiny::{tiny_accepts, tiny_astar, TinyWorkspace, TINY_MAX_NODES};
 pub use engine::trace::{Trace, TracedNode, TRACE_MAX_NODES};
+pub use engine::workspace::Workspace;
 pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic, Viewed};
 pub use space::{Node, SearchSpace};
 pub use spaces::closures::{

@@ -7,8 +7,8 @@ use num_traits::{CheckedAdd, Zero};
 
 use crate::engine::driver::End;
 use crate::engine::open::MAX_BUCKETS;
-use crate::engine::search::Workspace;
 use crate::engine::store::{Refused, Slot};
+use crate::engine::workspace::Workspace;
 use crate::{
     Algorithm, Cost, Dominance, Estimate, Heuristic, Limit, SearchError, SearchSpace, Statistics,
 };

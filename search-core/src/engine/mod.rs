@@ -17,3 +17,4 @@ pub(crate) mod stats;
 pub(crate) mod store;
 pub(crate) mod tiny;
 pub(crate) mod trace;
+pub(crate) mod workspace;

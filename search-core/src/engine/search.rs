@@ -10,8 +10,8 @@ use num_traits::Zero;
 use crate::engine::anytime::{Improvement, Next, Schedule};
 use crate::engine::driver::{self, Core, End, Step};
 use crate::engine::expansion::{push_open, Expansion};
-use crate::engine::open::{OpenList, OpenListKind, Priority};
-use crate::engine::store::NodeStore;
+use crate::engine::open::{OpenListKind, Priority};
+use crate::engine::workspace::Workspace;
 use crate::{
     Algorithm, Blind, Cost, Dominance, Estimate, Heuristic, SearchError, SearchLimits,
     SearchResult, SearchSpace, Solution, Statistics, Status, Trace,
@@ -24,34 +24,6 @@ pub type StateOf<S> =
 /// The result type of a search over space `S`.
 pub type ResultOf<S> =
     SearchResult<<S as SearchSpace>::Node, <S as SearchSpace>::Action, <S as SearchSpace>::Cost>;
-
-/// Buffers a search allocates, kept between searches so that planning many
-/// times a second does not reallocate. Get one back with
-/// [`Search::into_workspace`] and hand it to the next [`Search::workspace`].
-#[derive(Clone, Debug)]
-pub struct Workspace<N, A, C> {
-    pub(crate) store: NodeStore<N, A, C>,
-    pub(crate) open: OpenList<C>,
-}
-
-impl<N, A, C: Ord> Default for Workspace<N, A, C> {
-    fn default() -> Self {
-        Self {
-            store: NodeStore::default(),
-            open: OpenList::default(),
-        }
-    }
-}
-
-impl<N: crate::Node, A, C: Cost> Workspace<N, A, C> {
-    /// The bytes the store and open list hold, and how much they would
-    /// grow to take `room` more entries.
-    pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
-        let (store, store_growth) = self.store.bytes(room);
-        let (open, open_growth) = self.open.bytes(room);
-        (store + open, store_growth + open_growth)
-    }
-}
 
 /// A search in progress, advanced in steps or run to the end.
 ///
