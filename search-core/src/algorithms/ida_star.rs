@@ -291,9 +291,8 @@ where
     }
 
     fn prepare(&mut self, started: Instant) {
-        if let Some(max) = self.core.limits.max_time {
-            let deadline = started.checked_add(max.saturating_sub(self.core.stats.elapsed));
-            self.heuristic.set_deadline(deadline);
+        if let Some(left) = self.core.time_left() {
+            self.heuristic.set_deadline(started.checked_add(left));
         }
         if let Some(max) = self.core.limits.max_memory_bytes {
             self.heuristic

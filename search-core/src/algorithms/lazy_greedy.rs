@@ -631,8 +631,8 @@ where
     }
 
     fn prepare(&mut self, started: Instant) {
-        if let Some(max) = self.core.limits.max_time {
-            let deadline = started.checked_add(max.saturating_sub(self.core.stats.elapsed));
+        if let Some(left) = self.core.time_left() {
+            let deadline = started.checked_add(left);
             for heuristic in &mut self.heuristics {
                 heuristic.set_deadline(deadline);
             }

@@ -63,6 +63,14 @@ pub(crate) struct Core<C> {
     pub(crate) clock: Clock,
 }
 
+impl<C> Core<C> {
+    /// The time the search has left under its time limit, if it has one.
+    pub(crate) fn time_left(&self) -> Option<Duration> {
+        let max = self.limits.max_time?;
+        Some(max.saturating_sub(self.stats.elapsed))
+    }
+}
+
 impl<C> Default for Core<C> {
     fn default() -> Self {
         Self {

@@ -648,9 +648,8 @@ where
     }
 
     fn prepare(&mut self, started: Instant) {
-        if let Some(max) = self.run.core.limits.max_time {
-            let elapsed = self.run.core.stats.elapsed;
-            self.run.deadline = started.checked_add(max.saturating_sub(elapsed));
+        if let Some(left) = self.run.core.time_left() {
+            self.run.deadline = started.checked_add(left);
             self.heuristic.set_deadline(self.run.deadline);
         }
         if let Some(max) = self.run.core.limits.max_memory_bytes {
