@@ -337,6 +337,7 @@ fn an_action_with_contradictory_preconditions_never_applies() {
         add: vec![1],
         del: vec![],
         cost: 1,
+        numeric: None,
     }];
     let grounded = GroundedTask::new(&by_hand).unwrap();
     let plan = IpcPlan::parse("plan", "(cheat a)\n").unwrap();
@@ -447,7 +448,7 @@ fn malformed_domains_give_located_errors() {
         &["variable `?x` is declared twice"],
     );
     for requirement in [
-        ":numeric-fluents",
+        ":object-fluents",
         ":durative-actions",
         ":timed-initial-literals",
     ] {
@@ -473,8 +474,8 @@ fn malformed_domains_give_located_errors() {
     );
     domain_error(
         &action("(p ?x)", "(and (p ?x) (increase (fuel) 1))"),
-        "increase",
-        &["numeric effect `increase`"],
+        "fuel",
+        &["undefined function `fuel`"],
     );
     domain_error(
         &action("(p ?x)", "(and (p ?x) (increase (total-cost) 1))"),
@@ -493,8 +494,47 @@ fn malformed_domains_give_located_errors() {
     );
     domain_error(
         &action("(> (f) 1)", "(q)"),
-        ">",
-        &["numeric comparison `>`"],
+        "f)",
+        &["undefined function `f`"],
+    );
+    // Numeric fluents: located errors for what the reader refuses.
+    let numeric = |pre: &str, eff: &str| {
+        format!("(define (domain d) (:requirements :numeric-fluents) (:predicates (p ?x) (q))\n(:functions (f) (g ?x))\n(:action a :parameters (?x) :precondition {pre} :effect {eff}))")
+    };
+    domain_error(
+        &numeric("(or (p ?x) (> (f) 1))", "(q)"),
+        "(> (f) 1)",
+        &["numeric comparison `>` inside `or`"],
+    );
+    domain_error(
+        &numeric("(not (= (f) 1))", "(q)"),
+        "(= (f) 1)",
+        &["negated numeric `=`"],
+    );
+    domain_error(
+        &numeric("(p ?x)", "(increase (f) (/ (g ?x) 0))"),
+        "0))",
+        &["division by zero"],
+    );
+    domain_error(
+        &numeric("(p ?x)", "(scale-down (f) 0)"),
+        "0)",
+        &["`scale-down` by zero"],
+    );
+    domain_error(
+        &numeric("(p ?x)", "(increase (f) two)"),
+        "two",
+        &["expected a number"],
+    );
+    domain_error(
+        &numeric("(p ?x)", "(increase (f) (* 2))"),
+        "* 2",
+        &["`*` takes two or more"],
+    );
+    domain_error(
+        &numeric("(p ?x)", "(when (q) (increase (f) 1))"),
+        "increase",
+        &["numeric effect `increase` inside `forall` or `when`"],
     );
     domain_error(
         "(define (domain d)\n (:functions (location ?x) - object))",

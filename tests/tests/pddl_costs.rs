@@ -114,14 +114,17 @@ fn tokens_split_as_fast_downwards_lexer() {
             .unwrap(),
         text
     );
-    // ... and a typed list needs `-` on its own.
+    // ... but no name starts with `-`: `?x -place` is `?x - place`, as
+    // ENHSP reads it (IPC 2023's tpp writes `depot market -place`).
+    let joined = "(define (domain d) (:types place)\n (:predicates (at ?x -place)))";
+    assert_eq!(parse_domain("d", joined).unwrap().predicate_count(), 1);
     let domain_error = |text: &str, needle: &str, words: &[&str]| {
         expect_error(parse_domain("bad.pddl", text), locate(text, needle), words);
     };
     domain_error(
-        "(define (domain d) (:types place)\n (:predicates (at ?x -place)))",
-        "-place",
-        &["bad.pddl:2:", "expected a variable, found `-place`"],
+        "(define (domain d) (:types place)\n (:predicates (at ?x -plaice)))",
+        "plaice",
+        &["bad.pddl:2:", "undefined type `plaice`"],
     );
     domain_error(
         "(define (domain d) (:types place)\n (:predicates (at ?x- place)))",
@@ -309,11 +312,6 @@ fn bad_costs_give_located_errors() {
         &["expected a cost, found `lots`"],
     );
     domain_error(
-        "(increase (total-cost) (+ (len ?x) 1))",
-        "(+",
-        &["unsupported arithmetic `+` in an action's cost"],
-    );
-    domain_error(
         "(increase (total-cost) (size ?x))",
         "size",
         &["undefined function `size`"],
@@ -341,7 +339,7 @@ fn bad_costs_give_located_errors() {
     domain_error(
         "(decrease (total-cost) 1)",
         "decrease",
-        &["unsupported numeric effect `decrease`"],
+        &["unsupported numeric effect `decrease` on `total-cost`"],
     );
     let text = "(define (domain d)\n (:functions (total-cost ?x) - number))";
     expect_error(
@@ -349,7 +347,7 @@ fn bad_costs_give_located_errors() {
         locate(text, "total-cost"),
         &["`total-cost` takes no arguments"],
     );
-    let text = "(define (domain d) (:predicates (len ?x))\n (:functions (len ?x) - number))";
+    let text = "(define (domain d) (:functions (len ?x))\n (:functions (len ?x) - number))";
     expect_error(
         parse_domain("bad.pddl", text),
         locate(text, "len ?x) -"),

@@ -58,7 +58,8 @@ pub enum PddlError {
     },
     /// A requirement or construct outside the supported subset (ADL:
     /// `:strips`, `:typing`, `:negative-preconditions`, `:equality`,
-    /// quantifiers, `or`, `imply`, `when`; and `:action-costs`).
+    /// quantifiers, `or`, `imply`, `when`; `:action-costs`; numeric
+    /// fluents in the linear fragment).
     #[error("{file}:{at}: unsupported {construct} (searchlab reads ADL with :action-costs)")]
     Unsupported {
         /// The file.
@@ -172,6 +173,17 @@ pub enum PddlError {
         /// The estimate of both tasks.
         estimated_bytes: usize,
     },
+    /// A numeric construct that grounding cannot take: a product of two
+    /// changing fluents (not linear), a fluent read before it has a
+    /// value, a metric that decreases or is read, a decimal action cost.
+    #[error("{context}: {message}")]
+    Numeric {
+        /// Where: the ground action (`action `move a b``), `the goal` or
+        /// `the metric`.
+        context: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A plan file step that does not name a ground action of the task.
     #[error("{file}:{at}: {message}")]
     Plan {
@@ -238,6 +250,7 @@ impl PddlError {
             | PddlError::TooManyFacts { .. }
             | PddlError::ContradictoryGoal { .. }
             | PddlError::NotStratifiable { .. }
+            | PddlError::Numeric { .. }
             | PddlError::GroundingExceeded(_)
             | PddlError::TaskExceedsMemory { .. } => None,
         }

@@ -22,6 +22,8 @@
 //! variants by `adl.rs`.
 
 mod finalize;
+mod fluents;
+mod numeric;
 
 use std::hash::{Hash, Hasher};
 use std::mem::size_of;
@@ -31,6 +33,7 @@ use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::limits::{allocated, list_bytes, CHECK_MASK};
+use crate::numeric::{NumericFluents, OperatorNumeric};
 use crate::syntax::{fits, AtomTerm, Condition, Domain, Problem, Term, TypeSet};
 use crate::{GroundingExceeded, GroundingLimits, PddlError};
 
@@ -52,6 +55,9 @@ pub struct GroundingStats {
     pub reachable_axioms: usize,
     /// Ground axioms kept: those that derive a fact the goal depends on.
     pub axioms: usize,
+    /// Changing numeric fluents kept (0 for a task without numeric
+    /// fluents, or whose fluents are all static).
+    pub fluents: usize,
     /// Whether the goal asks for a fact that can never hold as wanted.
     pub unsolvable: bool,
     /// Wall time of grounding (after parsing).
@@ -59,7 +65,7 @@ pub struct GroundingStats {
 }
 
 /// A ground operator over fact indices.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GroundOperator {
     /// `schema arg ...`, lower case. The variants an ADL operator
     /// compiles to (one per precondition disjunct and choice of conditional
@@ -74,8 +80,12 @@ pub struct GroundOperator {
     /// Facts made false (none that it also adds).
     pub del: Vec<u32>,
     /// What it costs: 1 without action costs; with them, what it adds to
-    /// `total-cost` (0 if nothing).
+    /// `total-cost` or the metric (0 if nothing; see also
+    /// [`OperatorNumeric::cost`]).
     pub cost: u32,
+    /// Its numeric conditions, effects and state-dependent cost, in a task
+    /// with numeric fluents ([`GroundTask::numeric`]).
+    pub numeric: Option<Box<OperatorNumeric>>,
 }
 
 /// The name of the goal actions that a disjunctive goal compiles to: one
@@ -106,9 +116,12 @@ pub struct GroundTask {
     pub goal: Vec<u32>,
     /// Facts the goal wants false.
     pub goal_false: Vec<u32>,
-    /// Whether the operators have their own costs (the problem's
-    /// `:metric` is `minimize (total-cost)`); otherwise each costs 1.
+    /// Whether the operators have their own costs (the problem has a
+    /// `:metric`); otherwise each costs 1.
     pub action_costs: bool,
+    /// The changing numeric fluents, when the task has any (PDDL 2.1
+    /// numeric fluents that some action changes and something reads).
+    pub numeric: Option<Box<NumericFluents>>,
     /// Counts and time.
     pub stats: GroundingStats,
 }

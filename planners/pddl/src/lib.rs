@@ -52,6 +52,8 @@ pub mod input;
 mod ipc;
 mod limits;
 mod mutex;
+mod numeric;
+mod numeric_reader;
 mod packing;
 mod reader;
 mod reading;
@@ -65,6 +67,9 @@ pub use ground::{ground, GroundOperator, GroundTask, GroundingStats, GOAL_ACTION
 pub use ipc::{IpcPlan, PlanStep};
 pub use limits::{GroundingExceeded, GroundingLimits};
 pub use mutex::{h2_mutexes, h2_mutexes_until, Mutexes};
+pub use numeric::{
+    Comparison, LinearCondition, LinearExpr, NumericEffect, NumericFluents, OperatorNumeric,
+};
 pub use packing::Packing;
 pub use reader::{parse_domain, parse_problem};
 pub use syntax::{Domain, Problem, MAX_ACTION_COST};

@@ -8,12 +8,15 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::numeric_reader::{parse_number, read_num_expr};
 use crate::reading::{
     is_total_cost, read_atom, read_function_term, type_set, Reader, Scope, TOTAL_COST,
 };
 use crate::schema_reader::{read_action, read_axiom, read_formula, split_conjunction};
 use crate::sexp::{read, Sexp};
-use crate::syntax::{fits, AtomTerm, Domain, Function, Predicate, Problem, Term, TypeId};
+use crate::syntax::{
+    fits, Arith, AtomTerm, CostTerm, Domain, Function, NumExpr, Predicate, Problem, Term, TypeId,
+};
 use crate::PddlError;
 
 /// Reads a domain file's text; `file` names it in errors.
@@ -94,10 +97,7 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
                         return Err(r.syntax(item.at(), "empty predicate declaration"));
                     };
                     let name = r.symbol(head, "a predicate name")?;
-                    if name == "="
-                        || domain.predicate_index.contains_key(name)
-                        || domain.function_index.contains_key(name)
-                    {
+                    if name == "=" || domain.predicate_index.contains_key(name) {
                         return Err(r.duplicate(head.at(), "predicate", name));
                     }
                     let mut params = Vec::new();
@@ -198,9 +198,9 @@ fn read_functions(r: &Reader<'_>, domain: &mut Domain, items: &[Sexp]) -> Result
                     return Err(r.syntax(*at, "empty function declaration"));
                 };
                 let name = r.symbol(head, "a function name")?;
-                if domain.function_index.contains_key(name)
-                    || domain.predicate_index.contains_key(name)
-                {
+                // A predicate of the same name is another thing: where a
+                // name stands says which (IPC 2023's sugar declares both).
+                if domain.function_index.contains_key(name) {
                     return Err(r.duplicate(head.at(), "function", name));
                 }
                 let mut params = Vec::new();
@@ -314,6 +314,9 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
         goal_formulas: Vec::new(),
         metric: false,
         function_values: FxHashMap::default(),
+        fluent_values: FxHashMap::default(),
+        numeric_goal: Vec::new(),
+        metric_expr: None,
     };
     let mut objects: FxHashMap<String, u32> = FxHashMap::default();
     for (i, (name, _)) in domain.constants.iter().enumerate() {
@@ -422,7 +425,8 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                     vars: Vec::new(),
                     objects: &objects,
                 };
-                let goal = read_formula(&r, domain, &mut scope, g, true)?;
+                let numeric = Some(&mut problem.numeric_goal);
+                let goal = read_formula(&r, domain, &mut scope, g, true, numeric)?;
                 (problem.goal, problem.goal_formulas) = split_conjunction(goal);
                 seen_goal = true;
             }
@@ -434,10 +438,17 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                     }
                     problem.metric = true;
                 }
+                [Sexp::Symbol(how, _), target] if how == "minimize" => {
+                    let scope = Scope {
+                        vars: Vec::new(),
+                        objects: &objects,
+                    };
+                    problem.metric_expr = Some(read_metric(&r, domain, &scope, target)?);
+                }
                 _ => {
                     return Err(r.unsupported(
                         first.at(),
-                        "`:metric` other than `minimize (total-cost)` (numeric fluents)",
+                        "`:metric` other than `minimize` of an expression",
                     ));
                 }
             },
@@ -458,7 +469,60 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
     Ok(problem)
 }
 
-/// `(= (function object ...) value)` in `:init`.
+/// A metric's expression, where `(total-time)`, unless the domain
+/// declares it, is the plan's length (PDDL 2.1's time of a sequential
+/// plan, as VAL counts it).
+fn read_metric(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    s: &Sexp,
+) -> Result<NumExpr, PddlError> {
+    let total_time = |s: &Sexp| {
+        s.list()
+            .is_some_and(|l| l.len() == 1 && l[0].symbol() == Some("total-time"))
+            && !domain.function_index.contains_key("total-time")
+    };
+    if total_time(s) {
+        return Ok(NumExpr::TotalTime);
+    }
+    match s.list() {
+        Some([head, operands @ ..])
+            if matches!(head.symbol(), Some("+" | "-" | "*")) && !operands.is_empty() =>
+        {
+            let op = match head.symbol() {
+                Some("+") => Arith::Add,
+                Some("-") => Arith::Sub,
+                _ => Arith::Mul,
+            };
+            let mut parts = operands
+                .iter()
+                .map(|o| read_metric(r, domain, scope, o))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter();
+            let first = parts.next().unwrap_or(NumExpr::Number(0.0));
+            let first = if operands.len() == 1 && op == Arith::Sub {
+                NumExpr::Apply {
+                    op,
+                    left: Box::new(NumExpr::Number(0.0)),
+                    right: Box::new(first),
+                }
+            } else {
+                first
+            };
+            Ok(parts.fold(first, |left, right| NumExpr::Apply {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            }))
+        }
+        _ => read_num_expr(r, domain, scope, s),
+    }
+}
+
+/// `(= (function object ...) value)` in `:init`. A function some
+/// action's cost reads takes whole numbers that are valid costs; the
+/// others any number.
 fn read_function_value(
     r: &Reader<'_>,
     domain: &Domain,
@@ -470,10 +534,13 @@ fn read_function_value(
         return Err(r.syntax(item.at(), "expected `(= (function ...) value)`"));
     };
     let (function, args) = read_function_term(r, domain, scope, target)?;
-    let value = r.number(value, "function value")?;
     let Some(predicate) = domain.functions[function as usize].predicate else {
+        r.number(value, "function value")?;
         return Ok(()); // `total-cost`: plans are costed from 0
     };
+    let text = r.symbol(value, "a number")?;
+    let number = parse_number(text)
+        .ok_or_else(|| r.syntax(value.at(), format!("expected a number, found `{text}`")))?;
     let args: Vec<u32> = args
         .iter()
         .map(|t| match t {
@@ -482,19 +549,33 @@ fn read_function_value(
         })
         .collect();
     if let Some(old) = problem
-        .function_values
-        .insert((function, args.clone()), value)
+        .fluent_values
+        .insert((function, args.clone()), number)
     {
-        if old != value {
+        if old.to_bits() != number.to_bits() {
             let name = &domain.functions[function as usize].name;
             return Err(r.syntax(
                 item.at(),
-                format!("`{name}` is given two values for the same arguments ({old} and {value})"),
+                format!("`{name}` is given two values for the same arguments ({old} and {number})"),
             ));
         }
     }
+    if is_cost_function(domain, function) {
+        let cost = r.number(value, "function value")?;
+        problem
+            .function_values
+            .insert((function, args.clone()), cost);
+    }
     problem.init.push((predicate, args));
     Ok(())
+}
+
+/// Whether some action's cost is `function`'s value.
+fn is_cost_function(domain: &Domain, function: u32) -> bool {
+    domain
+        .actions
+        .iter()
+        .any(|a| matches!(&a.cost, Some(CostTerm::Function { function: f, .. }) if *f == function))
 }
 
 fn check_types(

@@ -9,7 +9,7 @@ use crate::syntax::{AtomTerm, Domain, Term, TypeId, TypeSet, MAX_ACTION_COST};
 use crate::{Location, PddlError};
 
 /// The requirements searchlab reads.
-pub(crate) const SUPPORTED: [&str; 12] = [
+pub(crate) const SUPPORTED: [&str; 14] = [
     ":strips",
     ":typing",
     ":negative-preconditions",
@@ -22,6 +22,8 @@ pub(crate) const SUPPORTED: [&str; 12] = [
     ":quantified-preconditions",
     ":conditional-effects",
     ":derived-predicates",
+    ":numeric-fluents",
+    ":fluents",
 ];
 
 /// The function every action's cost goes to (`:action-costs`).

@@ -4,24 +4,30 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::numeric_reader::{is_numeric_equality, read_comparison, read_numeric_effect};
 use crate::reading::{
     is_total_cost, read_atom, read_function_term, read_term, refuse_keyword, type_set, Reader,
     Scope, TOTAL_COST,
 };
 use crate::sexp::Sexp;
 use crate::syntax::{
-    AtomTerm, CondEffect, Condition, CostTerm, Domain, Formula, Schema, Term, TypeSet,
+    AtomTerm, CondEffect, Condition, CostTerm, Domain, Formula, NumCondition, NumEffect, Schema,
+    Term, TypeSet,
 };
 use crate::{Location, PddlError};
 
 /// A precondition or goal, read with the polarity `positive` (false under
-/// an odd number of `not`s) into negation normal form.
+/// an odd number of `not`s) into negation normal form. Numeric
+/// comparisons go to `numeric`, which is there only where the formula is
+/// part of the top-level conjunction; elsewhere (inside `or`, a
+/// quantifier or a `when` condition) they are refused.
 pub(crate) fn read_formula(
     r: &Reader<'_>,
     domain: &Domain,
     scope: &mut Scope<'_>,
     s: &Sexp,
     positive: bool,
+    mut numeric: Option<&mut Vec<NumCondition>>,
 ) -> Result<Formula, PddlError> {
     let items = r.list(s, "a condition `(...)`")?;
     let Some(head_sexp) = items.first() else {
@@ -42,17 +48,33 @@ pub(crate) fn read_formula(
     };
     match head {
         "and" | "or" => {
-            let parts = items[1..]
-                .iter()
-                .map(|item| read_formula(r, domain, scope, item, positive))
-                .collect::<Result<_, _>>()?;
-            Ok(junction((head == "and") == positive, parts))
+            let conjunction = (head == "and") == positive;
+            let mut parts = Vec::with_capacity(items.len() - 1);
+            for item in &items[1..] {
+                let sink = if conjunction {
+                    numeric.as_deref_mut()
+                } else {
+                    None
+                };
+                parts.push(read_formula(r, domain, scope, item, positive, sink)?);
+            }
+            Ok(junction(conjunction, parts))
         }
         "not" => {
             let [_, inner] = items else {
                 return Err(r.syntax(s.at(), "`not` takes one condition"));
             };
-            read_formula(r, domain, scope, inner, !positive)
+            read_formula(r, domain, scope, inner, !positive, numeric)
+        }
+        "<" | "<=" | ">" | ">=" | "=" if head != "=" || is_numeric_equality(items) => {
+            let Some(sink) = numeric else {
+                return Err(r.unsupported(
+                    s.at(),
+                    format!("numeric comparison `{head}` inside `or`, a quantifier or a `when` condition (only in a top-level conjunction)"),
+                ));
+            };
+            sink.push(read_comparison(r, domain, scope, s, positive)?);
+            Ok(Formula::And(Vec::new()))
         }
         "imply" => {
             // `a -> b` is `not a or b`; negated, `a and not b`.
@@ -60,8 +82,8 @@ pub(crate) fn read_formula(
                 return Err(r.syntax(s.at(), "`imply` takes two conditions"));
             };
             let parts = vec![
-                read_formula(r, domain, scope, a, !positive)?,
-                read_formula(r, domain, scope, b, positive)?,
+                read_formula(r, domain, scope, a, !positive, None)?,
+                read_formula(r, domain, scope, b, positive, None)?,
             ];
             Ok(junction(!positive, parts))
         }
@@ -70,7 +92,7 @@ pub(crate) fn read_formula(
                 return Err(r.syntax(s.at(), format!("expected `({head} (?x ...) condition)`")));
             };
             let vars = scope.enter(r, domain, list)?;
-            let body = read_formula(r, domain, scope, body, positive);
+            let body = read_formula(r, domain, scope, body, positive, None);
             scope.leave(vars.len());
             Ok(Formula::Quantified {
                 universal: (head == "forall") == positive,
@@ -127,6 +149,8 @@ fn read_equality(r: &Reader<'_>, scope: &Scope<'_>, s: &Sexp) -> Result<(Term, T
 struct Effects {
     effects: Vec<CondEffect>,
     cost: Option<CostTerm>,
+    /// Unconditional numeric effects.
+    numeric: Vec<NumEffect>,
 }
 
 /// An effect: atoms and negated atoms, in `and`, `forall` and `when`,
@@ -179,7 +203,7 @@ fn read_effect(
             };
             inner
                 .condition
-                .push(read_formula(r, domain, scope, condition, true)?);
+                .push(read_formula(r, domain, scope, condition, true, None)?);
             out.effects.push(inner);
             read_effect(r, domain, scope, body, out.effects.len() - 1, out)
         }
@@ -201,7 +225,7 @@ fn read_effect(
             Ok(())
         }
         "=" => Err(r.syntax(head_sexp.at(), "`=` in an effect")),
-        "increase" if items.get(1).is_some_and(is_total_cost) => {
+        "increase" if items.get(1).is_some_and(is_total_cost) && !is_arithmetic(items.get(2)) => {
             if group != 0 {
                 return Err(r.unsupported(head_sexp.at(), "action cost inside `forall` or `when`"));
             }
@@ -212,6 +236,24 @@ fn read_effect(
                 ));
             }
             out.cost = Some(read_cost(r, domain, scope, s)?);
+            Ok(())
+        }
+        "assign" | "increase" | "decrease" | "scale-up" | "scale-down" => {
+            if group != 0 {
+                return Err(r.unsupported(
+                    head_sexp.at(),
+                    format!("numeric effect `{head}` inside `forall` or `when`"),
+                ));
+            }
+            if head != "increase" && items.get(1).is_some_and(is_total_cost) {
+                return Err(r.unsupported(
+                    head_sexp.at(),
+                    format!("numeric effect `{head}` on `total-cost` (actions only increase it)"),
+                ));
+            }
+            if let Some(effect) = read_numeric_effect(r, domain, scope, s)? {
+                out.numeric.push(effect);
+            }
             Ok(())
         }
         _ => {
@@ -287,7 +329,8 @@ pub(crate) fn read_axiom(
         vars: params.clone(),
         objects: constants,
     };
-    let (pre, pre_formulas) = split_conjunction(read_formula(r, domain, &mut scope, body, true)?);
+    let (pre, pre_formulas) =
+        split_conjunction(read_formula(r, domain, &mut scope, body, true, None)?);
     let args = (0..params.len())
         .map(|v| Term::Var(u32::try_from(v).unwrap_or(u32::MAX)))
         .collect();
@@ -300,8 +343,16 @@ pub(crate) fn read_axiom(
         del: Vec::new(),
         effects: Vec::new(),
         cost: None,
+        numeric_pre: Vec::new(),
+        numeric_effects: Vec::new(),
         axiom: true,
     })
+}
+
+/// Whether an amount is arithmetic `(+ ...)` (read as a numeric effect)
+/// rather than a number or a function's value (an action cost).
+fn is_arithmetic(amount: Option<&Sexp>) -> bool {
+    matches!(amount.and_then(Sexp::head), Some("+" | "-" | "*" | "/"))
 }
 
 /// `(increase (total-cost) amount)`: the amount.
@@ -321,13 +372,6 @@ fn read_cost(
     Ok(match amount {
         Sexp::Symbol(..) => CostTerm::Constant(r.number(amount, "cost")?),
         Sexp::List(..) => {
-            let head = amount.head().unwrap_or("");
-            if matches!(head, "+" | "-" | "*" | "/") {
-                return Err(r.unsupported(
-                    amount.at(),
-                    format!("arithmetic `{head}` in an action's cost"),
-                ));
-            }
             let (function, args) = read_function_term(r, domain, scope, amount)?;
             if domain.functions[function as usize].predicate.is_none() {
                 return Err(r.syntax(amount.at(), "`(total-cost)` cannot be an action's cost"));
@@ -384,13 +428,18 @@ pub(crate) fn read_action(
         vars: params.clone(),
         objects: constants,
     };
+    let mut numeric_pre = Vec::new();
     let (mut pre, pre_formulas) = match precondition {
-        Some(p) => split_conjunction(read_formula(r, domain, &mut scope, p, true)?),
+        Some(p) => {
+            let formula = read_formula(r, domain, &mut scope, p, true, Some(&mut numeric_pre))?;
+            split_conjunction(formula)
+        }
         None => (Vec::new(), Vec::new()),
     };
     let mut effects = Effects {
         effects: vec![CondEffect::default()],
         cost: None,
+        numeric: Vec::new(),
     };
     if let Some(e) = effect {
         read_effect(r, domain, &mut scope, e, 0, &mut effects)?;
@@ -420,6 +469,8 @@ pub(crate) fn read_action(
             .filter(|g| !g.add.is_empty() || !g.del.is_empty())
             .collect(),
         cost: effects.cost,
+        numeric_pre,
+        numeric_effects: effects.numeric,
         axiom: false,
     })
 }

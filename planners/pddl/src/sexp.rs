@@ -96,8 +96,18 @@ pub(crate) fn read(file: &str, text: &str) -> Result<Sexp, PddlError> {
             if token == "?" {
                 return Err(syntax(token_at, "`?` without a variable name".to_owned()));
             }
-            let symbol = Sexp::Symbol(std::mem::take(&mut token), token_at);
-            push(&mut stack, &mut top, symbol)?;
+            let mut name = std::mem::take(&mut token);
+            if name.len() > 1
+                && name.starts_with('-')
+                && !name[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
+            {
+                // No name starts with `-`: `-place` is `- place` without
+                // its space (IPC 2023's tpp writes it so).
+                push(&mut stack, &mut top, Sexp::Symbol("-".to_owned(), token_at))?;
+                name.remove(0);
+                token_at.column += 1;
+            }
+            push(&mut stack, &mut top, Sexp::Symbol(name, token_at))?;
         }
         let Some(ch) = c else { break };
         match ch {

@@ -118,6 +118,112 @@ pub(crate) enum CostTerm {
     Function { function: u32, args: Vec<Term> },
 }
 
+/// A numeric comparison's operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `=`
+    Eq,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+}
+
+impl Comparison {
+    /// The operator of `(op a b)`, if `op` is one.
+    pub(crate) fn parse(op: &str) -> Option<Self> {
+        Some(match op {
+            "<" => Self::Lt,
+            "<=" => Self::Le,
+            "=" => Self::Eq,
+            ">=" => Self::Ge,
+            ">" => Self::Gt,
+            _ => return None,
+        })
+    }
+
+    /// The operator that holds exactly when this one does not, if there
+    /// is one (`=` has none: its negation is a disjunction).
+    pub(crate) fn negated(self) -> Option<Self> {
+        Some(match self {
+            Self::Lt => Self::Ge,
+            Self::Le => Self::Gt,
+            Self::Eq => return None,
+            Self::Ge => Self::Lt,
+            Self::Gt => Self::Le,
+        })
+    }
+
+    /// The operator as PDDL writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::Lt => "<",
+            Self::Le => "<=",
+            Self::Eq => "=",
+            Self::Ge => ">=",
+            Self::Gt => ">",
+        }
+    }
+}
+
+/// An arithmetic operator of a numeric expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A numeric expression (PDDL 2.1): numbers, fluents and arithmetic;
+/// `(- e)` is read as `0 - e`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NumExpr {
+    Number(f64),
+    Fluent {
+        function: u32,
+        args: Vec<Term>,
+    },
+    /// `(total-time)` in a metric: the plan's length.
+    TotalTime,
+    Apply {
+        op: Arith,
+        left: Box<NumExpr>,
+        right: Box<NumExpr>,
+    },
+}
+
+/// A numeric comparison in a precondition or goal: `left op right`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct NumCondition {
+    pub(crate) op: Comparison,
+    pub(crate) left: NumExpr,
+    pub(crate) right: NumExpr,
+}
+
+/// How a numeric effect changes its fluent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Assignment {
+    Assign,
+    Increase,
+    Decrease,
+    ScaleUp,
+    ScaleDown,
+}
+
+/// A numeric effect: `(increase (f a b) value)` and its kin.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct NumEffect {
+    pub(crate) kind: Assignment,
+    pub(crate) function: u32,
+    pub(crate) args: Vec<Term>,
+    pub(crate) value: NumExpr,
+}
+
 /// An action schema.
 #[derive(Clone, Debug)]
 pub(crate) struct Schema {
@@ -132,8 +238,14 @@ pub(crate) struct Schema {
     pub(crate) del: Vec<AtomTerm>,
     /// `forall` and `when` effects (ADL).
     pub(crate) effects: Vec<CondEffect>,
-    /// `(increase (total-cost) ...)`, if the action has one.
+    /// `(increase (total-cost) ...)`, if the action has one and its
+    /// amount is a number or a function's value.
     pub(crate) cost: Option<CostTerm>,
+    /// The numeric comparisons of the precondition's top-level conjunction.
+    pub(crate) numeric_pre: Vec<NumCondition>,
+    /// The unconditional numeric effects (an action cost given by
+    /// arithmetic among them).
+    pub(crate) numeric_effects: Vec<NumEffect>,
     /// A derived predicate's rule (`:derived`): its body is the
     /// precondition and its head the one add effect; it costs nothing and
     /// is no action of a plan.
@@ -236,8 +348,16 @@ pub struct Problem {
     /// `total-cost` (0 without an `increase`); without it every action
     /// costs 1, as in Fast Downward.
     pub(crate) metric: bool,
-    /// Static functions' values from `:init`, by function and arguments.
+    /// The values from `:init` of the functions some action's cost reads
+    /// (whole numbers that are valid costs), by function and arguments.
     pub(crate) function_values: FxHashMap<(u32, Vec<u32>), u32>,
+    /// Every function's value from `:init`, by function and arguments.
+    pub(crate) fluent_values: FxHashMap<(u32, Vec<u32>), f64>,
+    /// The numeric comparisons of the goal's top-level conjunction.
+    pub(crate) numeric_goal: Vec<NumCondition>,
+    /// `(:metric minimize expression)` for an expression other than
+    /// `(total-cost)` (which sets `metric`).
+    pub(crate) metric_expr: Option<NumExpr>,
 }
 
 impl Problem {

@@ -90,6 +90,16 @@ impl<B: Bits> Task<B> {
         if ground.facts.len() > B::CAPACITY {
             return Err(too_many().into());
         }
+        if let Some(numeric) = &ground.numeric {
+            return Err(PddlError::Numeric {
+                context: "the task".to_owned(),
+                message: format!(
+                    "has {} changing numeric fluents, and the atomic state holds facts only",
+                    numeric.names.len()
+                ),
+            }
+            .into());
+        }
         let mut actions = ActionSet::<B>::new();
         for name in &ground.facts {
             actions.declare(name).map_err(|_| too_many())?;

@@ -5,12 +5,14 @@
 
 use std::mem::size_of;
 
+use super::numeric::NumericGrounding;
 use super::{
     objects_by_type, term_value, GroundOperator, GroundTask, GroundingStats, Interned, Out,
     GOAL_ACTION, GOAL_REACHED,
 };
 use crate::adl::{literal, Instantiate, Lit, Variant};
 use crate::limits::{allocated, list_bytes, Budget, CHECK_MASK};
+use crate::numeric::OperatorNumeric;
 use crate::syntax::{AtomTerm, Condition, CostTerm, Domain, Problem, Schema};
 use crate::PddlError;
 
@@ -109,16 +111,20 @@ pub(super) fn finalize(
         interned: &out.facts,
         key: Vec::new(),
     };
-    let mut ops = instantiate_operators(&cx, &out.ops, &mut facts, &mut budget)?;
+    let mut numeric = NumericGrounding::new(domain, problem)?;
+    let mut ops = instantiate_operators(&cx, &out.ops, &mut facts, &mut budget, &mut numeric)?;
     let reachable_operators = ops.is_axiom.iter().filter(|&&axiom| !axiom).count();
     let reachable_axioms = ops.operators.len() - reachable_operators;
     let mut goal = ground_goal(&cx, &mut facts, &mut budget, &mut ops)?;
+    let numeric_goal = numeric.goal()?;
+    goal.unsolvable |= numeric_goal.is_none();
     drop_inapplicable(&mut ops, &mut goal, init_count);
     keep_relevant(&mut ops, &goal);
     let names = fact_names(&cx, &out.facts, &ops.changed);
     let reachable_facts = ops.changed.len();
     let mut task = renumber(ops, goal, names, init_count);
-    task.action_costs = problem.metric;
+    task.action_costs = problem.metric || problem.metric_expr.is_some();
+    super::fluents::keep_read_fluents(&mut task, &numeric, numeric_goal.unwrap_or_default());
     task.stats = GroundingStats {
         reachable_facts,
         reachable_operators,
@@ -126,6 +132,7 @@ pub(super) fn finalize(
         operators: task.operators.len(),
         reachable_axioms,
         axioms: task.axioms.len(),
+        fluents: task.stats.fluents,
         unsolvable: task.stats.unsolvable,
         elapsed: budget.began.elapsed(),
     };
@@ -140,6 +147,7 @@ fn instantiate_operators(
     matched: &Interned,
     facts: &mut Facts<'_>,
     budget: &mut Budget,
+    numeric: &mut NumericGrounding<'_>,
 ) -> Result<Found, PddlError> {
     // Grown as operators come, not sized by `matched`: most matches of an
     // ADL schema may compile to no operator, and the unused capacity
@@ -161,6 +169,10 @@ fn instantiate_operators(
         let Some(cost) = operator_cost(cx.problem, schema, binding) else {
             continue;
         };
+        let name_of = || operator_name(cx.problem, schema, binding);
+        let Some((cost, parts)) = numeric.operator(schema, binding, cost, name_of)? else {
+            continue;
+        };
         let Some(variants) = variants(cx, schema, binding, facts, budget)? else {
             continue;
         };
@@ -172,10 +184,10 @@ fn instantiate_operators(
             if k as u64 & CHECK_MASK == CHECK_MASK {
                 budget.limits.check(budget.began, budget.bytes + slots)?;
             }
-            let Some(o) = variant_operator(variant, cost, &mut ops.changed) else {
+            let Some(o) = variant_operator(variant, cost, parts.clone(), &mut ops.changed) else {
                 continue;
             };
-            let name = name.get_or_insert_with(|| operator_name(cx.problem, schema, binding));
+            let name = name.get_or_insert_with(name_of);
             let o = GroundOperator {
                 name: name.clone(),
                 ..o
@@ -273,7 +285,12 @@ fn variants(
 /// A variant as a ground operator (without its name), its lists sorted,
 /// marking the facts it changes in `changed`; `None` for a variant whose
 /// precondition contradicts itself or that changes nothing.
-fn variant_operator(variant: Variant, cost: u32, changed: &mut [bool]) -> Option<GroundOperator> {
+fn variant_operator(
+    variant: Variant,
+    cost: u32,
+    numeric: Option<Box<OperatorNumeric>>,
+    changed: &mut [bool],
+) -> Option<GroundOperator> {
     let (pos, neg): (Vec<Lit>, Vec<Lit>) = variant.pre.iter().partition(|&&l| l & 1 == 0);
     let mut o = GroundOperator {
         name: String::new(),
@@ -282,6 +299,7 @@ fn variant_operator(variant: Variant, cost: u32, changed: &mut [bool]) -> Option
         add: variant.add,
         del: variant.del,
         cost,
+        numeric,
     };
     for list in [&mut o.pre, &mut o.neg_pre, &mut o.add, &mut o.del] {
         list.sort_unstable();
@@ -292,7 +310,9 @@ fn variant_operator(variant: Variant, cost: u32, changed: &mut [bool]) -> Option
     }
     let add = o.add.clone();
     o.del.retain(|f| add.binary_search(f).is_err());
-    if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) {
+    let numeric_effects = o.numeric.as_ref().is_some_and(|n| !n.effects.is_empty());
+    if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) && !numeric_effects
+    {
         return None; // changes nothing
     }
     for &f in &o.add {
@@ -397,6 +417,7 @@ fn add_goal_disjuncts(goal: &mut Wanted, disjuncts: &[Vec<Lit>], reached: u32, o
                     add: vec![reached],
                     del: Vec::new(),
                     cost: 0,
+                    numeric: None,
                 });
                 ops.is_axiom.push(false);
             }
@@ -442,17 +463,31 @@ fn keep_relevant(ops: &mut Found, goal: &Wanted) {
     for &f in &stack {
         relevant[f as usize] = true;
     }
-    while let Some(f) = stack.pop() {
-        for &i in &touching[f as usize] {
-            if !useful[i as usize] {
-                useful[i as usize] = true;
-                let o = &ops.operators[i as usize];
-                for &p in o.pre.iter().chain(&o.neg_pre) {
-                    if !relevant[p as usize] {
-                        relevant[p as usize] = true;
-                        stack.push(p);
-                    }
-                }
+    // Operators with numeric effects count as relevant: which fluents
+    // matter is decided later, over the fluents (`keep_read_fluents`).
+    let mut pending: Vec<u32> = (0..ops.operators.len())
+        .filter(|&i| {
+            ops.operators[i]
+                .numeric
+                .as_ref()
+                .is_some_and(|n| !n.effects.is_empty())
+        })
+        .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+        .collect();
+    loop {
+        while let Some(f) = stack.pop() {
+            pending.extend(&touching[f as usize]);
+        }
+        let Some(i) = pending.pop() else { break };
+        if useful[i as usize] {
+            continue;
+        }
+        useful[i as usize] = true;
+        let o = &ops.operators[i as usize];
+        for &p in o.pre.iter().chain(&o.neg_pre) {
+            if !relevant[p as usize] {
+                relevant[p as usize] = true;
+                stack.push(p);
             }
         }
     }
@@ -532,6 +567,7 @@ fn renumber(ops: Found, mut goal: Wanted, mut names: Vec<String>, init_count: us
         goal: goal.goal,
         goal_false: goal.goal_false,
         action_costs: false,
+        numeric: None,
         stats: GroundingStats {
             unsolvable: goal.unsolvable,
             ..GroundingStats::default()

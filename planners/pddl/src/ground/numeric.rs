@@ -1,0 +1,453 @@
+//! Grounding the numeric part of a task: each operator's comparisons and
+//! numeric effects become linear conditions and effects over the changing
+//! fluents, static fluents folded into constants; the metric's increases
+//! become the operators' costs. Comparisons are left out of relaxed
+//! reachability (an over-approximation), so an operator whose condition
+//! folds to false, or that reads an undefined static value, is dropped
+//! here.
+
+use rustc_hash::FxHashMap;
+
+use super::term_value;
+use crate::numeric::{LinearCondition, LinearExpr, NumericEffect, NumericFluents, OperatorNumeric};
+use crate::reading::TOTAL_COST;
+use crate::syntax::{
+    Arith, Assignment, Domain, NumCondition, NumExpr, Problem, Schema, MAX_ACTION_COST,
+};
+use crate::PddlError;
+
+/// A ground fluent: function and objects.
+type Key = (u32, Vec<u32>);
+
+/// Why an expression has no linear form.
+enum Unfit {
+    /// It reads an undefined value or divides by zero: the operator (or
+    /// goal) can never apply.
+    Undefined,
+    /// A refusal, in words.
+    Refused(String),
+}
+
+/// The numeric grounding of one task: which functions change, the metric's
+/// weights, and the ground fluents met so far.
+pub(super) struct NumericGrounding<'a> {
+    domain: &'a Domain,
+    problem: &'a Problem,
+    /// Per function: whether some action changes it (the metric aside).
+    changing: Vec<bool>,
+    /// The metric's fluents and weights; `total-cost` with weight 1 for
+    /// `minimize (total-cost)`.
+    metric: FxHashMap<Key, f64>,
+    /// The metric's weight of `(total-time)`, the plan's length: what each
+    /// action adds to its cost.
+    time_weight: f64,
+    /// Per function: whether some action assigns it (`assign`,
+    /// `scale-*`), which could define a fluent `:init` leaves undefined.
+    assigned: Vec<bool>,
+    index: FxHashMap<Key, u32>,
+    keys: Vec<Key>,
+    init: Vec<f64>,
+}
+
+impl<'a> NumericGrounding<'a> {
+    pub(super) fn new(domain: &'a Domain, problem: &'a Problem) -> Result<Self, PddlError> {
+        let mut grounding = Self {
+            domain,
+            problem,
+            changing: vec![false; domain.functions.len()],
+            metric: FxHashMap::default(),
+            time_weight: 0.0,
+            assigned: vec![false; domain.functions.len()],
+            index: FxHashMap::default(),
+            keys: Vec::new(),
+            init: Vec::new(),
+        };
+        if let Some(&total) = domain.function_index.get(TOTAL_COST) {
+            if problem.metric {
+                grounding.metric.insert((total, Vec::new()), 1.0);
+            }
+        }
+        if let Some(expr) = &problem.metric_expr {
+            grounding.read_metric(expr)?;
+        }
+        for schema in domain.actions.iter().filter(|s| !s.axiom) {
+            for effect in &schema.numeric_effects {
+                if !grounding.is_metric_function(effect.function) {
+                    grounding.changing[effect.function as usize] = true;
+                    grounding.assigned[effect.function as usize] |=
+                        !matches!(effect.kind, Assignment::Increase | Assignment::Decrease);
+                }
+            }
+        }
+        Ok(grounding)
+    }
+
+    /// Whether `function` is `total-cost` or a fluent of the metric: its
+    /// increases are costs, not state.
+    fn is_metric_function(&self, function: u32) -> bool {
+        self.domain.functions[function as usize].name == TOTAL_COST
+            || self.metric.keys().any(|(f, _)| *f == function)
+    }
+
+    /// `minimize expr`: a weighted sum of fluents, each weight positive.
+    fn read_metric(&mut self, expr: &NumExpr) -> Result<(), PddlError> {
+        let refuse = |message: String| PddlError::Numeric {
+            context: "the metric".to_owned(),
+            message,
+        };
+        let mut weights = Vec::new();
+        collect_weighted(expr, 1.0, &mut weights).map_err(refuse)?;
+        for (function, args, weight) in weights {
+            if function == TIME {
+                self.time_weight += weight;
+                continue;
+            }
+            if weight < 0.0 {
+                return Err(refuse(format!(
+                    "`{}` has a negative weight (only `minimize` of fluents that actions increase is read)",
+                    self.describe(&NumExpr::Fluent { function, args }, &[])
+                )));
+            }
+            let args = args.iter().map(|&t| term_value(t, &[])).collect();
+            *self.metric.entry((function, args)).or_insert(0.0) += weight;
+        }
+        Ok(())
+    }
+
+    /// The numeric part and cost of `schema` under `binding`, whose cost
+    /// without it is `base`: `None` when a comparison is false or a value
+    /// undefined (the operator never applies).
+    pub(super) fn operator(
+        &mut self,
+        schema: &Schema,
+        binding: &[u32],
+        base: u32,
+        name: impl Fn() -> String,
+    ) -> Result<Option<(u32, Option<Box<OperatorNumeric>>)>, PddlError> {
+        let refuse = |message: String| PddlError::Numeric {
+            context: format!("action `{}`", name()),
+            message,
+        };
+        let mut parts = OperatorNumeric::default();
+        for condition in &schema.numeric_pre {
+            match self.condition(condition, binding) {
+                Ok(Some(c)) => parts.conditions.push(c),
+                Ok(None) => {}
+                Err(Unfit::Undefined) => return Ok(None),
+                Err(Unfit::Refused(m)) => return Err(refuse(m)),
+            }
+        }
+        let metric_in_use = self.problem.metric || self.problem.metric_expr.is_some();
+        let mut cost = LinearExpr::constant(if self.problem.metric_expr.is_some() {
+            if schema.axiom {
+                0.0
+            } else {
+                self.time_weight
+            }
+        } else {
+            f64::from(base)
+        });
+        for effect in &schema.numeric_effects {
+            let key: Key = (
+                effect.function,
+                effect
+                    .args
+                    .iter()
+                    .map(|&t| term_value(t, binding))
+                    .collect(),
+            );
+            let value = match self.linear(&effect.value, binding) {
+                Ok(v) => v,
+                Err(Unfit::Undefined) => return Ok(None),
+                Err(Unfit::Refused(m)) => return Err(refuse(m)),
+            };
+            if self.is_metric_function(effect.function) {
+                let Some(&weight) = self.metric.get(&key) else {
+                    continue; // `total-cost` without the metric, or a fluent outside it
+                };
+                if effect.kind != Assignment::Increase {
+                    return Err(refuse(format!(
+                        "the metric's fluent `{}` must only increase",
+                        self.key_name(&key)
+                    )));
+                }
+                cost = cost.add_scaled(&value, weight);
+                continue;
+            }
+            let fluent = match self.fluent(&key) {
+                Ok(f) => f,
+                Err(Unfit::Undefined) => return Ok(None),
+                Err(Unfit::Refused(m)) => return Err(refuse(m)),
+            };
+            let target = LinearExpr::fluent(fluent);
+            let scale = |factor: &LinearExpr, up: bool| -> Result<LinearExpr, Option<String>> {
+                if !factor.is_constant() {
+                    return Err(Some(
+                        "scales a fluent by a changing fluent (not linear)".to_owned(),
+                    ));
+                }
+                match (up, factor.constant) {
+                    (false, c) if c == 0.0 => Err(None),
+                    (true, c) => Ok(target.scaled(c)),
+                    (false, c) => Ok(target.scaled(1.0 / c)),
+                }
+            };
+            let effect = match effect.kind {
+                Assignment::Assign => NumericEffect::Assign { fluent, value },
+                Assignment::Increase => NumericEffect::Increase { fluent, by: value },
+                Assignment::Decrease => NumericEffect::Increase {
+                    fluent,
+                    by: value.scaled(-1.0),
+                },
+                Assignment::ScaleUp | Assignment::ScaleDown => {
+                    match scale(&value, effect.kind == Assignment::ScaleUp) {
+                        Ok(value) => NumericEffect::Assign { fluent, value },
+                        Err(None) => return Ok(None),
+                        Err(Some(m)) => return Err(refuse(m)),
+                    }
+                }
+            };
+            parts.effects.push(effect);
+        }
+        let cost = if !metric_in_use {
+            base
+        } else if cost.is_constant() {
+            whole_cost(cost.constant).map_err(refuse)?
+        } else {
+            parts.cost = Some(cost);
+            0
+        };
+        let empty = parts.conditions.is_empty() && parts.effects.is_empty() && parts.cost.is_none();
+        Ok(Some((cost, (!empty).then(|| Box::new(parts)))))
+    }
+
+    /// The goal's numeric conditions: `None` when one can never hold.
+    pub(super) fn goal(&mut self) -> Result<Option<Vec<LinearCondition>>, PddlError> {
+        let mut out = Vec::new();
+        for condition in &self.problem.numeric_goal {
+            match self.condition(condition, &[]) {
+                Ok(Some(c)) => out.push(c),
+                Ok(None) => {}
+                Err(Unfit::Undefined) => return Ok(None),
+                Err(Unfit::Refused(message)) => {
+                    return Err(PddlError::Numeric {
+                        context: "the goal".to_owned(),
+                        message,
+                    })
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// A comparison as a linear condition; `None` when it folds to true,
+    /// [`Unfit::Undefined`] when it folds to false.
+    fn condition(
+        &mut self,
+        condition: &NumCondition,
+        binding: &[u32],
+    ) -> Result<Option<LinearCondition>, Unfit> {
+        let left = self.linear(&condition.left, binding)?;
+        let right = self.linear(&condition.right, binding)?;
+        let expr = left.add_scaled(&right, -1.0);
+        if expr.is_constant() {
+            return if condition.op.holds(expr.constant, 0.0) {
+                Ok(None)
+            } else {
+                Err(Unfit::Undefined)
+            };
+        }
+        Ok(Some(LinearCondition {
+            expr,
+            op: condition.op,
+        }))
+    }
+
+    /// `expr` under `binding` as a linear expression over changing fluents.
+    fn linear(&mut self, expr: &NumExpr, binding: &[u32]) -> Result<LinearExpr, Unfit> {
+        match expr {
+            NumExpr::Number(c) => Ok(LinearExpr::constant(*c)),
+            NumExpr::TotalTime => Err(Unfit::Refused(
+                "`(total-time)` outside the metric".to_owned(),
+            )),
+            NumExpr::Fluent { function, args } => {
+                let key: Key = (
+                    *function,
+                    args.iter().map(|&t| term_value(t, binding)).collect(),
+                );
+                if self.is_metric_function(*function) {
+                    return Err(Unfit::Refused(format!(
+                        "reads `{}`, the metric (or `total-cost`), which only actions' costs may change",
+                        self.key_name(&key)
+                    )));
+                }
+                if self.changing[*function as usize] {
+                    return self.fluent(&key).map(LinearExpr::fluent);
+                }
+                self.problem
+                    .fluent_values
+                    .get(&key)
+                    .map(|&v| LinearExpr::constant(v))
+                    .ok_or(Unfit::Undefined)
+            }
+            NumExpr::Apply { op, left, right } => {
+                let l = self.linear(left, binding)?;
+                let r = self.linear(right, binding)?;
+                match op {
+                    Arith::Add => Ok(l.add_scaled(&r, 1.0)),
+                    Arith::Sub => Ok(l.add_scaled(&r, -1.0)),
+                    Arith::Mul if l.is_constant() => Ok(r.scaled(l.constant)),
+                    Arith::Mul if r.is_constant() => Ok(l.scaled(r.constant)),
+                    Arith::Div if r.is_constant() && r.constant == 0.0 => Err(Unfit::Undefined),
+                    Arith::Div if r.is_constant() => Ok(l.scaled(1.0 / r.constant)),
+                    Arith::Mul | Arith::Div => Err(Unfit::Refused(format!(
+                        "`{}` {} changing fluents (not linear)",
+                        self.describe(expr, binding),
+                        if *op == Arith::Mul {
+                            "multiplies"
+                        } else {
+                            "divides by"
+                        },
+                    ))),
+                }
+            }
+        }
+    }
+
+    /// The index of a changing ground fluent, numbered as first met; an
+    /// error if `:init` gives it no value.
+    fn fluent(&mut self, key: &Key) -> Result<u32, Unfit> {
+        if let Some(&i) = self.index.get(key) {
+            return Ok(i);
+        }
+        let Some(&value) = self.problem.fluent_values.get(key) else {
+            if !self.assigned[key.0 as usize] {
+                // Undefined for good: whatever reads or changes it never applies.
+                return Err(Unfit::Undefined);
+            }
+            return Err(Unfit::Refused(format!(
+                "fluent `{}` has no value in `:init` (an action may assign it later; searchlab needs every changing fluent defined at the start)",
+                self.key_name(key)
+            )));
+        };
+        let i = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        self.index.insert(key.clone(), i);
+        self.keys.push(key.clone());
+        self.init.push(value);
+        Ok(i)
+    }
+
+    fn key_name(&self, (function, args): &Key) -> String {
+        let mut name = format!("({}", self.domain.functions[*function as usize].name);
+        for &o in args {
+            name.push(' ');
+            name.push_str(&self.problem.objects[o as usize].0);
+        }
+        name.push(')');
+        name
+    }
+
+    /// `expr` in PDDL, its variables bound.
+    fn describe(&self, expr: &NumExpr, binding: &[u32]) -> String {
+        match expr {
+            NumExpr::Number(c) => format!("{c}"),
+            NumExpr::TotalTime => "(total-time)".to_owned(),
+            NumExpr::Fluent { function, args } => self.key_name(&(
+                *function,
+                args.iter().map(|&t| term_value(t, binding)).collect(),
+            )),
+            NumExpr::Apply { op, left, right } => {
+                let symbol = match op {
+                    Arith::Add => "+",
+                    Arith::Sub => "-",
+                    Arith::Mul => "*",
+                    Arith::Div => "/",
+                };
+                format!(
+                    "({symbol} {} {})",
+                    self.describe(left, binding),
+                    self.describe(right, binding)
+                )
+            }
+        }
+    }
+
+    /// The fluents as the task keeps them: those in `kept` (by index met),
+    /// renumbered in order; their names and initial values.
+    pub(super) fn fluents(&self, kept: &[bool], goal: Vec<LinearCondition>) -> NumericFluents {
+        let mut fluents = NumericFluents {
+            goal,
+            ..NumericFluents::default()
+        };
+        for (i, key) in self.keys.iter().enumerate().filter(|(i, _)| kept[*i]) {
+            fluents.names.push(self.key_name(key));
+            fluents.init.push(self.init[i]);
+        }
+        fluents
+    }
+
+    /// How many changing ground fluents were met.
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+/// `(total-time)`'s place among the functions, in a metric's weights.
+const TIME: u32 = u32::MAX;
+
+/// The fluents of a metric `expr` with their weights: a sum of weighted
+/// fluents (constants ignored: they do not change which plan is best),
+/// `(total-time)` as function [`TIME`].
+fn collect_weighted(
+    expr: &NumExpr,
+    weight: f64,
+    out: &mut Vec<(u32, Vec<crate::syntax::Term>, f64)>,
+) -> Result<(), String> {
+    match expr {
+        NumExpr::Number(_) => Ok(()),
+        NumExpr::TotalTime => {
+            out.push((TIME, Vec::new(), weight));
+            Ok(())
+        }
+        NumExpr::Fluent { function, args } => {
+            out.push((*function, args.clone(), weight));
+            Ok(())
+        }
+        NumExpr::Apply { op, left, right } => match (op, &**left, &**right) {
+            (Arith::Add, l, r) => {
+                collect_weighted(l, weight, out)?;
+                collect_weighted(r, weight, out)
+            }
+            (Arith::Sub, l, r) => {
+                collect_weighted(l, weight, out)?;
+                collect_weighted(r, -weight, out)
+            }
+            (Arith::Mul, NumExpr::Number(c), e) | (Arith::Mul, e, NumExpr::Number(c)) => {
+                collect_weighted(e, weight * c, out)
+            }
+            _ => Err("only a weighted sum of fluents is read as a metric".to_owned()),
+        },
+    }
+}
+
+/// A cost as a whole number from 0 to [`MAX_ACTION_COST`].
+fn whole_cost(cost: f64) -> Result<u32, String> {
+    let rounded = cost.round();
+    if (cost - rounded).abs() > 1e-9 * cost.abs().max(1.0) {
+        return Err(format!(
+            "costs {cost}, not a whole number (searchlab's costs are integers)"
+        ));
+    }
+    if rounded < 0.0 {
+        return Err(format!("costs {cost}: costs are 0 or more"));
+    }
+    if rounded > f64::from(MAX_ACTION_COST) {
+        return Err(format!("costs {cost}, more than {MAX_ACTION_COST}"));
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a whole number from 0 to MAX_ACTION_COST, checked above"
+    )]
+    Ok(rounded as u32)
+}
