@@ -502,14 +502,14 @@ fn malformed_domains_give_located_errors() {
         format!("(define (domain d) (:requirements :numeric-fluents) (:predicates (p ?x) (q))\n(:functions (f) (g ?x))\n(:action a :parameters (?x) :precondition {pre} :effect {eff}))")
     };
     domain_error(
-        &numeric("(or (p ?x) (> (f) 1))", "(q)"),
+        &numeric("(p ?x)", "(when (> (f) 1) (q))"),
         "(> (f) 1)",
-        &["numeric comparison `>` inside `or`"],
+        &["numeric comparison `>` in a `when` condition"],
     );
     domain_error(
-        &numeric("(not (= (f) 1))", "(q)"),
+        &numeric("(p ?x)", "(when (not (= (f) 1)) (q))"),
         "(= (f) 1)",
-        &["negated numeric `=`"],
+        &["negated numeric `=` in a `when` condition"],
     );
     domain_error(
         &numeric("(p ?x)", "(increase (f) (/ (g ?x) 0))"),

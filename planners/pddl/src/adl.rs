@@ -18,7 +18,7 @@
 use std::mem::size_of;
 
 use crate::limits::{list_bytes, Budget};
-use crate::syntax::{AtomTerm, CondEffect, Condition, Formula, Term, TypeSet};
+use crate::syntax::{AtomTerm, CondEffect, Condition, Formula, NumCondition, Term, TypeSet};
 use crate::PddlError;
 
 /// A ground literal: `fact << 1`, with the low bit set when negated.
@@ -59,18 +59,35 @@ pub(crate) struct Variant {
     pub(crate) del: Vec<u32>,
 }
 
+/// A numeric comparison grounded: decided, or a literal of its own (a
+/// fact number from [`COMPARISONS`] on, which the caller maps back).
+pub(crate) enum Truth {
+    Known(bool),
+    Comparison(u32),
+}
+
+/// The first fact number that stands for a numeric comparison in a
+/// formula's literals: no task has that many facts.
+pub(crate) const COMPARISONS: u32 = 1 << 30;
+
 /// What instantiation reads: the facts found reachable, which predicates
 /// are static, the objects of each type, and the grounding's budget.
-pub(crate) struct Instantiate<'a, L> {
+pub(crate) struct Instantiate<'a, L, N> {
     /// A ground atom's fact, if reachable (static facts: if true).
     pub(crate) lookup: L,
+    /// A comparison under a binding, grounded.
+    pub(crate) numeric: N,
     pub(crate) is_static: &'a [bool],
     /// Per type: its objects, subtypes' included.
     pub(crate) objects: &'a [Vec<u32>],
     pub(crate) budget: &'a mut Budget,
 }
 
-impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
+impl<L, N> Instantiate<'_, L, N>
+where
+    L: FnMut(&AtomTerm, &[u32]) -> Option<u32>,
+    N: FnMut(&NumCondition, &[u32]) -> Result<Truth, PddlError>,
+{
     /// The objects of a type set (several with `either`).
     fn candidates(&self, types: &TypeSet) -> Vec<u32> {
         if let [t] = types.as_slice() {
@@ -87,13 +104,17 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
         all
     }
 
-    fn condition(&mut self, c: &Condition, binding: &[u32]) -> Ground {
-        match c {
+    fn condition(&mut self, c: &Condition, binding: &[u32]) -> Result<Ground, PddlError> {
+        Ok(match c {
             Condition::Equal {
                 positive,
                 left,
                 right,
             } => Ground::Const((value(*left, binding) == value(*right, binding)) == *positive),
+            Condition::Compare(comparison) => match (self.numeric)(comparison, binding)? {
+                Truth::Known(holds) => Ground::Const(holds),
+                Truth::Comparison(f) => Ground::Lit(literal(f, true)),
+            },
             Condition::Atom { positive, atom } => {
                 let fact = (self.lookup)(atom, binding);
                 if self.is_static[atom.predicate as usize] {
@@ -106,7 +127,7 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
                     }
                 }
             }
-        }
+        })
     }
 
     /// `formula` under `binding` (extended by quantifiers, restored after).
@@ -116,7 +137,7 @@ impl<L: FnMut(&AtomTerm, &[u32]) -> Option<u32>> Instantiate<'_, L> {
         binding: &mut Vec<u32>,
     ) -> Result<Ground, PddlError> {
         Ok(match formula {
-            Formula::Literal(c) => self.condition(c, binding),
+            Formula::Literal(c) => self.condition(c, binding)?,
             Formula::And(items) | Formula::Or(items) => {
                 let conjunction = matches!(formula, Formula::And(_));
                 let mut parts = Vec::new();

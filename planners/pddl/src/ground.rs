@@ -480,6 +480,7 @@ fn enumerate(
                     .extend(atom.args.iter().map(|t| term_value(*t, binding)));
                 out.facts.get(&out.key).is_some() == *positive
             }
+            Condition::Compare(_) => true, // never a check (see `prepare`)
         };
         if !holds {
             return Ok(());
@@ -702,7 +703,8 @@ fn prepare<'c>(
                 positive: false,
                 atom,
             } if is_static[atom.predicate as usize] => checks.push(c.clone()),
-            Condition::Atom { .. } => {}
+            // Comparisons are left to finalizing: reachability ignores them.
+            Condition::Atom { .. } | Condition::Compare(_) => {}
             Condition::Equal { .. } => checks.push(c.clone()),
         }
     }

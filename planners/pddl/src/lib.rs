@@ -57,6 +57,7 @@ mod numeric_reader;
 mod packing;
 mod reader;
 mod reading;
+mod replay;
 mod schema_reader;
 mod sexp;
 mod syntax;
@@ -72,4 +73,5 @@ pub use numeric::{
 };
 pub use packing::Packing;
 pub use reader::{parse_domain, parse_problem};
+pub use replay::{replay, PlanCost};
 pub use syntax::{Domain, Problem, MAX_ACTION_COST};

@@ -272,6 +272,9 @@ pub struct NumericFluents {
     pub init: Vec<f64>,
     /// The goal's linear conditions.
     pub goal: Vec<LinearCondition>,
+    /// Disjunctions of linear conditions the goal wants besides: at least
+    /// one of each clause holds.
+    pub goal_clauses: Vec<Vec<LinearCondition>>,
 }
 
 #[cfg(test)]

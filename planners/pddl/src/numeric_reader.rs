@@ -112,17 +112,18 @@ fn apply(op: Arith, left: NumExpr, right: Option<NumExpr>) -> NumExpr {
 
 /// `(op a b)` for a comparison `op`, read with the polarity `positive`:
 /// under `not`, `<` becomes `>=` and so on; a negated `=` is refused (it
-/// is a disjunction).
+/// is a disjunction). `instead` reads it with another operator.
 pub(crate) fn read_comparison(
     r: &Reader<'_>,
     domain: &Domain,
     scope: &Scope<'_>,
     s: &Sexp,
     positive: bool,
+    instead: Option<&str>,
 ) -> Result<NumCondition, PddlError> {
     let items = r.list(s, "a comparison `(op a b)`")?;
     let head = items.first().and_then(Sexp::symbol).unwrap_or("");
-    let Some(op) = Comparison::parse(head) else {
+    let Some(op) = Comparison::parse(instead.unwrap_or(head)) else {
         return Err(r.syntax(s.at(), format!("`{head}` is not a comparison")));
     };
     let [_, left, right] = items else {

@@ -12,7 +12,7 @@ use crate::numeric_reader::{parse_number, read_num_expr};
 use crate::reading::{
     is_total_cost, read_atom, read_function_term, type_set, Reader, Scope, TOTAL_COST,
 };
-use crate::schema_reader::{read_action, read_axiom, read_formula, split_conjunction};
+use crate::schema_reader::{read_action, read_axiom, read_formula, split_conjunction, Comparisons};
 use crate::sexp::{read, Sexp};
 use crate::syntax::{
     fits, Arith, AtomTerm, CostTerm, Domain, Function, NumExpr, Predicate, Problem, Term, TypeId,
@@ -425,8 +425,11 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                     vars: Vec::new(),
                     objects: &objects,
                 };
-                let numeric = Some(&mut problem.numeric_goal);
-                let goal = read_formula(&r, domain, &mut scope, g, true, numeric)?;
+                let comparisons = Comparisons {
+                    top: Some(&mut problem.numeric_goal),
+                    nested: true,
+                };
+                let goal = read_formula(&r, domain, &mut scope, g, true, comparisons)?;
                 (problem.goal, problem.goal_formulas) = split_conjunction(goal);
                 seen_goal = true;
             }

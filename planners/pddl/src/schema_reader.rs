@@ -16,18 +16,49 @@ use crate::syntax::{
 };
 use crate::{Location, PddlError};
 
+/// Where a formula's numeric comparisons go.
+pub(crate) struct Comparisons<'v> {
+    /// Those of the top-level conjunction, when the formula is part of it.
+    pub(crate) top: Option<&'v mut Vec<NumCondition>>,
+    /// Whether the others (inside `or`, a quantifier) may stay in the
+    /// formula: not in a `when` condition or an axiom's body, which
+    /// grounding evaluates on facts alone.
+    pub(crate) nested: bool,
+}
+
+impl Comparisons<'_> {
+    /// No comparison anywhere.
+    pub(crate) fn none() -> Comparisons<'static> {
+        Comparisons {
+            top: None,
+            nested: false,
+        }
+    }
+
+    /// The same, below a junction that keeps (`conjunctive`) or leaves
+    /// the top-level conjunction.
+    fn below(&mut self, conjunctive: bool) -> Comparisons<'_> {
+        Comparisons {
+            top: if conjunctive {
+                self.top.as_deref_mut()
+            } else {
+                None
+            },
+            nested: self.nested,
+        }
+    }
+}
+
 /// A precondition or goal, read with the polarity `positive` (false under
 /// an odd number of `not`s) into negation normal form. Numeric
-/// comparisons go to `numeric`, which is there only where the formula is
-/// part of the top-level conjunction; elsewhere (inside `or`, a
-/// quantifier or a `when` condition) they are refused.
+/// comparisons go where `numeric` says.
 pub(crate) fn read_formula(
     r: &Reader<'_>,
     domain: &Domain,
     scope: &mut Scope<'_>,
     s: &Sexp,
     positive: bool,
-    mut numeric: Option<&mut Vec<NumCondition>>,
+    mut numeric: Comparisons<'_>,
 ) -> Result<Formula, PddlError> {
     let items = r.list(s, "a condition `(...)`")?;
     let Some(head_sexp) = items.first() else {
@@ -51,12 +82,8 @@ pub(crate) fn read_formula(
             let conjunction = (head == "and") == positive;
             let mut parts = Vec::with_capacity(items.len() - 1);
             for item in &items[1..] {
-                let sink = if conjunction {
-                    numeric.as_deref_mut()
-                } else {
-                    None
-                };
-                parts.push(read_formula(r, domain, scope, item, positive, sink)?);
+                let below = numeric.below(conjunction);
+                parts.push(read_formula(r, domain, scope, item, positive, below)?);
             }
             Ok(junction(conjunction, parts))
         }
@@ -67,14 +94,33 @@ pub(crate) fn read_formula(
             read_formula(r, domain, scope, inner, !positive, numeric)
         }
         "<" | "<=" | ">" | ">=" | "=" if head != "=" || is_numeric_equality(items) => {
-            let Some(sink) = numeric else {
+            if !positive && head == "=" {
+                // `a != b` is `a < b or a > b`.
+                let mut parts = Vec::new();
+                for op in ["<", ">"] {
+                    let flipped = read_comparison(r, domain, scope, s, true, Some(op))?;
+                    parts.push(Formula::Literal(Condition::Compare(flipped)));
+                }
+                if !numeric.nested {
+                    return Err(r.unsupported(
+                        s.at(),
+                        "negated numeric `=` in a `when` condition or an axiom",
+                    ));
+                }
+                return Ok(Formula::Or(parts));
+            }
+            let comparison = read_comparison(r, domain, scope, s, positive, None)?;
+            if let Some(top) = numeric.top {
+                top.push(comparison);
+                return Ok(Formula::And(Vec::new()));
+            }
+            if !numeric.nested {
                 return Err(r.unsupported(
                     s.at(),
-                    format!("numeric comparison `{head}` inside `or`, a quantifier or a `when` condition (only in a top-level conjunction)"),
+                    format!("numeric comparison `{head}` in a `when` condition or an axiom"),
                 ));
-            };
-            sink.push(read_comparison(r, domain, scope, s, positive)?);
-            Ok(Formula::And(Vec::new()))
+            }
+            Ok(Formula::Literal(Condition::Compare(comparison)))
         }
         "imply" => {
             // `a -> b` is `not a or b`; negated, `a and not b`.
@@ -82,8 +128,8 @@ pub(crate) fn read_formula(
                 return Err(r.syntax(s.at(), "`imply` takes two conditions"));
             };
             let parts = vec![
-                read_formula(r, domain, scope, a, !positive, None)?,
-                read_formula(r, domain, scope, b, positive, None)?,
+                read_formula(r, domain, scope, a, !positive, numeric.below(false))?,
+                read_formula(r, domain, scope, b, positive, numeric.below(false))?,
             ];
             Ok(junction(!positive, parts))
         }
@@ -92,7 +138,7 @@ pub(crate) fn read_formula(
                 return Err(r.syntax(s.at(), format!("expected `({head} (?x ...) condition)`")));
             };
             let vars = scope.enter(r, domain, list)?;
-            let body = read_formula(r, domain, scope, body, positive, None);
+            let body = read_formula(r, domain, scope, body, positive, numeric.below(false));
             scope.leave(vars.len());
             Ok(Formula::Quantified {
                 universal: (head == "forall") == positive,
@@ -201,9 +247,14 @@ fn read_effect(
                 vars: out.effects[group].vars.clone(),
                 ..CondEffect::default()
             };
-            inner
-                .condition
-                .push(read_formula(r, domain, scope, condition, true, None)?);
+            inner.condition.push(read_formula(
+                r,
+                domain,
+                scope,
+                condition,
+                true,
+                Comparisons::none(),
+            )?);
             out.effects.push(inner);
             read_effect(r, domain, scope, body, out.effects.len() - 1, out)
         }
@@ -329,8 +380,14 @@ pub(crate) fn read_axiom(
         vars: params.clone(),
         objects: constants,
     };
-    let (pre, pre_formulas) =
-        split_conjunction(read_formula(r, domain, &mut scope, body, true, None)?);
+    let (pre, pre_formulas) = split_conjunction(read_formula(
+        r,
+        domain,
+        &mut scope,
+        body,
+        true,
+        Comparisons::none(),
+    )?);
     let args = (0..params.len())
         .map(|v| Term::Var(u32::try_from(v).unwrap_or(u32::MAX)))
         .collect();
@@ -431,7 +488,11 @@ pub(crate) fn read_action(
     let mut numeric_pre = Vec::new();
     let (mut pre, pre_formulas) = match precondition {
         Some(p) => {
-            let formula = read_formula(r, domain, &mut scope, p, true, Some(&mut numeric_pre))?;
+            let comparisons = Comparisons {
+                top: Some(&mut numeric_pre),
+                nested: true,
+            };
+            let formula = read_formula(r, domain, &mut scope, p, true, comparisons)?;
             split_conjunction(formula)
         }
         None => (Vec::new(), Vec::new()),

@@ -30,7 +30,7 @@ pub(crate) struct AtomTerm {
 }
 
 /// A literal of a precondition or goal.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Condition {
     Atom {
         positive: bool,
@@ -41,11 +41,15 @@ pub(crate) enum Condition {
         left: Term,
         right: Term,
     },
+    /// A numeric comparison inside `or` or a quantifier (one in the
+    /// top-level conjunction is kept apart, in `numeric_pre` or
+    /// `numeric_goal`); negation is folded into its operator.
+    Compare(NumCondition),
 }
 
 /// A precondition or goal in negation normal form: `not` is pushed down
 /// to the literals while reading, `imply` is read as `or`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Formula {
     Literal(Condition),
     And(Vec<Formula>),

@@ -90,9 +90,10 @@ pub use error::SolveError;
 pub use grounded::{GroundedDomain, GroundedTask, TaskVisitor};
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use searchlab_pddl::{
-    ground, h2_mutexes, h2_mutexes_until, parse_domain, parse_problem, Axioms, Domain,
-    GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats, IpcPlan,
-    Location, Mutexes, Packing, PddlError, PlanStep, Problem, GOAL_ACTION, GOAL_REACHED,
+    ground, h2_mutexes, h2_mutexes_until, parse_domain, parse_problem, replay, Axioms, Comparison,
+    Domain, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
+    IpcPlan, LinearCondition, LinearExpr, Location, Mutexes, NumericEffect, NumericFluents,
+    OperatorNumeric, Packing, PddlError, PlanStep, Problem, GOAL_ACTION, GOAL_REACHED,
     MAX_ACTION_COST,
 };
 pub use task::{Task, TaskForward, TaskRegression};

@@ -10,10 +10,10 @@ use super::{
     objects_by_type, term_value, GroundOperator, GroundTask, GroundingStats, Interned, Out,
     GOAL_ACTION, GOAL_REACHED,
 };
-use crate::adl::{literal, Instantiate, Lit, Variant};
+use crate::adl::{literal, Instantiate, Lit, Variant, COMPARISONS};
 use crate::limits::{allocated, list_bytes, Budget, CHECK_MASK};
-use crate::numeric::OperatorNumeric;
-use crate::syntax::{AtomTerm, Condition, CostTerm, Domain, Problem, Schema};
+use crate::numeric::{LinearCondition, OperatorNumeric};
+use crate::syntax::{AtomTerm, Condition, CostTerm, Domain, NumCondition, Problem, Schema};
 use crate::PddlError;
 
 /// Ground atoms to the facts matching found.
@@ -84,6 +84,10 @@ impl Found {
 struct Wanted {
     goal: Vec<u32>,
     goal_false: Vec<u32>,
+    /// Numeric comparisons of a goal formula's one disjunct.
+    numeric: Vec<LinearCondition>,
+    /// Disjunctions of comparisons the goal wants (each, one of its own).
+    clauses: Vec<Vec<LinearCondition>>,
     unsolvable: bool,
 }
 
@@ -115,16 +119,26 @@ pub(super) fn finalize(
     let mut ops = instantiate_operators(&cx, &out.ops, &mut facts, &mut budget, &mut numeric)?;
     let reachable_operators = ops.is_axiom.iter().filter(|&&axiom| !axiom).count();
     let reachable_axioms = ops.operators.len() - reachable_operators;
-    let mut goal = ground_goal(&cx, &mut facts, &mut budget, &mut ops)?;
-    let numeric_goal = numeric.goal()?;
+    let mut goal = ground_goal(&cx, &mut facts, &mut budget, &mut ops, &mut numeric)?;
+    let numeric_goal = numeric.goal()?.map(|mut top| {
+        top.append(&mut goal.numeric);
+        top
+    });
     goal.unsolvable |= numeric_goal.is_none();
+    let mut goal_clauses = std::mem::take(&mut goal.clauses);
     drop_inapplicable(&mut ops, &mut goal, init_count);
     keep_relevant(&mut ops, &goal);
     let names = fact_names(&cx, &out.facts, &ops.changed);
     let reachable_facts = ops.changed.len();
     let mut task = renumber(ops, goal, names, init_count);
     task.action_costs = problem.metric || problem.metric_expr.is_some();
-    super::fluents::keep_read_fluents(&mut task, &numeric, numeric_goal.unwrap_or_default());
+    let clauses = std::mem::take(&mut goal_clauses);
+    super::fluents::keep_read_fluents(
+        &mut task,
+        &numeric,
+        numeric_goal.unwrap_or_default(),
+        clauses,
+    );
     task.stats = GroundingStats {
         reachable_facts,
         reachable_operators,
@@ -173,7 +187,7 @@ fn instantiate_operators(
         let Some((cost, parts)) = numeric.operator(schema, binding, cost, name_of)? else {
             continue;
         };
-        let Some(variants) = variants(cx, schema, binding, facts, budget)? else {
+        let Some(variants) = variants(cx, schema, binding, facts, budget, numeric)? else {
             continue;
         };
         let mut name: Option<String> = None;
@@ -184,7 +198,8 @@ fn instantiate_operators(
             if k as u64 & CHECK_MASK == CHECK_MASK {
                 budget.limits.check(budget.began, budget.bytes + slots)?;
             }
-            let Some(o) = variant_operator(variant, cost, parts.clone(), &mut ops.changed) else {
+            let parts = numeric.with_comparisons(parts.clone(), &variant.pre);
+            let Some(o) = variant_operator(variant, cost, parts, &mut ops.changed) else {
                 continue;
             };
             let name = name.get_or_insert_with(name_of);
@@ -237,6 +252,7 @@ fn variants(
     binding: &[u32],
     facts: &mut Facts<'_>,
     budget: &mut Budget,
+    numeric: &mut NumericGrounding<'_>,
 ) -> Result<Option<Vec<Variant>>, PddlError> {
     let mut pre: Vec<Lit> = Vec::new();
     for c in &schema.pre {
@@ -268,6 +284,7 @@ fn variants(
     pre.dedup();
     Instantiate {
         lookup: |atom: &AtomTerm, binding: &[u32]| facts.get(atom, binding),
+        numeric: |c: &NumCondition, binding: &[u32]| numeric.comparison(c, binding),
         is_static: cx.is_static,
         objects: &cx.objects,
         budget,
@@ -291,7 +308,11 @@ fn variant_operator(
     numeric: Option<Box<OperatorNumeric>>,
     changed: &mut [bool],
 ) -> Option<GroundOperator> {
-    let (pos, neg): (Vec<Lit>, Vec<Lit>) = variant.pre.iter().partition(|&&l| l & 1 == 0);
+    let (pos, neg): (Vec<Lit>, Vec<Lit>) = variant
+        .pre
+        .iter()
+        .filter(|&&l| l >> 1 < COMPARISONS)
+        .partition(|&&l| l & 1 == 0);
     let mut o = GroundOperator {
         name: String::new(),
         pre: pos.iter().map(|l| l >> 1).collect(),
@@ -335,10 +356,13 @@ fn ground_goal(
     facts: &mut Facts<'_>,
     budget: &mut Budget,
     ops: &mut Found,
+    numeric: &mut NumericGrounding<'_>,
 ) -> Result<Wanted, PddlError> {
     let mut goal = Wanted {
         goal: Vec::new(),
         goal_false: Vec::new(),
+        numeric: Vec::new(),
+        clauses: Vec::new(),
         unsolvable: false,
     };
     for c in &cx.problem.goal {
@@ -358,18 +382,47 @@ fn ground_goal(
                     goal.unsolvable = true;
                 }
             }
+            // The reader keeps the top level's comparisons in `numeric_goal`.
+            Condition::Compare(_) => {}
         }
     }
     if !cx.problem.goal_formulas.is_empty() {
         let reached = u32::try_from(facts.interned.len()).unwrap_or(u32::MAX);
-        let disjuncts = Instantiate {
+        let mut instantiate = Instantiate {
             lookup: |atom: &AtomTerm, binding: &[u32]| facts.get(atom, binding),
+            numeric: |c: &NumCondition, binding: &[u32]| numeric.comparison(c, binding),
             is_static: cx.is_static,
             objects: &cx.objects,
             budget,
+        };
+        // A formula that is a disjunction of comparisons alone stays a
+        // clause of the numeric goal: in the normal form of the whole
+        // goal, such clauses would multiply (IPC 2023's block-grouping
+        // has dozens).
+        let mut rest = Vec::new();
+        let mut clauses = Vec::new();
+        for formula in &cx.problem.goal_formulas {
+            let disjuncts = instantiate.dnf(std::slice::from_ref(formula), &[])?;
+            let comparisons_only = disjuncts.len() > 1
+                && disjuncts
+                    .iter()
+                    .all(|d| d.len() == 1 && d[0] >> 1 >= COMPARISONS);
+            if comparisons_only {
+                clauses.push(disjuncts.concat());
+            } else {
+                rest.push(formula.clone());
+            }
         }
-        .dnf(&cx.problem.goal_formulas, &[])?;
-        add_goal_disjuncts(&mut goal, &disjuncts, reached, ops);
+        let disjuncts = instantiate.dnf(&rest, &[])?;
+        for clause in clauses {
+            let clause = clause
+                .iter()
+                .filter_map(|&l| numeric.comparison_of(l))
+                .cloned()
+                .collect();
+            goal.clauses.push(clause);
+        }
+        add_goal_disjuncts(&mut goal, &disjuncts, reached, ops, numeric);
     }
     // A goal that wants a fact both true and false cannot hold (the
     // impossible fact `renumber` adds stands for it).
@@ -386,11 +439,20 @@ fn ground_goal(
 /// Joins the goal formulas' `disjuncts` to `goal`: none makes it
 /// unsolvable, one joins its literals, several make a goal action each
 /// (cost 0) reaching the fact `reached`, the goal from then on.
-fn add_goal_disjuncts(goal: &mut Wanted, disjuncts: &[Vec<Lit>], reached: u32, ops: &mut Found) {
+fn add_goal_disjuncts(
+    goal: &mut Wanted,
+    disjuncts: &[Vec<Lit>],
+    reached: u32,
+    ops: &mut Found,
+    numeric: &NumericGrounding<'_>,
+) {
     match disjuncts {
         [] => goal.unsolvable = true,
         [only] => {
-            for &l in only {
+            let comparisons = numeric.with_comparisons(None, only);
+            goal.numeric
+                .extend(comparisons.map(|c| c.conditions).unwrap_or_default());
+            for &l in only.iter().filter(|&&l| l >> 1 < COMPARISONS) {
                 if l & 1 == 0 {
                     goal.goal.push(l >> 1);
                 } else {
@@ -409,7 +471,10 @@ fn add_goal_disjuncts(goal: &mut Wanted, disjuncts: &[Vec<Lit>], reached: u32, o
                 let mut lits: Vec<Lit> = base.iter().chain(alternative).copied().collect();
                 lits.sort_unstable();
                 lits.dedup();
-                let (pos, neg): (Vec<Lit>, Vec<Lit>) = lits.iter().partition(|&&l| l & 1 == 0);
+                let (pos, neg): (Vec<Lit>, Vec<Lit>) = lits
+                    .iter()
+                    .filter(|&&l| l >> 1 < COMPARISONS)
+                    .partition(|&&l| l & 1 == 0);
                 ops.operators.push(GroundOperator {
                     name: GOAL_ACTION.to_owned(),
                     pre: pos.iter().map(|l| l >> 1).collect(),
@@ -417,7 +482,7 @@ fn add_goal_disjuncts(goal: &mut Wanted, disjuncts: &[Vec<Lit>], reached: u32, o
                     add: vec![reached],
                     del: Vec::new(),
                     cost: 0,
-                    numeric: None,
+                    numeric: numeric.with_comparisons(None, &lits),
                 });
                 ops.is_axiom.push(false);
             }

@@ -15,6 +15,7 @@ pub(super) fn keep_read_fluents(
     task: &mut GroundTask,
     numeric: &NumericGrounding<'_>,
     goal: Vec<LinearCondition>,
+    mut clauses: Vec<Vec<LinearCondition>>,
 ) {
     let mut read = vec![false; numeric.len()];
     let mark = |expr: &crate::LinearExpr, read: &mut [bool]| {
@@ -25,7 +26,7 @@ pub(super) fn keep_read_fluents(
         }
         grew
     };
-    for c in &goal {
+    for c in goal.iter().chain(clauses.iter().flatten()) {
         mark(&c.expr, &mut read);
     }
     for n in task.operators.iter().filter_map(|o| o.numeric.as_deref()) {
@@ -83,9 +84,9 @@ pub(super) fn keep_read_fluents(
             || o.numeric.as_ref().is_some_and(|n| !n.effects.is_empty())
     });
     let mut goal = goal;
-    for c in &mut goal {
+    for c in goal.iter_mut().chain(clauses.iter_mut().flatten()) {
         c.expr.renumbered(&renumbered);
     }
     task.stats.fluents = next as usize;
-    task.numeric = (next > 0).then(|| Box::new(numeric.fluents(&read, goal)));
+    task.numeric = (next > 0).then(|| Box::new(numeric.fluents(&read, goal, clauses)));
 }

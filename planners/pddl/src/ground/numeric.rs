@@ -9,6 +9,7 @@
 use rustc_hash::FxHashMap;
 
 use super::term_value;
+use crate::adl::{Truth, COMPARISONS};
 use crate::numeric::{LinearCondition, LinearExpr, NumericEffect, NumericFluents, OperatorNumeric};
 use crate::reading::TOTAL_COST;
 use crate::syntax::{
@@ -47,6 +48,9 @@ pub(super) struct NumericGrounding<'a> {
     index: FxHashMap<Key, u32>,
     keys: Vec<Key>,
     init: Vec<f64>,
+    /// The comparisons met inside formulas, by their literal's fact number
+    /// less [`COMPARISONS`].
+    comparisons: Vec<LinearCondition>,
 }
 
 impl<'a> NumericGrounding<'a> {
@@ -61,6 +65,7 @@ impl<'a> NumericGrounding<'a> {
             index: FxHashMap::default(),
             keys: Vec::new(),
             init: Vec::new(),
+            comparisons: Vec::new(),
         };
         if let Some(&total) = domain.function_index.get(TOTAL_COST) {
             if problem.metric {
@@ -221,6 +226,57 @@ impl<'a> NumericGrounding<'a> {
         Ok(Some((cost, (!empty).then(|| Box::new(parts)))))
     }
 
+    /// A comparison inside a formula, grounded: decided, or a literal that
+    /// [`with_comparisons`](Self::with_comparisons) maps back.
+    pub(super) fn comparison(
+        &mut self,
+        condition: &NumCondition,
+        binding: &[u32],
+    ) -> Result<Truth, PddlError> {
+        match self.condition(condition, binding) {
+            Ok(None) => Ok(Truth::Known(true)),
+            Err(Unfit::Undefined) => Ok(Truth::Known(false)),
+            Ok(Some(c)) => {
+                let k = u32::try_from(self.comparisons.len()).unwrap_or(u32::MAX);
+                self.comparisons.push(c);
+                Ok(Truth::Comparison(COMPARISONS.saturating_add(k)))
+            }
+            Err(Unfit::Refused(message)) => Err(PddlError::Numeric {
+                context: "a condition".to_owned(),
+                message,
+            }),
+        }
+    }
+
+    /// `parts` with the comparisons among `literals` added to its
+    /// conditions.
+    pub(super) fn with_comparisons(
+        &self,
+        parts: Option<Box<OperatorNumeric>>,
+        literals: &[u32],
+    ) -> Option<Box<OperatorNumeric>> {
+        let mut found = literals
+            .iter()
+            .filter_map(|&l| self.comparison_of(l))
+            .peekable();
+        if found.peek().is_none() {
+            return parts;
+        }
+        let mut parts = parts.unwrap_or_default();
+        for c in found {
+            if !parts.conditions.contains(c) {
+                parts.conditions.push(c.clone());
+            }
+        }
+        Some(parts)
+    }
+
+    /// The comparison a literal stands for, if it stands for one.
+    pub(super) fn comparison_of(&self, literal: u32) -> Option<&LinearCondition> {
+        let k = (literal >> 1).checked_sub(COMPARISONS)?;
+        self.comparisons.get(k as usize)
+    }
+
     /// The goal's numeric conditions: `None` when one can never hold.
     pub(super) fn goal(&mut self) -> Result<Option<Vec<LinearCondition>>, PddlError> {
         let mut out = Vec::new();
@@ -374,9 +430,15 @@ impl<'a> NumericGrounding<'a> {
 
     /// The fluents as the task keeps them: those in `kept` (by index met),
     /// renumbered in order; their names and initial values.
-    pub(super) fn fluents(&self, kept: &[bool], goal: Vec<LinearCondition>) -> NumericFluents {
+    pub(super) fn fluents(
+        &self,
+        kept: &[bool],
+        goal: Vec<LinearCondition>,
+        goal_clauses: Vec<Vec<LinearCondition>>,
+    ) -> NumericFluents {
         let mut fluents = NumericFluents {
             goal,
+            goal_clauses,
             ..NumericFluents::default()
         };
         for (i, key) in self.keys.iter().enumerate().filter(|(i, _)| kept[*i]) {

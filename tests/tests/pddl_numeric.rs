@@ -1,0 +1,218 @@
+//! Numeric PDDL (PDDL 2.1 numeric fluents): what grounding makes of
+//! expressions, comparisons, effects and metrics, what it refuses, and
+//! replaying plans with PDDL 2.1's semantics.
+
+use planners::pddl::{
+    ground, parse_domain, parse_problem, replay, Comparison, GroundTask, GroundedTask,
+    GroundingLimits, IpcPlan, NumericEffect, PddlError,
+};
+
+fn grounded(domain: &str, problem: &str) -> Result<GroundTask, PddlError> {
+    let domain = parse_domain("domain.pddl", domain)?;
+    let problem = parse_problem(&domain, "problem.pddl", problem)?;
+    ground(&domain, &problem, GroundingLimits::default())
+}
+
+const PLANES: &str = "(define (domain planes) (:requirements :typing :numeric-fluents)
+  (:types plane city)
+  (:predicates (at ?p - plane ?c - city))
+  (:functions (fuel ?p - plane) (distance ?a ?b - city) (rate ?p - plane) (capacity ?p - plane)
+              (flights) (total-fuel-used))
+  (:action fly :parameters (?p - plane ?a ?b - city)
+    :precondition (and (at ?p ?a) (>= (fuel ?p) (* (distance ?a ?b) (rate ?p))))
+    :effect (and (not (at ?p ?a)) (at ?p ?b)
+                 (decrease (fuel ?p) (* (distance ?a ?b) (rate ?p)))
+                 (increase (flights) 1)
+                 (increase (total-fuel-used) (* (distance ?a ?b) (rate ?p)))))
+  (:action refuel :parameters (?p - plane)
+    :precondition (< (fuel ?p) (capacity ?p))
+    :effect (assign (fuel ?p) (capacity ?p))))";
+
+fn planes_problem(metric: &str) -> String {
+    format!(
+        "(define (problem p) (:domain planes) (:objects p1 - plane a b - city)
+  (:init (at p1 a) (= (fuel p1) 10) (= (rate p1) 2) (= (capacity p1) 12)
+         (= (distance a b) 4) (= (distance b a) 4) (= (distance a a) 0) (= (distance b b) 0)
+         (= (flights) 0) (= (total-fuel-used) 0))
+  (:goal (at p1 b)) {metric})"
+    )
+}
+
+#[test]
+fn static_fluents_fold_into_linear_conditions_and_effects() {
+    let task = grounded(PLANES, &planes_problem("")).unwrap();
+    let numeric = task.numeric.as_deref().expect("a numeric task");
+    // `flights` and `total-fuel-used` are never read: only `fuel` stays.
+    assert_eq!(numeric.names, ["(fuel p1)"]);
+    assert_eq!(numeric.init, [10.0]);
+    assert_eq!(task.stats.fluents, 1);
+    let fly = task
+        .operators
+        .iter()
+        .find(|o| o.name == "fly p1 a b")
+        .unwrap();
+    let parts = fly.numeric.as_deref().unwrap();
+    // fuel >= 4 * 2, as fuel - 8 >= 0.
+    assert_eq!(parts.conditions.len(), 1);
+    assert_eq!(parts.conditions[0].op, Comparison::Ge);
+    assert_eq!(parts.conditions[0].expr.terms, [(0, 1.0)]);
+    assert_eq!(parts.conditions[0].expr.constant, -8.0);
+    assert_eq!(
+        parts.effects,
+        [NumericEffect::Increase {
+            fluent: 0,
+            by: planners::pddl::LinearExpr::constant(-8.0)
+        }]
+    );
+    assert_eq!(fly.cost, 1, "no metric: each action costs 1");
+    let plan = IpcPlan::parse("plan", "(fly p1 a b)\n").unwrap();
+    assert_eq!(replay(&task, &plan).unwrap(), 1.0);
+    // Flying back and forth needs a refuel in between.
+    let there_and_back =
+        IpcPlan::parse("plan", "(fly p1 a b)\n(fly p1 b a)\n(fly p1 a b)\n").unwrap();
+    let error = replay(&task, &there_and_back).unwrap_err().to_string();
+    assert!(
+        error.contains("plan:2:1: `(fly p1 b a)` does not apply"),
+        "{error}"
+    );
+    assert!(error.contains("(fuel p1) = 2"), "{error}");
+}
+
+#[test]
+fn metrics_become_action_costs() {
+    // A weighted sum of fluents actions only increase, and the plan length.
+    let metric = "(:metric minimize (+ (* 3 (flights)) (total-fuel-used)))";
+    let task = grounded(PLANES, &planes_problem(metric)).unwrap();
+    assert!(task.action_costs);
+    let cost = |name: &str| task.operators.iter().find(|o| o.name == name).unwrap().cost;
+    assert_eq!(cost("fly p1 a b"), 3 + 8);
+    assert_eq!(cost("refuel p1"), 0);
+    let metric = "(:metric minimize (+ (total-time) (* 2 (total-fuel-used))))";
+    let task = grounded(PLANES, &planes_problem(metric)).unwrap();
+    let cost = |name: &str| task.operators.iter().find(|o| o.name == name).unwrap().cost;
+    assert_eq!((cost("fly p1 a b"), cost("refuel p1")), (1 + 16, 1));
+    let plan = IpcPlan::parse("plan", "(fly p1 a b)\n").unwrap();
+    assert_eq!(replay(&task, &plan).unwrap(), 17.0);
+}
+
+#[test]
+fn refusals_name_the_action_and_the_expression() {
+    let domain = "(define (domain d) (:requirements :numeric-fluents)
+  (:functions (x) (y) (total) (limit))
+  (:action grow :parameters () :precondition (< (x) (limit)) :effect (assign (x) (* (x) (y))))
+  (:action inc :parameters () :effect (and (increase (y) 1) (increase (total) 1))))";
+    let problem = |extra: &str| {
+        format!("(define (problem p) (:domain d) (:init (= (x) 1) (= (y) 2) (= (total) 0) (= (limit) 9)) (:goal (>= (x) 5)) {extra})")
+    };
+    let error = grounded(domain, &problem("")).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "action `grow`: `(* (x) (y))` multiplies changing fluents (not linear)"
+    );
+    let domain_reading_metric =
+        domain.replace("(assign (x) (* (x) (y)))", "(increase (x) (total))");
+    let error = grounded(
+        &domain_reading_metric,
+        &problem("(:metric minimize (total))"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("reads `(total)`, the metric"), "{error}");
+    let error = grounded(
+        &domain_reading_metric,
+        &problem("(:metric minimize (- 0 (y)))"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.starts_with("the metric: `(y)` has a negative weight"),
+        "{error}"
+    );
+    let fractional = domain
+        .replace("(assign (x) (* (x) (y)))", "(increase (x) 1)")
+        .replace("(increase (total) 1)", "(increase (total) 1.5)");
+    let error = grounded(&fractional, &problem("(:metric minimize (total))"))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("costs 1.5, not a whole number"), "{error}");
+}
+
+#[test]
+fn undefined_values_drop_operators_or_are_refused() {
+    // `(speed slow)` has no value: the operator reading it never applies.
+    let domain = "(define (domain d) (:requirements :numeric-fluents)
+  (:functions (pos) (speed ?s) (spare))
+  (:action go :parameters (?s) :effect (increase (pos) (speed ?s))))";
+    let task = grounded(
+        domain,
+        "(define (problem p) (:domain d) (:objects slow fast) (:init (= (pos) 0) (= (speed fast) 3))
+          (:goal (>= (pos) 6)))",
+    )
+    .unwrap();
+    let names: Vec<&str> = task.operators.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["go fast"]);
+    // A changing fluent some action assigns but `:init` leaves undefined.
+    let assigning = domain.replace("(increase (pos) (speed ?s))", "(assign (spare) (pos))");
+    let error = grounded(
+        &assigning,
+        "(define (problem p) (:domain d) (:objects s) (:init (= (pos) 0)) (:goal (>= (spare) 6)))",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("fluent `(spare)` has no value in `:init`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn decimals_compare_with_a_tolerance_and_disjunctions_stay_clauses() {
+    let domain = "(define (domain d) (:requirements :numeric-fluents)
+  (:functions (x) (y))
+  (:action tenth :parameters () :effect (increase (x) 0.1))
+  (:action fifth :parameters () :effect (increase (y) 0.2)))";
+    let task = grounded(
+        domain,
+        "(define (problem p) (:domain d) (:init (= (x) 0) (= (y) 0))
+          (:goal (and (= (+ (x) (y)) 0.3) (or (> (x) 5) (not (= (y) 0))))))",
+    )
+    .unwrap();
+    let numeric = task.numeric.as_deref().unwrap();
+    assert_eq!(numeric.goal.len(), 1);
+    // `x > 5 or y != 0`, with `y != 0` as `y < 0 or y > 0`.
+    assert_eq!(numeric.goal_clauses.len(), 1);
+    assert_eq!(numeric.goal_clauses[0].len(), 3);
+    let plan = IpcPlan::parse("plan", "(tenth)\n(fifth)\n").unwrap();
+    assert_eq!(replay(&task, &plan).unwrap(), 2.0);
+    let wrong = IpcPlan::parse("plan", "(tenth)\n(tenth)\n(tenth)\n").unwrap();
+    let error = replay(&task, &wrong).unwrap_err().to_string();
+    assert!(
+        error.contains("the goal is not reached: none of"),
+        "{error}"
+    );
+}
+
+#[test]
+fn static_comparisons_leave_a_strips_task_for_the_atomic_state() {
+    let domain = "(define (domain d) (:requirements :numeric-fluents)
+  (:predicates (at ?x) (road ?x ?y))
+  (:functions (length ?x ?y))
+  (:action go :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y) (<= (length ?x ?y) 5))
+    :effect (and (at ?y) (not (at ?x)))))";
+    let problem = "(define (problem p) (:domain d) (:objects a b c)
+  (:init (at a) (road a b) (road a c) (road b c) (= (length a b) 2) (= (length a c) 9) (= (length b c) 3))
+  (:goal (at c)))";
+    let task = grounded(domain, problem).unwrap();
+    assert!(task.numeric.is_none());
+    let names: Vec<&str> = task.operators.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["go a b", "go b c"], "the long road is too long");
+    assert!(GroundedTask::new(&task).is_ok());
+    // A task whose fluents change is refused by the atomic state, by name.
+    let numeric = grounded(
+        "(define (domain d) (:functions (x)) (:action up :parameters () :effect (increase (x) 1)))",
+        "(define (problem p) (:domain d) (:init (= (x) 0)) (:goal (>= (x) 2)))",
+    )
+    .unwrap();
+    let error = GroundedTask::new(&numeric).err().unwrap().to_string();
+    assert!(error.contains("1 changing numeric fluents"), "{error}");
+}
