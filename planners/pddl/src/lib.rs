@@ -1,6 +1,7 @@
 //! searchlab's PDDL front end, usable without the planner: a reader for
 //! STRIPS with `:typing`, `:negative-preconditions`, `:equality`,
-//! `:action-costs`, ADL and `:derived-predicates`; grounding by relaxed
+//! `:action-costs`, ADL, `:derived-predicates` and linear numeric fluents
+//! (PDDL 2.1, as in the IPC 2023 numeric tracks); grounding by relaxed
 //! reachability; `h^2` mutexes; packing of mutually exclusive facts into
 //! fields; plans in the IPC format. Fast Downward keeps its translator
 //! apart from its search in the same way; the `planners` crate searches
@@ -8,18 +9,20 @@
 //!
 //! - [`parse_domain`], [`parse_problem`] (the reader, on the syntax model
 //!   of [`Domain`] and [`Problem`]): files to a domain and a problem, with errors that give the file, line and
-//!   column; anything outside the subset (numeric fluents other than
-//!   action costs, durative actions, constraints, preferences) is refused,
-//!   naming it. Tokens split as in Fast Downward's translator: `(p?x)` is
-//!   `p` and `?x`; `-` is a name character, so `?x-t` is one variable and
-//!   a typed list needs `?x - t`.
-//! - [`ground`]: a [`GroundTask`] of facts and operators (and axioms),
+//!   column; anything outside the subset (object fluents, durative
+//!   actions, constraints, preferences) is refused, naming it. Tokens
+//!   split as in Fast Downward's translator: `(p?x)` is `p` and `?x`; `-`
+//!   is a name character, so `?x-t` is one variable, but no name starts
+//!   with it, so `?x -t` is `?x - t`.
+//! - [`ground`]: a [`GroundTask`] of facts and operators (and axioms, and
+//!   linear numeric conditions and effects: [`GroundTask::numeric`]),
 //!   within [`GroundingLimits`].
 //! - [`Axioms`]: derived predicates, stratified and evaluated on a state.
 //! - [`h2_mutexes`]: pairs of facts no reachable state holds.
 //! - [`Packing`]: groups of pairwise mutex facts as binary fields
 //!   (finite-domain, SAS+-like states).
-//! - [`IpcPlan`]: writing and reading IPC plans.
+//! - [`IpcPlan`]: writing and reading IPC plans; [`replay`] checks one on
+//!   a ground task, numeric fluents included.
 //! - [`input`]: reading files with a size cap (64 MiB), for every loader.
 //!
 //! ```
