@@ -404,7 +404,11 @@ pub fn run_external(
             // an ENHSP plan on a numeric task is recorded unvalidated with
             // the front end's reason.
             (Err(e), _) => {
-                run.error = Some(format!("plan not replayed: {e}"));
+                let why = format!("plan not replayed: {e}");
+                run.error = Some(match run.error.take() {
+                    Some(earlier) => format!("{why}; {earlier}"),
+                    None => why,
+                });
                 None
             }
         };

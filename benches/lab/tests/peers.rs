@@ -79,8 +79,8 @@ print("2026-12-02 19:48:03,572 INFO     Plan length: 2", file=sys.stderr)
 /// `-planner`, `-sp`), writes the
 /// plan to `-sp` and prints what ENHSP prints. `sleep` hangs (for the time
 /// limit), `syntax` fails as ENHSP's parser does (exit code 0 and
-/// `Unsolvable Problem`), a numeric task (`:functions`) gets a plan of its
-/// own.
+/// `Unsolvable Problem`), `fraction` reports a metric value with a
+/// fraction, a numeric task (`:functions`) gets a plan of its own.
 const FAKE_ENHSP: &str = r#"
 import sys, time
 args = sys.argv[1:]
@@ -103,7 +103,8 @@ open(plan, "w").write("\n".join(steps) + "\n")
 print("h(I):2.0\nProblem Solved\n\nFound Plan:")
 for i, step in enumerate(steps):
     print("%d.0: %s" % (i, step))
-print("\nPlan-Length:%d\nMetric (Search):%d.0" % (len(steps), len(steps)))
+metric = "%d.5" % len(steps) if "fraction" in problem else "%d.0" % len(steps)
+print("\nPlan-Length:%d\nMetric (Search):%s" % (len(steps), metric))
 print("Planning Time (msec): 61\nHeuristic Time (msec): 28\nSearch Time (msec): 59")
 print("Expanded Nodes:%d\nStates Evaluated:%d" % (3 if planner == "opt-hrmax" else 4, 9))
 "#;
@@ -134,15 +135,19 @@ fn fake_peers(name: &str) -> PathBuf {
     dir
 }
 
-/// A numeric task of the IPC 2023 numeric track, as the suites hold it.
-fn numeric_task() -> PddlTask {
+/// A numeric task of the IPC 2023 numeric track, as the suites hold it;
+/// `marker` as in [`task`].
+fn numeric_task(marker: &str) -> PddlTask {
     let dir = tests::repository_root().join("benchmarks/pddl-numeric/counters");
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
     PddlTask {
         domain_file: dir.join("domain.pddl").display().to_string(),
         domain: read(&dir.join("domain.pddl")),
         problem_file: dir.join("instances/instance-1.pddl").display().to_string(),
-        problem: read(&dir.join("instances/instance-1.pddl")),
+        problem: format!(
+            "; {marker}\n{}",
+            read(&dir.join("instances/instance-1.pddl"))
+        ),
     }
 }
 
@@ -338,12 +343,33 @@ fn enhsp_runs_are_read_and_their_plans_validated_where_searchlab_can() {
 
     // searchlab cannot ground numeric fluents yet: the plan is unchecked,
     // and the run says why.
-    let numeric = run_external(search("enhsp-sat-hmrp"), &peers, &numeric_task(), limits).unwrap();
+    let numeric = run_external(
+        search("enhsp-sat-hmrp"),
+        &peers,
+        &numeric_task("ok"),
+        limits,
+    )
+    .unwrap();
     assert_eq!(numeric.outcome, RunOutcome::Solved, "{numeric:?}");
     assert_eq!((numeric.cost, numeric.plan_length), (Some(3), Some(3)));
     assert_eq!(numeric.validation, None);
     let why = numeric.error.unwrap();
     assert!(why.starts_with("plan not replayed: "), "{why}");
+    // A metric value with a fraction is kept, and is no cost.
+    let fraction = run_external(
+        search("enhsp-opt-hrmax"),
+        &peers,
+        &numeric_task("fraction"),
+        limits,
+    )
+    .unwrap();
+    assert_eq!(fraction.outcome, RunOutcome::Solved, "{fraction:?}");
+    assert_eq!((fraction.cost, fraction.metric), (None, Some(3.5)));
+    let why = fraction.error.unwrap();
+    assert!(
+        why.starts_with("plan not replayed: ") && why.contains("metric value 3.5"),
+        "{why}"
+    );
 
     let refused = run_external(search("enhsp-opt-blind"), &peers, &task("syntax"), limits).unwrap();
     assert_eq!(refused.outcome, RunOutcome::Error);
@@ -372,7 +398,11 @@ fn enhsp_runs_are_read_and_their_plans_validated_where_searchlab_can() {
 #[test]
 fn a_numeric_suite_records_searchlabs_refusal_beside_enhsp() {
     let mut suite = Suite::new("numeric");
-    suite.add_problem(SuiteProblem::pddl("counters", "instance-1", numeric_task()));
+    suite.add_problem(SuiteProblem::pddl(
+        "counters",
+        "instance-1",
+        numeric_task("ok"),
+    ));
     for name in ["fwd-astar-hmax", "fwd-lazygbfs-ff", "enhsp-opt-hrmax"] {
         suite.add_config(Configuration::by_name(name).unwrap());
     }
@@ -394,6 +424,11 @@ fn a_numeric_suite_records_searchlabs_refusal_beside_enhsp() {
         .unwrap();
     assert!(enhsp.solved(), "{enhsp:?}");
     assert_eq!((enhsp.cost, enhsp.validated), (Some(3), None));
+    assert_eq!((enhsp.metric, enhsp.time), (Some(3.0), 0.059));
+    assert!(enhsp.process_time.unwrap() >= enhsp.time);
+    assert!(records
+        .iter()
+        .all(|r| r.config.starts_with("enhsp") || r.process_time.is_none()));
     let report = searchlab_lab::report::Report::new(&records);
     let table = report.coverage_table().to_console();
     assert!(table.contains("enhsp-opt-hrmax"), "{table}");
