@@ -1,30 +1,39 @@
-//! Fast Downward and pyperplan as suite configurations.
+//! Fast Downward, pyperplan and ENHSP as suite configurations.
 //!
-//! A peer configuration (`fd-astar-blind`, `pp-gbfs-ff` ...) runs its
-//! planner as a subprocess on the PDDL task's two files, under the run's
-//! limits, reads the plan's cost, the expansions and the search time from
-//! the planner's output, and replays the plan it wrote with searchlab's own
-//! validator ([`planners::pddl::validate_text`]).
+//! A peer configuration (`fd-astar-blind`, `pp-gbfs-ff`, `enhsp-opt-hrmax`
+//! ...) runs its planner as a subprocess on the PDDL task's two files, under
+//! the run's limits, reads the plan's cost, the expansions and the search
+//! time from the planner's output, and replays the plan it wrote with
+//! searchlab's own validator ([`planners::pddl::validate_text`]).
 //!
 //! Limits: the time limit is the planner's (`--overall-time-limit` for Fast
-//! Downward; none for pyperplan), backed by `timeout`, which kills the whole
-//! process group a few seconds later. The memory limit caps the process's
-//! address space (`--overall-memory-limit`; `ulimit -v` for pyperplan), where
-//! searchlab's caps its estimate of the search's own memory. Neither peer
+//! Downward; none for pyperplan and ENHSP), backed by `timeout`, which kills
+//! the whole process group a few seconds later. The memory limit caps the
+//! process's address space (`--overall-memory-limit`; `ulimit -v` for
+//! pyperplan), or for ENHSP the Java heap (`-Xmx`: the JVM reserves far more
+//! address space than it uses, so `ulimit -v` would stop it from starting),
+//! where searchlab's caps its estimate of the search's own memory. No peer
 //! takes an expansion limit, so a solved run that expanded more than the
 //! limit is recorded as having reached it: coverage then compares like with
 //! like.
 //!
+//! ENHSP (the numeric planner) reports its own search time, which leaves out
+//! the Java virtual machine's start-up, parsing and grounding: that is the
+//! record's search time, its grounding time the translator time, so that
+//! time per expansion compares searches, not start-ups.
+//!
 //! The planners are found in a Python virtual environment made by
 //! `scripts/install-peers.sh`: `$SEARCHLAB_PEERS` if set, else `.peers` in
-//! the working directory, else `/tmp/peers`. Configurations whose planner is
-//! not installed are dropped from a suite with a one-line note
+//! the working directory, else `/tmp/peers`. ENHSP also needs Java 17 or
+//! newer ([`Peers::in_dir`] says where it looks). Configurations whose
+//! planner is not installed are dropped from a suite with a one-line note
 //! ([`crate::suite::Suite::retain_available`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use planners::pddl::{PddlError, SolveError};
 
@@ -39,6 +48,8 @@ pub enum ExternalPlanner {
     FastDownward,
     /// pyperplan (pure Python).
     Pyperplan,
+    /// ENHSP, the numeric planner (the jar in `up-enhsp`, run with Java).
+    Enhsp,
 }
 
 impl ExternalPlanner {
@@ -47,6 +58,7 @@ impl ExternalPlanner {
         match self {
             ExternalPlanner::FastDownward => "Fast Downward",
             ExternalPlanner::Pyperplan => "pyperplan",
+            ExternalPlanner::Enhsp => "ENHSP",
         }
     }
 }
@@ -58,8 +70,8 @@ pub struct ExternalSearch {
     pub name: &'static str,
     /// The planner.
     pub planner: ExternalPlanner,
-    /// Fast Downward's `--search` argument, or pyperplan's `-s` and `-H`
-    /// arguments separated by a space.
+    /// Fast Downward's `--search` argument, pyperplan's `-s` and `-H`
+    /// arguments separated by a space, or ENHSP's `-planner` preset.
     pub search: &'static str,
     /// Whether its plans are optimal (A* with an admissible heuristic), so
     /// that reports may hold its costs against other optimal ones.
@@ -78,7 +90,14 @@ pub struct ExternalSearch {
 /// `fd-lama-first` is Fast Downward's `lama-first` alias: landmarks by RHW
 /// with reasonable orderings, unit costs throughout, no landmark preferred
 /// operators.
-pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
+///
+/// ENHSP's presets (`-planner`): `enhsp-opt-hrmax` is A* with `h^rmax`
+/// (`h_max` over the numeric subgoaling relaxation with redundant
+/// constraints), `enhsp-opt-blind` A* with the blind heuristic, both
+/// breaking ties towards larger g; `enhsp-sat-hmrp` greedy best-first
+/// search with the relaxed plan heuristic `h^mrp`, without helpful actions
+/// (ENHSP's `sat-hmrp` sets none, so its search prunes nothing).
+pub const EXTERNAL_SEARCHES: [ExternalSearch; 12] = [
     fd("fd-astar-blind", "astar(blind())").claiming_optimal(),
     fd("fd-astar-hmax", "astar(hmax())").claiming_optimal(),
     fd("fd-astar-lmcut", "astar(lmcut())").claiming_optimal(),
@@ -98,6 +117,9 @@ pub const EXTERNAL_SEARCHES: [ExternalSearch; 9] = [
     pp("pp-astar-blind", "astar blind").claiming_optimal(),
     pp("pp-astar-hmax", "astar hmax").claiming_optimal(),
     pp("pp-gbfs-ff", "gbf hff"),
+    enhsp("enhsp-opt-hrmax", "opt-hrmax").claiming_optimal(),
+    enhsp("enhsp-opt-blind", "opt-blind").claiming_optimal(),
+    enhsp("enhsp-sat-hmrp", "sat-hmrp"),
 ];
 
 const fn fd(name: &'static str, search: &'static str) -> ExternalSearch {
@@ -113,6 +135,15 @@ const fn pp(name: &'static str, search: &'static str) -> ExternalSearch {
     ExternalSearch {
         name,
         planner: ExternalPlanner::Pyperplan,
+        search,
+        optimal: false,
+    }
+}
+
+const fn enhsp(name: &'static str, search: &'static str) -> ExternalSearch {
+    ExternalSearch {
+        name,
+        planner: ExternalPlanner::Enhsp,
         search,
         optimal: false,
     }
@@ -149,6 +180,10 @@ pub struct Peers {
     pub fast_downward: Option<(PathBuf, PathBuf)>,
     /// The `pyperplan` program, if found.
     pub pyperplan: Option<PathBuf>,
+    /// The `java` program and ENHSP's jar, if both were found.
+    pub enhsp: Option<(PathBuf, PathBuf)>,
+    /// ENHSP's jar, if found, whether or not Java was.
+    pub enhsp_jar: Option<PathBuf>,
 }
 
 impl Peers {
@@ -170,6 +205,10 @@ impl Peers {
     /// `dir` is made absolute, since the peers run in a directory of their
     /// own.
     ///
+    /// ENHSP is its jar in the `up_enhsp` package and a `java` program:
+    /// `dir/bin/java` if there is one (a link picks a Java for the peers
+    /// alone), else `$JAVA_HOME/bin/java`, else `java` on the `PATH`.
+    ///
     /// ```
     /// let peers = searchlab_lab::external::Peers::in_dir(std::path::Path::new(".peers"));
     /// assert!(peers.dir.is_absolute());
@@ -183,10 +222,28 @@ impl Peers {
             .ok()
             .and_then(|mut paths| paths.find_map(Result::ok));
         let pyperplan = dir.join("bin/pyperplan");
+        let jar = dir.join("lib/python3*/site-packages/up_enhsp/ENHSP/enhsp.jar");
+        let jar = glob::glob(&jar.to_string_lossy())
+            .ok()
+            .and_then(|mut paths| paths.find_map(Result::ok));
+        let enhsp = jar.as_ref().and_then(|jar| Some((java(dir)?, jar.clone())));
         Self {
             dir: dir.to_owned(),
             fast_downward: driver.filter(|_| python.is_file()).map(|d| (python, d)),
             pyperplan: pyperplan.is_file().then_some(pyperplan),
+            enhsp,
+            enhsp_jar: jar,
+        }
+    }
+
+    /// Peers that has none installed (runs of searchlab's own need none).
+    pub fn none() -> Self {
+        Self {
+            dir: PathBuf::new(),
+            fast_downward: None,
+            pyperplan: None,
+            enhsp: None,
+            enhsp_jar: None,
         }
     }
 
@@ -195,8 +252,40 @@ impl Peers {
         match planner {
             ExternalPlanner::FastDownward => self.fast_downward.is_some(),
             ExternalPlanner::Pyperplan => self.pyperplan.is_some(),
+            ExternalPlanner::Enhsp => self.enhsp.is_some(),
         }
     }
+
+    /// Why `planner` is not available, for a note: not installed in the
+    /// environment, or (ENHSP) installed without a Java to run it.
+    pub fn why_missing(&self, planner: ExternalPlanner) -> Option<String> {
+        if self.has(planner) {
+            return None;
+        }
+        Some(
+            if planner == ExternalPlanner::Enhsp && self.enhsp_jar.is_some() {
+                "ENHSP needs Java 17 or newer: no `java` in the environment's bin/, $JAVA_HOME/bin or \
+             the PATH (Debian: apt-get install openjdk-17-jre-headless)"
+                .to_owned()
+            } else {
+                format!("{} not installed in {}", planner.name(), self.dir.display())
+            },
+        )
+    }
+}
+
+/// The `java` program for the peers in `dir` (see [`Peers::in_dir`]).
+fn java(dir: &Path) -> Option<PathBuf> {
+    let own = dir.join("bin/java");
+    if own.is_file() {
+        return Some(own);
+    }
+    let home = std::env::var_os("JAVA_HOME").map(|h| Path::new(&h).join("bin/java"));
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|d| d.join("java"));
+    home.into_iter().chain(on_path).find(|p| p.is_file())
 }
 
 /// What a peer's run produced.
@@ -207,8 +296,13 @@ pub struct ExternalRun {
     /// The limit that stopped it (`time`, `memory`, `expansions`).
     pub limit: Option<String>,
     /// The plan's cost as the planner reports it (pyperplan reports none:
-    /// the cost of its plan replayed on the task).
+    /// the cost of its plan replayed on the task; ENHSP reports its metric's
+    /// value, the cost when it is a whole number).
     pub cost: Option<u64>,
+    /// The value of the task's metric at the plan's end, as ENHSP reports
+    /// it (the number of steps when the task has no metric); `None` for
+    /// the other peers.
+    pub metric: Option<f64>,
     /// The plan's number of steps.
     pub plan_length: Option<usize>,
     /// Expanded states, as the planner counts them.
@@ -217,14 +311,18 @@ pub struct ExternalRun {
     pub expanded_until_last_jump: u64,
     /// Generated states (Fast Downward only).
     pub generated: u64,
-    /// Evaluated states (Fast Downward only).
+    /// Evaluated states (Fast Downward and ENHSP).
     pub evaluated: u64,
     /// Stored (registered) states (Fast Downward only).
     pub stored: u64,
-    /// The planner's search time in seconds (its translation excluded).
+    /// The planner's search time in seconds (its translation excluded;
+    /// for ENHSP, its own wall clock's, without the Java start-up).
     pub search_time: f64,
-    /// Its translator's wall time in seconds (Fast Downward only).
+    /// Its translator's wall time in seconds (Fast Downward's translator;
+    /// ENHSP's grounding).
     pub translator_time: Option<f64>,
+    /// The planner process's wall time in seconds, start-up included.
+    pub process_time: f64,
     /// The process's peak memory in bytes (Fast Downward only).
     pub peak_memory: u64,
     /// `Ok` if the plan replays with the reported cost, else why not.
@@ -249,18 +347,27 @@ pub fn run_external(
     let domain = scratch.write("domain.pddl", &task.domain)?;
     let problem = scratch.write("problem.pddl", &task.problem)?;
     let (mut command, plan_file) = command(search, peers, &scratch.0, &domain, &problem, limits)?;
+    let began = Instant::now();
     let output = command
         .output()
         .map_err(|e| format!("cannot start {}: {e}", search.planner.name()))?;
+    let process_time = began.elapsed().as_secs_f64();
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&output.stderr));
     let code = output.status.code();
     let mut run = match search.planner {
         ExternalPlanner::FastDownward => read_fast_downward(&text, code),
         ExternalPlanner::Pyperplan => read_pyperplan(&text, code),
+        ExternalPlanner::Enhsp => read_enhsp(&text, code),
     };
+    run.process_time = process_time;
     if run.outcome == RunOutcome::Solved {
-        let plan = std::fs::read_to_string(&plan_file).unwrap_or_default();
+        let mut plan = std::fs::read_to_string(&plan_file).unwrap_or_default();
+        if search.planner == ExternalPlanner::Enhsp && !plan.contains('(') {
+            // ENHSP prints the plan as well as saving it: a plan it could
+            // not save is read from its output.
+            plan = enhsp_plan(&text);
+        }
         run.plan_length = Some(
             plan.lines()
                 .filter(|l| l.trim_start().starts_with('('))
@@ -291,8 +398,17 @@ pub fn run_external(
             ) => Some(Err(format!("invalid plan: {e}"))),
             // searchlab could not read or ground the task to replay the
             // plan (a limit, a construct it lacks): unchecked, not invalid.
+            // Numeric tasks land here: searchlab's validator replays STRIPS
+            // and ADL plans (action costs included), and plans over numeric
+            // fluents are replayed once the PDDL front end grounds them, so
+            // an ENHSP plan on a numeric task is recorded unvalidated with
+            // the front end's reason.
             (Err(e), _) => {
-                run.error = Some(format!("plan not replayed: {e}"));
+                let why = format!("plan not replayed: {e}");
+                run.error = Some(match run.error.take() {
+                    Some(earlier) => format!("{why}; {earlier}"),
+                    None => why,
+                });
                 None
             }
         };
@@ -323,12 +439,12 @@ fn command(
     };
     let seconds = limits.max_time.map(|t| t.as_secs_f64().ceil().max(1.0));
     let mib = limits.max_memory_bytes.map(|b| (b >> 20).max(1));
-    // Fast Downward stops itself at the limit; pyperplan has no limit of
-    // its own. `timeout` kills the planner's whole process group (Fast
-    // Downward runs its translator and search as children).
+    // Fast Downward stops itself at the limit; pyperplan and ENHSP have no
+    // limit of their own. `timeout` kills the planner's whole process group
+    // (Fast Downward runs its translator and search as children).
     let grace = match search.planner {
         ExternalPlanner::FastDownward => 5.0,
-        ExternalPlanner::Pyperplan => 0.0,
+        ExternalPlanner::Pyperplan | ExternalPlanner::Enhsp => 0.0,
     };
     let mut command = match seconds {
         Some(s) => {
@@ -341,8 +457,11 @@ fn command(
     if seconds.is_some() {
         command.arg("sh");
     }
-    // `ulimit -v` caps the address space of whatever `exec` starts.
-    let ulimit = mib.map_or_else(String::new, |m| format!("ulimit -v {}; ", m * 1024));
+    // `ulimit -v` caps the address space of whatever `exec` starts; ENHSP's
+    // cap is its heap's (`-Xmx`).
+    let ulimit = mib
+        .filter(|_| search.planner != ExternalPlanner::Enhsp)
+        .map_or_else(String::new, |m| format!("ulimit -v {}; ", m * 1024));
     command
         .arg("-c")
         .arg(format!("{ulimit}exec \"$0\" \"$@\""))
@@ -385,6 +504,30 @@ fn command(
             let mut plan = problem.as_os_str().to_owned();
             plan.push(".soln");
             PathBuf::from(plan)
+        }
+        ExternalPlanner::Enhsp => {
+            let (java, jar) = peers.enhsp.as_ref().ok_or_else(|| match &peers.enhsp_jar {
+                Some(_) => peers
+                    .why_missing(ExternalPlanner::Enhsp)
+                    .unwrap_or_else(missing),
+                None => missing(),
+            })?;
+            let plan = dir.join("plan");
+            command.arg(java);
+            if let Some(m) = mib {
+                command.arg(format!("-Xmx{m}m"));
+            }
+            command
+                .arg("-jar")
+                .arg(jar)
+                .arg("-o")
+                .arg(domain)
+                .arg("-f")
+                .arg(problem)
+                .args(["-planner", search.search])
+                .arg("-sp")
+                .arg(&plan);
+            plan
         }
     };
     Ok((command, plan))
@@ -452,6 +595,115 @@ fn read_pyperplan(text: &str, code: Option<i32>) -> ExternalRun {
         run.error = Some(error_text("pyperplan", text, code));
     }
     run
+}
+
+/// Reads ENHSP's output and exit code.
+///
+/// ENHSP exits with 0 whatever happened: a task it cannot parse or ground
+/// prints `Grammar is violated` or a Java exception and then `Unsolvable
+/// Problem`, which is therefore no proof. Only its search's own verdict,
+/// `Problem unsolvable`, is one (its presets prune nothing a relaxation
+/// does not prove a dead end).
+fn read_enhsp(text: &str, code: Option<i32>) -> ExternalRun {
+    let millis = |label: &str| last_value::<f64>(text, label, "").map(|ms| ms / 1000.0);
+    let mut run = ExternalRun {
+        // The last count: the closing statistics, or for a run stopped at
+        // a limit its last progress line.
+        expanded: last_number_after(text, "Expanded Nodes:").unwrap_or(0),
+        evaluated: last_value::<u64>(text, "States Evaluated:", "")
+            .or_else(|| last_number_after(text, "Evaluated States:"))
+            .unwrap_or(0),
+        search_time: millis("Search Time (msec):").unwrap_or(0.0),
+        translator_time: millis("Grounding Time:"),
+        ..ExternalRun::default()
+    };
+    let failed = syntax_error(text)
+        || text.lines().any(|l| {
+            let l = l.trim_start();
+            (l.starts_with("java.") || l.starts_with("Exception in thread"))
+                && !l.starts_with("java.lang.OutOfMemoryError")
+        });
+    let limit = |name: &str| (RunOutcome::Limit, Some(name.to_owned()));
+    (run.outcome, run.limit) = match code {
+        Some(c) if TIMED_OUT.contains(&c) => limit("time"),
+        _ if text.contains("java.lang.OutOfMemoryError") => limit("memory"),
+        Some(0) if !failed && text.contains("Problem Solved") && text.contains("Found Plan:") => {
+            run.metric = last_value::<f64>(text, "Metric (Search):", "");
+            (RunOutcome::Solved, None)
+        }
+        Some(0) if !failed && text.lines().any(|l| l.trim() == "Problem unsolvable") => {
+            (RunOutcome::Unsolvable, None)
+        }
+        _ => (RunOutcome::Error, None),
+    };
+    if run.outcome == RunOutcome::Solved {
+        match run.metric {
+            Some(m) if m >= 0.0 && m.fract() == 0.0 && m < 2f64.powi(53) => {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a whole number in u64's range, checked above"
+                )]
+                let cost = m as u64;
+                run.cost = Some(cost);
+            }
+            Some(m) => {
+                run.error = Some(format!(
+                    "ENHSP's plan has metric value {m}, not a whole number: \
+                     the record's cost is left empty"
+                ));
+            }
+            None => run.error = Some("ENHSP reported no metric value".to_owned()),
+        }
+    }
+    if run.outcome == RunOutcome::Error {
+        run.error = Some(enhsp_error(text, code));
+    }
+    run
+}
+
+/// Why ENHSP failed: its parser's first complaint, or the exception it
+/// threw, else the end of its output.
+fn enhsp_error(text: &str, code: Option<i32>) -> String {
+    let parse = text
+        .lines()
+        .find(|l| l.starts_with("line ") && l.contains(':'))
+        .filter(|_| syntax_error(text));
+    let exception = text.lines().map(str::trim).find(|l| {
+        (l.starts_with("java.") || l.starts_with("Exception in thread")) && l.contains(':')
+    });
+    match parse.or(exception) {
+        Some(why) => format!("ENHSP failed: {why}"),
+        None => error_text("ENHSP", text, code),
+    }
+}
+
+/// Whether ENHSP's parser refused the task (it goes on after `Grammar is
+/// violated`, and stops after `Some Syntax Error`).
+fn syntax_error(text: &str) -> bool {
+    text.contains("Grammar is violated") || text.contains("Some Syntax Error")
+}
+
+/// The plan ENHSP printed after `Found Plan:` (lines `0.0: (action args)`),
+/// as an IPC plan file's text.
+fn enhsp_plan(text: &str) -> String {
+    text.lines()
+        .skip_while(|l| !l.starts_with("Found Plan:"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("Plan-Length:"))
+        .filter_map(|l| l.find('(').map(|at| format!("{}\n", l[at..].trim_end())))
+        .collect()
+}
+
+/// The whole number right after the last `label` in `text`.
+fn last_number_after(text: &str, label: &str) -> Option<u64> {
+    text.rmatch_indices(label).find_map(|(at, _)| {
+        let rest = text[at + label.len()..].trim_start();
+        let end = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        rest[..end].parse().ok()
+    })
 }
 
 fn error_text(planner: &str, text: &str, code: Option<i32>) -> String {
@@ -602,5 +854,187 @@ search exit code: 0
             Some("memory")
         );
         assert_eq!(read_pyperplan("boom\n", Some(2)).outcome, RunOutcome::Error);
+    }
+
+    /// ENHSP's output, captured (`tests/fixtures/enhsp/README.md` says how).
+    fn enhsp_output(name: &str) -> &'static str {
+        match name {
+            "opt-hrmax-solved" => include_str!("../tests/fixtures/enhsp/opt-hrmax-solved.txt"),
+            "sat-hmrp-solved" => include_str!("../tests/fixtures/enhsp/sat-hmrp-solved.txt"),
+            "opt-hrmax-timeout" => include_str!("../tests/fixtures/enhsp/opt-hrmax-timeout.txt"),
+            "opt-hrmax-unsolvable" => {
+                include_str!("../tests/fixtures/enhsp/opt-hrmax-unsolvable.txt")
+            }
+            "grammar-violated" => include_str!("../tests/fixtures/enhsp/grammar-violated.txt"),
+            "syntax-error" => include_str!("../tests/fixtures/enhsp/syntax-error.txt"),
+            "out-of-memory" => include_str!("../tests/fixtures/enhsp/out-of-memory.txt"),
+            _ => unreachable!("no fixture {name}"),
+        }
+    }
+
+    #[test]
+    fn enhsp_solved() {
+        let run = read_enhsp(enhsp_output("opt-hrmax-solved"), Some(0));
+        assert_eq!(run.outcome, RunOutcome::Solved);
+        assert_eq!((run.cost, run.metric), (Some(12), Some(12.0)));
+        assert_eq!((run.expanded, run.evaluated), (317, 779));
+        assert!((run.search_time - 0.059).abs() < 1e-9);
+        assert_eq!(run.translator_time, Some(0.008));
+        assert_eq!(run.error, None);
+
+        let run = read_enhsp(enhsp_output("sat-hmrp-solved"), Some(0));
+        assert_eq!(run.outcome, RunOutcome::Solved);
+        assert_eq!((run.cost, run.expanded, run.evaluated), (Some(12), 13, 79));
+        assert!((run.search_time - 0.110).abs() < 1e-9);
+    }
+
+    #[test]
+    fn enhsp_plan_from_its_output() {
+        let plan = enhsp_plan(enhsp_output("opt-hrmax-solved"));
+        assert_eq!(plan.lines().count(), 12);
+        assert!(plan.starts_with("(increment c3)\n(decrement c0)\n"));
+        assert!(plan.ends_with("(increment c2)\n"));
+        assert_eq!(enhsp_plan(enhsp_output("opt-hrmax-timeout")), "");
+    }
+
+    #[test]
+    fn enhsp_limits() {
+        // Killed by `timeout`: the last progress line's counts.
+        let run = read_enhsp(enhsp_output("opt-hrmax-timeout"), Some(124));
+        assert_eq!(
+            (run.outcome, run.limit.as_deref()),
+            (RunOutcome::Limit, Some("time"))
+        );
+        assert_eq!((run.expanded, run.evaluated), (180_676, 871_053));
+        assert_eq!(run.cost, None);
+        let run = read_enhsp(enhsp_output("out-of-memory"), Some(1));
+        assert_eq!(
+            (run.outcome, run.limit.as_deref()),
+            (RunOutcome::Limit, Some("memory"))
+        );
+        assert_eq!(run.error, None);
+    }
+
+    #[test]
+    fn enhsp_unsolvable_and_failures() {
+        let run = read_enhsp(enhsp_output("opt-hrmax-unsolvable"), Some(0));
+        assert_eq!(run.outcome, RunOutcome::Unsolvable);
+        assert_eq!((run.cost, run.expanded), (None, 3));
+        // A task ENHSP cannot parse ends in `Unsolvable Problem` with exit
+        // code 0: an error, not a proof.
+        let run = read_enhsp(enhsp_output("grammar-violated"), Some(0));
+        assert_eq!(run.outcome, RunOutcome::Error);
+        let error = run.error.unwrap();
+        assert_eq!(
+            error,
+            "ENHSP failed: line 1:52 no viable alternative at input ':goal'"
+        );
+        let run = read_enhsp(enhsp_output("syntax-error"), Some(255));
+        assert_eq!(run.outcome, RunOutcome::Error);
+        assert!(run
+            .error
+            .unwrap()
+            .contains("line 16:25 mismatched input '-'"));
+        // A crash without a parser's word: the exception.
+        let crash = "Problem parsed\nException in thread \"main\" java.lang.IllegalStateException: x\n\tat main.main(main.java:31)\n";
+        let run = read_enhsp(crash, Some(1));
+        assert_eq!(run.outcome, RunOutcome::Error);
+        assert!(run.error.unwrap().contains("IllegalStateException: x"));
+        assert_eq!(read_enhsp("", None).outcome, RunOutcome::Error);
+        assert!(read_enhsp("boom\n", Some(2))
+            .error
+            .unwrap()
+            .contains("exit code 2: boom"));
+    }
+
+    #[test]
+    fn enhsp_metric_values_that_are_not_costs() {
+        let text = enhsp_output("opt-hrmax-solved")
+            .replace("Metric (Search):12.0", "Metric (Search):12.5");
+        let run = read_enhsp(&text, Some(0));
+        assert_eq!((run.outcome, run.cost), (RunOutcome::Solved, None));
+        assert_eq!(run.metric, Some(12.5));
+        assert!(run.error.unwrap().contains("not a whole number"));
+    }
+
+    #[test]
+    fn enhsp_configurations() {
+        let names: Vec<&str> = EXTERNAL_SEARCHES
+            .iter()
+            .filter(|s| s.planner == ExternalPlanner::Enhsp)
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            names,
+            ["enhsp-opt-hrmax", "enhsp-opt-blind", "enhsp-sat-hmrp"]
+        );
+        let opt = ExternalSearch::by_name("enhsp-opt-hrmax").unwrap();
+        assert_eq!((opt.search, opt.optimal), ("opt-hrmax", true));
+        assert!(ExternalSearch::by_name("enhsp-opt-blind").unwrap().optimal);
+        assert!(!ExternalSearch::by_name("enhsp-sat-hmrp").unwrap().optimal);
+    }
+
+    #[test]
+    fn enhsp_command_line() {
+        let peers = Peers {
+            enhsp: Some(("/usr/bin/java".into(), "/peers/enhsp.jar".into())),
+            ..Peers::none()
+        };
+        let limits = RunLimits {
+            max_time: Some(std::time::Duration::from_secs(60)),
+            max_memory_bytes: Some(2 << 30),
+            ..RunLimits::default()
+        };
+        let dir = Path::new("/scratch");
+        let (command, plan) = command(
+            ExternalSearch::by_name("enhsp-sat-hmrp").unwrap(),
+            &peers,
+            dir,
+            &dir.join("domain.pddl"),
+            &dir.join("problem.pddl"),
+            limits,
+        )
+        .unwrap();
+        let args: Vec<String> = command
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(command.get_program(), "timeout");
+        assert_eq!(
+            args,
+            [
+                "--kill-after=5",
+                "60",
+                "sh",
+                "-c",
+                "exec \"$0\" \"$@\"",
+                "/usr/bin/java",
+                "-Xmx2048m",
+                "-jar",
+                "/peers/enhsp.jar",
+                "-o",
+                "/scratch/domain.pddl",
+                "-f",
+                "/scratch/problem.pddl",
+                "-planner",
+                "sat-hmrp",
+                "-sp",
+                "/scratch/plan",
+            ]
+        );
+        assert_eq!(plan, dir.join("plan"));
+        let error = command_error(&Peers::none());
+        assert!(error.contains("ENHSP is not installed"), "{error}");
+        let error = command_error(&Peers {
+            enhsp_jar: Some("/peers/enhsp.jar".into()),
+            ..Peers::none()
+        });
+        assert!(error.contains("openjdk-17-jre-headless"), "{error}");
+    }
+
+    fn command_error(peers: &Peers) -> String {
+        let dir = Path::new("/scratch");
+        let search = ExternalSearch::by_name("enhsp-opt-blind").unwrap();
+        command(search, peers, dir, dir, dir, RunLimits::default()).unwrap_err()
     }
 }

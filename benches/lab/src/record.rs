@@ -101,7 +101,8 @@ pub struct RunRecord {
     /// [`translator_time`](Self::translator_time), but for a run that a
     /// limit stopped before its search, whose time is all parsing and
     /// grounding); for a peer planner, the search time it reports (CPU
-    /// time).
+    /// time; ENHSP's wall time of its search, without Java's start-up, see
+    /// [`process_time`](Self::process_time)).
     pub time: f64,
     /// CPU time of the search in seconds: of searchlab's worker thread,
     /// read from Linux's `/proc/thread-self/schedstat` before and after the
@@ -124,6 +125,17 @@ pub struct RunRecord {
     /// longer of its two directions'. `None` for a peer planner.
     #[serde(default)]
     pub setup_time: Option<f64>,
+    /// For a peer planner: the wall time in seconds of its whole process,
+    /// start-up (Java's, Python's), parsing and translation included, where
+    /// [`time`](Self::time) is the search's alone. `None` for searchlab's
+    /// own runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_time: Option<f64>,
+    /// For a peer that reports it (ENHSP): the value of the task's metric at
+    /// the plan's end, which a numeric task's may have a fraction (a
+    /// [`cost`](Self::cost) only when it is a whole number).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<f64>,
     /// Memory in bytes, as [`memory_measure`](Self::memory_measure) says:
     /// searchlab's estimate for its own searches, the peak of the process
     /// for a peer planner that reports it (0 if it does not).
@@ -255,6 +267,8 @@ impl RunRecord {
             cpu_time: None,
             translator_time: None,
             setup_time: None,
+            process_time: None,
+            metric: None,
             memory: 0,
             memory_measure: None,
             stored: 0,
@@ -378,7 +392,14 @@ impl RunRecord {
         self.cpu_time.map_or(Ok(()), |t| seconds("cpu_time", t))?;
         self.translator_time
             .map_or(Ok(()), |t| seconds("translator_time", t))?;
-        self.setup_time.map_or(Ok(()), |t| seconds("setup_time", t))
+        self.setup_time
+            .map_or(Ok(()), |t| seconds("setup_time", t))?;
+        self.process_time
+            .map_or(Ok(()), |t| seconds("process_time", t))?;
+        match self.metric {
+            Some(m) if !m.is_finite() => Err(format!("metric {m:?} is not a finite number")),
+            _ => Ok(()),
+        }
     }
 
     fn describe(&self) -> String {
@@ -457,7 +478,7 @@ pub(crate) fn parse_line(
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
-pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores,setup_time";
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores,setup_time,process_time,metric";
 
 /// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
 /// quoted.
@@ -505,7 +526,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
         );
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             seconds(r.translator_time),
             opt(r.memory_measure.map(MemoryMeasure::name)),
             opt(limits.max_time),
@@ -519,6 +540,8 @@ pub fn to_csv(records: &[RunRecord]) -> String {
             field(&opt(machine.cpu_model)),
             opt(machine.cores),
             seconds(r.setup_time),
+            seconds(r.process_time),
+            opt(r.metric),
         );
     }
     out

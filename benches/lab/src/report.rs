@@ -1500,6 +1500,9 @@ pub fn name_legend(configs: &[String]) -> Option<String> {
                     "fd-: Fast Downward (fd-lama-first: LAMA's first iteration)"
                 }
                 crate::external::ExternalPlanner::Pyperplan => "pp-: pyperplan",
+                crate::external::ExternalPlanner::Enhsp => {
+                    "enhsp-: ENHSP (opt-hrmax: A* with h^rmax; sat-hmrp: greedy best-first with the relaxed plan heuristic)"
+                }
             });
             continue;
         }
@@ -1560,10 +1563,10 @@ fn aggregate(attribute: Attribute, values: &[f64]) -> String {
 }
 
 /// Whether configuration `config` reports expansions until the last jump
-/// (pyperplan does not).
+/// (pyperplan and ENHSP do not).
 fn reports_last_jump(config: &str) -> bool {
     crate::external::ExternalSearch::by_name(config)
-        .is_none_or(|s| s.planner != crate::external::ExternalPlanner::Pyperplan)
+        .is_none_or(|s| s.planner == crate::external::ExternalPlanner::FastDownward)
 }
 
 /// Why `record` did not solve its problem, as the unsolved table groups

@@ -385,6 +385,10 @@ struct Measured {
     validation: Option<Result<(), String>>,
     /// A peer's measured process peak, which replaces the estimate.
     peak_memory: Option<u64>,
+    /// A peer's whole process, start-up included.
+    process_time: Option<Duration>,
+    /// A peer's metric value (ENHSP's).
+    metric: Option<f64>,
     error: Option<String>,
 }
 
@@ -412,6 +416,8 @@ impl From<ExternalRun> for Measured {
             last_jump: run.expanded_until_last_jump,
             winner: None,
             peak_memory: Some(run.peak_memory),
+            process_time: Some(Duration::from_secs_f64(run.process_time.max(0.0))),
+            metric: run.metric,
             error: run.error,
         }
     }
@@ -442,6 +448,8 @@ impl Measured {
         record.cpu_time = self.cpu_time.map(|t| t.as_secs_f64());
         record.translator_time = self.translator_time.map(|t| t.as_secs_f64());
         record.setup_time = self.setup_time.map(|t| t.as_secs_f64());
+        record.process_time = self.process_time.map(|t| t.as_secs_f64());
+        record.metric = self.metric.filter(|m| m.is_finite());
         record.winner = self.winner.map(|d| d.to_string());
         match self.validation {
             Some(Ok(())) => record.validated = Some(true),
@@ -585,6 +593,8 @@ fn summarize<Id: Copy>(
         setup_time: Some(report.setup_time),
         validation,
         peak_memory: None,
+        process_time: None,
+        metric: None,
         error: None,
     }
 }

@@ -14,7 +14,7 @@ use planners::{Direction, PlannerConfig};
 use search_core::Algorithm;
 use serde::{Deserialize, Serialize};
 
-use crate::external::{ExternalSearch, Peers};
+use crate::external::{ExternalPlanner, ExternalSearch, Peers};
 pub use crate::limits::{mebibytes, time_limit, RunLimits, MAX_TIME};
 pub use crate::pddl_task::PddlTask;
 use crate::SuiteError;
@@ -457,24 +457,30 @@ impl Suite {
     pub fn retain_available(&mut self, peers: &Peers) -> Option<String> {
         let mut dropped = Vec::new();
         let mut missing = Vec::new();
+        let mut without_java = None;
         self.configs.retain(|c| match &c.method {
             Method::External(search) if !peers.has(search.planner) => {
                 dropped.push(c.name.clone());
-                if !missing.contains(&search.planner.name()) {
+                if search.planner == ExternalPlanner::Enhsp && peers.enhsp_jar.is_some() {
+                    without_java = peers.why_missing(search.planner);
+                } else if !missing.contains(&search.planner.name()) {
                     missing.push(search.planner.name());
                 }
                 false
             }
             _ => true,
         });
-        (!dropped.is_empty()).then(|| {
-            format!(
-                "note: skipped {} ({} not installed in {}; run scripts/install-peers.sh or set SEARCHLAB_PEERS)",
-                dropped.join(", "),
+        let mut why = Vec::new();
+        if !missing.is_empty() {
+            why.push(format!(
+                "{} not installed in {}; run scripts/install-peers.sh or set SEARCHLAB_PEERS",
                 missing.join(" and "),
                 peers.dir.display()
-            )
-        })
+            ));
+        }
+        why.extend(without_java);
+        (!dropped.is_empty())
+            .then(|| format!("note: skipped {} ({})", dropped.join(", "), why.join("; ")))
     }
 
     /// An empty suite named `name`.

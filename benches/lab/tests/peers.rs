@@ -1,8 +1,9 @@
 //! Peer planners as suite configurations, against stand-ins: small Python
 //! scripts laid out like the virtual environment of
-//! `scripts/install-peers.sh`, printing what Fast Downward and pyperplan
-//! print. They check the subprocess plumbing (arguments, limits, output
-//! parsing, plan validation by searchlab) without installing the planners.
+//! `scripts/install-peers.sh`, printing what Fast Downward, pyperplan and
+//! ENHSP print. They check the subprocess plumbing (arguments, limits,
+//! output parsing, plan validation by searchlab) without installing the
+//! planners, or Java.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -73,6 +74,41 @@ print("2026-12-02 19:48:03,572 INFO     Search time: 0.0072", file=sys.stderr)
 print("2026-12-02 19:48:03,572 INFO     Plan length: 2", file=sys.stderr)
 "#;
 
+/// ENHSP's stand-in, run as the environment's `bin/java`: checks its
+/// arguments (`-Xmx` where the run has a memory limit, `-jar`, `-o`, `-f`,
+/// `-planner`, `-sp`), writes the
+/// plan to `-sp` and prints what ENHSP prints. `sleep` hangs (for the time
+/// limit), `syntax` fails as ENHSP's parser does (exit code 0 and
+/// `Unsolvable Problem`), `fraction` reports a metric value with a
+/// fraction, a numeric task (`:functions`) gets a plan of its own.
+const FAKE_ENHSP: &str = r#"
+import sys, time
+args = sys.argv[1:]
+if args[0].startswith("-Xmx"):
+    args = args[1:]
+assert args[0] == "-jar" and args[1].endswith("up_enhsp/ENHSP/enhsp.jar"), args
+problem = open(args[args.index("-f") + 1]).read()
+domain = open(args[args.index("-o") + 1]).read()
+planner = args[args.index("-planner") + 1]
+plan = args[args.index("-sp") + 1]
+print("Domain parsed\nProblem parsed\nGrounding..\nGrounding Time: 8")
+if "sleep" in problem:
+    print("-------------Time: 10s ; Expanded Nodes: 25422 (Avg-Speed 2542.0 n/s); Evaluated States: 161067", flush=True)
+    time.sleep(60)
+if "syntax" in problem:
+    print("line 1:52 no viable alternative at input ':goal'\nGrammar is violated\n\nUnsolvable Problem")
+    sys.exit(0)
+steps = ["(increment c0)"] * 3 if ":functions" in domain else ["(go a b)", "(go b c)"]
+open(plan, "w").write("\n".join(steps) + "\n")
+print("h(I):2.0\nProblem Solved\n\nFound Plan:")
+for i, step in enumerate(steps):
+    print("%d.0: %s" % (i, step))
+metric = "%d.5" % len(steps) if "fraction" in problem else "%d.0" % len(steps)
+print("\nPlan-Length:%d\nMetric (Search):%s" % (len(steps), metric))
+print("Planning Time (msec): 61\nHeuristic Time (msec): 28\nSearch Time (msec): 59")
+print("Expanded Nodes:%d\nStates Evaluated:%d" % (3 if planner == "opt-hrmax" else 4, 9))
+"#;
+
 /// A fresh directory laid out like the peers' virtual environment.
 fn fake_peers(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -89,7 +125,30 @@ fn fake_peers(name: &str) -> PathBuf {
         &dir.join("bin/pyperplan"),
         &format!("#!/usr/bin/env python3\n{FAKE_PYPERPLAN}"),
     );
+    let enhsp = dir.join("lib/python3.11/site-packages/up_enhsp/ENHSP");
+    std::fs::create_dir_all(&enhsp).unwrap();
+    std::fs::write(enhsp.join("enhsp.jar"), "").unwrap();
+    write_script(
+        &dir.join("bin/java"),
+        &format!("#!/usr/bin/env python3\n{FAKE_ENHSP}"),
+    );
     dir
+}
+
+/// A numeric task of the IPC 2023 numeric track, as the suites hold it;
+/// `marker` as in [`task`].
+fn numeric_task(marker: &str) -> PddlTask {
+    let dir = tests::repository_root().join("benchmarks/pddl-numeric/counters");
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    PddlTask {
+        domain_file: dir.join("domain.pddl").display().to_string(),
+        domain: read(&dir.join("domain.pddl")),
+        problem_file: dir.join("instances/instance-1.pddl").display().to_string(),
+        problem: format!(
+            "; {marker}\n{}",
+            read(&dir.join("instances/instance-1.pddl"))
+        ),
+    }
 }
 
 fn write_script(path: &Path, text: &str) {
@@ -263,4 +322,138 @@ fn a_plan_searchlab_cannot_replay_is_unchecked_not_invalid() {
     assert_eq!(run.validation, None);
     let why = run.error.unwrap();
     assert!(why.starts_with("plan not replayed: "), "{why}");
+}
+
+#[test]
+fn enhsp_runs_are_read_and_their_plans_validated_where_searchlab_can() {
+    let peers = Peers::in_dir(&fake_peers("enhsp"));
+    assert!(peers.enhsp.is_some());
+    let limits = RunLimits {
+        max_memory_bytes: Some(512 << 20),
+        ..RunLimits::default()
+    };
+    let run = run_external(search("enhsp-opt-hrmax"), &peers, &task("ok"), limits).unwrap();
+    assert_eq!(run.outcome, RunOutcome::Solved, "{run:?}");
+    assert_eq!((run.cost, run.plan_length), (Some(2), Some(2)));
+    assert_eq!((run.expanded, run.evaluated), (3, 9));
+    assert!((run.search_time - 0.059).abs() < 1e-9);
+    assert_eq!(run.translator_time, Some(0.008));
+    assert!(run.process_time >= run.search_time);
+    assert_eq!(run.validation, Some(Ok(())));
+
+    // searchlab cannot ground numeric fluents yet: the plan is unchecked,
+    // and the run says why.
+    let numeric = run_external(
+        search("enhsp-sat-hmrp"),
+        &peers,
+        &numeric_task("ok"),
+        limits,
+    )
+    .unwrap();
+    assert_eq!(numeric.outcome, RunOutcome::Solved, "{numeric:?}");
+    assert_eq!((numeric.cost, numeric.plan_length), (Some(3), Some(3)));
+    assert_eq!(numeric.validation, None);
+    let why = numeric.error.unwrap();
+    assert!(why.starts_with("plan not replayed: "), "{why}");
+    // A metric value with a fraction is kept, and is no cost.
+    let fraction = run_external(
+        search("enhsp-opt-hrmax"),
+        &peers,
+        &numeric_task("fraction"),
+        limits,
+    )
+    .unwrap();
+    assert_eq!(fraction.outcome, RunOutcome::Solved, "{fraction:?}");
+    assert_eq!((fraction.cost, fraction.metric), (None, Some(3.5)));
+    let why = fraction.error.unwrap();
+    assert!(
+        why.starts_with("plan not replayed: ") && why.contains("metric value 3.5"),
+        "{why}"
+    );
+
+    let refused = run_external(search("enhsp-opt-blind"), &peers, &task("syntax"), limits).unwrap();
+    assert_eq!(refused.outcome, RunOutcome::Error);
+    assert!(refused.error.unwrap().contains("no viable alternative"));
+
+    let limits = RunLimits {
+        max_time: Some(Duration::from_secs(1)),
+        ..limits
+    };
+    let began = Instant::now();
+    let slow = run_external(search("enhsp-opt-hrmax"), &peers, &task("sleep"), limits).unwrap();
+    assert_eq!(
+        (slow.outcome, slow.limit.as_deref(), slow.expanded),
+        (RunOutcome::Limit, Some("time"), 25422)
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+}
+
+/// A suite over numeric tasks: searchlab's runs are refused by name (its
+/// front end does not ground numeric fluents yet), ENHSP's solve, and the
+/// report goes on.
+#[test]
+fn a_numeric_suite_records_searchlabs_refusal_beside_enhsp() {
+    let mut suite = Suite::new("numeric");
+    suite.add_problem(SuiteProblem::pddl(
+        "counters",
+        "instance-1",
+        numeric_task("ok"),
+    ));
+    for name in ["fwd-astar-hmax", "fwd-lazygbfs-ff", "enhsp-opt-hrmax"] {
+        suite.add_config(Configuration::by_name(name).unwrap());
+    }
+    let options = RunOptions {
+        jobs: Some(1),
+        peers: Some(Peers::in_dir(&fake_peers("numeric-suite"))),
+        ..RunOptions::default()
+    };
+    let records = run_suite(&suite, &options).unwrap();
+    assert_eq!(records.len(), 3);
+    for refused in records.iter().filter(|r| r.config.starts_with("fwd-")) {
+        assert_eq!(refused.outcome, RunOutcome::Error, "{refused:?}");
+        let why = refused.error.as_deref().unwrap();
+        assert!(why.contains("numeric"), "{why}");
+    }
+    let enhsp = records
+        .iter()
+        .find(|r| r.config == "enhsp-opt-hrmax")
+        .unwrap();
+    assert!(enhsp.solved(), "{enhsp:?}");
+    assert_eq!((enhsp.cost, enhsp.validated), (Some(3), None));
+    assert_eq!((enhsp.metric, enhsp.time), (Some(3.0), 0.059));
+    assert!(enhsp.process_time.unwrap() >= enhsp.time);
+    assert!(records
+        .iter()
+        .all(|r| r.config.starts_with("enhsp") || r.process_time.is_none()));
+    let report = searchlab_lab::report::Report::new(&records);
+    let table = report.coverage_table().to_console();
+    assert!(table.contains("enhsp-opt-hrmax"), "{table}");
+}
+
+#[test]
+fn enhsp_without_java_is_skipped_with_a_note_that_says_so() {
+    let dir = fake_peers("no-java");
+    std::fs::remove_file(dir.join("bin/java")).unwrap();
+    let mut peers = Peers::in_dir(&dir);
+    // Whatever this machine has: no Java was found.
+    peers.enhsp = None;
+    let mut suite = Suite::new("peers");
+    suite.add_problem(SuiteProblem::pddl("roads", "p1", task("ok")));
+    for name in ["fwd-astar-hmax", "enhsp-opt-hrmax", "enhsp-sat-hmrp"] {
+        suite.add_config(Configuration::by_name(name).unwrap());
+    }
+    let note = suite.retain_available(&peers).unwrap();
+    assert!(note.contains("enhsp-opt-hrmax, enhsp-sat-hmrp"), "{note}");
+    assert!(note.contains("openjdk-17-jre-headless"), "{note}");
+    assert_eq!(suite.config_names(), ["fwd-astar-hmax"]);
+
+    let nowhere = Peers::in_dir(Path::new("/nonexistent/searchlab-peers"));
+    let mut suite = Suite::new("peers");
+    suite.add_config(Configuration::by_name("enhsp-opt-blind").unwrap());
+    let note = suite.retain_available(&nowhere).unwrap();
+    assert!(note.contains("ENHSP not installed"), "{note}");
 }

@@ -453,13 +453,13 @@ fn lab_properties_and_csv() {
     let csv = to_csv(&[odd]);
     let line = csv.lines().nth(1).unwrap();
     assert!(line.starts_with("0,d,\"a,b\",A,solved,,10,3,100,300,"));
-    // Then the thirteen columns of what produced the record (and the
-    // heuristic's setup time): none here.
-    let end = format!(",true,,\"say \"\"hi\"\"\"{}", ",".repeat(13));
+    // Then the fifteen columns of what produced the record (and the
+    // heuristic's setup time, a peer's process time and metric): none here.
+    let end = format!(",true,,\"say \"\"hi\"\"\"{}", ",".repeat(15));
     assert!(line.ends_with(&end), "{line}");
     assert_eq!(
         searchlab_lab::record::CSV_HEADER.split(',').count(),
-        20 + 13
+        20 + 15
     );
 }
 
@@ -662,6 +662,46 @@ fn the_shipped_peer_suite_loads() {
     assert_eq!(suite.problems.len(), 15 + 6 + 6 + 8);
     assert_eq!(suite.configs.len(), 6);
     assert_eq!(suite.runs().len(), 35 * 6);
+}
+
+/// The numeric suites: the ten IPC 2023 numeric domains' 20 tasks each,
+/// ENHSP's configurations beside searchlab's, 60 s and 2 GiB per run.
+#[test]
+fn the_shipped_numeric_suites_load() {
+    use searchlab_lab::external::ExternalPlanner;
+    use searchlab_lab::suite::Method;
+    for (file, configs) in [
+        (
+            "numeric-opt.toml",
+            &["fwd-astar-hmax", "enhsp-opt-hrmax", "enhsp-opt-blind"][..],
+        ),
+        (
+            "numeric-sat.toml",
+            &["fwd-lazygbfs-ff", "enhsp-sat-hmrp"][..],
+        ),
+    ] {
+        let path = tests::repository_root().join("benches/suites").join(file);
+        let suite = searchlab_lab::suite_file::load_suite(&path).unwrap();
+        assert_eq!(suite.config_names(), configs, "{file}");
+        let domains: std::collections::BTreeSet<&str> =
+            suite.problems.iter().map(|p| p.domain.as_str()).collect();
+        assert_eq!(domains.len(), 10, "{file}");
+        assert_eq!(suite.problems.len(), 200, "{file}");
+        assert!(suite.problems.iter().any(|p| p.name == "instance-20"));
+        assert_eq!(suite.runs().len(), 200 * configs.len(), "{file}");
+        assert_eq!(
+            suite.limits.max_time,
+            Some(std::time::Duration::from_secs(60))
+        );
+        assert_eq!(suite.limits.max_memory_bytes, Some(2048 << 20));
+        for config in &suite.configs[1..] {
+            let Method::External(search) = &config.method else {
+                panic!("{} is not a peer's", config.name);
+            };
+            assert_eq!(search.planner, ExternalPlanner::Enhsp);
+            assert_eq!(config.claims_optimal(), file == "numeric-opt.toml");
+        }
+    }
 }
 
 /// The field sample: each of the 57 domains' five tasks once, with its

@@ -1,9 +1,6 @@
 //! `searchlab run-one`: one isolated run, the child side of
 //! [`crate::isolated`].
 
-#[cfg(unix)]
-use std::path::PathBuf;
-
 use planners::heuristics::Registry;
 
 #[cfg(unix)]
@@ -65,11 +62,7 @@ pub(super) fn run_one_child(heuristics: &Registry) -> Result<(), SuiteError> {
         config: 0,
     };
     // Only searchlab's own runs are isolated: no peer is needed.
-    let no_peers = Peers {
-        dir: PathBuf::new(),
-        fast_downward: None,
-        pyperplan: None,
-    };
+    let no_peers = Peers::none();
     let mut record = crate::runner::run_one(&suite, spec, &no_peers);
     // The process is the run's alone: its peak is the run's, where a run
     // stopped before its search (a grounding limit) measured nothing.
