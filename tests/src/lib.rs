@@ -118,6 +118,11 @@ pub fn pddl_benchmarks() -> std::path::PathBuf {
     repository_root().join("benchmarks/pddl")
 }
 
+/// The IPC 2023 numeric track, `benchmarks/pddl-numeric`.
+pub fn pddl_numeric_benchmarks() -> std::path::PathBuf {
+    repository_root().join("benchmarks/pddl-numeric")
+}
+
 /// The IPC benchmarks with action costs and ADL, `benchmarks/pddl-ipc`.
 pub fn pddl_ipc_benchmarks() -> std::path::PathBuf {
     repository_root().join("benchmarks/pddl-ipc")

@@ -2,7 +2,7 @@
 //! and build a task) or fail with an error.
 
 use planners::pddl::{
-    ground, h2_mutexes, parse_domain, parse_problem, GroundedTask, GroundingLimits, IpcPlan,
+    ground, h2_mutexes, parse_domain, parse_problem, replay, GroundedTask, GroundingLimits, IpcPlan,
 };
 
 /// A small seeded generator (`SplitMix64`).
@@ -22,7 +22,7 @@ impl Rng {
     }
 }
 
-const PIECES: [&str; 24] = [
+const PIECES: [&str; 32] = [
     "(",
     ")",
     "?x",
@@ -47,6 +47,14 @@ const PIECES: [&str; 24] = [
     ":requirements",
     "(when ",
     ")))",
+    "(increase (",
+    "(>= (",
+    "(* ",
+    "(/ ",
+    "1.5",
+    "-0",
+    "(:functions (f ?x) (g))",
+    "(:metric minimize (total-time))",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
@@ -108,6 +116,16 @@ fn exercise(domain: &str, problem: &str) -> &'static str {
     ) else {
         return "too large";
     };
+    if task.numeric.is_some() {
+        let names: Vec<&str> = task
+            .operators
+            .iter()
+            .take(3)
+            .map(|o| o.name.as_str())
+            .collect();
+        let _ = replay(&task, &IpcPlan::from_names(names));
+        return "grounded";
+    }
     let Ok(grounded) = GroundedTask::new(&task) else {
         return "too many facts";
     };
@@ -124,29 +142,64 @@ fn exercise(domain: &str, problem: &str) -> &'static str {
     "grounded"
 }
 
-#[test]
-fn truncated_and_mutated_files_never_panic() {
-    let root = tests::pddl_benchmarks();
+/// Reads each `(domain folder, task file)` of `root`, checking that it
+/// grounds.
+fn corpus(root: &std::path::Path, tasks: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut corpus = Vec::new();
-    for (domain, task) in [
-        ("blocks", "task01.pddl"),
-        ("gripper", "task01.pddl"),
-        ("logistics", "task01.pddl"),
-        ("miconic", "task03.pddl"),
-        ("elevators", "task01.pddl"),
-        ("depot", "task01.pddl"),
-        ("freecell", "task01.pddl"),
-        ("visitall", "problem02-full.pddl"),
-    ] {
+    for (domain, task) in tasks {
         let dir = root.join(domain);
         let d = std::fs::read_to_string(dir.join("domain.pddl")).unwrap();
         let p = std::fs::read_to_string(dir.join(task)).unwrap();
         assert_eq!(exercise(&d, &p), "grounded", "{domain}");
         corpus.push((d, p));
     }
-    let mut rng = Rng(0x5EA2_C41A);
+    corpus
+}
+
+#[test]
+fn truncated_and_mutated_numeric_files_never_panic() {
+    let root = tests::pddl_numeric_benchmarks();
+    let corpus = corpus(
+        &root,
+        &[
+            ("counters", "instances/instance-1.pddl"),
+            ("fo-counters", "instances/instance-2.pddl"),
+            ("drone", "instances/instance-1.pddl"),
+            ("farmland", "instances/instance-1.pddl"),
+            ("rover", "instances/instance-1.pddl"),
+            ("sailing", "instances/instance-1.pddl"),
+            ("sugar", "instances/instance-1.pddl"),
+            ("zenotravel", "instances/instance-2.pddl"),
+            ("block-grouping", "instances/instance-1.pddl"),
+        ],
+    );
+    fuzz(&corpus, 0x4E55_11EA, 2_000);
+}
+
+#[test]
+fn truncated_and_mutated_files_never_panic() {
+    let corpus = corpus(
+        &tests::pddl_benchmarks(),
+        &[
+            ("blocks", "task01.pddl"),
+            ("gripper", "task01.pddl"),
+            ("logistics", "task01.pddl"),
+            ("miconic", "task03.pddl"),
+            ("elevators", "task01.pddl"),
+            ("depot", "task01.pddl"),
+            ("freecell", "task01.pddl"),
+            ("visitall", "problem02-full.pddl"),
+        ],
+    );
+    fuzz(&corpus, 0x5EA2_C41A, 3_000);
+}
+
+/// Mutates and truncates the corpus's files `cases` times from `seed`;
+/// every kind of outcome must happen, so that mutations reach grounding.
+fn fuzz(corpus: &[(String, String)], seed: u64, cases: usize) {
+    let mut rng = Rng(seed);
     let mut outcomes = std::collections::BTreeMap::new();
-    for case in 0..3_000 {
+    for case in 0..cases {
         let (d, p) = &corpus[case % corpus.len()];
         let (d, p) = match rng.below(3) {
             0 => (mutate(&mut rng, d), p.clone()),

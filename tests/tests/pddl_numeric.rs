@@ -216,3 +216,40 @@ fn static_comparisons_leave_a_strips_task_for_the_atomic_state() {
     let error = GroundedTask::new(&numeric).err().unwrap().to_string();
     assert!(error.contains("1 changing numeric fluents"), "{error}");
 }
+
+/// Every task of the IPC 2023 numeric track's ten domains grounds, but
+/// tpp's, refused by name for its decimal action costs.
+#[test]
+fn the_ipc_2023_numeric_tasks_ground_or_are_refused_by_name() {
+    let root = tests::pddl_numeric_benchmarks();
+    let mut domains: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    domains.sort();
+    assert_eq!(domains.len(), 10);
+    for dir in domains {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let domain_text = std::fs::read_to_string(dir.join("domain.pddl")).unwrap();
+        // The first and a mid-sized task of each: all twenty are the suite's.
+        for instance in [1, 5] {
+            let problem_text =
+                std::fs::read_to_string(dir.join(format!("instances/instance-{instance}.pddl")))
+                    .unwrap();
+            match grounded(&domain_text, &problem_text) {
+                Ok(task) => {
+                    assert_ne!(name, "tpp");
+                    let numeric = task.numeric.as_deref().unwrap_or_else(|| panic!("{name}"));
+                    assert!(!numeric.names.is_empty(), "{name}");
+                    assert!(!task.stats.unsolvable, "{name} {instance}");
+                }
+                Err(error) => {
+                    assert_eq!(name, "tpp", "{error}");
+                    assert!(error.to_string().contains("is not an integer"), "{error}");
+                }
+            }
+        }
+    }
+}
