@@ -128,13 +128,19 @@ fn refusals_name_the_action_and_the_expression() {
         error.starts_with("the metric: `(y)` has a negative weight"),
         "{error}"
     );
-    let fractional = domain
-        .replace("(assign (x) (* (x) (y)))", "(increase (x) 1)")
-        .replace("(increase (total) 1)", "(increase (total) 1.5)");
-    let error = grounded(&fractional, &problem("(:metric minimize (total))"))
-        .unwrap_err()
-        .to_string();
-    assert!(error.contains("costs 1.5, not a whole number"), "{error}");
+    let fractional =
+        domain.replace("(assign (x) (* (x) (y)))", "(and (increase (x) 1) (increase (total) 1.5))");
+    // Decimal costs are scaled to whole numbers: here tenths.
+    let task = grounded(&fractional, &problem("(:metric minimize (total))")).unwrap();
+    assert_eq!(task.cost_scale, 10);
+    let grow = task.operators.iter().find(|o| o.name == "grow").unwrap();
+    assert_eq!(grow.cost, 15);
+    let plan = IpcPlan::parse("plan", &"(grow)\n".repeat(4)).unwrap();
+    assert_eq!(replay(&task, &plan).unwrap(), 6.0, "the metric's value");
+    // A quotient's decimals are unbounded: past six places, refused.
+    let third = fractional.replace("(increase (total) 1.5)", "(increase (total) (/ 1 3))");
+    let error = grounded(&third, &problem("(:metric minimize (total))")).unwrap_err().to_string();
+    assert!(error.contains("more decimal places than searchlab keeps (6)"), "{error}");
 }
 
 #[test]
@@ -217,8 +223,8 @@ fn static_comparisons_leave_a_strips_task_for_the_atomic_state() {
     assert!(error.contains("1 changing numeric fluents"), "{error}");
 }
 
-/// Every task of the IPC 2023 numeric track's ten domains grounds, but
-/// tpp's, refused by name for its decimal action costs.
+/// Every task of the IPC 2023 numeric track's ten domains grounds (tpp's
+/// costs in cents).
 #[test]
 fn the_ipc_2023_numeric_tasks_ground_or_are_refused_by_name() {
     let root = tests::pddl_numeric_benchmarks();
@@ -238,18 +244,11 @@ fn the_ipc_2023_numeric_tasks_ground_or_are_refused_by_name() {
             let problem_text =
                 std::fs::read_to_string(dir.join(format!("instances/instance-{instance}.pddl")))
                     .unwrap();
-            match grounded(&domain_text, &problem_text) {
-                Ok(task) => {
-                    assert_ne!(name, "tpp");
-                    let numeric = task.numeric.as_deref().unwrap_or_else(|| panic!("{name}"));
-                    assert!(!numeric.names.is_empty(), "{name}");
-                    assert!(!task.stats.unsolvable, "{name} {instance}");
-                }
-                Err(error) => {
-                    assert_eq!(name, "tpp", "{error}");
-                    assert!(error.to_string().contains("is not an integer"), "{error}");
-                }
-            }
+            let task = grounded(&domain_text, &problem_text).unwrap();
+            let numeric = task.numeric.as_deref().unwrap_or_else(|| panic!("{name}"));
+            assert!(!numeric.names.is_empty(), "{name}");
+            assert!(!task.stats.unsolvable, "{name} {instance}");
+            assert_eq!(task.cost_scale, if name == "tpp" { 100 } else { 1 }, "{name}");
         }
     }
 }

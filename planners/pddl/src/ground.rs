@@ -119,6 +119,11 @@ pub struct GroundTask {
     /// Whether the operators have their own costs (the problem has a
     /// `:metric`); otherwise each costs 1.
     pub action_costs: bool,
+    /// What a cost of 1 stands for: `1 / cost_scale` of the metric. It is
+    /// 1 but for a numeric task whose costs have decimals (IPC 2023's tpp
+    /// has prices in cents: 100), scaled to whole numbers so that search
+    /// adds them exactly.
+    pub cost_scale: u32,
     /// The changing numeric fluents, when the task has any (PDDL 2.1
     /// numeric fluents that some action changes and something reads).
     pub numeric: Option<Box<NumericFluents>>,

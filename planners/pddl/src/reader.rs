@@ -563,7 +563,8 @@ fn read_function_value(
             ));
         }
     }
-    if is_cost_function(domain, function) {
+    // A numeric task's costs may be decimals (its grounding scales them).
+    if is_cost_function(domain, function) && !domain.is_numeric() {
         let cost = r.number(value, "function value")?;
         problem
             .function_values

@@ -7,8 +7,10 @@
 use crate::numeric::LinearCondition;
 use crate::{GroundOperator, GroundTask, IpcPlan, Location, NumericEffect, PddlError};
 
-/// What a valid plan costs: the sum of its steps' costs under the task's
-/// metric (its length without one).
+/// What a valid plan costs: the value of the task's metric after it, the
+/// sum of its steps' costs (its length without a metric), in the metric's
+/// units (a task's scaled costs divided by its
+/// [`cost_scale`](GroundTask::cost_scale)).
 pub type PlanCost = f64;
 
 /// Replays `plan` on `task` from its initial state and checks the goal:
@@ -133,7 +135,7 @@ pub fn replay(task: &GroundTask, plan: &IpcPlan) -> Result<PlanCost, PddlError> 
             ));
         }
     }
-    Ok(cost)
+    Ok(cost / f64::from(task.cost_scale.max(1)))
 }
 
 /// Why `o` does not apply in a state, or `None` if it does.

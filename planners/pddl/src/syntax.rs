@@ -314,6 +314,24 @@ impl Domain {
         self.predicate_index.len()
     }
 
+    /// Whether some action changes a numeric fluent other than
+    /// `total-cost`, or compares numbers: a numeric domain (PDDL 2.1).
+    ///
+    /// ```
+    /// use searchlab_pddl::parse_domain;
+    /// let domain = parse_domain("d.pddl", "(define (domain d) (:functions (x))
+    ///     (:action up :parameters () :effect (increase (x) 1)))").unwrap();
+    /// assert!(domain.is_numeric());
+    /// ```
+    pub fn is_numeric(&self) -> bool {
+        self.actions.iter().any(|s| {
+            !s.numeric_pre.is_empty()
+                || s.numeric_effects
+                    .iter()
+                    .any(|e| self.functions[e.function as usize].name != "total-cost")
+        })
+    }
+
     /// How many functions it declares (`total-cost` included).
     ///
     /// ```

@@ -296,7 +296,9 @@ pub fn solve_text(
 /// Replays IPC plan text (a peer planner's, say) on a PDDL task given as
 /// text: parses and grounds the task, then checks every step and the goal
 /// (numeric fluents included, with [`replay`]'s PDDL 2.1 semantics).
-/// Returns the plan's cost. Names are `(file, text)` pairs, for messages.
+/// Returns the plan's cost in the task's units (a numeric task's decimal
+/// costs scaled by [`GroundTask::cost_scale`]). Names are `(file, text)`
+/// pairs, for messages.
 ///
 /// # Errors
 /// [`PddlError`] for a task or plan that does not parse or ground, a step
@@ -324,14 +326,15 @@ pub fn validate_text(
     let plan = IpcPlan::parse(plan_file, plan_text)?;
     let ground_task = ground(&domain, &problem, GroundingLimits::default())?;
     if ground_task.numeric.is_some() {
-        // Costs are whole numbers (grounding refuses others), so the
-        // replayed sum rounds to its value.
+        // In the task's units: whole numbers (a numeric task's decimal costs
+        // are scaled by its `cost_scale`).
+        let scaled = replay(&ground_task, &plan)? * f64::from(ground_task.cost_scale);
         #[expect(
             clippy::cast_possible_truncation,
             clippy::cast_sign_loss,
             reason = "a sum of whole costs from 0, each at most MAX_ACTION_COST"
         )]
-        return Ok(replay(&ground_task, &plan)?.round().max(0.0) as u64);
+        return Ok(scaled.round().max(0.0) as u64);
     }
     GroundedTask::new(&ground_task)?.validate(&plan)
 }

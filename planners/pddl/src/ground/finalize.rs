@@ -132,6 +132,7 @@ pub(super) fn finalize(
     let reachable_facts = ops.changed.len();
     let mut task = renumber(ops, goal, names, init_count);
     task.action_costs = problem.metric || problem.metric_expr.is_some();
+    task.cost_scale = numeric.cost_scale();
     let clauses = std::mem::take(&mut goal_clauses);
     super::fluents::keep_read_fluents(
         &mut task,
@@ -180,7 +181,7 @@ fn instantiate_operators(
             continue; // a conditional effect's matcher: it only found facts
         };
         let binding = &op[1..];
-        let Some(cost) = operator_cost(cx.problem, schema, binding) else {
+        let Some(cost) = operator_cost(cx.domain, cx.problem, schema, binding) else {
             continue;
         };
         let name_of = || operator_name(cx.problem, schema, binding);
@@ -216,18 +217,23 @@ fn instantiate_operators(
 /// What an operator of `schema` under `binding` costs: 1 without a
 /// metric (0 for an axiom); with one, its `increase`'s amount. `None`
 /// when that amount is a function without a value for the arguments: the
-/// operator does not exist.
-fn operator_cost(problem: &Problem, schema: &Schema, binding: &[u32]) -> Option<u32> {
+/// operator does not exist. A numeric domain's values may be decimals
+/// (its grounding scales them to whole numbers).
+fn operator_cost(domain: &Domain, problem: &Problem, schema: &Schema, binding: &[u32]) -> Option<f64> {
     if !problem.metric || schema.axiom {
-        return Some(u32::from(!schema.axiom));
+        return Some(f64::from(u32::from(!schema.axiom)));
     }
     match &schema.cost {
-        None => Some(0),
-        Some(CostTerm::Constant(c)) => Some(*c),
+        None => Some(0.0),
+        Some(CostTerm::Constant(c)) => Some(f64::from(*c)),
         Some(CostTerm::Function { function, args }) => {
-            let args = args.iter().map(|t| term_value(*t, binding)).collect();
+            let key = (*function, args.iter().map(|t| term_value(*t, binding)).collect());
             // Matching required the value's hidden fact.
-            problem.function_values.get(&(*function, args)).copied()
+            if domain.is_numeric() {
+                problem.fluent_values.get(&key).copied()
+            } else {
+                problem.function_values.get(&key).copied().map(f64::from)
+            }
         }
     }
 }
@@ -632,6 +638,7 @@ fn renumber(ops: Found, mut goal: Wanted, mut names: Vec<String>, init_count: us
         goal: goal.goal,
         goal_false: goal.goal_false,
         action_costs: false,
+        cost_scale: 1,
         numeric: None,
         stats: GroundingStats {
             unsolvable: goal.unsolvable,

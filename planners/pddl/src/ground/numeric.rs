@@ -13,7 +13,7 @@ use crate::adl::{Truth, COMPARISONS};
 use crate::numeric::{LinearCondition, LinearExpr, NumericEffect, NumericFluents, OperatorNumeric};
 use crate::reading::TOTAL_COST;
 use crate::syntax::{
-    Arith, Assignment, Domain, NumCondition, NumExpr, Problem, Schema, MAX_ACTION_COST,
+    Arith, Assignment, CostTerm, Domain, NumCondition, NumExpr, Problem, Schema, MAX_ACTION_COST,
 };
 use crate::PddlError;
 
@@ -51,6 +51,8 @@ pub(super) struct NumericGrounding<'a> {
     /// The comparisons met inside formulas, by their literal's fact number
     /// less [`COMPARISONS`].
     comparisons: Vec<LinearCondition>,
+    /// Costs are multiplied by it to be whole numbers (a power of 10).
+    scale: f64,
 }
 
 impl<'a> NumericGrounding<'a> {
@@ -66,6 +68,7 @@ impl<'a> NumericGrounding<'a> {
             keys: Vec::new(),
             init: Vec::new(),
             comparisons: Vec::new(),
+            scale: 1.0,
         };
         if let Some(&total) = domain.function_index.get(TOTAL_COST) {
             if problem.metric {
@@ -84,7 +87,47 @@ impl<'a> NumericGrounding<'a> {
                 }
             }
         }
+        grounding.scale = 10f64.powi(grounding.cost_decimals());
         Ok(grounding)
+    }
+
+    /// How many decimal places the task's costs may have (at most
+    /// [`MAX_DECIMALS`]): those of the metric's weights times those of what
+    /// the actions add to it, a product having the places of both factors.
+    fn cost_decimals(&self) -> i32 {
+        if !self.domain.is_numeric() {
+            return 0;
+        }
+        let mut by_function = vec![0; self.domain.functions.len()];
+        for ((function, _), &value) in &self.problem.fluent_values {
+            let places = &mut by_function[*function as usize];
+            *places = (*places).max(decimals(value));
+        }
+        let places = |e: &NumExpr| expr_decimals(e, &by_function);
+        let mut most = decimals(self.time_weight);
+        for schema in self.domain.actions.iter().filter(|s| !s.axiom) {
+            if let Some(CostTerm::Function { function, .. }) = &schema.cost {
+                most = most.max(by_function[*function as usize]);
+            }
+            for effect in schema.numeric_effects.iter().filter(|e| self.is_metric_function(e.function)) {
+                let weight = self
+                    .metric
+                    .iter()
+                    .filter(|((f, _), _)| *f == effect.function)
+                    .map(|(_, &w)| decimals(w))
+                    .max()
+                    .unwrap_or(0);
+                most = most.max(weight + places(&effect.value));
+            }
+        }
+        most.min(MAX_DECIMALS)
+    }
+
+    /// What a cost of 1 stands for, as [`GroundTask::cost_scale`](crate::GroundTask::cost_scale) says.
+    pub(super) fn cost_scale(&self) -> u32 {
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "10^MAX_DECIMALS at most")]
+        let scale = self.scale as u32;
+        scale
     }
 
     /// Whether `function` is `total-cost` or a fluent of the metric: its
@@ -126,7 +169,7 @@ impl<'a> NumericGrounding<'a> {
         &mut self,
         schema: &Schema,
         binding: &[u32],
-        base: u32,
+        base: f64,
         name: impl Fn() -> String,
     ) -> Result<Option<(u32, Option<Box<OperatorNumeric>>)>, PddlError> {
         let refuse = |message: String| PddlError::Numeric {
@@ -214,10 +257,11 @@ impl<'a> NumericGrounding<'a> {
             };
             parts.effects.push(effect);
         }
+        let cost = cost.scaled(self.scale);
         let cost = if !metric_in_use {
-            base
+            whole_cost(base, 1.0).map_err(refuse)?
         } else if cost.is_constant() {
-            whole_cost(cost.constant).map_err(refuse)?
+            whole_cost(cost.constant, self.scale).map_err(refuse)?
         } else {
             parts.cost = Some(cost);
             0
@@ -492,19 +536,51 @@ fn collect_weighted(
     }
 }
 
-/// A cost as a whole number from 0 to [`MAX_ACTION_COST`].
-fn whole_cost(cost: f64) -> Result<u32, String> {
+/// The most decimal places a cost keeps (a cost scale of a million).
+const MAX_DECIMALS: i32 = 6;
+
+/// How many decimal places `v` has (up to 9).
+fn decimals(v: f64) -> i32 {
+    (0..9)
+        .find(|&k| {
+            let scaled = v * 10f64.powi(k);
+            (scaled - scaled.round()).abs() <= 1e-9 * scaled.abs().max(1.0)
+        })
+        .unwrap_or(9)
+}
+
+/// The decimal places of `e`'s value: those of its numbers and of the
+/// values its functions take (`places`, per function), added over products
+/// (a quotient may have any: [`MAX_DECIMALS`]).
+fn expr_decimals(e: &NumExpr, places: &[i32]) -> i32 {
+    match e {
+        NumExpr::Number(c) => decimals(*c),
+        NumExpr::TotalTime => 0,
+        NumExpr::Fluent { function, .. } => places[*function as usize],
+        NumExpr::Apply { op, left, right } => {
+            let (l, r) = (expr_decimals(left, places), expr_decimals(right, places));
+            match op {
+                Arith::Add | Arith::Sub => l.max(r),
+                Arith::Mul => l + r,
+                Arith::Div => MAX_DECIMALS,
+            }
+        }
+    }
+}
+
+/// A cost, already multiplied by `scale`, as a whole number from 0 to
+/// [`MAX_ACTION_COST`].
+fn whole_cost(cost: f64, scale: f64) -> Result<u32, String> {
     let rounded = cost.round();
+    let shown = cost / scale;
     if (cost - rounded).abs() > 1e-9 * cost.abs().max(1.0) {
-        return Err(format!(
-            "costs {cost}, not a whole number (searchlab's costs are integers)"
-        ));
+        return Err(format!("costs {shown}, more decimal places than searchlab keeps ({MAX_DECIMALS})"));
     }
     if rounded < 0.0 {
-        return Err(format!("costs {cost}: costs are 0 or more"));
+        return Err(format!("costs {shown}: costs are 0 or more"));
     }
     if rounded > f64::from(MAX_ACTION_COST) {
-        return Err(format!("costs {cost}, more than {MAX_ACTION_COST}"));
+        return Err(format!("costs {shown}, more than {} (at {} decimal places)", f64::from(MAX_ACTION_COST) / scale, scale.log10()));
     }
     #[expect(
         clippy::cast_possible_truncation,

@@ -1,0 +1,284 @@
+//! Numeric PDDL on the factored state: a ground task with numeric
+//! fluents ([`GroundTask::numeric`]) as a factored [`Domain`]: one bool
+//! variable per fact, one int or float variable per changing fluent, and
+//! one action per ground operator, its linear conditions and effects as
+//! the factored state's own.
+//!
+//! A fluent is an int when its initial value and everything its effects
+//! add or assign are whole numbers (counters, capacities, most IPC
+//! domains): its arithmetic is then exact, and equal states hash equally.
+//! The others are floats, compared with the factored state's tolerance.
+
+use std::time::{Duration, Instant};
+
+use searchlab_pddl::{GroundTask, IpcPlan, LinearCondition, LinearExpr, NumericEffect, PddlError};
+use state_factored::{
+    Action, ActionId, Cost, Domain, Effect, Expr, FloatVar, Goal, IntVar, Op, Predicate, Schema,
+    State,
+};
+
+use super::SolveError;
+use crate::{PlanReport, Planner, PlannerConfig};
+
+/// A numeric ground task as a factored domain, with its start and goal.
+///
+/// ```
+/// use planners::pddl::NumericTask;
+/// use searchlab_pddl::{ground, parse_domain, parse_problem, GroundingLimits};
+/// let domain = parse_domain("d", "(define (domain d) (:requirements :numeric-fluents)
+///   (:functions (x) (y))
+///   (:action step :parameters () :precondition (< (+ (x) (y)) 10) :effect (increase (x) 2)))").unwrap();
+/// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d)
+///   (:init (= (x) 0) (= (y) 1)) (:goal (>= (x) 5)))").unwrap();
+/// let task = NumericTask::new(&ground(&domain, &problem, GroundingLimits::default()).unwrap()).unwrap();
+/// assert_eq!(task.domain().schema().len(), 2);
+/// ```
+pub struct NumericTask {
+    domain: Domain,
+    start: State,
+    goal: Goal,
+    /// Per factored action: the ground operator's name, as a plan names it.
+    names: Vec<String>,
+}
+
+/// How a fluent is held.
+#[derive(Clone, Copy)]
+enum Slot {
+    Int(IntVar),
+    Float(FloatVar),
+}
+
+impl NumericTask {
+    /// The factored domain of `ground`, a task with numeric fluents.
+    ///
+    /// # Errors
+    /// [`SolveError::Pddl`] for a task without numeric fluents or with
+    /// axioms (both are the atomic state's), and what the factored domain
+    /// refuses (a value out of its range).
+    pub fn new(ground: &GroundTask) -> Result<Self, SolveError> {
+        let refuse = |message: String| {
+            SolveError::Pddl(PddlError::Numeric {
+                context: "the task".to_owned(),
+                message,
+            })
+        };
+        let Some(numeric) = ground.numeric.as_deref() else {
+            return Err(refuse("has no numeric fluents: plan it on the atomic state".to_owned()));
+        };
+        if !ground.axioms.is_empty() {
+            return Err(refuse("has axioms (`:derived`) beside numeric fluents, which searchlab does not combine".to_owned()));
+        }
+        let factored = |e: state_factored::FactoredError| refuse(e.to_string());
+        let is_int = whole_fluents(ground);
+        let mut schema = Schema::new();
+        let facts = ground
+            .facts
+            .iter()
+            .map(|name| schema.bool(name))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(factored)?;
+        let mut slots = Vec::with_capacity(numeric.names.len());
+        for (name, &int) in numeric.names.iter().zip(&is_int) {
+            slots.push(if int {
+                Slot::Int(schema.int(name).map_err(factored)?)
+            } else {
+                Slot::Float(schema.float(name).map_err(factored)?)
+            });
+        }
+        let mut start = schema.default_state();
+        for &f in &ground.init {
+            start.set_bool(facts[f as usize], true);
+        }
+        for (slot, &value) in slots.iter().zip(&numeric.init) {
+            match *slot {
+                #[expect(clippy::cast_possible_truncation, reason = "a whole number, checked by whole_fluents")]
+                Slot::Int(var) => start.set_int(var, value as i64),
+                Slot::Float(var) => {
+                    start.set_float(var, value);
+                }
+            }
+        }
+        let mut domain = Domain::new(schema);
+        let names = &numeric.names;
+        let mut action_names = Vec::with_capacity(ground.operators.len());
+        let mut taken = rustc_hash::FxHashMap::default();
+        for o in &ground.operators {
+            let count = taken.entry(o.name.as_str()).or_insert(0_usize);
+            *count += 1;
+            let unique = if *count == 1 { o.name.clone() } else { format!("{} #{count}", o.name) };
+            let mut action = Action::builder(&unique).cost(o.cost);
+            for &f in &o.pre {
+                action = action.pre(Predicate::eq(&ground.facts[f as usize], true));
+            }
+            for &f in &o.neg_pre {
+                action = action.pre(Predicate::eq(&ground.facts[f as usize], false));
+            }
+            for &f in &o.del {
+                action = action.set(&ground.facts[f as usize], false);
+            }
+            for &f in &o.add {
+                action = action.set(&ground.facts[f as usize], true);
+            }
+            if let Some(n) = o.numeric.as_deref() {
+                for c in &n.conditions {
+                    action = action.pre(linear_predicate(c, names));
+                }
+                for e in &n.effects {
+                    let target = &names[e.fluent() as usize];
+                    action = action.effect(match e {
+                        NumericEffect::Assign { value, .. } => Effect::assign(target, expr(value, names)),
+                        NumericEffect::Increase { by, .. } => Effect::increase_by(target, expr(by, names)),
+                    });
+                }
+                if let Some(cost) = &n.cost {
+                    action = action.cost_fn(state_cost(cost, &slots));
+                }
+            }
+            domain.add_action(action).map_err(factored)?;
+            action_names.push(o.name.clone());
+        }
+        let mut goal = Vec::new();
+        for &f in &ground.goal {
+            goal.push(Predicate::eq(&ground.facts[f as usize], true));
+        }
+        for &f in &ground.goal_false {
+            goal.push(Predicate::eq(&ground.facts[f as usize], false));
+        }
+        goal.extend(numeric.goal.iter().map(|c| linear_predicate(c, names)));
+        let goal = domain.goal(goal).map_err(factored)?;
+        Ok(Self {
+            domain,
+            start,
+            goal,
+            names: action_names,
+        })
+    }
+
+    /// The factored domain.
+    pub fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    /// The initial state.
+    pub fn start(&self) -> &State {
+        &self.start
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    /// A plan of the domain's actions as an IPC plan.
+    pub fn to_ipc(&self, plan: &[ActionId]) -> IpcPlan {
+        IpcPlan::from_names(plan.iter().map(|a| self.names[a.index()].as_str()))
+    }
+}
+
+/// Per fluent: whether it stays a whole number: its initial value is one,
+/// and every effect on it adds or assigns whole multiples of whole fluents
+/// plus a whole constant (a fixpoint: a fluent fed by a fractional one is
+/// fractional too).
+fn whole_fluents(ground: &GroundTask) -> Vec<bool> {
+    let Some(numeric) = ground.numeric.as_deref() else {
+        return Vec::new();
+    };
+    let whole = |v: f64| v.fract() == 0.0 && v.abs() < 2f64.powi(53);
+    let mut int: Vec<bool> = numeric.init.iter().map(|&v| whole(v)).collect();
+    let effects = || ground.operators.iter().filter_map(|o| o.numeric.as_deref()).flat_map(|n| &n.effects);
+    loop {
+        let mut changed = false;
+        for e in effects() {
+            let f = e.fluent() as usize;
+            let expr = e.expr();
+            let stays = whole(expr.constant) && expr.terms.iter().all(|&(g, c)| whole(c) && int[g as usize]);
+            if int[f] && !stays {
+                int[f] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return int;
+        }
+    }
+}
+
+/// A linear expression by the factored variables' names.
+fn expr(e: &LinearExpr, names: &[String]) -> Expr {
+    e.terms.iter().fold(Expr::constant(e.constant), |sum, &(f, c)| sum + Expr::var(&names[f as usize]) * c)
+}
+
+/// `expr op 0` as a factored predicate.
+fn linear_predicate(c: &LinearCondition, names: &[String]) -> Predicate {
+    use searchlab_pddl::Comparison;
+    let op = match c.op {
+        Comparison::Lt => Op::Lt,
+        Comparison::Le => Op::Le,
+        Comparison::Eq => Op::Eq,
+        Comparison::Ge => Op::Ge,
+        Comparison::Gt => Op::Gt,
+    };
+    Predicate::linear(expr(&c.expr, names), op, Expr::constant(0))
+}
+
+/// A cost that depends on the state: the expression's value, rounded to a
+/// whole number (at least 0).
+fn state_cost(cost: &LinearExpr, slots: &[Slot]) -> impl Fn(&State) -> Cost + Send + Sync + 'static {
+    let terms: Vec<(Slot, f64)> = cost.terms.iter().map(|&(f, c)| (slots[f as usize], c)).collect();
+    let constant = cost.constant;
+    move |state: &State| {
+        let value = terms.iter().fold(constant, |sum, &(slot, c)| {
+            sum + c * match slot {
+                #[expect(clippy::cast_precision_loss, reason = "fluents are far below 2^53")]
+                Slot::Int(var) => state.int(var) as f64,
+                Slot::Float(var) => state.float(var),
+            }
+        });
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "clamped to Cost's range")]
+        let cost = value.round().clamp(0.0, f64::from(Cost::MAX)) as Cost;
+        cost
+    }
+}
+
+/// What [`solve_numeric`] returns besides the report: the plan in IPC
+/// form and the time it took.
+pub(super) struct NumericRun {
+    pub(super) report: PlanReport<usize>,
+    pub(super) plan: Option<IpcPlan>,
+    pub(super) elapsed: Duration,
+}
+
+/// Plans `ground` on the factored state and replays the plan found on the
+/// ground task ([`searchlab_pddl::replay`]).
+pub(super) fn solve_numeric(ground: &GroundTask, config: &PlannerConfig) -> Result<NumericRun, SolveError> {
+    let began = Instant::now();
+    let task = NumericTask::new(ground)?;
+    let planner = Planner::new(config.clone());
+    let report = planner.plan(&task.domain, &task.start, &task.goal)?;
+    let plan = match report.outcome.plan() {
+        Some(p) => {
+            let ipc = task.to_ipc(&p.actions);
+            searchlab_pddl::replay(ground, &ipc)?;
+            Some(ipc)
+        }
+        None => None,
+    };
+    let outcome = report.outcome.map_plan(|p| crate::Plan {
+        actions: p.actions.iter().map(|a| a.index()).collect(),
+        cost: p.cost,
+    });
+    Ok(NumericRun {
+        report: PlanReport {
+            outcome,
+            direction: report.direction,
+            forward: report.forward,
+            regression: report.regression,
+            elapsed: report.elapsed,
+            setup_time: report.setup_time,
+            improvements: Vec::new(),
+            notes: report.notes,
+        },
+        plan,
+        elapsed: began.elapsed(),
+    })
+}
