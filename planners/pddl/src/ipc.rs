@@ -37,6 +37,26 @@ pub struct IpcPlan {
     /// `None`: the planner's `Task::validate` (`planners::pddl`) tells the real
     /// cost.
     pub general_cost: Option<u64>,
+    /// What a cost of 1 stands for: `1 / cost_scale` of the metric (a
+    /// numeric task's [`GroundTask::cost_scale`](crate::GroundTask::cost_scale));
+    /// 0 or 1 for whole units.
+    pub cost_scale: u32,
+}
+
+/// `cost` in units of `1 / scale`, written as a decimal: `decimal_cost(228393, 100)` is `2283.93`.
+pub fn decimal_cost(cost: u64, scale: u32) -> String {
+    if scale <= 1 {
+        return cost.to_string();
+    }
+    let scale = u64::from(scale);
+    let places = scale.ilog10() as usize;
+    let fraction = format!("{:0places$}", cost % scale);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        (cost / scale).to_string()
+    } else {
+        format!("{}.{fraction}", cost / scale)
+    }
 }
 
 impl IpcPlan {
@@ -52,6 +72,7 @@ impl IpcPlan {
                 })
                 .collect(),
             general_cost: None,
+            cost_scale: 1,
         }
     }
 
@@ -76,7 +97,15 @@ impl IpcPlan {
     }
 
     /// The plan as IPC text, ending with `; cost = N (unit cost)` or, with
-    /// action costs, `; cost = N (general cost)`.
+    /// action costs, `; cost = N (general cost)`, `N` in the metric's units
+    /// (`2283.93` for 228393 at a [`cost_scale`](Self::cost_scale) of 100).
+    ///
+    /// ```
+    /// use searchlab_pddl::IpcPlan;
+    /// let mut plan = IpcPlan::from_names(["buy goods0 market1"]);
+    /// (plan.general_cost, plan.cost_scale) = (Some(228_393), 100);
+    /// assert!(plan.to_ipc_string().ends_with("; cost = 2283.93 (general cost)\n"));
+    /// ```
     pub fn to_ipc_string(&self) -> String {
         let mut text = String::new();
         for step in &self.steps {
@@ -87,7 +116,7 @@ impl IpcPlan {
         } else {
             "unit cost"
         };
-        let _ = writeln!(text, "; cost = {} ({kind})", self.cost());
+        let _ = writeln!(text, "; cost = {} ({kind})", decimal_cost(self.cost(), self.cost_scale));
         text
     }
 
@@ -146,6 +175,7 @@ impl IpcPlan {
             file: file.to_owned(),
             steps,
             general_cost: None,
+            cost_scale: 1,
         })
     }
 }
