@@ -1,15 +1,17 @@
 #!/usr/bin/env sh
 # ENHSP's reference costs on the first three tasks of each numeric domain
-# (benchmarks/pddl-numeric): enhsp-opt-hrmax (optimal) and enhsp-sat-hmrp
-# (satisficing), one task at a time, 60 s and a 2 GiB heap each, with the
-# command line searchlab's suites use. Writes benchmarks/pddl-numeric/enhsp-costs.tsv.
-# Not used by CI.
+# (benchmarks/pddl-numeric): enhsp-opt-hrmax and enhsp-opt-blind (A*) and
+# enhsp-sat-hmrp (greedy), one task at a time, 60 s and a 2 GiB heap each,
+# with the command line searchlab's suites use. Writes
+# benchmarks/pddl-numeric/enhsp-costs.tsv. Not used by CI.
 #
 #   scripts/enhsp-costs.sh [venv-dir] [output-dir]
 #
 # venv-dir: where scripts/install-peers.sh put ENHSP (default .peers);
 # output-dir: ENHSP's output and plan per run (default target/enhsp-costs),
-# a run whose output is there already is not run again.
+# a run whose output is there already is not run again. PLANNERS (default
+# "opt-hrmax opt-blind sat-hmrp") picks ENHSP's presets to run; the table
+# has every run found in output-dir.
 set -eu
 VENV="${1:-.peers}"
 OUT="${2:-target/enhsp-costs}"
@@ -17,8 +19,9 @@ JAR=$(ls "$VENV"/lib/python3*/site-packages/up_enhsp/ENHSP/enhsp.jar)
 VERSION="up-enhsp $("$VENV/bin/pip" show up-enhsp 2>/dev/null | sed -n 's/^Version: //p')"
 TSV=benchmarks/pddl-numeric/enhsp-costs.tsv
 DOMAINS="block-grouping counters drone farmland fo-counters rover sailing sugar tpp zenotravel"
+ALL="opt-hrmax opt-blind sat-hmrp"
 mkdir -p "$OUT"
-for planner in opt-hrmax sat-hmrp; do
+for planner in ${PLANNERS:-$ALL}; do
     for d in $DOMAINS; do
         for i in 1 2 3; do
             tag="$planner.$d.$i"
@@ -41,10 +44,11 @@ done
 # start-up, parsing and grounding excluded) and the process's wall time.
 {
     printf 'domain\tinstance\tconfiguration\tenhsp_version\toutcome\tcost\tplan_length\texpanded\tsearch_time_s\tprocess_wall_s\n'
-    for planner in opt-hrmax sat-hmrp; do
+    for planner in $ALL; do
         for d in $DOMAINS; do
             for i in 1 2 3; do
                 tag="$planner.$d.$i"
+                [ -f "$OUT/$tag.rc" ] || continue
                 awk -v d="$d" -v i="instance-$i" -v c="enhsp-$planner" -v v="$VERSION" \
                     -v rc="$(cat "$OUT/$tag.rc")" -v wall="$(cat "$OUT/$tag.wall")" '
                     /^Problem Solved/ { solved = 1 }

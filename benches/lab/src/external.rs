@@ -97,6 +97,11 @@ pub struct ExternalSearch {
 /// breaking ties towards larger g; `enhsp-sat-hmrp` greedy best-first
 /// search with the relaxed plan heuristic `h^mrp`, without helpful actions
 /// (ENHSP's `sat-hmrp` sets none, so its search prunes nothing).
+/// `h^rmax` is admissible where an action's cost is a constant; where it
+/// depends on the state (tpp's `(increase (total-cost) (* (price ?g ?m)
+/// ...))`) it is not, and `enhsp-opt-hrmax`'s plans may cost more than
+/// `enhsp-opt-blind`'s (ENHSP's own Unified Planning engine refuses such
+/// tasks for `opt-hrmax`): its claim of optimality holds on the others.
 pub const EXTERNAL_SEARCHES: [ExternalSearch; 12] = [
     fd("fd-astar-blind", "astar(blind())").claiming_optimal(),
     fd("fd-astar-hmax", "astar(hmax())").claiming_optimal(),
