@@ -378,45 +378,18 @@ pub fn run_external(
                 .filter(|l| l.trim_start().starts_with('('))
                 .count(),
         );
-        let replayed = planners::pddl::validate_text(
-            (&task.domain_file, &task.domain),
-            (&task.problem_file, &task.problem),
-            (&plan_file.display().to_string(), &plan),
+        let files = (
+            (task.domain_file.as_str(), task.domain.as_str()),
+            (task.problem_file.as_str(), task.problem.as_str()),
+            (plan_file.display().to_string(), plan.as_str()),
         );
-        if search.planner == ExternalPlanner::Pyperplan {
-            // pyperplan reports no cost: its plan's cost is what the plan
-            // costs when replayed (its length on unit-cost tasks).
-            run.cost = replayed.as_ref().ok().copied();
+        if search.planner == ExternalPlanner::Enhsp {
+            let (domain, problem, (plan_name, plan_text)) = files;
+            let replayed = planners::pddl::replay_text(domain, problem, (&plan_name, plan_text));
+            enhsp_validation(&mut run, replayed);
+        } else {
+            replay_validation(&mut run, search.planner, files);
         }
-        run.validation = match (replayed, run.cost) {
-            (Ok(c), Some(cost)) if c == cost => Some(Ok(())),
-            (Ok(c), cost) => Some(Err(format!(
-                "invalid plan: {} reported cost {cost:?}, replayed cost {c}",
-                search.planner.name()
-            ))),
-            (
-                Err(
-                    e @ (SolveError::Pddl(PddlError::Plan { .. })
-                    | SolveError::Planner(planners::PlanError::Invalid(_))),
-                ),
-                _,
-            ) => Some(Err(format!("invalid plan: {e}"))),
-            // searchlab could not read or ground the task to replay the
-            // plan (a limit, a construct it lacks): unchecked, not invalid.
-            // Numeric tasks land here: searchlab's validator replays STRIPS
-            // and ADL plans (action costs included), and plans over numeric
-            // fluents are replayed once the PDDL front end grounds them, so
-            // an ENHSP plan on a numeric task is recorded unvalidated with
-            // the front end's reason.
-            (Err(e), _) => {
-                let why = format!("plan not replayed: {e}");
-                run.error = Some(match run.error.take() {
-                    Some(earlier) => format!("{why}; {earlier}"),
-                    None => why,
-                });
-                None
-            }
-        };
         if limits.max_expansions.is_some_and(|max| run.expanded > max) {
             run.outcome = RunOutcome::Limit;
             run.limit = Some("expansions".to_owned());
@@ -424,6 +397,97 @@ pub fn run_external(
         }
     }
     Ok(run)
+}
+
+/// A Fast Downward or pyperplan plan replayed: valid when searchlab's
+/// validator agrees with the cost the planner reported (pyperplan reports
+/// none: its cost is the replayed one).
+fn replay_validation(
+    run: &mut ExternalRun,
+    planner: ExternalPlanner,
+    files: ((&str, &str), (&str, &str), (String, &str)),
+) {
+    let replayed = planners::pddl::validate_text(files.0, files.1, (&files.2 .0, files.2 .1));
+    if planner == ExternalPlanner::Pyperplan {
+        // pyperplan reports no cost: its plan's cost is what the plan
+        // costs when replayed (its length on unit-cost tasks).
+        run.cost = replayed.as_ref().ok().copied();
+    }
+    run.validation = match (replayed, run.cost) {
+        (Ok(c), Some(cost)) if c == cost => Some(Ok(())),
+        (Ok(c), cost) => Some(Err(format!(
+            "invalid plan: {} reported cost {cost:?}, replayed cost {c}",
+            planner.name()
+        ))),
+        (
+            Err(
+                e @ (SolveError::Pddl(PddlError::Plan { .. })
+                | SolveError::Planner(planners::PlanError::Invalid(_))),
+            ),
+            _,
+        ) => Some(Err(format!("invalid plan: {e}"))),
+        // searchlab could not read or ground the task to replay the
+        // plan (a limit, a construct it lacks): unchecked, not invalid.
+        (Err(e), _) => {
+            unchecked(run, &e);
+            None
+        }
+    };
+}
+
+/// Records that a plan could not be replayed, and why: unchecked, not
+/// invalid.
+fn unchecked(run: &mut ExternalRun, e: &SolveError) {
+    let why = format!("plan not replayed: {e}");
+    run.error = Some(match run.error.take() {
+        Some(earlier) => format!("{why}; {earlier}"),
+        None => why,
+    });
+}
+
+/// ENHSP's plan replayed with searchlab's PDDL 2.1 semantics: the record's
+/// cost is the plan's replayed metric value (a whole number; else the value
+/// goes to `metric`), so that costs compare across planners. Where ENHSP's
+/// own value differs (it leaves `total-time` out of a metric, so
+/// zenotravel's reads as the plan's length), the record says so; the plan
+/// is not invalid for that.
+fn enhsp_validation(run: &mut ExternalRun, replayed: Result<f64, SolveError>) {
+    let value = match replayed {
+        Ok(value) => value,
+        Err(
+            e @ (SolveError::Pddl(PddlError::Plan { .. })
+            | SolveError::Planner(planners::PlanError::Invalid(_))),
+        ) => {
+            run.validation = Some(Err(format!("invalid plan: {e}")));
+            return;
+        }
+        Err(e) => {
+            unchecked(run, &e);
+            return;
+        }
+    };
+    run.validation = Some(Ok(()));
+    let reported = run.metric;
+    if reported.is_some_and(|m| (m - value).abs() > 1e-6 * value.abs().max(1.0)) {
+        run.error = Some(format!(
+            "ENHSP reports metric value {}, the plan's replayed value is {value}",
+            reported.unwrap_or_default()
+        ));
+    }
+    let whole = value.round();
+    if (value - whole).abs() <= 1e-9 * value.abs().max(1.0) && whole >= 0.0 {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a whole number from 0"
+        )]
+        let cost = whole as u64;
+        run.cost = Some(cost);
+        run.metric = None;
+    } else {
+        run.cost = None;
+        run.metric = Some(value);
+    }
 }
 
 /// The command line of `search` and the file its plan is written to.

@@ -116,7 +116,11 @@ impl IpcPlan {
         } else {
             "unit cost"
         };
-        let _ = writeln!(text, "; cost = {} ({kind})", decimal_cost(self.cost(), self.cost_scale));
+        let _ = writeln!(
+            text,
+            "; cost = {} ({kind})",
+            decimal_cost(self.cost(), self.cost_scale)
+        );
         text
     }
 

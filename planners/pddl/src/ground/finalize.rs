@@ -219,7 +219,12 @@ fn instantiate_operators(
 /// when that amount is a function without a value for the arguments: the
 /// operator does not exist. A numeric domain's values may be decimals
 /// (its grounding scales them to whole numbers).
-fn operator_cost(domain: &Domain, problem: &Problem, schema: &Schema, binding: &[u32]) -> Option<f64> {
+fn operator_cost(
+    domain: &Domain,
+    problem: &Problem,
+    schema: &Schema,
+    binding: &[u32],
+) -> Option<f64> {
     if !problem.metric || schema.axiom {
         return Some(f64::from(u32::from(!schema.axiom)));
     }
@@ -227,7 +232,10 @@ fn operator_cost(domain: &Domain, problem: &Problem, schema: &Schema, binding: &
         None => Some(0.0),
         Some(CostTerm::Constant(c)) => Some(f64::from(*c)),
         Some(CostTerm::Function { function, args }) => {
-            let key = (*function, args.iter().map(|t| term_value(*t, binding)).collect());
+            let key = (
+                *function,
+                args.iter().map(|t| term_value(*t, binding)).collect(),
+            );
             // Matching required the value's hidden fact.
             if domain.is_numeric() {
                 problem.fluent_values.get(&key).copied()

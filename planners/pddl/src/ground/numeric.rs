@@ -109,7 +109,11 @@ impl<'a> NumericGrounding<'a> {
             if let Some(CostTerm::Function { function, .. }) = &schema.cost {
                 most = most.max(by_function[*function as usize]);
             }
-            for effect in schema.numeric_effects.iter().filter(|e| self.is_metric_function(e.function)) {
+            for effect in schema
+                .numeric_effects
+                .iter()
+                .filter(|e| self.is_metric_function(e.function))
+            {
                 let weight = self
                     .metric
                     .iter()
@@ -125,7 +129,11 @@ impl<'a> NumericGrounding<'a> {
 
     /// What a cost of 1 stands for, as [`GroundTask::cost_scale`](crate::GroundTask::cost_scale) says.
     pub(super) fn cost_scale(&self) -> u32 {
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "10^MAX_DECIMALS at most")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "10^MAX_DECIMALS at most"
+        )]
         let scale = self.scale as u32;
         scale
     }
@@ -574,13 +582,19 @@ fn whole_cost(cost: f64, scale: f64) -> Result<u32, String> {
     let rounded = cost.round();
     let shown = cost / scale;
     if (cost - rounded).abs() > 1e-9 * cost.abs().max(1.0) {
-        return Err(format!("costs {shown}, more decimal places than searchlab keeps ({MAX_DECIMALS})"));
+        return Err(format!(
+            "costs {shown}, more decimal places than searchlab keeps ({MAX_DECIMALS})"
+        ));
     }
     if rounded < 0.0 {
         return Err(format!("costs {shown}: costs are 0 or more"));
     }
     if rounded > f64::from(MAX_ACTION_COST) {
-        return Err(format!("costs {shown}, more than {} (at {} decimal places)", f64::from(MAX_ACTION_COST) / scale, scale.log10()));
+        return Err(format!(
+            "costs {shown}, more than {} (at {} decimal places)",
+            f64::from(MAX_ACTION_COST) / scale,
+            scale.log10()
+        ));
     }
     #[expect(
         clippy::cast_possible_truncation,
