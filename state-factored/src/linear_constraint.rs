@@ -132,7 +132,7 @@ impl LinearConstraint {
     #[inline]
     pub fn is_satisfied_by(&self, state: &State) -> bool {
         let mut sum: i128 = 0;
-        for &(v, a) in self.terms.iter() {
+        for &(v, a) in &self.terms {
             sum += i128::from(a) * i128::from(key_int(state.slot(v as usize)));
         }
         let b = i128::from(self.bound);
@@ -171,7 +171,7 @@ impl LinearConstraint {
     ) -> (Option<i128>, Option<i128>) {
         let mut low = Some(0_i128);
         let mut high = Some(0_i128);
-        for &(v, a) in self.terms.iter() {
+        for &(v, a) in &self.terms {
             let (lo, hi) = hull(v);
             let a = i128::from(a);
             let (min, max) = if a > 0 { (lo, hi) } else { (hi, lo) };
@@ -195,12 +195,18 @@ impl LinearConstraint {
             match (k, sign) {
                 (0, "-") => out.push('-'),
                 (0, _) => {}
-                _ => out.push_str(&format!(" {sign} ")),
+                _ => {
+                    out.push(' ');
+                    out.push_str(sign);
+                    out.push(' ');
+                }
             }
             if magnitude == 1 {
                 out.push_str(name);
             } else {
-                out.push_str(&format!("{magnitude} * {name}"));
+                out.push_str(&magnitude.to_string());
+                out.push_str(" * ");
+                out.push_str(name);
             }
         }
         if self.terms.is_empty() {

@@ -519,6 +519,7 @@ fn linear_test(difference: Linear, op: Op, text: Arc<str>) -> Test {
             },
         },
         Linear::Float { terms, constant } => match terms.as_ref() {
+            #[expect(clippy::float_cmp, reason = "exactly the coefficient 1")]
             [(var, a, true)] if *a == 1.0 => Test::Var {
                 var: *var,
                 constraint: Constraint::Float(float_solutions(*constant, op)),

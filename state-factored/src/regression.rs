@@ -525,7 +525,7 @@ impl<'a> RegressionSpace<'a> {
                 constraints.push((*v, c));
             }
         }
-        for c in goal.linear.iter() {
+        for c in &goal.linear {
             let (form, op) = c.to_affine();
             pending.push(normalise(&form.substitute(maps)?, op));
         }

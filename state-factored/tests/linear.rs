@@ -3,6 +3,11 @@
 //! regression agree with Dijkstra on random linear numeric tasks while the
 //! admissible heuristics never overestimate.
 
+#![expect(
+    clippy::many_single_char_names,
+    reason = "domain, start, goal and terms read best short"
+)]
+
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use search_core::{Algorithm, Estimate, Heuristic, Outcome, Search, SearchLimits, SearchSpace};
@@ -42,7 +47,7 @@ fn float_sums_compare_within_the_tolerance() {
     assert_eq!(d.validate(&start, &goal, &[add_x, add_y]), Ok(2));
     assert!(d.validate(&start, &goal, &[add_x]).is_err());
     // Exactly, 0.1 + 0.2 is not 0.3.
-    assert_ne!(0.1_f64 + 0.2, 0.3);
+    assert!((0.1_f64 + 0.2 - 0.3).abs() > 0.0);
     let space = d.forward(&goal);
     let result = search_core::dijkstra(&space, start.clone()).unwrap();
     assert_eq!(result.outcome.solution().unwrap().cost, 2);
@@ -245,7 +250,7 @@ fn regression_substitutes_through_expression_effects() {
     assert_eq!(root.describe(d.schema()), "-x + y <= -5");
     let mut children = Vec::new();
     space.successors(&root, |a, sub, _| {
-        children.push((d.action(a).name().to_owned(), sub.describe(d.schema())))
+        children.push((d.action(a).name().to_owned(), sub.describe(d.schema())));
     });
     assert_eq!(
         children,
@@ -335,7 +340,7 @@ fn regression_refuses_wide_gaps_with_expression_effects() {
     let space = d.regression(&start, &goal).unwrap();
     let mut children = Vec::new();
     space.successors(&space.start_node(), |_, sub, _| {
-        children.push(sub.describe(d.schema()))
+        children.push(sub.describe(d.schema()));
     });
     // `x := y` carries `x != 3` over to `y` as a per-variable constraint.
     assert_eq!(children, ["y in 0..=2 or y>=4"]);
@@ -540,10 +545,10 @@ where
         let truth = cost_to_go(d, g, state);
         match (Heuristic::<State, u32>::estimate(&mut h, state), truth) {
             (Estimate::Value(e), Some(t)) => {
-                prop_assert!(e <= t, "h {} > h* {} in {:?}", e, t, state)
+                prop_assert!(e <= t, "h {} > h* {} in {:?}", e, t, state);
             }
             (Estimate::DeadEnd, Some(t)) => {
-                prop_assert!(false, "dead end with h* {} in {:?}", t, state)
+                prop_assert!(false, "dead end with h* {} in {:?}", t, state);
             }
             _ => {}
         }

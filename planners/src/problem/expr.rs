@@ -472,26 +472,24 @@ impl Parser<'_> {
         };
         let op = match self.peek() {
             None => {
-                return match name {
-                    Some(name) => Ok(Expr::Bare {
+                if let Some(name) = name {
+                    return Ok(Expr::Bare {
                         name,
                         negated: false,
-                    }),
-                    None => {
-                        let hint = if matches!(lhs.value, Arith::Add(..) | Arith::Sub(..)) {
-                            " (effects add with `+=` and subtract with `-=`)"
-                        } else {
-                            ""
-                        };
-                        error(
-                            self.here(),
-                            format!(
-                                "expected {AFTER_NAME} after `{}`{hint}",
-                                &self.text[lhs.span.clone()]
-                            ),
-                        )
-                    }
+                    });
                 }
+                let hint = if matches!(lhs.value, Arith::Add(..) | Arith::Sub(..)) {
+                    " (effects add with `+=` and subtract with `-=`)"
+                } else {
+                    ""
+                };
+                return error(
+                    self.here(),
+                    format!(
+                        "expected {AFTER_NAME} after `{}`{hint}",
+                        &self.text[lhs.span.clone()]
+                    ),
+                );
             }
             Some(At {
                 value: Tok::Op(op),
@@ -525,7 +523,13 @@ impl Parser<'_> {
             let rhs = self.sum()?;
             return Ok(Expr::Compare { lhs, op, rhs });
         };
-        let rhs = if op.value == Operator::In {
+        let rhs = self.rhs(op.value)?;
+        Ok(Expr::Binary { name, op, rhs })
+    }
+
+    /// What follows `name op`.
+    fn rhs(&mut self, op: Operator) -> Result<Rhs, ParseError> {
+        Ok(if op == Operator::In {
             self.collection()?
         } else if matches!(self.peek().map(|t| &t.value), Some(Tok::Bang)) {
             self.next += 1;
@@ -539,7 +543,7 @@ impl Parser<'_> {
                     self.here(),
                     format!(
                         "expected a value after `{}`, found {}",
-                        op.value.symbol(),
+                        op.symbol(),
                         self.found()
                     ),
                 );
@@ -552,8 +556,7 @@ impl Parser<'_> {
                 }),
                 _ => Rhs::Arith(rhs),
             }
-        };
-        Ok(Expr::Binary { name, op, rhs })
+        })
     }
 
     /// `term (('+' | '-') term)*`

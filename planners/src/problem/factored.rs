@@ -386,6 +386,55 @@ fn not_numeric(
     )
 }
 
+/// A condition with arithmetic on either side (`gold + wood >= 10`,
+/// `x < y - 2`); `None` for the other forms.
+fn linear_condition(
+    at: &Expression<'_>,
+    schema: &Schema,
+    expr: &Expr,
+) -> Option<Result<Predicate, ProblemError>> {
+    match expr {
+        Expr::Compare { lhs, op, rhs } => Some((|| {
+            let compare = comparison(op.value).ok_or_else(|| {
+                at.malformed(
+                    &op.span,
+                    "a condition compares with `==`, `!=`, `<`, `<=`, `>` or `>=`",
+                )
+            })?;
+            Ok(Predicate::linear(
+                linear(at, schema, lhs)?,
+                compare,
+                linear(at, schema, rhs)?,
+            ))
+        })()),
+        Expr::Binary {
+            name,
+            op,
+            rhs: Rhs::Arith(arith),
+        } => Some((|| {
+            let ty = variable(schema, at, name)?;
+            let Some(compare) = comparison(op.value) else {
+                return Err(at.malformed(
+                    &op.span,
+                    format!(
+                        "`{}` assigns; a condition compares with `==`, `!=`, `<`, `<=`, `>`, `>=` or `in`",
+                        op.value.symbol()
+                    ),
+                ));
+            };
+            if !matches!(ty, VarType::Int | VarType::Float) {
+                return Err(not_numeric(at, schema, name, (ty, op.value), arith));
+            }
+            Ok(Predicate::linear(
+                Linear::var(&name.value),
+                compare,
+                linear(at, schema, arith)?,
+            ))
+        })()),
+        _ => None,
+    }
+}
+
 /// A condition: a comparison, a range, a set, or a bool by itself.
 fn condition(
     source: &Source<'_>,
@@ -393,47 +442,13 @@ fn condition(
     text: &Spanned<String>,
 ) -> Result<Predicate, ProblemError> {
     let (expr, at) = source.expression(text, "condition")?;
+    if let Some(predicate) = linear_condition(&at, schema, &expr) {
+        return predicate;
+    }
     let Some(name) = expr.name() else {
-        let Expr::Compare { lhs, op, rhs } = &expr else {
-            unreachable!("only arithmetic comparisons have no name")
-        };
-        let compare = comparison(op.value).ok_or_else(|| {
-            at.malformed(
-                &op.span,
-                "a condition compares with `==`, `!=`, `<`, `<=`, `>` or `>=`",
-            )
-        })?;
-        return Ok(Predicate::linear(
-            linear(&at, schema, lhs)?,
-            compare,
-            linear(&at, schema, rhs)?,
-        ));
+        unreachable!("linear_condition takes arithmetic on the left")
     };
     let ty = variable(schema, &at, name)?;
-    if let Expr::Binary {
-        name,
-        op,
-        rhs: Rhs::Arith(arith),
-    } = &expr
-    {
-        let Some(compare) = comparison(op.value) else {
-            return Err(at.malformed(
-                &op.span,
-                format!(
-                    "`{}` assigns; a condition compares with `==`, `!=`, `<`, `<=`, `>`, `>=` or `in`",
-                    op.value.symbol()
-                ),
-            ));
-        };
-        if !matches!(ty, VarType::Int | VarType::Float) {
-            return Err(not_numeric(&at, schema, name, (ty, op.value), arith));
-        }
-        return Ok(Predicate::linear(
-            Linear::var(&name.value),
-            compare,
-            linear(&at, schema, arith)?,
-        ));
-    }
     match expr {
         Expr::Compare { .. } => unreachable!("handled above"),
         Expr::Bare { name, negated } => {
