@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use crate::constraint::Constraint;
 use crate::effect::Eff;
-use crate::predicate::{per_variable, Tests};
-use crate::{Cost, Effect, FactoredError, Predicate, Schema, State, Value};
+use crate::linear::LinearTest;
+use crate::predicate::{linear_tests, per_variable, Tests};
+use crate::{Cost, Effect, Expr, FactoredError, Predicate, Schema, State, Value};
 
 /// A state-dependent cost.
 pub type CostFn = Arc<dyn Fn(&State) -> Cost + Send + Sync>;
@@ -64,6 +65,9 @@ pub struct Action {
     pub(crate) effects: Vec<Eff>,
     /// Preconditions intersected per variable (custom ones left out).
     pub(crate) pre_constraints: Vec<(u32, Constraint)>,
+    /// The linear preconditions over several variables (or in `f64`), with
+    /// their texts.
+    pub(crate) pre_linear: Vec<(LinearTest, Arc<str>)>,
     /// Each changed variable with its effects, in order.
     pub(crate) chains: Vec<(u32, Vec<Eff>)>,
     /// Names of custom predicates and effects.
@@ -331,6 +335,54 @@ impl ActionBuilder {
         self.effect(Effect::decrease(var, value))
     }
 
+    /// Adds the effect `var := expr`, the expression read in the state the
+    /// action starts from ([`Effect::assign`]).
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Expr, Schema};
+    /// let mut schema = Schema::new();
+    /// let n = schema.int("n").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let id = domain.add_action(Action::builder("double").assign("n", 2 * Expr::var("n"))).unwrap();
+    /// let s = domain.schema().state().set("n", 4).build().unwrap();
+    /// assert_eq!(domain.apply(id, &s).unwrap().int(n), 8);
+    /// ```
+    pub fn assign(self, var: &str, expr: impl Into<Expr>) -> Self {
+        self.effect(Effect::assign(var, expr))
+    }
+
+    /// Adds the effect `var += expr` ([`Effect::increase_by`]).
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Expr, Schema};
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// schema.int("mines").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let id = domain.add_action(Action::builder("collect").increase_by("gold", Expr::var("mines") + 1)).unwrap();
+    /// let s = domain.schema().state().set("mines", 2).build().unwrap();
+    /// assert_eq!(domain.apply(id, &s).unwrap().int(gold), 3);
+    /// ```
+    pub fn increase_by(self, var: &str, expr: impl Into<Expr>) -> Self {
+        self.effect(Effect::increase_by(var, expr))
+    }
+
+    /// Adds the effect `var -= expr` ([`Effect::decrease_by`]).
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Expr, Schema};
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// schema.int("price").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let id = domain.add_action(Action::builder("pay").decrease_by("gold", Expr::var("price"))).unwrap();
+    /// let s = domain.schema().state().set("gold", 10).set("price", 4).build().unwrap();
+    /// assert_eq!(domain.apply(id, &s).unwrap().int(gold), 6);
+    /// ```
+    pub fn decrease_by(self, var: &str, expr: impl Into<Expr>) -> Self {
+        self.effect(Effect::decrease_by(var, expr))
+    }
+
     /// Checks the action against `schema`.
     pub(crate) fn build(self, schema: &Schema) -> Result<Action, FactoredError> {
         let context = format!("action `{}`", self.name);
@@ -374,6 +426,7 @@ impl ActionBuilder {
             pre_tests: Tests::new(&pre),
             effects,
             pre_constraints,
+            pre_linear: linear_tests(&pre),
             chains,
             customs,
         })

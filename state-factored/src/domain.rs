@@ -6,7 +6,8 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::constraint::Constraint;
-use crate::predicate::{per_variable, Test, Tests};
+use crate::linear::LinearTest;
+use crate::predicate::{linear_tests, per_variable, Test, Tests};
 use crate::{
     Action, ActionBuilder, ActionId, BoolVar, FactoredError, FloatVar, ForwardSpace, IntVar,
     Predicate, RegressionSpace, Schema, State, StrVar, VarType,
@@ -32,6 +33,9 @@ pub struct Goal {
     /// `tests`, compiled for speed.
     pub(crate) fast: Tests,
     pub(crate) constraints: Vec<(u32, Constraint)>,
+    /// The linear predicates over several variables (or in `f64`), with
+    /// their texts.
+    pub(crate) linear: Vec<(LinearTest, Arc<str>)>,
     pub(crate) customs: Vec<Arc<str>>,
 }
 
@@ -39,6 +43,10 @@ impl fmt::Debug for Goal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Goal")
             .field("constraints", &self.constraints)
+            .field(
+                "linear",
+                &self.linear.iter().map(|(_, t)| t).collect::<Vec<_>>(),
+            )
             .field("customs", &self.customs)
             .finish_non_exhaustive()
     }
@@ -84,8 +92,9 @@ impl Goal {
 
     /// The goal's conditions that `state` violates, one per constrained
     /// variable (`Some(index)`, the predicates on one variable taken
-    /// together) and one per custom predicate (`None`: it names no single
-    /// variable). Heuristics that reason per variable read this.
+    /// together) and one per linear predicate over several variables and per
+    /// custom predicate (`None`: it names no single variable). Heuristics
+    /// that reason per variable read this.
     ///
     /// ```
     /// use state_factored::{Domain, Predicate, Schema};
@@ -106,7 +115,7 @@ impl Goal {
         let customs = self
             .tests
             .iter()
-            .filter(|t| matches!(t, Test::Custom { .. }) && !t.holds(state))
+            .filter(|t| matches!(t, Test::Linear { .. } | Test::Custom { .. }) && !t.holds(state))
             .map(|_| None);
         variables.chain(customs)
     }
@@ -343,6 +352,7 @@ impl Domain {
         let (constraints, customs) = per_variable(&tests);
         Ok(Goal {
             fast: Tests::new(&tests),
+            linear: linear_tests(&tests),
             tests,
             constraints,
             customs,

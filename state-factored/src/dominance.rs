@@ -110,6 +110,18 @@ impl ResourceDominance {
             let order = &mut orders[*var as usize];
             *order = meet(*order, direction(constraint));
         }
+        // A linear condition may ask for more of one variable and less of
+        // another: its variables must be equal.
+        let linear = domain
+            .actions()
+            .iter()
+            .flat_map(|a| a.pre_linear.iter())
+            .chain(goal.linear.iter());
+        for (test, _) in linear {
+            for v in test.expr.vars() {
+                orders[v as usize] = Order::Equal;
+            }
+        }
         let mut largest_change = vec![0_i64; orders.len()];
         for effect in domain.actions().iter().flat_map(|a| a.effects.iter()) {
             match *effect {
@@ -119,6 +131,14 @@ impl ResourceDominance {
                 }
                 Eff::Toggle { var } => orders[var as usize] = Order::Equal,
                 Eff::Set { .. } | Eff::AddFloat { .. } => {}
+                // The same value in both states only when what it reads is
+                // the same; the target may then be anything.
+                Eff::Expr(ref e) => {
+                    orders[e.var as usize] = Order::Equal;
+                    for v in e.expr.vars() {
+                        orders[v as usize] = Order::Equal;
+                    }
+                }
                 Eff::Custom { .. } => return None,
             }
         }

@@ -3,8 +3,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::linear::{Linear, FLOAT_TOLERANCE};
 use crate::value::{float_key, int_key, key_float, key_int};
-use crate::{FactoredError, Schema, State, Value, VarType};
+use crate::{Expr, FactoredError, Schema, State, Value, VarType};
 
 /// A custom effect: reads the state before the action, writes the state
 /// being built; returns `false` to make the action inapplicable.
@@ -12,11 +13,51 @@ pub type EffectFn = Arc<dyn Fn(&State, &mut State) -> bool + Send + Sync>;
 
 #[derive(Clone)]
 enum Kind {
-    Set { var: String, value: Value },
-    Increase { var: String, value: Value },
-    Decrease { var: String, value: Value },
-    Toggle { var: String },
-    Custom { name: Arc<str>, apply: EffectFn },
+    Set {
+        var: String,
+        value: Value,
+    },
+    Increase {
+        var: String,
+        value: Value,
+    },
+    Decrease {
+        var: String,
+        value: Value,
+    },
+    Toggle {
+        var: String,
+    },
+    Expression {
+        var: String,
+        kind: ExprKind,
+        expr: Expr,
+    },
+    Custom {
+        name: Arc<str>,
+        apply: EffectFn,
+    },
+}
+
+/// How an expression effect combines with its variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ExprKind {
+    /// `x := e`
+    Assign,
+    /// `x += e`
+    Increase,
+    /// `x -= e`
+    Decrease,
+}
+
+impl ExprKind {
+    fn symbol(self) -> &'static str {
+        match self {
+            ExprKind::Assign => ":=",
+            ExprKind::Increase => "+=",
+            ExprKind::Decrease => "-=",
+        }
+    }
 }
 
 /// A change to one variable, written with names and checked against the
@@ -28,13 +69,25 @@ enum Kind {
 ///   would stop being finite, makes the action inapplicable in that state
 ///   (never wraps, never panics);
 /// - [`toggle`](Effect::toggle) a bool;
+/// - [`assign`](Effect::assign), [`increase_by`](Effect::increase_by) and
+///   [`decrease_by`](Effect::decrease_by) an int or a float by a linear
+///   [`Expr`] of numeric variables (PDDL's `assign`, `increase`, `decrease`;
+///   `scale-up` by `c` is `assign(x, c * x)`);
 /// - [`custom`](Effect::custom): a named closure (forward search only).
 ///
 /// An action's effects run in the order given. Each reads the value that the
-/// earlier effects of the same action left (so `increase 2` then `increase 3`
-/// adds 5, and `set 5` then `increase 1` leaves 6); a variable no effect
-/// touches keeps its value. A custom effect reads the state before the action
-/// and writes the state being built.
+/// earlier effects of the same action left in the variable it changes (so
+/// `increase 2` then `increase 3` adds 5, and `set 5` then `increase 1`
+/// leaves 6); a variable no effect touches keeps its value. The expression
+/// of an expression effect, like a custom effect, reads the state the action
+/// starts from, whatever earlier effects of the same action wrote (PDDL's
+/// simultaneous effects: `x := y` then `y := x` swaps them).
+///
+/// An int variable that would receive a value out of range, or (from an
+/// `f64` expression) a value that is not within the comparison tolerance of
+/// an integer, makes the action inapplicable in that state; a float that
+/// would stop being finite likewise (PDDL: an undefined result makes the
+/// action inapplicable).
 ///
 /// ```
 /// use state_factored::{Action, Domain, Effect, Schema};
@@ -58,6 +111,7 @@ impl fmt::Debug for Effect {
             Kind::Increase { var, value } => write!(f, "{var} += {value}"),
             Kind::Decrease { var, value } => write!(f, "{var} -= {value}"),
             Kind::Toggle { var } => write!(f, "toggle {var}"),
+            Kind::Expression { var, kind, expr } => write!(f, "{var} {} {expr}", kind.symbol()),
             Kind::Custom { name, .. } => write!(f, "custom `{name}`"),
         }
     }
@@ -132,6 +186,80 @@ impl Effect {
         })
     }
 
+    /// `var := expr` (ints and floats): the expression is evaluated in the
+    /// state the action starts from.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Expr, Schema};
+    /// let mut schema = Schema::new();
+    /// let x = schema.int("x").unwrap();
+    /// let y = schema.int("y").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let swap = domain
+    ///     .add_action(
+    ///         Action::builder("swap")
+    ///             .effect(Effect::assign("x", Expr::var("y")))
+    ///             .effect(Effect::assign("y", Expr::var("x"))),
+    ///     )
+    ///     .unwrap();
+    /// let s = domain.schema().state().set("x", 1).set("y", 2).build().unwrap();
+    /// let after = domain.apply(swap, &s).unwrap();
+    /// assert_eq!((after.int(x), after.int(y)), (2, 1));
+    /// ```
+    pub fn assign(var: &str, expr: impl Into<Expr>) -> Self {
+        Self(Kind::Expression {
+            var: var.to_owned(),
+            kind: ExprKind::Assign,
+            expr: expr.into(),
+        })
+    }
+
+    /// `var += expr` (ints and floats), the expression evaluated in the
+    /// state the action starts from.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Expr, Schema};
+    /// let mut schema = Schema::new();
+    /// let gold = schema.int("gold").unwrap();
+    /// schema.int("miners").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let dig = domain
+    ///     .add_action(Action::builder("dig").effect(Effect::increase_by("gold", 3 * Expr::var("miners"))))
+    ///     .unwrap();
+    /// let s = domain.schema().state().set("miners", 2).build().unwrap();
+    /// assert_eq!(domain.apply(dig, &s).unwrap().int(gold), 6);
+    /// ```
+    pub fn increase_by(var: &str, expr: impl Into<Expr>) -> Self {
+        Self(Kind::Expression {
+            var: var.to_owned(),
+            kind: ExprKind::Increase,
+            expr: expr.into(),
+        })
+    }
+
+    /// `var -= expr` (ints and floats), the expression evaluated in the
+    /// state the action starts from.
+    ///
+    /// ```
+    /// use state_factored::{Action, Domain, Effect, Expr, Schema};
+    /// let mut schema = Schema::new();
+    /// let fuel = schema.float("fuel").unwrap();
+    /// schema.float("distance").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// let drive = domain
+    ///     .add_action(Action::builder("drive").effect(Effect::decrease_by("fuel", 0.5 * Expr::var("distance"))))
+    ///     .unwrap();
+    /// let s = domain.schema().state().set("fuel", 10.0).set("distance", 4.0).build().unwrap();
+    /// assert_eq!(domain.apply(drive, &s).unwrap().float(fuel), 8.0);
+    /// ```
+    pub fn decrease_by(var: &str, expr: impl Into<Expr>) -> Self {
+        Self(Kind::Expression {
+            var: var.to_owned(),
+            kind: ExprKind::Decrease,
+            expr: expr.into(),
+        })
+    }
+
     /// A named closure: it reads the state before the action and writes the
     /// state being built, returning `false` to make the action inapplicable.
     /// Forward search only: the regression space refuses it, naming it.
@@ -191,6 +319,9 @@ impl Effect {
                     slot,
                 });
             }
+            Kind::Expression { var, kind, expr } => {
+                return compile_expression(schema, context, var, *kind, expr);
+            }
             Kind::Increase { var, value } => (var, value, false),
             Kind::Decrease { var, value } => (var, value, true),
         };
@@ -223,6 +354,146 @@ impl Effect {
     }
 }
 
+/// An expression effect checked against `schema`; constant ones become the
+/// constant effects they are.
+fn compile_expression(
+    schema: &Schema,
+    context: &str,
+    name: &str,
+    kind: ExprKind,
+    expr: &Expr,
+) -> Result<Eff, FactoredError> {
+    let var = schema.resolve(name, context)?;
+    let ty = var.var_type();
+    if !matches!(ty, VarType::Int | VarType::Float) {
+        return Err(FactoredError::UnsupportedOperation {
+            variable: name.to_owned(),
+            ty,
+            operation: kind.symbol(),
+            context: context.to_owned(),
+        });
+    }
+    let linear = expr.compile(schema, context)?;
+    let text: Arc<str> = format!("{name} {} {expr}", kind.symbol()).into();
+    let v = index(var);
+    match (&linear, ty, kind) {
+        (Linear::Exact { terms, constant }, VarType::Int, _) if terms.is_empty() => {
+            Ok(match kind {
+                ExprKind::Assign => Eff::Set {
+                    var: v,
+                    slot: int_key(*constant),
+                },
+                ExprKind::Increase => Eff::AddInt {
+                    var: v,
+                    d: *constant,
+                },
+                ExprKind::Decrease => Eff::SubInt {
+                    var: v,
+                    d: *constant,
+                },
+            })
+        }
+        (_, VarType::Float, _) if linear_is_constant(&linear) => {
+            let c = linear_constant(&linear);
+            Ok(match kind {
+                ExprKind::Assign => Eff::Set {
+                    var: v,
+                    slot: float_key(c),
+                },
+                ExprKind::Increase => Eff::AddFloat { var: v, d: c },
+                ExprKind::Decrease => Eff::AddFloat { var: v, d: -c },
+            })
+        }
+        _ => Ok(Eff::Expr(Box::new(ExprEffect {
+            var: v,
+            kind,
+            expr: linear,
+            float_target: ty == VarType::Float,
+            text,
+        }))),
+    }
+}
+
+fn linear_is_constant(linear: &Linear) -> bool {
+    match linear {
+        Linear::Exact { terms, .. } => terms.is_empty(),
+        Linear::Float { terms, .. } => terms.is_empty(),
+    }
+}
+
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "a float variable takes it as f64"
+)]
+fn linear_constant(linear: &Linear) -> f64 {
+    match linear {
+        Linear::Exact { constant, .. } => *constant as f64,
+        Linear::Float { constant, .. } => *constant,
+    }
+}
+
+/// A compiled expression effect.
+#[derive(Clone, Debug)]
+pub(crate) struct ExprEffect {
+    pub(crate) var: u32,
+    pub(crate) kind: ExprKind,
+    pub(crate) expr: Linear,
+    pub(crate) float_target: bool,
+    /// The effect as written, for messages.
+    pub(crate) text: Arc<str>,
+}
+
+impl ExprEffect {
+    /// Applies the effect to `after`, the expression read in `before`;
+    /// `false` when the result is undefined for the variable.
+    fn apply(&self, before: &State, after: &mut State) -> bool {
+        let i = self.var as usize;
+        if self.float_target {
+            let (value, _) = self.expr.float(before);
+            let current = key_float(after.slot(i));
+            let x = match self.kind {
+                ExprKind::Assign => value,
+                ExprKind::Increase => current + value,
+                ExprKind::Decrease => current - value,
+            };
+            if !x.is_finite() {
+                return false;
+            }
+            after.set_slot(i, float_key(x));
+            return true;
+        }
+        let value = match &self.expr {
+            Linear::Exact { .. } => match self.expr.exact(before) {
+                Some(v) => v,
+                None => return false,
+            },
+            Linear::Float { .. } => {
+                let (value, scale) = self.expr.float(before);
+                let nearest = value.round();
+                if !(nearest.abs() < 9.2e18 && (value - nearest).abs() <= FLOAT_TOLERANCE * scale) {
+                    return false;
+                }
+                #[expect(clippy::cast_possible_truncation, reason = "in range, checked above")]
+                let n = nearest as i64;
+                i128::from(n)
+            }
+        };
+        let current = i128::from(key_int(after.slot(i)));
+        let x = match self.kind {
+            ExprKind::Assign => Some(value),
+            ExprKind::Increase => current.checked_add(value),
+            ExprKind::Decrease => current.checked_sub(value),
+        };
+        match x.and_then(|x| i64::try_from(x).ok()) {
+            Some(x) => {
+                after.set_slot(i, int_key(x));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 fn index(var: crate::Var) -> u32 {
     u32::try_from(var.index()).unwrap_or(u32::MAX)
 }
@@ -230,12 +501,31 @@ fn index(var: crate::Var) -> u32 {
 /// A compiled effect.
 #[derive(Clone)]
 pub(crate) enum Eff {
-    Set { var: u32, slot: u64 },
-    AddInt { var: u32, d: i64 },
-    SubInt { var: u32, d: i64 },
-    AddFloat { var: u32, d: f64 },
-    Toggle { var: u32 },
-    Custom { name: Arc<str>, apply: EffectFn },
+    Set {
+        var: u32,
+        slot: u64,
+    },
+    AddInt {
+        var: u32,
+        d: i64,
+    },
+    SubInt {
+        var: u32,
+        d: i64,
+    },
+    AddFloat {
+        var: u32,
+        d: f64,
+    },
+    Toggle {
+        var: u32,
+    },
+    /// Boxed: it is rare, and the common effects stay small.
+    Expr(Box<ExprEffect>),
+    Custom {
+        name: Arc<str>,
+        apply: EffectFn,
+    },
 }
 
 impl Eff {
@@ -247,6 +537,7 @@ impl Eff {
             | Eff::SubInt { var, .. }
             | Eff::AddFloat { var, .. }
             | Eff::Toggle { var } => Some(*var),
+            Eff::Expr(e) => Some(e.var),
             Eff::Custom { .. } => None,
         }
     }
@@ -282,6 +573,7 @@ impl Eff {
                 let i = *var as usize;
                 after.set_slot(i, after.slot(i) ^ 1);
             }
+            Eff::Expr(e) => return e.apply(before, after),
             Eff::Custom { apply, .. } => return apply(before, after),
         }
         true
@@ -296,8 +588,8 @@ pub(crate) enum Change {
     Const(u64),
     /// The variable moves by this much (only additions and subtractions).
     Delta(f64),
-    /// The variable may end anywhere (toggles of an unknown bool, custom
-    /// effects).
+    /// The variable may end anywhere (toggles of an unknown bool, expression
+    /// and custom effects).
     Any,
 }
 
@@ -323,7 +615,9 @@ pub(crate) fn classify(chain: &[Eff], ty: VarType) -> Option<Change> {
             }
             (Eff::AddFloat { d, .. }, None) => float_delta += d,
             (Eff::Toggle { .. }, Some(k)) => known = Some(k ^ 1),
-            (Eff::Toggle { .. }, None) | (Eff::Custom { .. }, _) => return Some(Change::Any),
+            (Eff::Toggle { .. }, None) | (Eff::Expr(_) | Eff::Custom { .. }, _) => {
+                return Some(Change::Any)
+            }
         }
     }
     if let Some(k) = known {

@@ -75,8 +75,10 @@ fn reaches(domain: &Domain) -> Vec<(Reach, Cost)> {
 /// `true` only when it provably is: every action costs at least 1, no custom
 /// effect exists and each action changes at most one variable that can be
 /// counted (forward: a goal variable, each with one predicate and no custom
-/// goal predicate; regression: a variable of the goal or of any
-/// precondition).
+/// or linear goal predicate over several variables; regression: a variable
+/// of the goal or of any precondition, with no linear condition or
+/// expression effect anywhere). Linear predicates and subgoal constraints
+/// count one each.
 ///
 /// ```
 /// use search_core::Heuristic;
@@ -133,7 +135,14 @@ impl<'a> GoalCount<'a> {
         for action in actions {
             counted.extend(action.pre_constraints.iter().map(|(v, _)| *v));
         }
+        // Linear parts put constraints over several variables into
+        // subgoals, which one action may fix together.
+        let linear = !goal.linear.is_empty()
+            || actions.iter().any(|a| {
+                !a.pre_linear.is_empty() || a.effects.iter().any(|e| matches!(e, Eff::Expr(_)))
+            });
         let regression = basic
+            && !linear
             && actions
                 .iter()
                 .all(|a| a.changed_vars().filter(|v| counted.contains(v)).count() <= 1);
@@ -162,7 +171,12 @@ impl Heuristic<Subgoal, Cost> for GoalCount<'_> {
             .constraints()
             .iter()
             .filter(|(v, c)| !c.allows(self.start.slot(*v as usize)))
-            .count();
+            .count()
+            + node
+                .linear_constraints()
+                .iter()
+                .filter(|c| !c.is_satisfied_by(self.start))
+                .count();
         Estimate::Value(u32::try_from(count).unwrap_or(u32::MAX))
     }
 

@@ -632,6 +632,11 @@ impl<'a> NumericHmax<'a> {
             }
         }
         let mut goals_left = self.goal_len;
+        if goal_only && goals_left == 0 {
+            // No goal condition (a goal of linear conditions only): nothing
+            // to settle.
+            return 0;
+        }
         let mut last = 0;
         while let Some((cost, q)) = self.scratch.queue.pop() {
             if self.scratch.settled[q] || cost != self.scratch.cost[q] {

@@ -4,8 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::constraint::{Check, Constraint, Intervals, StrSet};
-use crate::value::float_key;
-use crate::{FactoredError, Schema, State, Value, Var, VarType};
+use crate::linear::{float_holds, Linear, LinearTest};
+use crate::value::{finite_float_keys, float_key, int_key, key_float};
+use crate::{Expr, FactoredError, Schema, State, Value, Var, VarType};
 
 /// A custom predicate's test.
 pub type PredicateFn = Arc<dyn Fn(&State) -> bool + Send + Sync>;
@@ -67,6 +68,11 @@ enum Kind {
         var: String,
         values: Vec<Value>,
     },
+    Linear {
+        lhs: Expr,
+        op: Op,
+        rhs: Expr,
+    },
     Custom {
         name: Arc<str>,
         test: PredicateFn,
@@ -83,6 +89,8 @@ enum Kind {
 /// - Float equality is exact unless [`with_tolerance`](Predicate::with_tolerance)
 ///   gives a tolerance `t`: then `== c` means `c - t <= x <= c + t` (bounds
 ///   computed in `f64`) and `!= c` its complement.
+/// - [`linear`](Predicate::linear): two linear [`Expr`]essions compared,
+///   such as `gold + 2 * wood >= 10`, in the arithmetic the crate docs give.
 /// - [`custom`](Predicate::custom): a named closure, for what the others
 ///   cannot say. Forward search only.
 ///
@@ -108,6 +116,7 @@ impl fmt::Debug for Predicate {
             Kind::Compare { var, op, value } => write!(f, "{var} {op} {value}")?,
             Kind::Range { var, low, high } => write!(f, "{var} in [{low}, {high}]")?,
             Kind::OneOf { var, values } => write!(f, "{var} in {values:?}")?,
+            Kind::Linear { lhs, op, rhs } => write!(f, "{lhs} {op} {rhs}")?,
             Kind::Custom { name, .. } => write!(f, "custom `{name}`")?,
         }
         if let Some(t) = self.tolerance {
@@ -263,6 +272,36 @@ impl Predicate {
         })
     }
 
+    /// `lhs op rhs`, two linear expressions over numeric variables.
+    ///
+    /// Ints with integer coefficients compare exactly; anything with a float
+    /// variable or a non-integer number compares in `f64` within a relative
+    /// tolerance (the crate docs give both rules). A condition on one
+    /// variable with coefficient 1 (or, for ints, any integer coefficient)
+    /// becomes the same per-variable interval that [`compare`](Self::compare)
+    /// builds, so it costs no more to test.
+    ///
+    /// ```
+    /// use state_factored::{Domain, Expr, Op, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// schema.int("wood").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain
+    ///     .goal([Predicate::linear(Expr::var("gold") + 2 * Expr::var("wood"), Op::Ge, 10)])
+    ///     .unwrap();
+    /// let s = domain.schema().state().set("gold", 4).set("wood", 3).build().unwrap();
+    /// assert!(goal.is_satisfied(&s));
+    /// assert!(!goal.is_satisfied(&domain.schema().default_state()));
+    /// ```
+    pub fn linear(lhs: impl Into<Expr>, op: Op, rhs: impl Into<Expr>) -> Self {
+        Self::new(Kind::Linear {
+            lhs: lhs.into(),
+            op,
+            rhs: rhs.into(),
+        })
+    }
+
     /// A named closure over the whole state. Forward search only: the
     /// regression space refuses domains that use one, naming it.
     ///
@@ -313,6 +352,19 @@ impl Predicate {
             Kind::Compare { var, op, value } => {
                 let var = schema.resolve(var, context)?;
                 compare(schema, var, *op, value, tolerance, context)
+            }
+            Kind::Linear { lhs, op, rhs } => {
+                let text = format!("{lhs} {op} {rhs}");
+                if tolerance.is_some() {
+                    return Err(FactoredError::UnsupportedOperation {
+                        variable: text,
+                        ty: VarType::Float,
+                        operation: "tolerance",
+                        context: context.to_owned(),
+                    });
+                }
+                let difference = (lhs.clone() - rhs.clone()).compile(schema, context)?;
+                Ok(linear_test(difference, *op, text.into()))
             }
             Kind::Range { var, low, high } => {
                 let var = schema.resolve(var, context)?;
@@ -445,11 +497,153 @@ fn compare(
     Ok(Test::var(var, constraint))
 }
 
+/// `difference op 0` as a per-variable constraint when it is one (a float
+/// with coefficient 1, or an int with an integer coefficient), else a
+/// linear test.
+fn linear_test(difference: Linear, op: Op, text: Arc<str>) -> Test {
+    match &difference {
+        Linear::Exact { terms, constant } => match terms.as_ref() {
+            [(var, a)] => Test::Var {
+                var: *var,
+                constraint: Constraint::Int(Intervals::new(
+                    VarType::Int,
+                    int_solutions(i128::from(*a), i128::from(*constant), op),
+                )),
+            },
+            _ => Test::Linear {
+                test: LinearTest {
+                    expr: difference,
+                    op,
+                },
+                text,
+            },
+        },
+        Linear::Float { terms, constant } => match terms.as_ref() {
+            #[expect(clippy::float_cmp, reason = "exactly the coefficient 1")]
+            [(var, a, true)] if *a == 1.0 => Test::Var {
+                var: *var,
+                constraint: Constraint::Float(float_solutions(*constant, op)),
+            },
+            _ => Test::Linear {
+                test: LinearTest {
+                    expr: difference,
+                    op,
+                },
+                text,
+            },
+        },
+    }
+}
+
+/// The int keys `x` with `a x + c op 0` (`a != 0`), exactly.
+pub(crate) fn int_solutions(a: i128, c: i128, op: Op) -> Vec<(u64, u64)> {
+    let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
+    let key = |x: i128| int_key(i64::try_from(x.clamp(min, max)).unwrap_or(0));
+    // a x <= -c  <=>  x <= floor(-c / a) for a > 0, x >= ceil(-c / a) for a < 0.
+    let at_most = |a: i128, c: i128| -> Vec<(u64, u64)> {
+        // Euclid's quotient is the floor for a > 0 and the ceiling for a < 0.
+        let bound = (-c).div_euclid(a);
+        if a > 0 {
+            if bound < min {
+                vec![]
+            } else {
+                vec![(key(min), key(bound))]
+            }
+        } else if bound > max {
+            vec![]
+        } else {
+            vec![(key(bound), key(max))]
+        }
+    };
+    let exact = |a: i128, c: i128| ((-c) % a == 0).then(|| -c / a);
+    match op {
+        Op::Le => at_most(a, c),
+        Op::Lt => at_most(a, c + 1),
+        Op::Ge => at_most(-a, -c),
+        Op::Gt => at_most(-a, -c + 1),
+        Op::Eq => match exact(a, c) {
+            Some(x) if (min..=max).contains(&x) => vec![(key(x), key(x))],
+            _ => vec![],
+        },
+        Op::Ne => match exact(a, c) {
+            Some(x) if (min..=max).contains(&x) => {
+                let mut out = Vec::new();
+                if x > min {
+                    out.push((key(min), key(x - 1)));
+                }
+                if x < max {
+                    out.push((key(x + 1), key(max)));
+                }
+                out
+            }
+            _ => vec![(key(min), key(max))],
+        },
+    }
+}
+
+/// The finite float keys `x` with `x + c op 0` within the linear
+/// tolerance: the comparison is monotone in `x`, so each side is one
+/// interval, found by bisection over the ordered keys.
+fn float_solutions(c: f64, op: Op) -> Intervals {
+    let (min, max) = finite_float_keys();
+    let holds = |k: u64, op: Op| {
+        let x = key_float(k);
+        float_holds(x + c, x.abs().max(c.abs()).max(1.0), op)
+    };
+    // The least key from which `x + c >= 0` (within tolerance) holds, and
+    // the least from which `x + c > 0` holds.
+    let ge = first_key(min, max, |k| holds(k, Op::Ge));
+    let gt = first_key(min, max, |k| holds(k, Op::Gt));
+    let below = |first: Option<u64>| match first {
+        Some(k) if k > min => vec![(min, k - 1)],
+        Some(_) => vec![],
+        None => vec![(min, max)],
+    };
+    let above = |first: Option<u64>| first.map_or_else(Vec::new, |k| vec![(k, max)]);
+    let raw = match op {
+        Op::Ge => above(ge),
+        Op::Gt => above(gt),
+        Op::Lt => below(ge),
+        Op::Le => below(gt),
+        Op::Eq => match (ge, gt) {
+            (Some(lo), Some(hi)) if lo < hi => vec![(lo, hi - 1)],
+            (Some(lo), None) => vec![(lo, max)],
+            _ => vec![],
+        },
+        Op::Ne => {
+            let mut out = below(ge);
+            out.extend(above(gt));
+            out
+        }
+    };
+    Intervals::new(VarType::Float, raw)
+}
+
+/// The least key in `[low, high]` where the monotone `test` holds.
+pub(crate) fn first_key(mut low: u64, high: u64, test: impl Fn(u64) -> bool) -> Option<u64> {
+    if !test(high) {
+        return None;
+    }
+    let mut high = high;
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if test(mid) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    Some(low)
+}
+
 /// A compiled predicate.
 #[derive(Clone)]
 pub(crate) enum Test {
     /// A constraint on one variable.
     Var { var: u32, constraint: Constraint },
+    /// A linear condition over several variables (or an `f64` one), with
+    /// its text for messages.
+    Linear { test: LinearTest, text: Arc<str> },
     /// A named closure.
     Custom { name: Arc<str>, test: PredicateFn },
 }
@@ -466,6 +660,7 @@ impl Test {
     pub(crate) fn holds(&self, state: &State) -> bool {
         match self {
             Test::Var { var, constraint } => constraint.allows(state.slot(*var as usize)),
+            Test::Linear { test, .. } => test.holds(state),
             Test::Custom { test, .. } => test(state),
         }
     }
@@ -490,7 +685,7 @@ impl Tests {
                     Some(Err(())) => {}
                     None => out.rest.push(test.clone()),
                 },
-                Test::Custom { .. } => out.rest.push(test.clone()),
+                Test::Linear { .. } | Test::Custom { .. } => out.rest.push(test.clone()),
             }
         }
         out
@@ -517,8 +712,20 @@ pub(crate) fn per_variable(tests: &[Test]) -> (Vec<(u32, Constraint)>, Vec<Arc<s
                 None => constraints.push((*var, constraint.clone())),
             },
             Test::Custom { name, .. } => customs.push(name.clone()),
+            Test::Linear { .. } => {}
         }
     }
     constraints.sort_by_key(|(v, _)| *v);
     (constraints, customs)
+}
+
+/// The linear tests of `tests`, with their texts.
+pub(crate) fn linear_tests(tests: &[Test]) -> Vec<(LinearTest, Arc<str>)> {
+    tests
+        .iter()
+        .filter_map(|t| match t {
+            Test::Linear { test, text } => Some((test.clone(), text.clone())),
+            _ => None,
+        })
+        .collect()
 }

@@ -4,6 +4,11 @@ use search_core::{SearchSpace, Solution};
 
 use crate::constraint::{Constraint, Intervals};
 use crate::effect::Eff;
+use crate::linear::Linear;
+use crate::linear_constraint::{
+    chain_map, membership, normalise, simplify, widest_gap, Affine, LinearConstraint, Normal,
+};
+use crate::predicate::first_key;
 use crate::state::heap_block;
 use crate::value::{finite_float_keys, float_key, int_key, key_float, key_int};
 use crate::{ActionId, Cost, Domain, FactoredError, Goal, Schema, State, StrSet, Symbol, VarType};
@@ -30,6 +35,8 @@ use crate::{ActionId, Cost, Domain, FactoredError, Goal, Schema, State, StrSet, 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Subgoal {
     constraints: Vec<(u32, Constraint)>,
+    /// Canonical and sorted; empty (no allocation) without linear parts.
+    linear: Box<[LinearConstraint]>,
 }
 
 impl Subgoal {
@@ -48,6 +55,24 @@ impl Subgoal {
     /// ```
     pub fn constraints(&self) -> &[(u32, Constraint)] {
         &self.constraints
+    }
+
+    /// The linear constraints over several int variables, canonical and
+    /// sorted (see [`LinearConstraint`]).
+    ///
+    /// ```
+    /// use state_factored::{Domain, Expr, Op, Predicate, Schema};
+    /// let mut schema = Schema::new();
+    /// schema.int("x").unwrap();
+    /// schema.int("y").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::linear(Expr::var("x") - Expr::var("y"), Op::Lt, 3)]).unwrap();
+    /// let node = domain.regression(&domain.schema().default_state(), &goal).unwrap().start_node();
+    /// assert_eq!(node.linear_constraints().len(), 1);
+    /// assert!(node.constraints().is_empty());
+    /// ```
+    pub fn linear_constraints(&self) -> &[LinearConstraint] {
+        &self.linear
     }
 
     /// The subgoal in words, for traces and logs: each constrained
@@ -79,6 +104,7 @@ impl Subgoal {
                 let name = names.get(*var as usize).copied().unwrap_or("?");
                 describe_constraint(name, constraint, schema)
             })
+            .chain(self.linear.iter().map(|c| c.describe(&names)))
             .collect();
         if parts.is_empty() {
             "(anything)".to_owned()
@@ -109,6 +135,12 @@ impl Subgoal {
                 .constraints
                 .iter()
                 .map(|(_, c)| c.heap_bytes())
+                .sum::<usize>()
+            + heap_block(size_of_val::<[LinearConstraint]>(&self.linear))
+            + self
+                .linear
+                .iter()
+                .map(LinearConstraint::heap_bytes)
                 .sum::<usize>()
     }
 
@@ -149,6 +181,7 @@ impl Subgoal {
         self.constraints
             .iter()
             .all(|(v, c)| c.allows(state.slot(*v as usize)))
+            && self.linear.iter().all(|c| c.is_satisfied_by(state))
     }
 }
 
@@ -205,14 +238,39 @@ pub struct RegressionSpace<'a> {
     start: &'a State,
     /// Whether some action changes each variable.
     changed: Vec<bool>,
+    /// Present when the domain or goal has linear parts (linear conditions,
+    /// expression effects); without them regression takes the per-variable
+    /// path alone.
+    linear: Option<LinearParts>,
 }
+
+/// What regression through linear parts needs of each action, computed
+/// once.
+#[derive(Clone, Debug)]
+struct LinearParts {
+    /// Per action: the affine map of each int variable it changes, sorted;
+    /// `None` if one has no exact map (its actions are not regressed).
+    maps: Vec<Option<Vec<(u32, Affine)>>>,
+    /// Per action: its linear preconditions, normalised.
+    pre: Vec<Vec<Normal>>,
+}
+
+/// Gaps in an int condition wider than this are refused when the domain
+/// has expression effects (regressing through one lists the gap's values).
+const WIDEST_REGRESSABLE_GAP: i128 = 64;
 
 impl<'a> RegressionSpace<'a> {
     /// The regression space of `domain` from `goal` back to `start`.
     ///
     /// # Errors
     /// [`FactoredError::NotRegressable`] naming every custom predicate,
-    /// custom effect and cost function of the domain and the goal.
+    /// custom effect and cost function of the domain and the goal; every
+    /// linear condition or expression effect evaluated in `f64` (a float
+    /// variable or a non-integer number: its rounding has no exact
+    /// preimage); and, when the domain has expression effects, every int
+    /// condition that allows values with a gap of more than 64 between them
+    /// (`one_of([0, 100])`), which an expression cannot carry back as a
+    /// conjunction of linear constraints.
     ///
     /// ```
     /// use state_factored::{Action, Domain, Effect, FactoredError, RegressionSpace, Schema};
@@ -240,6 +298,7 @@ impl<'a> RegressionSpace<'a> {
         for action in domain.actions() {
             items.extend(action.customs.iter().cloned());
         }
+        items.extend(unregressable(domain, goal));
         if !items.is_empty() {
             return Err(FactoredError::NotRegressable { items });
         }
@@ -249,11 +308,42 @@ impl<'a> RegressionSpace<'a> {
                 changed[v as usize] = true;
             }
         }
+        let has_linear = !goal.linear.is_empty()
+            || domain.actions().iter().any(|a| {
+                !a.pre_linear.is_empty() || a.effects.iter().any(|e| matches!(e, Eff::Expr(_)))
+            });
+        let types: Vec<VarType> = domain.schema().vars().map(crate::Var::var_type).collect();
+        let linear = has_linear.then(|| LinearParts {
+            maps: domain
+                .actions()
+                .iter()
+                .map(|a| {
+                    a.chains
+                        .iter()
+                        .filter(|(v, _)| types[*v as usize] == VarType::Int)
+                        .map(|(v, chain)| chain_map(*v, chain).map(|m| (*v, m)))
+                        .collect()
+                })
+                .collect(),
+            pre: domain
+                .actions()
+                .iter()
+                .map(|a| {
+                    a.pre_linear
+                        .iter()
+                        .filter_map(|(test, _)| {
+                            Affine::of(&test.expr).map(|form| normalise(&form, test.op))
+                        })
+                        .collect()
+                })
+                .collect(),
+        });
         Ok(Self {
             domain,
             goal,
             start,
             changed,
+            linear,
         })
     }
 
@@ -269,15 +359,29 @@ impl<'a> RegressionSpace<'a> {
     /// assert!(node.constraints().is_empty());
     /// ```
     pub fn start_node(&self) -> Subgoal {
-        Subgoal {
-            constraints: self
-                .goal
-                .constraints
-                .iter()
-                .filter(|(_, c)| !c.is_universal())
-                .cloned()
-                .collect(),
+        let constraints = self
+            .goal
+            .constraints
+            .iter()
+            .filter(|(_, c)| !c.is_universal())
+            .cloned()
+            .collect();
+        if self.goal.linear.is_empty() {
+            return Subgoal {
+                constraints,
+                linear: Box::new([]),
+            };
         }
+        let pending = self
+            .goal
+            .linear
+            .iter()
+            .filter_map(|(test, _)| Affine::of(&test.expr).map(|form| normalise(&form, test.op)))
+            .collect();
+        combine(constraints, pending).unwrap_or_else(|| Subgoal {
+            constraints: Vec::new(),
+            linear: Box::new([LinearConstraint::unsatisfiable()]),
+        })
     }
 
     /// The start state.
@@ -315,6 +419,9 @@ impl<'a> RegressionSpace<'a> {
     /// `goal` regressed through action `index`, or `None` if the action is
     /// irrelevant or inconsistent or the result a dead end.
     fn regress(&self, goal: &Subgoal, index: usize) -> Option<Subgoal> {
+        if let Some(parts) = &self.linear {
+            return self.regress_linear(goal, index, parts);
+        }
         let action = &self.domain.actions()[index];
         let chains = &action.chains;
         let relevant = chains.iter().any(|(v, _)| {
@@ -369,8 +476,181 @@ impl<'a> RegressionSpace<'a> {
         let dead = constraints
             .iter()
             .any(|(v, c)| !self.changed[*v as usize] && !c.allows(self.start.slot(*v as usize)));
-        (!dead).then_some(Subgoal { constraints })
+        (!dead).then_some(Subgoal {
+            constraints,
+            linear: Box::new([]),
+        })
     }
+
+    /// [`regress`](Self::regress) in a domain with linear parts: each
+    /// variable an expression changes is replaced by the affine map of its
+    /// effects, in the linear constraints and in its own per-variable
+    /// constraint (which becomes linear constraints when the map reads
+    /// several variables).
+    fn regress_linear(&self, goal: &Subgoal, index: usize, parts: &LinearParts) -> Option<Subgoal> {
+        let action = &self.domain.actions()[index];
+        let chains = &action.chains;
+        let maps = parts.maps[index].as_ref()?;
+        let changes = |v: u32| chains.binary_search_by_key(&v, |(w, _)| *w).is_ok();
+        let relevant = goal.constraints.iter().any(|(v, _)| changes(*v))
+            || goal
+                .linear
+                .iter()
+                .any(|c| c.terms().iter().any(|(v, _)| changes(*v)));
+        if !relevant {
+            return None;
+        }
+        let mut constraints: Vec<(u32, Constraint)> =
+            Vec::with_capacity(goal.constraints.len() + action.pre_constraints.len());
+        let mut pending: Vec<Normal> = Vec::new();
+        for (v, c) in &goal.constraints {
+            let Ok(k) = chains.binary_search_by_key(v, |(w, _)| *w) else {
+                constraints.push((*v, c.clone()));
+                continue;
+            };
+            let chain = &chains[k].1;
+            if chain.iter().any(|e| matches!(e, Eff::Expr(_))) {
+                // Float targets are refused when the space is built.
+                let Constraint::Int(set) = c else { return None };
+                let at = maps.binary_search_by_key(v, |(w, _)| *w).ok()?;
+                pending.extend(membership(&maps[at].1, set)?);
+            } else {
+                let mut c = c.clone();
+                for effect in chain.iter().rev() {
+                    c = preimage(effect, &c);
+                    if c.is_empty() {
+                        return None;
+                    }
+                }
+                constraints.push((*v, c));
+            }
+        }
+        for c in &goal.linear {
+            let (form, op) = c.to_affine();
+            pending.push(normalise(&form.substitute(maps)?, op));
+        }
+        constraints.extend(action.pre_constraints.iter().cloned());
+        pending.extend(parts.pre[index].iter().cloned());
+        let subgoal = combine(constraints, pending)?;
+        let dead =
+            subgoal.constraints.iter().any(|(v, c)| {
+                !self.changed[*v as usize] && !c.allows(self.start.slot(*v as usize))
+            }) || subgoal.linear.iter().any(|c| {
+                c.terms().iter().all(|(v, _)| !self.changed[*v as usize])
+                    && !c.is_satisfied_by(self.start)
+            });
+        (!dead).then_some(subgoal)
+    }
+}
+
+/// A subgoal from per-variable constraints (any order, a variable possibly
+/// more than once) and normalised linear ones: intersected, sorted,
+/// simplified; `None` when provably inconsistent.
+fn combine(mut constraints: Vec<(u32, Constraint)>, pending: Vec<Normal>) -> Option<Subgoal> {
+    let mut linear = Vec::new();
+    for n in pending {
+        match n {
+            Normal::True => {}
+            Normal::False | Normal::Overflow => return None,
+            Normal::Var(v, c) => constraints.push((v, c)),
+            Normal::Linear(c) => linear.push(c),
+        }
+    }
+    constraints.sort_by_key(|(v, _)| *v);
+    let mut merged: Vec<(u32, Constraint)> = Vec::with_capacity(constraints.len());
+    for (v, c) in constraints {
+        match merged.last_mut() {
+            Some((w, d)) if *w == v => *d = d.intersect(&c),
+            _ => merged.push((v, c)),
+        }
+    }
+    if merged.iter().any(|(_, c)| c.is_empty()) {
+        return None;
+    }
+    merged.retain(|(_, c)| !c.is_universal());
+    let hull = |v: u32| -> (Option<i128>, Option<i128>) {
+        match merged.binary_search_by_key(&v, |(w, _)| *w) {
+            Ok(at) => match &merged[at].1 {
+                Constraint::Int(set) => {
+                    let ints = set.to_ints();
+                    let lo = ints.first().map(|p| p.0).filter(|&lo| lo > i64::MIN);
+                    let hi = ints.last().map(|p| p.1).filter(|&hi| hi < i64::MAX);
+                    (lo.map(i128::from), hi.map(i128::from))
+                }
+                _ => (None, None),
+            },
+            Err(_) => (None, None),
+        }
+    };
+    if !simplify(&mut linear, &hull) {
+        return None;
+    }
+    Some(Subgoal {
+        constraints: merged,
+        linear: linear.into_boxed_slice(),
+    })
+}
+
+/// What regression cannot carry through the linear parts of `domain` and
+/// `goal`, named.
+fn unregressable(domain: &Domain, goal: &Goal) -> Vec<String> {
+    let mut items = Vec::new();
+    let float = |linear: &Linear| matches!(linear, Linear::Float { .. });
+    for (test, text) in &goal.linear {
+        if float(&test.expr) {
+            items.push(format!(
+                "linear condition `{text}` of the goal (f64 arithmetic)"
+            ));
+        }
+    }
+    let mut expressions = false;
+    for action in domain.actions() {
+        for (test, text) in &action.pre_linear {
+            if float(&test.expr) {
+                items.push(format!(
+                    "linear condition `{text}` of action `{}` (f64 arithmetic)",
+                    action.name()
+                ));
+            }
+        }
+        for effect in &action.effects {
+            if let Eff::Expr(e) = effect {
+                expressions = true;
+                if e.float_target || float(&e.expr) {
+                    items.push(format!(
+                        "expression effect `{}` of action `{}` (f64 arithmetic)",
+                        e.text,
+                        action.name()
+                    ));
+                }
+            }
+        }
+    }
+    if expressions {
+        let names: Vec<&str> = domain
+            .schema()
+            .vars()
+            .map(|v| domain.schema().name(v))
+            .collect();
+        let mut gaps = |constraints: &[(u32, Constraint)], context: String| {
+            for (v, c) in constraints {
+                if widest_gap(c) > WIDEST_REGRESSABLE_GAP {
+                    items.push(format!(
+                        "the condition on `{}` of {context} (values with wide gaps between them, with expression effects in the domain)",
+                        names.get(*v as usize).copied().unwrap_or("?")
+                    ));
+                }
+            }
+        };
+        gaps(&goal.constraints, "the goal".to_owned());
+        for action in domain.actions() {
+            gaps(
+                &action.pre_constraints,
+                format!("action `{}`", action.name()),
+            );
+        }
+    }
+    items
 }
 
 impl SearchSpace for RegressionSpace<'_> {
@@ -473,23 +753,6 @@ fn shift_float(set: &Intervals, d: f64) -> Intervals {
         })
         .collect();
     Intervals::new(VarType::Float, raw)
-}
-
-/// The least key in `[low, high]` where the monotone `test` holds.
-fn first_key(mut low: u64, high: u64, test: impl Fn(u64) -> bool) -> Option<u64> {
-    if !test(high) {
-        return None;
-    }
-    let mut high = high;
-    while low < high {
-        let mid = low + (high - low) / 2;
-        if test(mid) {
-            high = mid;
-        } else {
-            low = mid + 1;
-        }
-    }
-    Some(low)
 }
 
 /// One variable's constraint in words; see [`Subgoal::describe`].

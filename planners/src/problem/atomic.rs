@@ -126,7 +126,12 @@ type Checked = (String, bool, super::Location);
 
 /// Checks that the atom an expression names is declared.
 fn known(actions: &ActionSet<u64>, at: &Expression<'_>, expr: &Expr) -> Result<(), ProblemError> {
-    let name = expr.name();
+    let Some(name) = expr.name() else {
+        return Err(at.malformed(
+            &(0..0),
+            "atoms take no arithmetic: arithmetic is for factored problems",
+        ));
+    };
     if actions.registry().atom(&name.value).is_err() {
         return Err(at.unknown("atom", name));
     }
@@ -144,6 +149,8 @@ fn condition(
     let whole = at.at(&(0..0));
     match expr {
         Expr::Bare { name, negated } => Ok((name.value, !negated, whole)),
+        // `known` refuses arithmetic.
+        Expr::Compare { op, .. } => Err(at.malformed(&op.span, "atoms take no arithmetic")),
         Expr::Binary { name, op, rhs } => {
             let negate = match op.value {
                 Operator::Eq => false,
@@ -185,6 +192,7 @@ fn effect(
     let whole = at.at(&(0..0));
     match expr {
         Expr::Bare { name, negated } => Ok((name.value, !negated, whole)),
+        Expr::Compare { op, .. } => Err(at.malformed(&op.span, "atoms take no arithmetic")),
         Expr::Binary { name, op, rhs } => match op.value {
             Operator::Assign => {
                 if let Rhs::Not(_) = rhs {
@@ -238,6 +246,7 @@ fn truth(at: &Expression<'_>, atom: &str, rhs: &Rhs) -> Result<bool, ProblemErro
             )),
         },
         Rhs::Not(name) => Err(at.malformed(&name.span, "expected `true` or `false`")),
+        Rhs::Arith(arith) => Err(at.malformed(&arith.span, "expected `true` or `false`")),
         Rhs::Range(low, _) => Err(at.malformed(&low.span, "expected `true` or `false`")),
         Rhs::Set(values) => Err(at.malformed(
             &values.first().map_or(0..0, |v| v.span.clone()),

@@ -1,6 +1,7 @@
 //! The expression language inside problem files: one condition or effect
 //! per string, such as `gold >= 60`, `!aim_ready`, `gold -= 60`,
-//! `location = "shop"`, `noise in [0, 0.5]`.
+//! `location = "shop"`, `noise in [0, 0.5]`, and linear arithmetic
+//! (`gold + 2 * wood >= 10`, `x -= 2 * y + 1`).
 //!
 //! Parsing is the same for conditions and effects; the atomic and factored
 //! builders then accept the forms that mean something to them.
@@ -109,6 +110,25 @@ pub(crate) enum Rhs {
     Range(At<Literal>, At<Literal>),
     /// `{a, b, ...}`, after `in`.
     Set(Vec<At<Literal>>),
+    /// Arithmetic that is not one constant: `y`, `y - 2`, `2 * y + 1`.
+    Arith(At<Arith>),
+}
+
+/// Arithmetic over names and constants, each node with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Arith {
+    /// A constant (the builders accept numbers only).
+    Literal(Literal),
+    /// A variable.
+    Name(String),
+    /// `-a`
+    Neg(Box<At<Arith>>),
+    /// `a + b`
+    Add(Box<At<Arith>>, Box<At<Arith>>),
+    /// `a - b`
+    Sub(Box<At<Arith>>, Box<At<Arith>>),
+    /// `a * b`
+    Mul(Box<At<Arith>>, Box<At<Arith>>),
 }
 
 /// One condition or effect.
@@ -122,12 +142,22 @@ pub(crate) enum Expr {
         op: At<Operator>,
         rhs: Rhs,
     },
+    /// `lhs op rhs` with arithmetic on the left (`gold + 2 * wood >= 10`);
+    /// `op` is a comparison other than `in`.
+    Compare {
+        lhs: At<Arith>,
+        op: At<Operator>,
+        rhs: At<Arith>,
+    },
 }
 
 impl Expr {
-    pub(crate) fn name(&self) -> &At<String> {
+    /// The variable or atom the expression is about; `None` for arithmetic
+    /// on the left.
+    pub(crate) fn name(&self) -> Option<&At<String>> {
         match self {
-            Expr::Bare { name, .. } | Expr::Binary { name, .. } => name,
+            Expr::Bare { name, .. } | Expr::Binary { name, .. } => Some(name),
+            Expr::Compare { .. } => None,
         }
     }
 }
@@ -151,6 +181,9 @@ enum Tok {
     Ident(String),
     Lit(Literal),
     Op(Operator),
+    Plus,
+    Minus,
+    Star,
     Bang,
     Open(char),
     Close(char),
@@ -163,6 +196,9 @@ impl fmt::Display for Tok {
             Tok::Ident(s) => write!(f, "`{s}`"),
             Tok::Lit(l) => write!(f, "`{l}`"),
             Tok::Op(op) => write!(f, "`{}`", op.symbol()),
+            Tok::Plus => f.write_str("`+`"),
+            Tok::Minus => f.write_str("`-`"),
+            Tok::Star => f.write_str("`*`"),
             Tok::Bang => f.write_str("`!`"),
             Tok::Open(c) | Tok::Close(c) => write!(f, "`{c}`"),
             Tok::Comma => f.write_str("`,`"),
@@ -204,7 +240,16 @@ fn lex(text: &str) -> Result<Vec<At<Tok>>, ParseError> {
                 (tok, len)
             }
             '0'..='9' => number(text, i)?,
-            '-' | '+' if next.is_some_and(|b| b.is_ascii_digit() || b == b'.') => number(text, i)?,
+            // A sign belongs to the number where no value precedes it
+            // (`x >= -3`, `x - -3`); after a value it is an operator.
+            '-' | '+'
+                if next.is_some_and(|b| b.is_ascii_digit() || b == b'.')
+                    && !tokens.last().is_some_and(|t: &At<Tok>| {
+                        matches!(t.value, Tok::Ident(_) | Tok::Lit(_) | Tok::Close(')'))
+                    }) =>
+            {
+                number(text, i)?
+            }
             '"' | '\'' => string(text, i, c)?,
             '=' if next == Some(b'=') => (Tok::Op(Operator::Eq), 2),
             '!' if next == Some(b'=') => (Tok::Op(Operator::Ne), 2),
@@ -216,16 +261,12 @@ fn lex(text: &str) -> Result<Vec<At<Tok>>, ParseError> {
             '<' => (Tok::Op(Operator::Lt), 1),
             '>' => (Tok::Op(Operator::Gt), 1),
             '!' => (Tok::Bang, 1),
-            '[' | '{' => (Tok::Open(c), 1),
-            ']' | '}' => (Tok::Close(c), 1),
+            '[' | '{' | '(' => (Tok::Open(c), 1),
+            ']' | '}' | ')' => (Tok::Close(c), 1),
             ',' => (Tok::Comma, 1),
-            '+' | '-' => {
-                let message = format!(
-                    "`{c}` alone is not an operator: \
-                     effects add with `+=` and subtract with `-=`"
-                );
-                return error(start..start + 1, message);
-            }
+            '+' => (Tok::Plus, 1),
+            '-' => (Tok::Minus, 1),
+            '*' => (Tok::Star, 1),
             _ => {
                 return error(
                     start..start + c.len_utf8(),
@@ -330,6 +371,7 @@ pub(crate) fn parse(text: &str) -> Result<Expr, ParseError> {
         tokens: &tokens,
         next: 0,
         end: text.len(),
+        text,
     };
     let expr = parser.expr()?;
     if let Some(extra) = parser.peek() {
@@ -345,6 +387,7 @@ struct Parser<'t> {
     tokens: &'t [At<Tok>],
     next: usize,
     end: usize,
+    text: &'t str,
 }
 
 const AFTER_NAME: &str = "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`, `in`) \
@@ -399,18 +442,54 @@ impl Parser<'_> {
         if matches!(self.peek().map(|t| &t.value), Some(Tok::Bang)) {
             self.next += 1;
             let name = self.name("a name after `!`")?;
+            if let Some(extra) = self.peek() {
+                return error(
+                    extra.span.clone(),
+                    format!("unexpected {} after `!{}`", extra.value, name.value),
+                );
+            }
             return Ok(Expr::Bare {
                 name,
                 negated: true,
             });
         }
-        let name = self.name("a variable or atom name")?;
+        if !matches!(
+            self.peek().map(|t| &t.value),
+            Some(Tok::Ident(_) | Tok::Lit(_) | Tok::Minus | Tok::Open('('))
+        ) {
+            return error(
+                self.here(),
+                format!("expected a variable or atom name, found {}", self.found()),
+            );
+        }
+        let lhs = self.sum()?;
+        let name = match &lhs.value {
+            Arith::Name(name) => Some(At {
+                value: name.clone(),
+                span: lhs.span.clone(),
+            }),
+            _ => None,
+        };
         let op = match self.peek() {
             None => {
-                return Ok(Expr::Bare {
-                    name,
-                    negated: false,
-                })
+                if let Some(name) = name {
+                    return Ok(Expr::Bare {
+                        name,
+                        negated: false,
+                    });
+                }
+                let hint = if matches!(lhs.value, Arith::Add(..) | Arith::Sub(..)) {
+                    " (effects add with `+=` and subtract with `-=`)"
+                } else {
+                    ""
+                };
+                return error(
+                    self.here(),
+                    format!(
+                        "expected {AFTER_NAME} after `{}`{hint}",
+                        &self.text[lhs.span.clone()]
+                    ),
+                );
             }
             Some(At {
                 value: Tok::Op(op),
@@ -424,22 +503,138 @@ impl Parser<'_> {
                     self.here(),
                     format!(
                         "expected {AFTER_NAME} after `{}`, found {}",
-                        name.value,
+                        &self.text[lhs.span.clone()],
                         self.found()
                     ),
                 )
             }
         };
         self.next += 1;
-        let rhs = if op.value == Operator::In {
+        let Some(name) = name else {
+            if !op.value.is_comparison() || op.value == Operator::In {
+                return error(
+                    op.span.clone(),
+                    format!(
+                        "`{}` needs one variable on its left, not arithmetic",
+                        op.value.symbol()
+                    ),
+                );
+            }
+            let rhs = self.sum()?;
+            return Ok(Expr::Compare { lhs, op, rhs });
+        };
+        let rhs = self.rhs(op.value)?;
+        Ok(Expr::Binary { name, op, rhs })
+    }
+
+    /// What follows `name op`.
+    fn rhs(&mut self, op: Operator) -> Result<Rhs, ParseError> {
+        Ok(if op == Operator::In {
             self.collection()?
         } else if matches!(self.peek().map(|t| &t.value), Some(Tok::Bang)) {
             self.next += 1;
             Rhs::Not(self.name("a name after `!`")?)
         } else {
-            Rhs::Literal(self.literal(&format!("a value after `{}`", op.value.symbol()))?)
+            if !matches!(
+                self.peek().map(|t| &t.value),
+                Some(Tok::Ident(_) | Tok::Lit(_) | Tok::Minus | Tok::Open('('))
+            ) {
+                return error(
+                    self.here(),
+                    format!(
+                        "expected a value after `{}`, found {}",
+                        op.symbol(),
+                        self.found()
+                    ),
+                );
+            }
+            let rhs = self.sum()?;
+            match rhs.value {
+                Arith::Literal(literal) => Rhs::Literal(At {
+                    value: literal,
+                    span: rhs.span,
+                }),
+                _ => Rhs::Arith(rhs),
+            }
+        })
+    }
+
+    /// `term (('+' | '-') term)*`
+    fn sum(&mut self) -> Result<At<Arith>, ParseError> {
+        let mut left = self.term()?;
+        loop {
+            let add = match self.peek().map(|t| &t.value) {
+                Some(Tok::Plus) => true,
+                Some(Tok::Minus) => false,
+                _ => return Ok(left),
+            };
+            self.next += 1;
+            let right = self.term()?;
+            let span = left.span.start..right.span.end;
+            let (l, r) = (Box::new(left), Box::new(right));
+            left = At {
+                value: if add {
+                    Arith::Add(l, r)
+                } else {
+                    Arith::Sub(l, r)
+                },
+                span,
+            };
+        }
+    }
+
+    /// `factor ('*' factor)*`
+    fn term(&mut self) -> Result<At<Arith>, ParseError> {
+        let mut left = self.factor()?;
+        while matches!(self.peek().map(|t| &t.value), Some(Tok::Star)) {
+            self.next += 1;
+            let right = self.factor()?;
+            let span = left.span.start..right.span.end;
+            left = At {
+                value: Arith::Mul(Box::new(left), Box::new(right)),
+                span,
+            };
+        }
+        Ok(left)
+    }
+
+    /// `'-' factor | '(' sum ')' | literal | name`
+    fn factor(&mut self) -> Result<At<Arith>, ParseError> {
+        let Some(token) = self.peek().cloned() else {
+            return error(self.here(), "expected a value, found the end");
         };
-        Ok(Expr::Binary { name, op, rhs })
+        self.next += 1;
+        match token.value {
+            Tok::Minus => {
+                let inner = self.factor()?;
+                let span = token.span.start..inner.span.end;
+                Ok(At {
+                    value: Arith::Neg(Box::new(inner)),
+                    span,
+                })
+            }
+            Tok::Open('(') => {
+                let inner = self.sum()?;
+                self.expect(&Tok::Close(')'), "`)`")?;
+                let span = token.span.start..self.tokens[self.next - 1].span.end;
+                Ok(At {
+                    value: inner.value,
+                    span,
+                })
+            }
+            Tok::Lit(literal) => Ok(At {
+                value: Arith::Literal(literal),
+                span: token.span,
+            }),
+            Tok::Ident(name) => Ok(At {
+                value: Arith::Name(name),
+                span: token.span,
+            }),
+            other => {
+                self.next -= 1;
+                error(token.span, format!("expected a value, found {other}"))
+            }
+        }
     }
 
     fn literal(&mut self, what: &str) -> Result<At<Literal>, ParseError> {
@@ -589,6 +784,49 @@ mod tests {
     }
 
     #[test]
+    fn parses_arithmetic() {
+        let Expr::Compare { lhs, op, rhs } = parse("gold + 2 * wood >= 10").unwrap() else {
+            panic!()
+        };
+        assert_eq!(op.value, Operator::Ge);
+        assert_eq!(lhs.span, 0..15);
+        assert!(matches!(lhs.value, Arith::Add(..)));
+        assert_eq!(rhs.value, Arith::Literal(Literal::Int(10)));
+        let Expr::Binary { rhs, .. } = parse("x -= 2 * (y + 1)").unwrap() else {
+            panic!()
+        };
+        let Rhs::Arith(sum) = rhs else { panic!() };
+        assert_eq!(sum.span, 5..16);
+        assert!(matches!(sum.value, Arith::Mul(..)));
+        // A sign after a value is an operator; elsewhere it is the number's.
+        let Expr::Compare { lhs, .. } = parse("x -3 < y").unwrap() else {
+            panic!()
+        };
+        assert!(matches!(lhs.value, Arith::Sub(..)));
+        let Expr::Binary { rhs, .. } = parse("x = y - -3").unwrap() else {
+            panic!()
+        };
+        let Rhs::Arith(At {
+            value: Arith::Sub(_, three),
+            ..
+        }) = rhs
+        else {
+            panic!()
+        };
+        assert_eq!(three.value, Arith::Literal(Literal::Int(-3)));
+        let Expr::Binary { rhs, .. } = parse("x = y").unwrap() else {
+            panic!()
+        };
+        assert!(matches!(
+            rhs,
+            Rhs::Arith(At {
+                value: Arith::Name(_),
+                ..
+            })
+        ));
+    }
+
+    #[test]
     fn errors_point_into_the_expression() {
         let cases = [
             ("", 0..0, "empty"),
@@ -597,7 +835,6 @@ mod tests {
                 7..7,
                 "expected a value after `>=`, found the end",
             ),
-            ("gold >= sixty", 8..13, "found the name `sixty`"),
             ("gold ! 3", 5..6, "expected a comparison"),
             ("gold >= 60 60", 11..13, "unexpected `60` after the end"),
             ("location == \"shop", 12..17, "string not closed"),
@@ -611,7 +848,11 @@ mod tests {
             ("x in {}", 7..7, "empty"),
             ("x in 3", 5..6, "after `in`"),
             ("gold # 1", 5..6, "unexpected character `#`"),
-            ("gold + 25", 5..6, "`+` alone is not an operator"),
+            ("gold + 25", 9..9, "expected a comparison"),
+            ("gold + 25 += 1", 10..12, "needs one variable on its left"),
+            ("x >= (y + 1", 11..11, "expected `)`"),
+            ("x >= 2 * ", 9..9, "expected a value, found the end"),
+            ("x >= y +", 8..8, "found the end"),
             ("!", 1..1, "a name after `!`"),
             ("x = 1e999", 4..9, "too large"),
             (r#"x = "a\q""#, 6..8, "unknown escape"),

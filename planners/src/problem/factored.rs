@@ -6,12 +6,12 @@ use std::ops::Range;
 
 use state_factored::problems::Problem;
 use state_factored::{
-    Action, Domain, Effect, FactoredError, Op, Predicate, Schema, Value, VarType,
+    Action, Domain, Effect, Expr as Linear, FactoredError, Op, Predicate, Schema, Value, VarType,
 };
 use toml::Spanned;
 
 use super::atomic::article;
-use super::expr::{At, Expr, Literal, Operator, Rhs};
+use super::expr::{Arith, At, Expr, Literal, Operator, Rhs};
 use super::{Declared, Expression, Location, ProblemError, RawProblem, Source};
 
 /// Builds the problem; `raw.kind` is `factored`.
@@ -292,6 +292,149 @@ fn unsupported(at: &Expression<'_>, op: &At<Operator>, name: &str, ty: VarType) 
     )
 }
 
+/// A linear expression from arithmetic: declared numeric variables and
+/// number constants, products only by a constant.
+fn linear(at: &Expression<'_>, schema: &Schema, arith: &At<Arith>) -> Result<Linear, ProblemError> {
+    let part = |a: &At<Arith>| linear(at, schema, a);
+    Ok(match &arith.value {
+        Arith::Name(name) => {
+            let named = At {
+                value: name.clone(),
+                span: arith.span.clone(),
+            };
+            let ty = variable(schema, at, &named)?;
+            if !matches!(ty, VarType::Int | VarType::Float) {
+                return Err(at.mismatch(
+                    &arith.span,
+                    format!(
+                        "variable `{name}` is {} {}, not a number: arithmetic takes ints and floats",
+                        article(type_name(ty)),
+                        type_name(ty)
+                    ),
+                ));
+            }
+            Linear::var(name)
+        }
+        Arith::Literal(Literal::Int(i)) => Linear::from(*i),
+        Arith::Literal(Literal::Float(x)) => Linear::from(*x),
+        Arith::Literal(other) => {
+            return Err(at.mismatch(
+                &arith.span,
+                format!(
+                    "`{other}` is {} {}, not a number: arithmetic takes ints and floats",
+                    article(other.type_name()),
+                    other.type_name()
+                ),
+            ))
+        }
+        Arith::Neg(a) => -part(a)?,
+        Arith::Add(a, b) => part(a)? + part(b)?,
+        Arith::Sub(a, b) => part(a)? - part(b)?,
+        Arith::Mul(a, b) => Linear::product(part(a)?, part(b)?).ok_or_else(|| {
+            at.malformed(
+                &arith.span,
+                format!(
+                    "not linear: `{}` multiplies two variables",
+                    &at.text[arith.span.clone()]
+                ),
+            )
+        })?,
+    })
+}
+
+/// The comparison an operator makes.
+fn comparison(op: Operator) -> Option<Op> {
+    match op {
+        Operator::Eq => Some(Op::Eq),
+        Operator::Ne => Some(Op::Ne),
+        Operator::Lt => Some(Op::Lt),
+        Operator::Le => Some(Op::Le),
+        Operator::Gt => Some(Op::Gt),
+        Operator::Ge => Some(Op::Ge),
+        Operator::In | Operator::Assign | Operator::AddAssign | Operator::SubAssign => None,
+    }
+}
+
+/// `name op arithmetic` in a condition or effect on a variable that is not
+/// a number: a hint for the unquoted string, else a type error.
+fn not_numeric(
+    at: &Expression<'_>,
+    schema: &Schema,
+    name: &At<String>,
+    (ty, op): (VarType, Operator),
+    rhs: &At<Arith>,
+) -> ProblemError {
+    if let Arith::Name(word) = &rhs.value {
+        if schema.var(word).is_none() {
+            return at.malformed(
+                &rhs.span,
+                format!(
+                    "expected a value after `{}`, found the name `{word}` (write strings in quotes: \"{word}\")",
+                    op.symbol()
+                ),
+            );
+        }
+    }
+    at.mismatch(
+        &name.span,
+        format!(
+            "variable `{}` is {} {}, not a number: arithmetic takes ints and floats",
+            name.value,
+            article(type_name(ty)),
+            type_name(ty)
+        ),
+    )
+}
+
+/// A condition with arithmetic on either side (`gold + wood >= 10`,
+/// `x < y - 2`); `None` for the other forms.
+fn linear_condition(
+    at: &Expression<'_>,
+    schema: &Schema,
+    expr: &Expr,
+) -> Option<Result<Predicate, ProblemError>> {
+    match expr {
+        Expr::Compare { lhs, op, rhs } => Some((|| {
+            let compare = comparison(op.value).ok_or_else(|| {
+                at.malformed(
+                    &op.span,
+                    "a condition compares with `==`, `!=`, `<`, `<=`, `>` or `>=`",
+                )
+            })?;
+            Ok(Predicate::linear(
+                linear(at, schema, lhs)?,
+                compare,
+                linear(at, schema, rhs)?,
+            ))
+        })()),
+        Expr::Binary {
+            name,
+            op,
+            rhs: Rhs::Arith(arith),
+        } => Some((|| {
+            let ty = variable(schema, at, name)?;
+            let Some(compare) = comparison(op.value) else {
+                return Err(at.malformed(
+                    &op.span,
+                    format!(
+                        "`{}` assigns; a condition compares with `==`, `!=`, `<`, `<=`, `>`, `>=` or `in`",
+                        op.value.symbol()
+                    ),
+                ));
+            };
+            if !matches!(ty, VarType::Int | VarType::Float) {
+                return Err(not_numeric(at, schema, name, (ty, op.value), arith));
+            }
+            Ok(Predicate::linear(
+                Linear::var(&name.value),
+                compare,
+                linear(at, schema, arith)?,
+            ))
+        })()),
+        _ => None,
+    }
+}
+
 /// A condition: a comparison, a range, a set, or a bool by itself.
 fn condition(
     source: &Source<'_>,
@@ -299,8 +442,15 @@ fn condition(
     text: &Spanned<String>,
 ) -> Result<Predicate, ProblemError> {
     let (expr, at) = source.expression(text, "condition")?;
-    let ty = variable(schema, &at, expr.name())?;
+    if let Some(predicate) = linear_condition(&at, schema, &expr) {
+        return predicate;
+    }
+    let Some(name) = expr.name() else {
+        unreachable!("linear_condition takes arithmetic on the left")
+    };
+    let ty = variable(schema, &at, name)?;
     match expr {
+        Expr::Compare { .. } => unreachable!("handled above"),
         Expr::Bare { name, negated } => {
             if ty == VarType::Bool {
                 Ok(Predicate::eq(&name.value, !negated))
@@ -343,7 +493,7 @@ fn condition(
                                 .collect::<Result<Vec<_>, _>>()?;
                             Ok(Predicate::one_of(var, values))
                         }
-                        Rhs::Literal(_) | Rhs::Not(_) => {
+                        Rhs::Literal(_) | Rhs::Not(_) | Rhs::Arith(_) => {
                             Err(at.malformed(&op.span, "expected `[low, high]` or `{a, b}` after `in`"))
                         }
                     };
@@ -366,6 +516,7 @@ fn condition(
                 Rhs::Range(..) | Rhs::Set(_) => {
                     return Err(at.malformed(&op.span, "a range or set follows `in`"))
                 }
+                Rhs::Arith(_) => unreachable!("handled above"),
             };
             let value = fits(&at, var, ty, &literal)?;
             if matches!(ty, VarType::Bool | VarType::Str) && !matches!(compare, Op::Eq | Op::Ne) {
@@ -398,8 +549,43 @@ fn effect(
     text: &Spanned<String>,
 ) -> Result<Effect, ProblemError> {
     let (expr, at) = source.expression(text, "effect")?;
-    let ty = variable(schema, &at, expr.name())?;
+    let Some(name) = expr.name() else {
+        let Expr::Compare { op, .. } = &expr else {
+            unreachable!("only arithmetic comparisons have no name")
+        };
+        return Err(at.malformed(
+            &op.span,
+            "an effect changes one variable: `x = ...`, `x += ...` or `x -= ...`",
+        ));
+    };
+    let ty = variable(schema, &at, name)?;
     match expr {
+        Expr::Compare { .. } => unreachable!("handled above"),
+        Expr::Binary {
+            name,
+            op,
+            rhs: Rhs::Arith(arith),
+        } => {
+            let var = name.value.as_str();
+            if op.value.is_comparison() {
+                return Err(at.malformed(
+                    &op.span,
+                    format!(
+                        "`{}` compares; an effect assigns with `=`, `+=` or `-=`",
+                        op.value.symbol()
+                    ),
+                ));
+            }
+            if !matches!(ty, VarType::Int | VarType::Float) {
+                return Err(not_numeric(&at, schema, &name, (ty, op.value), &arith));
+            }
+            let value = linear(&at, schema, &arith)?;
+            Ok(match op.value {
+                Operator::AddAssign => Effect::increase_by(var, value),
+                Operator::SubAssign => Effect::decrease_by(var, value),
+                _ => Effect::assign(var, value),
+            })
+        }
         Expr::Bare { name, negated } => {
             if ty == VarType::Bool {
                 Ok(Effect::set(&name.value, !negated))
@@ -443,6 +629,7 @@ fn effect(
                 Rhs::Range(..) | Rhs::Set(_) => {
                     return Err(at.malformed(&op.span, "an effect assigns a constant"))
                 }
+                Rhs::Arith(_) => unreachable!("handled above"),
             };
             if matches!(op.value, Operator::AddAssign | Operator::SubAssign)
                 && !matches!(ty, VarType::Int | VarType::Float)
@@ -466,7 +653,10 @@ fn start_value(
     text: &Spanned<String>,
 ) -> Result<(String, Value, Location), ProblemError> {
     let (expr, at) = source.expression(text, "start value")?;
-    let ty = variable(schema, &at, expr.name())?;
+    let Some(name) = expr.name() else {
+        return Err(at.malformed(&(0..0), "a start value is written `name = value`"));
+    };
+    let ty = variable(schema, &at, name)?;
     if let Expr::Binary {
         name,
         op,
@@ -478,7 +668,7 @@ fn start_value(
             return Ok((name.value.clone(), value, at.at(&name.span)));
         }
     }
-    let name = &expr.name().value;
+    let name = &expr.name().map_or("name", |n| n.value.as_str());
     Err(at.malformed(
         &(0..0),
         format!("a start value is written `{name} = value`"),

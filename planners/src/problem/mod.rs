@@ -136,8 +136,9 @@ pub fn load(path: &Path) -> Result<LoadedProblem, ProblemError> {
 /// let error = parse(text, "mine.toml").unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
-///     "mine.toml:8:14: malformed effect `gold + 25`: `+` alone is not an operator: \
-///      effects add with `+=` and subtract with `-=`"
+///     "mine.toml:8:18: malformed effect `gold + 25`: expected a comparison (`==`, `!=`, \
+///      `<`, `<=`, `>`, `>=`, `in`) or an assignment (`=`, `+=`, `-=`) after `gold + 25` \
+///      (effects add with `+=` and subtract with `-=`)"
 /// );
 /// ```
 pub fn parse(text: &str, file_name: &str) -> Result<LoadedProblem, ProblemError> {

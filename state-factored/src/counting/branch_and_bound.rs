@@ -81,6 +81,9 @@ pub(super) struct BranchAndBound {
     /// those rows (empty when there is none to reuse).
     root: Simplex,
     root_rows: Vec<Row>,
+    /// Whether `root` holds a solved relaxation (with no rows, `root_rows`
+    /// cannot tell).
+    has_root: bool,
 }
 
 impl BranchAndBound {
@@ -95,6 +98,7 @@ impl BranchAndBound {
             rounded: Vec::new(),
             root: Simplex::default(),
             root_rows: Vec::new(),
+            has_root: false,
         }
     }
 
@@ -214,6 +218,7 @@ impl BranchAndBound {
             .position(|r| matches!(r, Row::Forbid(_)))
             .unwrap_or(model.rows().len());
         let reuse = warm
+            && self.has_root
             && self.root_rows.len() == base
             && self
                 .root_rows
@@ -236,9 +241,11 @@ impl BranchAndBound {
                 self.root.clone_from(&self.lp);
                 self.root_rows.clear();
                 self.root_rows.extend_from_slice(&model.rows()[..base]);
+                self.has_root = true;
             } else {
                 // A dead end or a stalled solve: keep nothing from it.
                 self.root_rows.clear();
+                self.has_root = false;
                 self.fresh_rows(model, base);
             }
         }
