@@ -388,7 +388,7 @@ pub fn run_external(
             let replayed = planners::pddl::replay_text(domain, problem, (&plan_name, plan_text));
             enhsp_validation(&mut run, replayed);
         } else {
-            replay_validation(&mut run, search.planner, files);
+            replay_validation(&mut run, search.planner, &files);
         }
         if limits.max_expansions.is_some_and(|max| run.expanded > max) {
             run.outcome = RunOutcome::Limit;
@@ -399,14 +399,13 @@ pub fn run_external(
     Ok(run)
 }
 
+/// A task's domain, problem and plan as `(file, text)` pairs.
+type TaskFiles<'a> = ((&'a str, &'a str), (&'a str, &'a str), (String, &'a str));
+
 /// A Fast Downward or pyperplan plan replayed: valid when searchlab's
 /// validator agrees with the cost the planner reported (pyperplan reports
 /// none: its cost is the replayed one).
-fn replay_validation(
-    run: &mut ExternalRun,
-    planner: ExternalPlanner,
-    files: ((&str, &str), (&str, &str), (String, &str)),
-) {
+fn replay_validation(run: &mut ExternalRun, planner: ExternalPlanner, files: &TaskFiles<'_>) {
     let replayed = planners::pddl::validate_text(files.0, files.1, (&files.2 .0, files.2 .1));
     if planner == ExternalPlanner::Pyperplan {
         // pyperplan reports no cost: its plan's cost is what the plan

@@ -65,15 +65,16 @@ impl Isolation {
             (None, Some(_)) => true,
             (Some(limit), Some(above)) => limit > above,
         };
-        kind == crate::suite::Kind::Pddl
-            || beyond(
-                limits.max_time.map(|t| t.as_millis()),
-                self.above.max_time.map(|t| t.as_millis()),
-            )
-            || beyond(
-                limits.max_memory_bytes.map(|b| b as u128),
-                self.above.max_memory_bytes.map(|b| b as u128),
-            )
+        matches!(
+            kind,
+            crate::suite::Kind::Pddl | crate::suite::Kind::NumericPddl
+        ) || beyond(
+            limits.max_time.map(|t| t.as_millis()),
+            self.above.max_time.map(|t| t.as_millis()),
+        ) || beyond(
+            limits.max_memory_bytes.map(|b| b as u128),
+            self.above.max_memory_bytes.map(|b| b as u128),
+        )
     }
 
     /// Children of this very program ([`std::env::current_exe`]).

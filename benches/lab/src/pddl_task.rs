@@ -14,3 +14,12 @@ pub struct PddlTask {
     /// The problem's PDDL text.
     pub problem: String,
 }
+
+impl PddlTask {
+    /// Whether the domain has numeric fluents that actions change or
+    /// conditions compare (it is planned on the factored state); `false`
+    /// for a domain that does not parse (its runs report the error).
+    pub fn is_numeric(&self) -> bool {
+        planners::pddl::parse_domain(&self.domain_file, &self.domain).is_ok_and(|d| d.is_numeric())
+    }
+}

@@ -16,7 +16,7 @@ use search_core::Statistics;
 use crate::external::{run_external, ExternalRun, Peers};
 use crate::provenance::{rfc3339, Build, Machine};
 use crate::record::{MemoryMeasure, ResumeKey, RunOutcome, RunRecord};
-use crate::suite::{Configuration, Instance, Kind, Method, PddlTask, RunLimits, RunSpec, Suite};
+use crate::suite::{Configuration, Instance, Method, PddlTask, RunLimits, RunSpec, Suite};
 use crate::SuiteError;
 
 /// The `K`-th of `N` disjoint slices of a suite's runs (`1 <= K <= N`).
@@ -267,7 +267,7 @@ fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
     order.sort_by_key(|r| {
         let kind = suite.problems[r.problem].instance.kind();
         (
-            kind != Kind::Factored,
+            kind.representation() != planners::heuristics::Representation::Factored,
             std::cmp::Reverse(r.problem),
             r.config,
         )
@@ -387,7 +387,8 @@ struct Measured {
     peak_memory: Option<u64>,
     /// A peer's whole process, start-up included.
     process_time: Option<Duration>,
-    /// A peer's metric value (ENHSP's).
+    /// The metric's value where it is no whole number: a peer's (ENHSP's),
+    /// or searchlab's on a task whose costs it scaled.
     metric: Option<f64>,
     error: Option<String>,
 }
@@ -521,6 +522,19 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
     });
     measured.cpu_time = solution.search_cpu_time;
     measured.translator_time = Some(translator_time);
+    if let Some(scaled) = measured.cost.filter(|_| solution.cost_scale > 1) {
+        // Costs scaled to whole numbers (a numeric task's decimal costs): in
+        // the metric's units, the cost if whole, else the metric's value, as
+        // for a peer's.
+        let scale = u64::from(solution.cost_scale);
+        if scaled % scale == 0 {
+            measured.cost = Some(scaled / scale);
+        } else {
+            #[expect(clippy::cast_precision_loss, reason = "a plan's cost, far below 2^53")]
+            let value = scaled as f64 / scale as f64;
+            (measured.cost, measured.metric) = (None, Some(value));
+        }
+    }
     Ok(measured)
 }
 

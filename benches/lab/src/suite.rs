@@ -25,6 +25,7 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Atomic => "atomic",
         Kind::Factored => "factored",
         Kind::Pddl => "PDDL",
+        Kind::NumericPddl => "numeric PDDL",
     }
 }
 
@@ -56,6 +57,11 @@ pub enum Kind {
     /// PDDL tasks, grounded into atomic states of the width they need:
     /// every heuristic that serves atomic problems applies.
     Pddl,
+    /// PDDL tasks with numeric fluents (PDDL 2.1), grounded onto the
+    /// factored state: every heuristic that serves factored problems
+    /// applies.
+    #[serde(rename = "numeric-pddl")]
+    NumericPddl,
 }
 
 impl Kind {
@@ -63,7 +69,7 @@ impl Kind {
     pub fn representation(self) -> Representation {
         match self {
             Kind::Atomic | Kind::Pddl => Representation::Atomic,
-            Kind::Factored => Representation::Factored,
+            Kind::Factored | Kind::NumericPddl => Representation::Factored,
         }
     }
 }
@@ -74,6 +80,7 @@ impl Instance {
         match self {
             Instance::Atomic(_) => Kind::Atomic,
             Instance::Factored(_) => Kind::Factored,
+            Instance::Pddl(task) if task.is_numeric() => Kind::NumericPddl,
             Instance::Pddl(_) => Kind::Pddl,
         }
     }
@@ -402,7 +409,12 @@ impl Configuration {
                 direction,
                 ..
             } => heuristic.supports(kind.representation(), *direction),
-            Method::External(_) => kind == Kind::Pddl,
+            // ENHSP plans both kinds of PDDL; the others STRIPS and ADL.
+            Method::External(search) => match kind {
+                Kind::Pddl => true,
+                Kind::NumericPddl => search.planner == ExternalPlanner::Enhsp,
+                Kind::Atomic | Kind::Factored => false,
+            },
         }
     }
 

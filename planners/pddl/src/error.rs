@@ -178,8 +178,8 @@ pub enum PddlError {
     /// value, a metric that decreases or is read, a decimal action cost.
     #[error("{context}: {message}")]
     Numeric {
-        /// Where: the ground action (`action `move a b``), `the goal` or
-        /// `the metric`.
+        /// Where: the ground action ("action `move a b`"), "the goal" or
+        /// "the metric".
         context: String,
         /// What is wrong.
         message: String,

@@ -140,7 +140,7 @@ impl fmt::Display for Shown<'_> {
             } else {
                 write!(f, " {sign} ")?;
             }
-            if c.abs() == 1.0 {
+            if (c.abs() - 1.0).abs() < f64::EPSILON {
                 write!(f, "{name}")?;
             } else {
                 write!(f, "{}*{name}", c.abs())?;
@@ -293,7 +293,7 @@ mod tests {
         };
         let sum = a.add_scaled(&b, -2.0);
         assert_eq!(sum.terms, [(0, 1.0), (1, -4.0)]);
-        assert_eq!(sum.constant, -7.0);
+        assert!((sum.constant + 7.0).abs() < 1e-12);
         let names = ["x".to_owned(), "y".to_owned()];
         assert_eq!(sum.display(&names).to_string(), "x - 4*y - 7");
     }

@@ -9,7 +9,7 @@ use crate::PddlError;
 /// Fast Downward's translator reads it).
 pub(crate) fn parse_number(text: &str) -> Option<f64> {
     let starts = text.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        || text.starts_with("-") && text[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.');
+        || text.starts_with('-') && text[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.');
     let plain = text
         .chars()
         .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));

@@ -4,6 +4,8 @@
 //! hold after the last step. This checks plans apart from any search
 //! code: searchlab's own and a peer's (ENHSP, Fast Downward).
 
+use rustc_hash::FxHashMap;
+
 use crate::numeric::LinearCondition;
 use crate::{GroundOperator, GroundTask, IpcPlan, Location, NumericEffect, PddlError};
 
@@ -20,8 +22,11 @@ pub type PlanCost = f64;
 /// the ground operators of one name (the variants of an ADL action), the
 /// first that applies is taken.
 ///
-/// Tasks with axioms (`:derived`) are refused: the planner's validator
-/// (`planners::pddl`) evaluates them.
+/// # Errors
+/// [`PddlError::Plan`] at the step that is no action of the task or does
+/// not apply (naming the fact or condition that fails), or at the last step
+/// for a goal not reached; and for a task with axioms (`:derived`), which
+/// the planner's validator (`planners::pddl`) evaluates instead.
 ///
 /// ```
 /// use searchlab_pddl::{ground, parse_domain, parse_problem, replay, GroundingLimits, IpcPlan};
@@ -48,7 +53,7 @@ pub fn replay(task: &GroundTask, plan: &IpcPlan) -> Result<PlanCost, PddlError> 
             "the task has axioms (`:derived`): replay it with the planner's validator".to_owned(),
         ));
     }
-    let mut by_name: rustc_hash::FxHashMap<&str, Vec<&GroundOperator>> = Default::default();
+    let mut by_name: FxHashMap<&str, Vec<&GroundOperator>> = FxHashMap::default();
     for o in &task.operators {
         by_name.entry(o.name.as_str()).or_default().push(o);
     }

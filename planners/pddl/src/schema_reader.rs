@@ -94,33 +94,7 @@ pub(crate) fn read_formula(
             read_formula(r, domain, scope, inner, !positive, numeric)
         }
         "<" | "<=" | ">" | ">=" | "=" if head != "=" || is_numeric_equality(items) => {
-            if !positive && head == "=" {
-                // `a != b` is `a < b or a > b`.
-                let mut parts = Vec::new();
-                for op in ["<", ">"] {
-                    let flipped = read_comparison(r, domain, scope, s, true, Some(op))?;
-                    parts.push(Formula::Literal(Condition::Compare(flipped)));
-                }
-                if !numeric.nested {
-                    return Err(r.unsupported(
-                        s.at(),
-                        "negated numeric `=` in a `when` condition or an axiom",
-                    ));
-                }
-                return Ok(Formula::Or(parts));
-            }
-            let comparison = read_comparison(r, domain, scope, s, positive, None)?;
-            if let Some(top) = numeric.top {
-                top.push(comparison);
-                return Ok(Formula::And(Vec::new()));
-            }
-            if !numeric.nested {
-                return Err(r.unsupported(
-                    s.at(),
-                    format!("numeric comparison `{head}` in a `when` condition or an axiom"),
-                ));
-            }
-            Ok(Formula::Literal(Condition::Compare(comparison)))
+            read_comparison_formula(r, domain, scope, s, positive, numeric)
         }
         "imply" => {
             // `a -> b` is `not a or b`; negated, `a and not b`.
@@ -167,6 +141,47 @@ pub(crate) fn read_formula(
     }
 }
 
+/// A numeric comparison in a formula (see [`read_formula`]): into the
+/// top-level conjunction's list, or a literal of the formula, or refused
+/// where grounding evaluates facts alone.
+fn read_comparison_formula(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    s: &Sexp,
+    positive: bool,
+    numeric: Comparisons<'_>,
+) -> Result<Formula, PddlError> {
+    let head = s.head().unwrap_or("");
+    if !positive && head == "=" {
+        // `a != b` is `a < b or a > b`.
+        let mut parts = Vec::new();
+        for op in ["<", ">"] {
+            let flipped = read_comparison(r, domain, scope, s, true, Some(op))?;
+            parts.push(Formula::Literal(Condition::Compare(flipped)));
+        }
+        if !numeric.nested {
+            return Err(r.unsupported(
+                s.at(),
+                "negated numeric `=` in a `when` condition or an axiom",
+            ));
+        }
+        return Ok(Formula::Or(parts));
+    }
+    let comparison = read_comparison(r, domain, scope, s, positive, None)?;
+    if let Some(top) = numeric.top {
+        top.push(comparison);
+        return Ok(Formula::And(Vec::new()));
+    }
+    if !numeric.nested {
+        return Err(r.unsupported(
+            s.at(),
+            format!("numeric comparison `{head}` in a `when` condition or an axiom"),
+        ));
+    }
+    Ok(Formula::Literal(Condition::Compare(comparison)))
+}
+
 /// A condition's literals at the top level, and the rest.
 pub(crate) fn split_conjunction(formula: Formula) -> (Vec<Condition>, Vec<Formula>) {
     let mut literals = Vec::new();
@@ -193,7 +208,7 @@ fn read_equality(r: &Reader<'_>, scope: &Scope<'_>, s: &Sexp) -> Result<(Term, T
 /// its `forall`/`when` groups, and its cost.
 #[derive(Default)]
 struct Effects {
-    effects: Vec<CondEffect>,
+    groups: Vec<CondEffect>,
     cost: Option<CostTerm>,
     /// Unconditional numeric effects.
     numeric: Vec<NumEffect>,
@@ -201,7 +216,7 @@ struct Effects {
 
 /// An effect: atoms and negated atoms, in `and`, `forall` and `when`,
 /// nested as PDDL allows; `group` collects the literals at this level
-/// (index 0 of `out.effects` is the unconditional group).
+/// (index 0 of `out.groups` is the unconditional group).
 fn read_effect(
     r: &Reader<'_>,
     domain: &Domain,
@@ -228,13 +243,13 @@ fn read_effect(
             };
             let vars = scope.enter(r, domain, list)?;
             let mut inner = CondEffect {
-                condition: out.effects[group].condition.clone(),
-                vars: out.effects[group].vars.clone(),
+                condition: out.groups[group].condition.clone(),
+                vars: out.groups[group].vars.clone(),
                 ..CondEffect::default()
             };
             inner.vars.extend(vars.iter().cloned());
-            out.effects.push(inner);
-            let result = read_effect(r, domain, scope, body, out.effects.len() - 1, out);
+            out.groups.push(inner);
+            let result = read_effect(r, domain, scope, body, out.groups.len() - 1, out);
             scope.leave(vars.len());
             result
         }
@@ -243,8 +258,8 @@ fn read_effect(
                 return Err(r.syntax(s.at(), "expected `(when condition effect)`"));
             };
             let mut inner = CondEffect {
-                condition: out.effects[group].condition.clone(),
-                vars: out.effects[group].vars.clone(),
+                condition: out.groups[group].condition.clone(),
+                vars: out.groups[group].vars.clone(),
                 ..CondEffect::default()
             };
             inner.condition.push(read_formula(
@@ -255,8 +270,8 @@ fn read_effect(
                 true,
                 Comparisons::none(),
             )?);
-            out.effects.push(inner);
-            read_effect(r, domain, scope, body, out.effects.len() - 1, out)
+            out.groups.push(inner);
+            read_effect(r, domain, scope, body, out.groups.len() - 1, out)
         }
         "not" => {
             let [_, inner] = items else {
@@ -272,7 +287,7 @@ fn read_effect(
             }
             let atom = read_atom(r, domain, scope, inner)?;
             refuse_derived(r, domain, &atom, inner.at())?;
-            out.effects[group].del.push(atom);
+            out.groups[group].del.push(atom);
             Ok(())
         }
         "=" => Err(r.syntax(head_sexp.at(), "`=` in an effect")),
@@ -290,22 +305,7 @@ fn read_effect(
             Ok(())
         }
         "assign" | "increase" | "decrease" | "scale-up" | "scale-down" => {
-            if group != 0 {
-                return Err(r.unsupported(
-                    head_sexp.at(),
-                    format!("numeric effect `{head}` inside `forall` or `when`"),
-                ));
-            }
-            if head != "increase" && items.get(1).is_some_and(is_total_cost) {
-                return Err(r.unsupported(
-                    head_sexp.at(),
-                    format!("numeric effect `{head}` on `total-cost` (actions only increase it)"),
-                ));
-            }
-            if let Some(effect) = read_numeric_effect(r, domain, scope, s)? {
-                out.numeric.push(effect);
-            }
-            Ok(())
+            read_numeric(r, domain, scope, s, group, out)
         }
         _ => {
             refuse_keyword(r, head, head_sexp.at())?;
@@ -314,10 +314,41 @@ fn read_effect(
             }
             let atom = read_atom(r, domain, scope, s)?;
             refuse_derived(r, domain, &atom, s.at())?;
-            out.effects[group].add.push(atom);
+            out.groups[group].add.push(atom);
             Ok(())
         }
     }
+}
+
+/// A numeric effect (see [`read_effect`]): unconditional, never on
+/// `total-cost` but as an `increase`.
+fn read_numeric(
+    r: &Reader<'_>,
+    domain: &Domain,
+    scope: &Scope<'_>,
+    s: &Sexp,
+    group: usize,
+    out: &mut Effects,
+) -> Result<(), PddlError> {
+    let items = r.list(s, "an effect `(...)`")?;
+    let head_sexp = &items[0];
+    let head = head_sexp.symbol().unwrap_or("");
+    if group != 0 {
+        return Err(r.unsupported(
+            head_sexp.at(),
+            format!("numeric effect `{head}` inside `forall` or `when`"),
+        ));
+    }
+    if head != "increase" && items.get(1).is_some_and(is_total_cost) {
+        return Err(r.unsupported(
+            head_sexp.at(),
+            format!("numeric effect `{head}` on `total-cost` (actions only increase it)"),
+        ));
+    }
+    if let Some(effect) = read_numeric_effect(r, domain, scope, s)? {
+        out.numeric.push(effect);
+    }
+    Ok(())
 }
 
 /// Refuses an effect on a derived predicate: axioms alone decide those.
@@ -498,7 +529,7 @@ pub(crate) fn read_action(
         None => (Vec::new(), Vec::new()),
     };
     let mut effects = Effects {
-        effects: vec![CondEffect::default()],
+        groups: vec![CondEffect::default()],
         cost: None,
         numeric: Vec::new(),
     };
@@ -517,7 +548,7 @@ pub(crate) fn read_action(
             });
         }
     }
-    let mut groups = effects.effects.into_iter();
+    let mut groups = effects.groups.into_iter();
     let unconditional = groups.next().unwrap_or_default();
     Ok(Schema {
         name: name.to_owned(),

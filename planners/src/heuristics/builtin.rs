@@ -7,8 +7,8 @@ use state_atomic::{
     RelaxedForward, RelaxedRegression, WorldState,
 };
 use state_factored::{
-    Combine, Domain, Goal, GoalCount, NumericDistance, NumericHmax, OperatorCounting, State,
-    Subgoal,
+    Combine, Domain, Goal, GoalCount, NumericDistance, NumericHmax, NumericRelaxedPlan,
+    NumericRmax, OperatorCounting, State, Subgoal,
 };
 
 use super::{AtomicFactory, FactoredFactory, HeuristicFactory, NamedHeuristic, Registry, TaskView};
@@ -82,6 +82,21 @@ pub(super) fn registry() -> Registry {
             "numeric distance to the goal, summed over variables",
         )
         .factored(NumericSumFactory),
+        NamedHeuristic::builder(
+            "hrmax",
+            "ENHSP's h^rmax: h_max over the numeric relaxation, a linear condition short by n costing n times its supporters' least cost per unit (admissible; factored, forward)",
+        )
+        .aliases(&["h_rmax", "rmax"])
+        .admissible()
+        .forward_only()
+        .factored(RmaxFactory),
+        NamedHeuristic::builder(
+            "hmrp",
+            "ENHSP's h^mrp (Metric-FF's relaxed plan with repetitions); prefers the plan's actions that apply (helpful actions; factored, forward)",
+        )
+        .aliases(&["mrp", "h_mrp"])
+        .forward_only()
+        .factored(RelaxedPlanFactory),
         NamedHeuristic::builder(
             "counting",
             "operator counting: an integer program over how often each action occurs",
@@ -350,6 +365,52 @@ macro_rules! factored_factory {
             }
         }
     };
+}
+
+/// [`NumericRmax`], forward: it estimates states, not subgoals.
+struct RmaxFactory;
+
+impl FactoredFactory for RmaxFactory {
+    fn forward<'a>(
+        &self,
+        domain: &'a Domain,
+        _start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, State>> {
+        Some(Box::new(NumericRmax::new(domain, goal)?))
+    }
+
+    fn regression<'a>(
+        &self,
+        _domain: &'a Domain,
+        _start: &'a State,
+        _goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+        None
+    }
+}
+
+/// [`NumericRelaxedPlan`], forward.
+struct RelaxedPlanFactory;
+
+impl FactoredFactory for RelaxedPlanFactory {
+    fn forward<'a>(
+        &self,
+        domain: &'a Domain,
+        _start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, State>> {
+        Some(Box::new(NumericRelaxedPlan::new(domain, goal)?))
+    }
+
+    fn regression<'a>(
+        &self,
+        _domain: &'a Domain,
+        _start: &'a State,
+        _goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+        None
+    }
 }
 
 factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, s, g));

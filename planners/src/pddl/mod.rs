@@ -78,6 +78,7 @@
 
 mod error;
 mod grounded;
+mod numeric;
 mod packed;
 mod task;
 
@@ -88,13 +89,14 @@ use state_atomic::Subsumption;
 
 pub use error::SolveError;
 pub use grounded::{GroundedDomain, GroundedTask, TaskVisitor};
+pub use numeric::NumericTask;
 pub use packed::{DomainVisitor, PackedGroundedTask, PackedRegression, PackedTask};
 pub use searchlab_pddl::{
-    ground, h2_mutexes, h2_mutexes_until, parse_domain, parse_problem, replay, Axioms, Comparison,
-    Domain, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits, GroundingStats,
-    IpcPlan, LinearCondition, LinearExpr, Location, Mutexes, NumericEffect, NumericFluents,
-    OperatorNumeric, Packing, PddlError, PlanStep, Problem, GOAL_ACTION, GOAL_REACHED,
-    MAX_ACTION_COST,
+    decimal_cost, ground, h2_mutexes, h2_mutexes_until, parse_domain, parse_problem, replay,
+    Axioms, Comparison, Domain, GroundOperator, GroundTask, GroundingExceeded, GroundingLimits,
+    GroundingStats, IpcPlan, LinearCondition, LinearExpr, Location, Mutexes, NumericEffect,
+    NumericFluents, OperatorNumeric, Packing, PddlError, PlanStep, Problem, GOAL_ACTION,
+    GOAL_REACHED, MAX_ACTION_COST,
 };
 pub use task::{Task, TaskForward, TaskRegression};
 
@@ -202,6 +204,10 @@ pub struct PddlSolution {
     /// The exploration of the search that produced the outcome, with fact
     /// and operator names, if [`PddlOptions::trace`] asked for it.
     pub trace: Option<PlanTrace>,
+    /// What a cost of 1 in the report stands for: `1 / cost_scale` of the
+    /// metric ([`GroundTask::cost_scale`]; 1 but for a numeric task with
+    /// decimal costs).
+    pub cost_scale: u32,
 }
 
 impl PddlSolution {
@@ -412,6 +418,9 @@ fn solve_named(
     let grounding = grounding_limits(config, options, remaining());
     let ground_task = ground(&domain, &problem, grounding)
         .map_err(|e| name_the_runs_time_limit(e, config, options))?;
+    if ground_task.numeric.is_some() {
+        return solve_numeric_task(ground_task, config, parse_time, remaining());
+    }
     // The grounded task, held through the search, counts toward the limit.
     let (ground_bytes, limit) = (ground_task.heap_bytes(), grounding.max_memory_bytes);
     let fact_words = task_words(&ground_task, ground_bytes, limit)?;
@@ -494,6 +503,41 @@ fn solve_named(
         subsumption_pruned: run.subsumption_pruned,
         search_cpu_time,
         trace: run.trace,
+        cost_scale: 1,
+    })
+}
+
+/// A numeric task planned on the factored state ([`NumericTask`]), with
+/// what the time limit left after parsing and grounding.
+fn solve_numeric_task(
+    ground_task: GroundTask,
+    config: &PlannerConfig,
+    parse_time: Duration,
+    remaining: Option<Duration>,
+) -> Result<PddlSolution, SolveError> {
+    let mut search_config = config.clone();
+    search_config.limits.max_time = remaining;
+    search_config.limits.max_memory_bytes = config
+        .limits
+        .max_memory_bytes
+        .map(|limit| limit.saturating_sub(ground_task.heap_bytes()));
+    let (run, cpu) = crate::cpu::measure(|| numeric::solve_numeric(&ground_task, &search_config));
+    let mut run = run?;
+    run.report.elapsed = run.elapsed;
+    Ok(PddlSolution {
+        report: run.report,
+        grounding: ground_task.stats,
+        parse_time,
+        words: 0,
+        packing: None,
+        mutex_pairs: None,
+        mutex_time: Duration::ZERO,
+        plan: run.plan,
+        mutex_pruned: 0,
+        subsumption_pruned: 0,
+        search_cpu_time: cpu.filter(|_| config.direction != Direction::Portfolio),
+        trace: None,
+        cost_scale: ground_task.cost_scale,
     })
 }
 

@@ -11,10 +11,12 @@
 
 use std::time::{Duration, Instant};
 
-use searchlab_pddl::{GroundTask, IpcPlan, LinearCondition, LinearExpr, NumericEffect, PddlError};
+use searchlab_pddl::{
+    GroundOperator, GroundTask, IpcPlan, LinearCondition, LinearExpr, NumericEffect, PddlError,
+};
 use state_factored::{
-    Action, ActionId, Cost, Domain, Effect, Expr, FloatVar, Goal, IntVar, Op, Predicate, Schema,
-    State,
+    Action, ActionBuilder, ActionId, Cost, Domain, Effect, Expr, FloatVar, Goal, IntVar, Op,
+    Predicate, Schema, State,
 };
 
 use super::SolveError;
@@ -39,6 +41,9 @@ pub struct NumericTask {
     goal: Goal,
     /// Per factored action: the ground operator's name, as a plan names it.
     names: Vec<String>,
+    /// Whether the task has a metric, and its costs' scale.
+    action_costs: bool,
+    cost_scale: u32,
 }
 
 /// How a fluent is held.
@@ -63,10 +68,15 @@ impl NumericTask {
             })
         };
         let Some(numeric) = ground.numeric.as_deref() else {
-            return Err(refuse("has no numeric fluents: plan it on the atomic state".to_owned()));
+            return Err(refuse(
+                "has no numeric fluents: plan it on the atomic state".to_owned(),
+            ));
         };
         if !ground.axioms.is_empty() {
-            return Err(refuse("has axioms (`:derived`) beside numeric fluents, which searchlab does not combine".to_owned()));
+            return Err(refuse(
+                "has axioms (`:derived`) beside numeric fluents, which searchlab does not combine"
+                    .to_owned(),
+            ));
         }
         let factored = |e: state_factored::FactoredError| refuse(e.to_string());
         let is_int = whole_fluents(ground);
@@ -91,10 +101,14 @@ impl NumericTask {
         }
         for (slot, &value) in slots.iter().zip(&numeric.init) {
             match *slot {
-                #[expect(clippy::cast_possible_truncation, reason = "a whole number, checked by whole_fluents")]
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    reason = "a whole number, checked by whole_fluents"
+                )]
                 Slot::Int(var) => start.set_int(var, value as i64),
                 Slot::Float(var) => {
-                    start.set_float(var, value);
+                    // Finite: the reader takes finite numbers only.
+                    let _ = start.set_float(var, value);
                 }
             }
         }
@@ -105,35 +119,12 @@ impl NumericTask {
         for o in &ground.operators {
             let count = taken.entry(o.name.as_str()).or_insert(0_usize);
             *count += 1;
-            let unique = if *count == 1 { o.name.clone() } else { format!("{} #{count}", o.name) };
-            let mut action = Action::builder(&unique).cost(o.cost);
-            for &f in &o.pre {
-                action = action.pre(Predicate::eq(&ground.facts[f as usize], true));
-            }
-            for &f in &o.neg_pre {
-                action = action.pre(Predicate::eq(&ground.facts[f as usize], false));
-            }
-            for &f in &o.del {
-                action = action.set(&ground.facts[f as usize], false);
-            }
-            for &f in &o.add {
-                action = action.set(&ground.facts[f as usize], true);
-            }
-            if let Some(n) = o.numeric.as_deref() {
-                for c in &n.conditions {
-                    action = action.pre(linear_predicate(c, names));
-                }
-                for e in &n.effects {
-                    let target = &names[e.fluent() as usize];
-                    action = action.effect(match e {
-                        NumericEffect::Assign { value, .. } => Effect::assign(target, expr(value, names)),
-                        NumericEffect::Increase { by, .. } => Effect::increase_by(target, expr(by, names)),
-                    });
-                }
-                if let Some(cost) = &n.cost {
-                    action = action.cost_fn(state_cost(cost, &slots));
-                }
-            }
+            let unique = if *count == 1 {
+                o.name.clone()
+            } else {
+                format!("{} #{count}", o.name)
+            };
+            let action = action(Action::builder(&unique), o, &ground.facts, names, &slots);
             domain.add_action(action).map_err(factored)?;
             action_names.push(o.name.clone());
         }
@@ -151,6 +142,8 @@ impl NumericTask {
             start,
             goal,
             names: action_names,
+            action_costs: ground.action_costs,
+            cost_scale: ground.cost_scale,
         })
     }
 
@@ -169,10 +162,58 @@ impl NumericTask {
         &self.goal
     }
 
-    /// A plan of the domain's actions as an IPC plan.
-    pub fn to_ipc(&self, plan: &[ActionId]) -> IpcPlan {
-        IpcPlan::from_names(plan.iter().map(|a| self.names[a.index()].as_str()))
+    /// A plan of the domain's actions as an IPC plan, costing `cost` (in
+    /// the task's units).
+    pub fn to_ipc(&self, plan: &[ActionId], cost: u64) -> IpcPlan {
+        let mut ipc = IpcPlan::from_names(plan.iter().map(|a| self.names[a.index()].as_str()));
+        if self.action_costs {
+            ipc.general_cost = Some(cost);
+            ipc.cost_scale = self.cost_scale;
+        }
+        ipc
     }
+}
+
+/// `o` as a factored action (`builder` names it): facts as bools, its
+/// linear conditions and effects over the fluents `names` (held in
+/// `slots`), its cost, fixed or read from the state.
+fn action(
+    builder: ActionBuilder,
+    o: &GroundOperator,
+    facts: &[String],
+    names: &[String],
+    slots: &[Slot],
+) -> ActionBuilder {
+    let mut action = builder.cost(o.cost);
+    for &f in &o.pre {
+        action = action.pre(Predicate::eq(&facts[f as usize], true));
+    }
+    for &f in &o.neg_pre {
+        action = action.pre(Predicate::eq(&facts[f as usize], false));
+    }
+    for &f in &o.del {
+        action = action.set(&facts[f as usize], false);
+    }
+    for &f in &o.add {
+        action = action.set(&facts[f as usize], true);
+    }
+    let Some(n) = o.numeric.as_deref() else {
+        return action;
+    };
+    for c in &n.conditions {
+        action = action.pre(linear_predicate(c, names));
+    }
+    for e in &n.effects {
+        let target = &names[e.fluent() as usize];
+        action = action.effect(match e {
+            NumericEffect::Assign { value, .. } => Effect::assign(target, expr(value, names)),
+            NumericEffect::Increase { by, .. } => Effect::increase_by(target, expr(by, names)),
+        });
+    }
+    if let Some(cost) = &n.cost {
+        action = action.cost_fn(state_cost(cost, slots));
+    }
+    action
 }
 
 /// Per fluent: whether it stays a whole number: its initial value is one,
@@ -185,13 +226,20 @@ fn whole_fluents(ground: &GroundTask) -> Vec<bool> {
     };
     let whole = |v: f64| v.fract() == 0.0 && v.abs() < 2f64.powi(53);
     let mut int: Vec<bool> = numeric.init.iter().map(|&v| whole(v)).collect();
-    let effects = || ground.operators.iter().filter_map(|o| o.numeric.as_deref()).flat_map(|n| &n.effects);
+    let effects = || {
+        ground
+            .operators
+            .iter()
+            .filter_map(|o| o.numeric.as_deref())
+            .flat_map(|n| &n.effects)
+    };
     loop {
         let mut changed = false;
         for e in effects() {
             let f = e.fluent() as usize;
             let expr = e.expr();
-            let stays = whole(expr.constant) && expr.terms.iter().all(|&(g, c)| whole(c) && int[g as usize]);
+            let stays = whole(expr.constant)
+                && expr.terms.iter().all(|&(g, c)| whole(c) && int[g as usize]);
             if int[f] && !stays {
                 int[f] = false;
                 changed = true;
@@ -205,7 +253,11 @@ fn whole_fluents(ground: &GroundTask) -> Vec<bool> {
 
 /// A linear expression by the factored variables' names.
 fn expr(e: &LinearExpr, names: &[String]) -> Expr {
-    e.terms.iter().fold(Expr::constant(e.constant), |sum, &(f, c)| sum + Expr::var(&names[f as usize]) * c)
+    e.terms
+        .iter()
+        .fold(Expr::constant(e.constant), |sum, &(f, c)| {
+            sum + Expr::var(&names[f as usize]) * c
+        })
 }
 
 /// `expr op 0` as a factored predicate.
@@ -223,8 +275,15 @@ fn linear_predicate(c: &LinearCondition, names: &[String]) -> Predicate {
 
 /// A cost that depends on the state: the expression's value, rounded to a
 /// whole number (at least 0).
-fn state_cost(cost: &LinearExpr, slots: &[Slot]) -> impl Fn(&State) -> Cost + Send + Sync + 'static {
-    let terms: Vec<(Slot, f64)> = cost.terms.iter().map(|&(f, c)| (slots[f as usize], c)).collect();
+fn state_cost(
+    cost: &LinearExpr,
+    slots: &[Slot],
+) -> impl Fn(&State) -> Cost + Send + Sync + 'static {
+    let terms: Vec<(Slot, f64)> = cost
+        .terms
+        .iter()
+        .map(|&(f, c)| (slots[f as usize], c))
+        .collect();
     let constant = cost.constant;
     move |state: &State| {
         let value = terms.iter().fold(constant, |sum, &(slot, c)| {
@@ -234,7 +293,11 @@ fn state_cost(cost: &LinearExpr, slots: &[Slot]) -> impl Fn(&State) -> Cost + Se
                 Slot::Float(var) => state.float(var),
             }
         });
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "clamped to Cost's range")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "clamped to Cost's range"
+        )]
         let cost = value.round().clamp(0.0, f64::from(Cost::MAX)) as Cost;
         cost
     }
@@ -250,14 +313,17 @@ pub(super) struct NumericRun {
 
 /// Plans `ground` on the factored state and replays the plan found on the
 /// ground task ([`searchlab_pddl::replay`]).
-pub(super) fn solve_numeric(ground: &GroundTask, config: &PlannerConfig) -> Result<NumericRun, SolveError> {
+pub(super) fn solve_numeric(
+    ground: &GroundTask,
+    config: &PlannerConfig,
+) -> Result<NumericRun, SolveError> {
     let began = Instant::now();
     let task = NumericTask::new(ground)?;
     let planner = Planner::new(config.clone());
     let report = planner.plan(&task.domain, &task.start, &task.goal)?;
     let plan = match report.outcome.plan() {
         Some(p) => {
-            let ipc = task.to_ipc(&p.actions);
+            let ipc = task.to_ipc(&p.actions, p.cost);
             searchlab_pddl::replay(ground, &ipc)?;
             Some(ipc)
         }

@@ -9,7 +9,9 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use planners::heuristics::{heuristic, NamedHeuristic, Registry};
-use planners::pddl::{solve_files_with, IpcPlan, PddlOptions, PddlSolution, SolveError};
+use planners::pddl::{
+    decimal_cost, solve_files_with, IpcPlan, PddlOptions, PddlSolution, SolveError,
+};
 use planners::problem::LoadedProblem;
 use planners::{
     Direction, PlanImprovement, PlanOutcome, PlanReport, PlanTrace, Planner, PlannerConfig,
@@ -536,6 +538,13 @@ fn grounding_limit_text(
     text
 }
 
+/// A cost scaled by `scale` as the metric's value.
+fn metric_value(cost: u64, scale: u32) -> f64 {
+    #[expect(clippy::cast_precision_loss, reason = "a plan's cost, far below 2^53")]
+    let value = cost as f64 / f64::from(scale);
+    value
+}
+
 /// A solved task's step names and its validation (`solve_files_with`
 /// replays every plan it returns).
 fn replayed_plan(solution: &PddlSolution) -> (Vec<&str>, Option<Result<u64, String>>) {
@@ -552,6 +561,10 @@ fn replayed_plan(solution: &PddlSolution) -> (Vec<&str>, Option<Result<u64, Stri
 fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution) -> String {
     let (names, validation) = replayed_plan(solution);
     let mut value = to_json(heading, &solution.report, &names, validation.as_ref());
+    if let Some(plan) = solution.report.plan().filter(|_| solution.cost_scale > 1) {
+        // A numeric task's decimal costs, scaled for search: in the metric's units.
+        value["cost"] = json!(metric_value(plan.cost, solution.cost_scale));
+    }
     value["grounding"] = json!({
         "facts": solution.grounding.facts,
         "operators": solution.grounding.operators,
@@ -584,6 +597,15 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
         validation.as_ref(),
         false,
     );
+    if let Some(plan) = solution.report.plan().filter(|_| solution.cost_scale > 1) {
+        // A numeric task's decimal costs, scaled for search: in the metric's units.
+        let scaled = format!("\ncost      {}\n", plan.cost);
+        let shown = format!(
+            "\ncost      {}\n",
+            decimal_cost(plan.cost, solution.cost_scale)
+        );
+        text = text.replacen(&scaled, &shown, 1);
+    }
     let g = &solution.grounding;
     let _ = writeln!(
         text,

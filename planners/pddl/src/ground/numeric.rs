@@ -20,6 +20,9 @@ use crate::PddlError;
 /// A ground fluent: function and objects.
 type Key = (u32, Vec<u32>);
 
+/// An operator's cost and numeric part, as grounding makes them.
+type Grounded = (u32, Option<Box<OperatorNumeric>>);
+
 /// Why an expression has no linear form.
 enum Unfit {
     /// It reads an undefined value or divides by zero: the operator (or
@@ -179,7 +182,7 @@ impl<'a> NumericGrounding<'a> {
         binding: &[u32],
         base: f64,
         name: impl Fn() -> String,
-    ) -> Result<Option<(u32, Option<Box<OperatorNumeric>>)>, PddlError> {
+    ) -> Result<Option<Grounded>, PddlError> {
         let refuse = |message: String| PddlError::Numeric {
             context: format!("action `{}`", name()),
             message,
@@ -201,7 +204,7 @@ impl<'a> NumericGrounding<'a> {
                 self.time_weight
             }
         } else {
-            f64::from(base)
+            base
         });
         for effect in &schema.numeric_effects {
             let key: Key = (
@@ -243,8 +246,8 @@ impl<'a> NumericGrounding<'a> {
                     ));
                 }
                 match (up, factor.constant) {
-                    (false, c) if c == 0.0 => Err(None),
                     (true, c) => Ok(target.scaled(c)),
+                    (false, 0.0) => Err(None),
                     (false, c) => Ok(target.scaled(1.0 / c)),
                 }
             };

@@ -1,0 +1,760 @@
+//! The numeric relaxation of a factored domain that [`NumericRmax`] and
+//! [`NumericRelaxedPlan`] estimate with, as ENHSP's `hrmax` and `hmrp` do
+//! (Scala, Haslum, Thiébaux and Ramírez, "Interval-based relaxation for
+//! general numeric planning", ECAI 2016, and "Subgoaling techniques for
+//! satisficing and optimal numeric planning", JAIR 2020).
+//!
+//! Every precondition and goal becomes a condition: a constraint on one
+//! discrete variable (bool, string, or a number outside one interval), or
+//! a linear one `sum w_i x_i + k >= 0` (an interval on a number is two of
+//! those, `==` two, `<` over ints `<= -1`, `!=` and custom predicates are
+//! left out: they never make an estimate larger). An action supports a
+//! discrete condition by setting its variable to an allowed value (a
+//! toggle, or any change to a number, counts), and a linear one by the
+//! amount its effects add to the sum, `delta`: a constant for `+=` and
+//! `-=` of constants, unbounded for an assignment or an expression that
+//! reads another variable. From a state, a linear condition short by
+//! `need` costs
+//!
+//! - for `hrmax`: the larger of two lower bounds, the cheapest supporter
+//!   with its precondition (`h^max`), and `need` times the least cost per
+//!   unit of any supporter; admissible, since a plan needs one supporter
+//!   at least and all of `need`;
+//! - for `hmrp`: its best supporter's precondition (`h^add`) plus the
+//!   supporter's cost repeated `ceil(need / delta)` times.
+//!
+//! Costs are propagated to a fixpoint (a cost may fall after the
+//! conditions that use it were costed, so each round goes over all of
+//! them until nothing falls).
+
+use search_core::{Estimate, Heuristic};
+
+use crate::constraint::{Constraint, Intervals};
+use crate::effect::{Eff, ExprKind};
+use crate::linear::{Linear, LinearTest};
+use crate::value::{key_float, key_int};
+use crate::{ActionId, Cost, Domain, Goal, Op, State, VarType};
+
+/// A condition of the relaxation.
+#[derive(Clone, Debug, PartialEq)]
+enum Cond {
+    /// A constraint on one discrete variable (or a number outside one
+    /// interval).
+    Var { var: u32, constraint: Constraint },
+    /// `sum w_i x_i + k >= 0`.
+    AtLeast { terms: Vec<(u32, f64)>, k: f64 },
+}
+
+/// What an action does to one variable: the variable, the change to it
+/// as a number, the slot it sets it to (if it does), whether it toggles it.
+type VarChange = (u32, Change, Option<u64>, bool);
+
+/// What an action does to a number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Change {
+    By(f64),
+    Any,
+}
+
+/// An action of the relaxation.
+#[derive(Clone, Debug)]
+struct Step {
+    /// Its cost; `None` when it depends on the state (`cost_fn`).
+    cost: Option<Cost>,
+    pre: Vec<u32>,
+}
+
+/// A supporter of a condition: the action and what it adds (`None`: any
+/// amount, or a discrete condition).
+#[derive(Clone, Copy, Debug)]
+struct Support {
+    action: u32,
+    delta: Option<f64>,
+}
+
+/// A condition's identity, for sharing equal ones.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum CondKey {
+    Var(u32, Constraint),
+    AtLeast(Vec<(u32, u64)>, u64),
+}
+
+impl Cond {
+    fn key(&self) -> CondKey {
+        match self {
+            Cond::Var { var, constraint } => CondKey::Var(*var, constraint.clone()),
+            Cond::AtLeast { terms, k } => CondKey::AtLeast(
+                terms.iter().map(|&(v, w)| (v, w.to_bits())).collect(),
+                k.to_bits(),
+            ),
+        }
+    }
+}
+
+/// A factored domain's numeric relaxation with respect to a goal.
+#[derive(Clone, Debug)]
+pub(crate) struct Relaxation {
+    conds: Vec<Cond>,
+    index: rustc_hash::FxHashMap<CondKey, u32>,
+    steps: Vec<Step>,
+    /// Per condition: its supporters.
+    support: Vec<Vec<Support>>,
+    goal: Vec<u32>,
+    /// Per variable: whether it is a float (else read as an int).
+    float: Vec<bool>,
+}
+
+/// The fixpoint of one estimate.
+#[derive(Clone, Debug, Default)]
+struct Costs {
+    /// Per condition.
+    cond: Vec<f64>,
+    /// Per action: its precondition's cost.
+    pre: Vec<f64>,
+    /// Per condition: how far its sum is below 0 (0 if it holds).
+    need: Vec<f64>,
+    /// Per condition: its best supporter (`hmrp`), if costed.
+    best: Vec<Option<Support>>,
+}
+
+impl Relaxation {
+    /// The relaxation of `domain` toward `goal`; `None` for a domain with
+    /// custom effects, which could change anything.
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
+    )]
+    pub(crate) fn new(domain: &Domain, goal: &Goal) -> Option<Self> {
+        let schema = domain.schema();
+        let float: Vec<bool> = schema
+            .vars()
+            .map(|v| v.var_type() == VarType::Float)
+            .collect();
+        let numeric: Vec<bool> = schema
+            .vars()
+            .map(|v| matches!(v.var_type(), VarType::Int | VarType::Float))
+            .collect();
+        let mut relaxation = Relaxation {
+            conds: Vec::new(),
+            index: rustc_hash::FxHashMap::default(),
+            steps: Vec::new(),
+            support: Vec::new(),
+            goal: Vec::new(),
+            float,
+        };
+        let mut changes: Vec<Vec<VarChange>> = Vec::new();
+        for action in domain.actions() {
+            let mut pre = Vec::new();
+            for (var, constraint) in &action.pre_constraints {
+                relaxation.constraint(*var, constraint, numeric[*var as usize], &mut pre);
+            }
+            for (test, _) in &action.pre_linear {
+                relaxation.linear(test, &mut pre);
+            }
+            let mut effects = Vec::new();
+            for (var, chain) in &action.chains {
+                let mut change = Change::By(0.0);
+                let mut set = None;
+                let mut toggled = false;
+                for effect in chain {
+                    match effect {
+                        Eff::Set { slot, .. } => {
+                            set = Some(*slot);
+                            change = Change::Any;
+                        }
+                        Eff::AddInt { d, .. } => change = add(change, Change::By(*d as f64)),
+                        Eff::SubInt { d, .. } => change = add(change, Change::By(-(*d as f64))),
+                        Eff::AddFloat { d, .. } => change = add(change, Change::By(*d)),
+                        Eff::Toggle { .. } => {
+                            toggled = true;
+                            change = Change::Any;
+                        }
+                        Eff::Expr(e) => {
+                            let constant = match &e.expr {
+                                Linear::Exact { terms, constant } if terms.is_empty() => {
+                                    Some(*constant as f64)
+                                }
+                                Linear::Float { terms, constant } if terms.is_empty() => {
+                                    Some(*constant)
+                                }
+                                _ => None,
+                            };
+                            change = match (e.kind, constant) {
+                                (ExprKind::Increase, Some(c)) => add(change, Change::By(c)),
+                                (ExprKind::Decrease, Some(c)) => add(change, Change::By(-c)),
+                                _ => Change::Any,
+                            };
+                            set = None;
+                        }
+                        Eff::Custom { .. } => return None,
+                    }
+                }
+                effects.push((*var, change, set, toggled));
+            }
+            if action
+                .effects
+                .iter()
+                .any(|e| matches!(e, Eff::Custom { .. }))
+            {
+                return None;
+            }
+            relaxation.add_pair_sums(&mut pre);
+            relaxation.steps.push(Step {
+                cost: action.cost_fn.is_none().then_some(action.cost),
+                pre,
+            });
+            changes.push(effects);
+        }
+        let mut goal_conds = Vec::new();
+        for (var, constraint) in &goal.constraints {
+            relaxation.constraint(*var, constraint, numeric[*var as usize], &mut goal_conds);
+        }
+        for (test, _) in &goal.linear {
+            relaxation.linear(test, &mut goal_conds);
+        }
+        relaxation.add_pair_sums(&mut goal_conds);
+        relaxation.goal = goal_conds;
+        relaxation.support = relaxation
+            .conds
+            .iter()
+            .map(|cond| supporters(cond, &changes))
+            .collect();
+        Some(relaxation)
+    }
+
+    /// The index of `cond`, added if new.
+    fn intern(&mut self, cond: Cond) -> u32 {
+        let next = u32::try_from(self.conds.len()).unwrap_or(u32::MAX);
+        let index = *self.index.entry(cond.key()).or_insert(next);
+        if index == next {
+            self.conds.push(cond);
+        }
+        index
+    }
+
+    /// Adds to a conjunction of conditions the sum of each pair of its
+    /// linear ones (ENHSP's redundant constraints): implied by the pair, a
+    /// sum needs both shortfalls at once, so `h^max` sees more than either
+    /// alone (two counters short by 5 each need 10 steps of +1). At most
+    /// [`PAIRED`] linear conditions are paired.
+    fn add_pair_sums(&mut self, conds: &mut Vec<u32>) {
+        conds.sort_unstable();
+        conds.dedup();
+        let linear: Vec<(Vec<(u32, f64)>, f64)> = conds
+            .iter()
+            .filter_map(|&c| match &self.conds[c as usize] {
+                Cond::AtLeast { terms, k } => Some((terms.clone(), *k)),
+                Cond::Var { .. } => None,
+            })
+            .take(PAIRED)
+            .collect();
+        for (i, (a, ka)) in linear.iter().enumerate() {
+            for (b, kb) in &linear[i + 1..] {
+                let mut terms = a.clone();
+                for &(v, w) in b {
+                    match terms.iter_mut().find(|t| t.0 == v) {
+                        Some(t) => t.1 += w,
+                        None => terms.push((v, w)),
+                    }
+                }
+                terms.retain(|t| t.1.abs() > 1e-12);
+                terms.sort_unstable_by_key(|t| t.0);
+                if !terms.is_empty() {
+                    conds.push(self.intern(Cond::AtLeast { terms, k: ka + kb }));
+                }
+            }
+        }
+        conds.sort_unstable();
+        conds.dedup();
+    }
+
+    /// The conditions of a constraint on one variable.
+    fn constraint(&mut self, var: u32, constraint: &Constraint, numeric: bool, out: &mut Vec<u32>) {
+        let interval = match constraint {
+            Constraint::Int(set) if numeric => one_interval(set, true),
+            Constraint::Float(set) if numeric => one_interval(set, false),
+            _ => None,
+        };
+        match interval {
+            Some((low, high)) => {
+                if let Some(low) = low {
+                    out.push(self.intern(Cond::AtLeast {
+                        terms: vec![(var, 1.0)],
+                        k: -low,
+                    }));
+                }
+                if let Some(high) = high {
+                    out.push(self.intern(Cond::AtLeast {
+                        terms: vec![(var, -1.0)],
+                        k: high,
+                    }));
+                }
+            }
+            None => out.push(self.intern(Cond::Var {
+                var,
+                constraint: constraint.clone(),
+            })),
+        }
+    }
+
+    /// The conditions of a linear test `expr op 0` (`!=` has none).
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
+    )]
+    fn linear(&mut self, test: &LinearTest, out: &mut Vec<u32>) {
+        let (terms, k, exact): (Vec<(u32, f64)>, f64, bool) = match &test.expr {
+            Linear::Exact { terms, constant } => (
+                terms.iter().map(|&(v, c)| (v, c as f64)).collect(),
+                *constant as f64,
+                true,
+            ),
+            Linear::Float { terms, constant } => (
+                terms.iter().map(|&(v, c, _)| (v, c)).collect(),
+                *constant,
+                false,
+            ),
+        };
+        let negated = || terms.iter().map(|&(v, c)| (v, -c)).collect::<Vec<_>>();
+        // Over the integers `> 0` is `>= 1`; over the reals it relaxes to `>= 0`.
+        let strict = if exact { 1.0 } else { 0.0 };
+        let conds = match test.op {
+            Op::Ge => vec![Cond::AtLeast {
+                terms: terms.clone(),
+                k,
+            }],
+            Op::Gt => vec![Cond::AtLeast {
+                terms: terms.clone(),
+                k: k - strict,
+            }],
+            Op::Le => vec![Cond::AtLeast {
+                terms: negated(),
+                k: -k,
+            }],
+            Op::Lt => vec![Cond::AtLeast {
+                terms: negated(),
+                k: -k - strict,
+            }],
+            Op::Eq => vec![
+                Cond::AtLeast {
+                    terms: terms.clone(),
+                    k,
+                },
+                Cond::AtLeast {
+                    terms: negated(),
+                    k: -k,
+                },
+            ],
+            Op::Ne => Vec::new(),
+        };
+        for cond in conds {
+            out.push(self.intern(cond));
+        }
+    }
+
+    /// A number's value in `state`.
+    fn value(&self, state: &State, var: u32) -> f64 {
+        let slot = state.slot(var as usize);
+        if self.float[var as usize] {
+            key_float(slot)
+        } else {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "an estimate: 2^53 is far beyond any plan's numbers"
+            )]
+            let v = key_int(slot) as f64;
+            v
+        }
+    }
+
+    /// How far `cond`'s sum is below 0 in `state` (0 if it holds).
+    fn need(&self, cond: &Cond, state: &State) -> f64 {
+        match cond {
+            Cond::Var { var, constraint } => {
+                if constraint.allows(state.slot(*var as usize)) {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            }
+            Cond::AtLeast { terms, k } => {
+                let sum = terms
+                    .iter()
+                    .fold(*k, |s, &(v, w)| s + w * self.value(state, v));
+                let tolerance = 1e-9 * sum.abs().max(1.0);
+                if sum >= -tolerance {
+                    0.0
+                } else {
+                    -sum
+                }
+            }
+        }
+    }
+
+    /// The fixpoint from `state`: `additive` for `hmrp` (sums, repetitions),
+    /// else `hrmax`'s (maxima, cost per unit). `cost` gives an action's cost
+    /// where it depends on the state.
+    fn propagate(
+        &self,
+        state: &State,
+        additive: bool,
+        cost: impl Fn(u32) -> f64,
+        costs: &mut Costs,
+    ) {
+        let n = self.conds.len();
+        costs.need.clear();
+        costs
+            .need
+            .extend(self.conds.iter().map(|c| self.need(c, state)));
+        costs.cond.clear();
+        costs.cond.extend(
+            costs
+                .need
+                .iter()
+                .map(|&need| if need == 0.0 { 0.0 } else { f64::INFINITY }),
+        );
+        costs.best.clear();
+        costs.best.resize(n, None);
+        costs.pre.clear();
+        costs.pre.resize(self.steps.len(), f64::INFINITY);
+        let step_cost: Vec<f64> = (0..self.steps.len())
+            .map(|a| {
+                self.steps[a]
+                    .cost
+                    .map_or_else(|| cost(u32::try_from(a).unwrap_or(u32::MAX)), f64::from)
+            })
+            .collect();
+        loop {
+            for (a, step) in self.steps.iter().enumerate() {
+                costs.pre[a] = if additive {
+                    step.pre.iter().map(|&c| costs.cond[c as usize]).sum()
+                } else {
+                    step.pre
+                        .iter()
+                        .map(|&c| costs.cond[c as usize])
+                        .fold(0.0, f64::max)
+                };
+            }
+            let mut fell = false;
+            for c in 0..n {
+                if costs.need[c] == 0.0 {
+                    continue;
+                }
+                let need = costs.need[c];
+                let mut cheapest = f64::INFINITY;
+                let mut per_unit = f64::INFINITY;
+                let mut best = None;
+                for s in &self.support[c] {
+                    let a = s.action as usize;
+                    let pre = costs.pre[a];
+                    if pre.is_infinite() {
+                        continue;
+                    }
+                    let repeats = match (s.delta, need.is_finite()) {
+                        (Some(delta), true) => (need / delta - 1e-9).ceil().max(1.0),
+                        _ => 1.0,
+                    };
+                    let total = if additive {
+                        pre + repeats * step_cost[a]
+                    } else {
+                        pre + step_cost[a]
+                    };
+                    if total < cheapest {
+                        cheapest = total;
+                        best = Some(*s);
+                    }
+                    let unit = match (s.delta, need.is_finite()) {
+                        (Some(delta), true) => step_cost[a] / delta,
+                        _ => 0.0,
+                    };
+                    per_unit = per_unit.min(unit);
+                }
+                let value = if additive || !need.is_finite() {
+                    cheapest
+                } else {
+                    cheapest.max(need * per_unit)
+                };
+                if value < costs.cond[c] - 1e-9 {
+                    costs.cond[c] = value;
+                    costs.best[c] = best;
+                    fell = true;
+                }
+            }
+            if !fell {
+                return;
+            }
+        }
+    }
+}
+
+/// The most linear conditions of one conjunction whose pairs are summed.
+const PAIRED: usize = 12;
+
+/// The sum of two changes to one number.
+fn add(a: Change, b: Change) -> Change {
+    match (a, b) {
+        (Change::By(x), Change::By(y)) => Change::By(x + y),
+        _ => Change::Any,
+    }
+}
+
+/// `set`'s one interval as optional bounds (`None` for an unbounded side),
+/// or `None` if it is not one interval.
+fn one_interval(set: &Intervals, int: bool) -> Option<(Option<f64>, Option<f64>)> {
+    if int {
+        let [(low, high)] = set.to_ints()[..] else {
+            return None;
+        };
+        #[expect(clippy::cast_precision_loss, reason = "bounds of an estimate")]
+        let bounds = (
+            (low != i64::MIN).then_some(low as f64),
+            (high != i64::MAX).then_some(high as f64),
+        );
+        Some(bounds)
+    } else {
+        let [(low, high)] = set.to_floats()[..] else {
+            return None;
+        };
+        Some((
+            low.is_finite().then_some(low),
+            high.is_finite().then_some(high),
+        ))
+    }
+}
+
+/// The supporters of `cond` among the actions' `changes` (per action: the
+/// variables it changes, how, the slot it sets, whether it toggles).
+fn supporters(cond: &Cond, changes: &[Vec<VarChange>]) -> Vec<Support> {
+    let mut out = Vec::new();
+    for (a, changed) in changes.iter().enumerate() {
+        let action = u32::try_from(a).unwrap_or(u32::MAX);
+        match cond {
+            Cond::Var { var, constraint } => {
+                let supports = changed.iter().any(|&(v, change, set, toggled)| {
+                    v == *var
+                        && match set {
+                            Some(slot) => constraint.allows(slot),
+                            None => toggled || change != Change::By(0.0),
+                        }
+                });
+                if supports {
+                    out.push(Support {
+                        action,
+                        delta: None,
+                    });
+                }
+            }
+            Cond::AtLeast { terms, .. } => {
+                let mut delta = Some(0.0);
+                for &(v, change, _, _) in changed {
+                    let Some(&(_, w)) = terms.iter().find(|t| t.0 == v) else {
+                        continue;
+                    };
+                    delta = match (delta, change) {
+                        (Some(d), Change::By(x)) => Some(d + w * x),
+                        _ => None,
+                    };
+                }
+                match delta {
+                    Some(d) if d > 1e-12 => out.push(Support {
+                        action,
+                        delta: Some(d),
+                    }),
+                    Some(_) => {}
+                    None => out.push(Support {
+                        action,
+                        delta: None,
+                    }),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A cost as an estimate: rounded up, infinite as a dead end.
+fn estimate(value: f64) -> Estimate<Cost> {
+    if value.is_finite() {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "clamped to Cost's range"
+        )]
+        let v = (value - 1e-9).ceil().clamp(0.0, f64::from(Cost::MAX)) as Cost;
+        Estimate::Value(v)
+    } else {
+        Estimate::DeadEnd
+    }
+}
+
+/// ENHSP's `hrmax`: `h^max` over the numeric relaxation, a linear
+/// condition costing at least `need` times the least cost per unit of its
+/// supporters. Admissible; forward.
+///
+/// ```
+/// use search_core::{astar, Heuristic, Estimate};
+/// use state_factored::{Action, Domain, NumericRmax, Predicate, Schema};
+/// let mut schema = Schema::new();
+/// schema.int("gold").unwrap();
+/// let mut domain = Domain::new(schema);
+/// domain.add_action(Action::builder("mine").cost(3).increase("gold", 10)).unwrap();
+/// let goal = domain.goal([Predicate::ge("gold", 45)]).unwrap();
+/// let start = domain.schema().default_state();
+/// let mut h = NumericRmax::new(&domain, &goal).unwrap();
+/// // 45 gold at 10 a mine: 4.5 mines at least, 13.5 rounds up to 14.
+/// assert_eq!(h.estimate(&start), Estimate::Value(14));
+/// let plan = astar(&domain.forward(&goal), start, h).unwrap().outcome.into_solution().unwrap();
+/// assert_eq!(plan.cost, 15);
+/// ```
+pub struct NumericRmax {
+    relaxation: Relaxation,
+    costs: Costs,
+}
+
+impl NumericRmax {
+    /// The heuristic of `domain` toward `goal`; `None` for a domain with
+    /// custom effects.
+    pub fn new(domain: &Domain, goal: &Goal) -> Option<Self> {
+        Some(Self {
+            relaxation: Relaxation::new(domain, goal)?,
+            costs: Costs::default(),
+        })
+    }
+}
+
+impl Heuristic<State, Cost> for NumericRmax {
+    fn estimate(&mut self, state: &State) -> Estimate<Cost> {
+        self.relaxation
+            .propagate(state, false, |_| 0.0, &mut self.costs);
+        let value = self
+            .relaxation
+            .goal
+            .iter()
+            .map(|&c| self.costs.cond[c as usize])
+            .fold(0.0, f64::max);
+        estimate(value)
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+}
+
+/// ENHSP's `hmrp` (Metric-FF's heuristic with repetitions): the cost of a
+/// relaxed plan whose supporters repeat as often as a linear condition
+/// needs, found through `h^add`; its actions that apply are helpful
+/// ([`Heuristic::is_preferred`]). Not admissible; forward.
+///
+/// ```
+/// use search_core::{Heuristic, Estimate};
+/// use state_factored::{Action, Domain, NumericRelaxedPlan, Predicate, Schema};
+/// let mut schema = Schema::new();
+/// schema.int("gold").unwrap();
+/// let mut domain = Domain::new(schema);
+/// domain.add_action(Action::builder("mine").cost(3).increase("gold", 10)).unwrap();
+/// let goal = domain.goal([Predicate::ge("gold", 45)]).unwrap();
+/// let start = domain.schema().default_state();
+/// let mut h = NumericRelaxedPlan::new(&domain, &goal).unwrap();
+/// // Five mines.
+/// assert_eq!(h.estimate(&start), Estimate::Value(15));
+/// ```
+pub struct NumericRelaxedPlan<'a> {
+    domain: &'a Domain,
+    relaxation: Relaxation,
+    costs: Costs,
+    /// The state last estimated, its helpful actions, and the states they
+    /// lead to (made when first asked).
+    last: Option<State>,
+    helpful: Vec<ActionId>,
+    helpful_states: Option<Vec<State>>,
+}
+
+impl<'a> NumericRelaxedPlan<'a> {
+    /// The heuristic of `domain` toward `goal`; `None` for a domain with
+    /// custom effects.
+    pub fn new(domain: &'a Domain, goal: &Goal) -> Option<Self> {
+        Some(Self {
+            domain,
+            relaxation: Relaxation::new(domain, goal)?,
+            costs: Costs::default(),
+            last: None,
+            helpful: Vec::new(),
+            helpful_states: None,
+        })
+    }
+}
+
+impl Heuristic<State, Cost> for NumericRelaxedPlan<'_> {
+    fn estimate(&mut self, state: &State) -> Estimate<Cost> {
+        let domain = self.domain;
+        let by_state = |a: u32| f64::from(domain.actions()[a as usize].cost_in(state));
+        self.relaxation
+            .propagate(state, true, by_state, &mut self.costs);
+        self.last = Some(state.clone());
+        self.helpful.clear();
+        self.helpful_states = None;
+        let relaxation = &self.relaxation;
+        let costs = &self.costs;
+        if relaxation
+            .goal
+            .iter()
+            .any(|&c| costs.cond[c as usize].is_infinite())
+        {
+            return Estimate::DeadEnd;
+        }
+        // The relaxed plan: best supporters back from the goal, each
+        // repeated as often as the conditions it supports need.
+        let mut repeats: Vec<f64> = vec![0.0; relaxation.steps.len()];
+        let mut seen = vec![false; relaxation.conds.len()];
+        let mut stack: Vec<u32> = relaxation.goal.clone();
+        while let Some(c) = stack.pop() {
+            let c = c as usize;
+            if seen[c] || costs.need[c] == 0.0 {
+                continue;
+            }
+            seen[c] = true;
+            let Some(support) = costs.best[c] else {
+                continue;
+            };
+            let a = support.action as usize;
+            let times = match support.delta {
+                Some(delta) if costs.need[c].is_finite() => {
+                    (costs.need[c] / delta - 1e-9).ceil().max(1.0)
+                }
+                _ => 1.0,
+            };
+            repeats[a] = repeats[a].max(times);
+            stack.extend(&relaxation.steps[a].pre);
+        }
+        let mut value = 0.0;
+        for (a, &times) in repeats.iter().enumerate() {
+            if times > 0.0 {
+                value += times * by_state(u32::try_from(a).unwrap_or(u32::MAX));
+                if costs.pre[a] == 0.0 {
+                    self.helpful
+                        .push(ActionId(u32::try_from(a).unwrap_or(u32::MAX)));
+                }
+            }
+        }
+        estimate(value)
+    }
+
+    fn is_preferred(&mut self, parent: &State, child: &State) -> bool {
+        if self.last.as_ref() != Some(parent) {
+            return false;
+        }
+        let domain = self.domain;
+        let helpful = &self.helpful;
+        let states = self.helpful_states.get_or_insert_with(|| {
+            helpful
+                .iter()
+                .filter_map(|&a| domain.action(a).effects_on(parent))
+                .collect()
+        });
+        states.contains(child)
+    }
+
+    fn dead_ends_are_reliable(&self) -> bool {
+        true
+    }
+}
