@@ -318,18 +318,25 @@ impl<C: Cost> RadixHeap<C> {
         let mut moving = std::mem::take(self.buckets.get_mut(lowest)?);
         self.filled &= !(1 << lowest);
         self.last = moving.iter().map(RadixEntry::key).min()?;
-        if moving.len() <= RUN_MAX || lowest == 0 {
+        // The sorts are stable: among equals, the entry pushed last pops
+        // first.
+        if lowest == 0 {
             std::mem::swap(&mut self.run, &mut moving);
+            self.run.sort_by_key(|e| e.g);
+        } else if moving.len() <= RUN_MAX {
+            std::mem::swap(&mut self.run, &mut moving);
+            self.run.sort_by(|a, b| b.f.cmp(&a.f).then(a.g.cmp(&b.g)));
         } else {
             for entry in moving.drain(..) {
                 self.place(entry);
             }
             std::mem::swap(&mut self.run, &mut self.buckets[0]);
             self.filled &= !1;
+            // Bucket 0 holds the keys equal to `last`: one `f`.
+            self.run.sort_by_key(|e| e.g);
         }
         // Keep the allocation for the next time this bucket fills.
         self.buckets[lowest] = moving;
-        self.run.sort_by(|a, b| b.f.cmp(&a.f).then(a.g.cmp(&b.g)));
         Some(())
     }
 
