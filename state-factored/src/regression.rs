@@ -206,6 +206,30 @@ impl Subgoal {
 /// - a subgoal that constrains a variable no action changes, in a way the
 ///   start violates, is a dead end and is not generated.
 ///
+/// With linear parts (linear conditions over several ints, expression
+/// effects), subgoals also hold [`LinearConstraint`]s:
+///
+/// - each int variable that `a` changes is replaced, in every linear
+///   constraint of `G`, by the affine map its effects apply (read in the
+///   state before `a`: `x += y` maps `x` to `x + y`, `x := 2 * y` to `2y`);
+/// - a variable's per-variable constraint goes through an expression effect
+///   the same way: it stays per-variable when the map reads one variable
+///   (`x := y + 2`), else becomes linear constraints (the two bounds of its
+///   hull and one `!=` per value missing inside it);
+/// - linear preconditions are added; everything is normalised (one-variable
+///   constraints become per-variable ones, coefficients divided by their
+///   common divisor), constraints with the same terms merged (the tighter
+///   `<=` kept, an `==` against its `<=` and `!=`), constraints the
+///   per-variable bounds imply dropped, and the subgoal pruned when a
+///   constraint contradicts another or cannot be met within the bounds;
+/// - the maps are exact over the integers: a subgoal whose coefficients
+///   would leave `i64` is not generated, and an intermediate overflow of an
+///   effect chain that forward search would reject is not excluded
+///   ([`Domain::validate`] checks a plan).
+///
+/// Linear conditions and expression effects in `f64` cannot be regressed
+/// exactly and are refused by name when the space is built.
+///
 /// The plan is the regressed actions in reverse: [`plan`](Self::plan).
 /// Forward and regression optimal costs agree. Custom predicates, custom
 /// effects and cost functions cannot be regressed: [`new`](Self::new) refuses
