@@ -45,6 +45,10 @@ const MAX_PLAN_STEPS: i64 = 1 << 32;
 /// In the economy benchmark it lets A* skip states such as "the same, with
 /// less wood" (BENCHMARKS.md).
 ///
+/// Variables that a linear condition or an expression effect reads or
+/// writes must be equal: a linear condition may ask more of one variable
+/// and less of another, and an expression copies a difference elsewhere.
+///
 /// ```
 /// use search_core::{astar, Algorithm, Search};
 /// use state_factored::{NumericHmax, ResourceDominance};

@@ -209,6 +209,10 @@ pub enum Combine {
 /// The admissible form assumes that each action's fixed cost is a lower bound
 /// of its cost function, if it has one.
 ///
+/// Linear conditions over several variables are left out of the measure
+/// and expression effects count as one step to any value, so it stays
+/// admissible (a relaxation) with linear parts about.
+///
 /// ```
 /// use search_core::{Estimate, Heuristic};
 /// use state_factored::{Action, Domain, NumericDistance, Predicate, Schema, State};

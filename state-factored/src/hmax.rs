@@ -180,6 +180,12 @@ impl Condition<'_> {
 /// regression, the costs from the start are settled once, and each subgoal
 /// costs one pass over its constraints.
 ///
+/// Linear conditions over several variables are relaxed away (a condition
+/// dropped only makes the relaxation easier) and an expression effect is an
+/// achiever that can set its variable to any value, so the estimate stays
+/// admissible with linear parts about (the property tests of
+/// `tests/linear.rs` check it against Dijkstra).
+///
 /// ```
 /// use search_core::{astar, Estimate, Heuristic};
 /// use state_factored::{Action, Domain, NumericHmax, Predicate, Schema, State};

@@ -35,8 +35,13 @@ use crate::{ActionId, Cost, Domain, FactoredError, Goal, Schema, State, StrSet, 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Subgoal {
     constraints: Vec<(u32, Constraint)>,
-    /// Canonical and sorted; empty (no allocation) without linear parts.
-    linear: Box<[LinearConstraint]>,
+    /// Canonical and sorted; `None` when empty, so that a subgoal without
+    /// linear parts grows by one pointer only.
+    #[expect(
+        clippy::box_collection,
+        reason = "one pointer in every subgoal, where a Vec would be three"
+    )]
+    linear: Option<Box<Vec<LinearConstraint>>>,
 }
 
 impl Subgoal {
@@ -72,7 +77,7 @@ impl Subgoal {
     /// assert!(node.constraints().is_empty());
     /// ```
     pub fn linear_constraints(&self) -> &[LinearConstraint] {
-        &self.linear
+        self.linear.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// The subgoal in words, for traces and logs: each constrained
@@ -104,7 +109,7 @@ impl Subgoal {
                 let name = names.get(*var as usize).copied().unwrap_or("?");
                 describe_constraint(name, constraint, schema)
             })
-            .chain(self.linear.iter().map(|c| c.describe(&names)))
+            .chain(self.linear_constraints().iter().map(|c| c.describe(&names)))
             .collect();
         if parts.is_empty() {
             "(anything)".to_owned()
@@ -136,12 +141,14 @@ impl Subgoal {
                 .iter()
                 .map(|(_, c)| c.heap_bytes())
                 .sum::<usize>()
-            + heap_block(size_of_val::<[LinearConstraint]>(&self.linear))
-            + self
-                .linear
-                .iter()
-                .map(LinearConstraint::heap_bytes)
-                .sum::<usize>()
+            + self.linear.as_deref().map_or(0, |linear| {
+                heap_block(size_of::<Vec<LinearConstraint>>())
+                    + heap_block(linear.capacity() * size_of::<LinearConstraint>())
+                    + linear
+                        .iter()
+                        .map(LinearConstraint::heap_bytes)
+                        .sum::<usize>()
+            })
     }
 
     /// The constrained variables (by index) whose constraint `state`
@@ -181,7 +188,10 @@ impl Subgoal {
         self.constraints
             .iter()
             .all(|(v, c)| c.allows(state.slot(*v as usize)))
-            && self.linear.iter().all(|c| c.is_satisfied_by(state))
+            && self
+                .linear_constraints()
+                .iter()
+                .all(|c| c.is_satisfied_by(state))
     }
 }
 
@@ -205,6 +215,30 @@ impl Subgoal {
 ///   inconsistent;
 /// - a subgoal that constrains a variable no action changes, in a way the
 ///   start violates, is a dead end and is not generated.
+///
+/// With linear parts (linear conditions over several ints, expression
+/// effects), subgoals also hold [`LinearConstraint`]s:
+///
+/// - each int variable that `a` changes is replaced, in every linear
+///   constraint of `G`, by the affine map its effects apply (read in the
+///   state before `a`: `x += y` maps `x` to `x + y`, `x := 2 * y` to `2y`);
+/// - a variable's per-variable constraint goes through an expression effect
+///   the same way: it stays per-variable when the map reads one variable
+///   (`x := y + 2`), else becomes linear constraints (the two bounds of its
+///   hull and one `!=` per value missing inside it);
+/// - linear preconditions are added; everything is normalised (one-variable
+///   constraints become per-variable ones, coefficients divided by their
+///   common divisor), constraints with the same terms merged (the tighter
+///   `<=` kept, an `==` against its `<=` and `!=`), constraints the
+///   per-variable bounds imply dropped, and the subgoal pruned when a
+///   constraint contradicts another or cannot be met within the bounds;
+/// - the maps are exact over the integers: a subgoal whose coefficients
+///   would leave `i64` is not generated, and an intermediate overflow of an
+///   effect chain that forward search would reject is not excluded
+///   ([`Domain::validate`] checks a plan).
+///
+/// Linear conditions and expression effects in `f64` cannot be regressed
+/// exactly and are refused by name when the space is built.
 ///
 /// The plan is the regressed actions in reverse: [`plan`](Self::plan).
 /// Forward and regression optimal costs agree. Custom predicates, custom
@@ -369,7 +403,7 @@ impl<'a> RegressionSpace<'a> {
         if self.goal.linear.is_empty() {
             return Subgoal {
                 constraints,
-                linear: Box::new([]),
+                linear: None,
             };
         }
         let pending = self
@@ -380,7 +414,7 @@ impl<'a> RegressionSpace<'a> {
             .collect();
         combine(constraints, pending).unwrap_or_else(|| Subgoal {
             constraints: Vec::new(),
-            linear: Box::new([LinearConstraint::unsatisfiable()]),
+            linear: Some(Box::new(vec![LinearConstraint::unsatisfiable()])),
         })
     }
 
@@ -478,7 +512,7 @@ impl<'a> RegressionSpace<'a> {
             .any(|(v, c)| !self.changed[*v as usize] && !c.allows(self.start.slot(*v as usize)));
         (!dead).then_some(Subgoal {
             constraints,
-            linear: Box::new([]),
+            linear: None,
         })
     }
 
@@ -494,7 +528,7 @@ impl<'a> RegressionSpace<'a> {
         let changes = |v: u32| chains.binary_search_by_key(&v, |(w, _)| *w).is_ok();
         let relevant = goal.constraints.iter().any(|(v, _)| changes(*v))
             || goal
-                .linear
+                .linear_constraints()
                 .iter()
                 .any(|c| c.terms().iter().any(|(v, _)| changes(*v)));
         if !relevant {
@@ -525,7 +559,7 @@ impl<'a> RegressionSpace<'a> {
                 constraints.push((*v, c));
             }
         }
-        for c in &goal.linear {
+        for c in goal.linear_constraints() {
             let (form, op) = c.to_affine();
             pending.push(normalise(&form.substitute(maps)?, op));
         }
@@ -535,7 +569,7 @@ impl<'a> RegressionSpace<'a> {
         let dead =
             subgoal.constraints.iter().any(|(v, c)| {
                 !self.changed[*v as usize] && !c.allows(self.start.slot(*v as usize))
-            }) || subgoal.linear.iter().any(|c| {
+            }) || subgoal.linear_constraints().iter().any(|c| {
                 c.terms().iter().all(|(v, _)| !self.changed[*v as usize])
                     && !c.is_satisfied_by(self.start)
             });
@@ -587,7 +621,7 @@ fn combine(mut constraints: Vec<(u32, Constraint)>, pending: Vec<Normal>) -> Opt
     }
     Some(Subgoal {
         constraints: merged,
-        linear: linear.into_boxed_slice(),
+        linear: (!linear.is_empty()).then(|| Box::new(linear)),
     })
 }
 

@@ -68,6 +68,10 @@ const TOLERANCE: f64 = 1e-6;
 /// 28 against an optimal cost of 29, where `h_max` says 16
 /// (BENCHMARKS.md).
 ///
+/// Linear conditions over several variables pose no row (fewer rows, a
+/// lower bound still) and a variable an expression effect changes gets no
+/// flow rows: such an action counts as an achiever of any value.
+///
 /// ```
 /// use search_core::{astar, Estimate, Heuristic};
 /// use state_factored::{Action, Domain, OperatorCounting, Predicate, Schema, State};
