@@ -26,14 +26,19 @@ use crate::{PlanReport, Planner, PlannerConfig};
 ///
 /// ```
 /// use planners::pddl::NumericTask;
+/// use planners::{heuristics::heuristic, Planner, PlannerConfig};
 /// use searchlab_pddl::{ground, parse_domain, parse_problem, GroundingLimits};
 /// let domain = parse_domain("d", "(define (domain d) (:requirements :numeric-fluents)
-///   (:functions (x) (y))
-///   (:action step :parameters () :precondition (< (+ (x) (y)) 10) :effect (increase (x) 2)))").unwrap();
+///   (:functions (x) (step))
+///   (:action up :parameters () :precondition (< (+ (x) (step)) 10) :effect (increase (x) (step))))").unwrap();
 /// let problem = parse_problem(&domain, "p", "(define (problem p) (:domain d)
-///   (:init (= (x) 0) (= (y) 1)) (:goal (>= (x) 5)))").unwrap();
+///   (:init (= (x) 0) (= (step) 2)) (:goal (>= (x) 5)))").unwrap();
 /// let task = NumericTask::new(&ground(&domain, &problem, GroundingLimits::default()).unwrap()).unwrap();
-/// assert_eq!(task.domain().schema().len(), 2);
+/// // `step` never changes: grounding folds it, and `x` is the one variable.
+/// assert_eq!(task.domain().schema().len(), 1);
+/// let config = PlannerConfig { heuristic: heuristic("hrmax").unwrap(), ..PlannerConfig::default() };
+/// let report = Planner::new(config).plan(task.domain(), task.start(), task.goal()).unwrap();
+/// assert_eq!(report.plan().unwrap().cost, 3);
 /// ```
 pub struct NumericTask {
     domain: Domain,
