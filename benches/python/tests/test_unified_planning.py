@@ -26,6 +26,8 @@ from unified_planning.engines import (  # noqa: E402
 from unified_planning.io import PDDLReader, PDDLWriter  # noqa: E402
 from unified_planning.shortcuts import (  # noqa: E402
     GE,
+    LE,
+    Plus,
     BoolType,
     Fluent,
     InstantaneousAction,
@@ -336,21 +338,66 @@ def test_a_goal_error_is_said_of_the_goal() -> None:
     )
 
 
-def test_a_refused_requirement_names_the_fluents_that_need_it() -> None:
-    problem = robot_problem()
-    battery = Fluent("battery", IntType(0, 100))
-    problem.add_fluent(battery, default_initial_value=10)
-    move = problem.action("move")
+def counters_problem() -> "Problem":
+    """Three counters from 0 to at most 8, to be made strictly increasing:
+    counter i at least i + 1 above the one before (IPC 2023's counters)."""
+    counter = UserType("Counter")
+    value = Fluent("value", IntType(), c=counter)
+    up_action = InstantaneousAction("increment", c=counter)
+    c = up_action.parameter("c")
+    up_action.add_precondition(LE(Plus(value(c), 1), 8))
+    up_action.add_increase_effect(value(c), 1)
+    down = InstantaneousAction("decrement", c=counter)
+    d = down.parameter("c")
+    down.add_precondition(GE(value(d), 1))
+    down.add_decrease_effect(value(d), 1)
+    problem = Problem("counters")
+    problem.add_fluent(value, default_initial_value=0)
+    problem.add_action(up_action)
+    problem.add_action(down)
+    counters = [Object(f"c{i}", counter) for i in range(3)]
+    problem.add_objects(counters)
+    problem.set_initial_value(value(counters[0]), 3)
+    for a, b in zip(counters, counters[1:]):
+        problem.add_goal(LE(Plus(value(a), 1), value(b)))
+    problem.add_quality_metric(up.model.metrics.MinimizeSequentialPlanLength())
+    return problem
+
+
+def test_a_numeric_problem_built_in_python() -> None:
+    # c0 from 3 and the others from 0: c1 up to 4, c2 up to 5 (or c0 down):
+    # 4 + 5 = 9 steps, or 3 down, 1 + 2 up = 6.
+    problem = counters_problem()
+    assert up_searchlab.SearchlabEngine.supports(problem.kind)
+    with OneshotPlanner(name="searchlab", params={"heuristic": "hrmax"}) as planner:
+        result = planner.solve(problem)
+    assert result.status == PlanGenerationResultStatus.SOLVED_OPTIMALLY
+    assert len(result.plan.actions) == 6
+    with PlanValidator(name="searchlab") as validator:
+        assert validator.validate(problem, result.plan).status == ValidationResultStatus.VALID
+    with PlanValidator(name="sequential_plan_validator") as validator:
+        assert validator.validate(problem, result.plan).status == ValidationResultStatus.VALID
+    # The battery of the robot's moves is a numeric fluent too (unbounded:
+    # PDDL has no bounded types, so neither has the engine).
+    robot = robot_problem()
+    battery = Fluent("battery", IntType())
+    robot.add_fluent(battery, default_initial_value=10)
+    move = robot.action("move")
     move.add_precondition(GE(battery, 1))
     move.add_decrease_effect(battery, 1)
-    assert not up_searchlab.SearchlabEngine.supports(problem.kind)
-    with OneshotPlanner(name="searchlab") as planner:
-        planner.skip_checks = True  # past UP's check of the kind, to searchlab's
-        result = planner.solve(problem)
-    assert result.status == PlanGenerationResultStatus.INTERNAL_ERROR
-    assert error_messages(result) == [
-        "numeric fluent battery (requirement :numeric-fluents) is not supported: searchlab reads ADL with :action-costs"
-    ]
+    assert up_searchlab.SearchlabEngine.supports(robot.kind)
+    with OneshotPlanner(name="searchlab", params={"heuristic": "hrmax"}) as planner:
+        assert len(planner.solve(robot).plan.actions) == 5
+
+
+@pytest.mark.skipif(importlib.util.find_spec("up_enhsp") is None, reason="up-enhsp is not installed")
+def test_a_numeric_problem_costs_what_enhsp_finds() -> None:
+    problem = counters_problem()
+    with OneshotPlanner(name="enhsp-opt") as planner:
+        enhsp = planner.solve(problem)
+    with OneshotPlanner(name="searchlab", params={"heuristic": "hrmax"}) as planner:
+        ours = planner.solve(problem)
+    assert len(ours.plan.actions) == len(enhsp.plan.actions) == 6
 
 
 def test_an_invalid_plan_is_said_in_the_problems_names() -> None:

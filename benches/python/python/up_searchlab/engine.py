@@ -41,11 +41,34 @@ credits = Credits(
     "heuristics such as h_max, h_add, FF and LM-cut.",
 )
 
-# A one-action task that checks the engine's options by planning it.
-_PROBE = searchlab.pddl_from_text(
-    "(define (domain probe) (:predicates (g)) (:action a :parameters () :precondition (and) :effect (g)))",
-    "(define (problem probe) (:domain probe) (:init) (:goal (g)))",
+# One-action tasks that check the engine's options by planning them: a
+# classical one (the atomic state) and a numeric one (the factored state), so
+# that a heuristic of either kind is accepted.
+_PROBES = (
+    searchlab.pddl_from_text(
+        "(define (domain probe) (:predicates (g)) (:action a :parameters () :precondition (and) :effect (g)))",
+        "(define (problem probe) (:domain probe) (:init) (:goal (g)))",
+    ),
+    searchlab.pddl_from_text(
+        "(define (domain probe) (:functions (x)) (:action a :parameters () :precondition (and) :effect (increase (x) 1)))",
+        "(define (problem probe) (:domain probe) (:init (= (x) 0)) (:goal (>= (x) 1)))",
+    ),
 )
+
+
+def _probe(**options: Any) -> None:
+    """Plans the probes with ``options``: raises the classical probe's error
+    when neither accepts them."""
+    try:
+        _PROBES[0].plan(**options)
+    except searchlab.SearchlabError:
+        try:
+            _PROBES[1].plan(**options)
+        except searchlab.SearchlabError:
+            pass
+        else:
+            return
+        raise
 
 # searchlab's longest time limit, in seconds (a year, as its command line's).
 _MAX_TIME = 365.0 * 24.0 * 3600.0
@@ -110,7 +133,7 @@ class SearchlabEngine(
         self._max_time = max_time
         # Check the names and limits now: a bad one is the caller's error.
         try:
-            _PROBE.plan(max_time=max_time, **self._options)
+            _probe(max_time=max_time, **self._options)
         except searchlab.SearchlabError as e:
             # Said of the params, not of the probe's text.
             option = _bad_option({**self._options, "max_time": max_time})
@@ -123,7 +146,7 @@ class SearchlabEngine(
 
     @staticmethod
     def supported_kind() -> ProblemKind:
-        """Classical planning as searchlab's PDDL front end reads it."""
+        """Classical and numeric planning as searchlab's PDDL front end reads it."""
         kind = ProblemKind(version=2)
         kind.set_problem_class("ACTION_BASED")
         kind.set_typing("FLAT_TYPING")
@@ -146,6 +169,20 @@ class SearchlabEngine(
         # A static cost function without a value for some arguments drops
         # those operators, as Fast Downward's translator does.
         kind.set_initial_state("UNDEFINED_INITIAL_NUMERIC")
+        # Numeric planning (PDDL 2.1 numeric fluents), planned on the
+        # factored state: linear conditions and effects after static fluents
+        # are folded (a product of two changing fluents is refused by name),
+        # metrics that sum fluents actions increase, costs read from the state.
+        kind.set_fluents_type("INT_FLUENTS")
+        kind.set_fluents_type("REAL_FLUENTS")
+        kind.set_problem_type("SIMPLE_NUMERIC_PLANNING")
+        kind.set_problem_type("GENERAL_NUMERIC_PLANNING")
+        kind.set_effects_kind("INCREASE_EFFECTS")
+        kind.set_effects_kind("DECREASE_EFFECTS")
+        kind.set_effects_kind("STATIC_FLUENTS_IN_NUMERIC_ASSIGNMENTS")
+        kind.set_effects_kind("FLUENTS_IN_NUMERIC_ASSIGNMENTS")
+        kind.set_quality_metrics("FINAL_VALUE")
+        kind.set_actions_cost_kind("FLUENTS_IN_ACTIONS_COST")
         return kind
 
     @staticmethod
@@ -349,7 +386,7 @@ def _bad_option(options: Dict[str, Any]) -> str:
     """
     for name, value in options.items():
         try:
-            _PROBE.plan(**{name: value})
+            _probe(**{name: value})
         except searchlab.SearchlabError:
             return f"{name}={value!r}: "
     return ""
