@@ -164,6 +164,51 @@ pub struct PlanImprovement<Id> {
 }
 
 impl<Id> PlanReport<Id> {
+    /// The same report with every plan's actions (the outcome's and the
+    /// improvements') renamed by `rename`: a domain's action identifiers as
+    /// a task's numbers, say.
+    ///
+    /// ```
+    /// use planners::{Direction, Plan, PlanOutcome, PlanReport};
+    /// let report = PlanReport {
+    ///     outcome: PlanOutcome::Solved(Plan { actions: vec![2_u32, 0], cost: 2 }),
+    ///     direction: Direction::Forward,
+    ///     forward: None,
+    ///     regression: None,
+    ///     elapsed: std::time::Duration::ZERO,
+    ///     setup_time: std::time::Duration::ZERO,
+    ///     improvements: Vec::new(),
+    ///     notes: Vec::new(),
+    /// };
+    /// let named = report.map_actions(|a| ["a", "b", "c"][a as usize]);
+    /// assert_eq!(named.plan().unwrap().actions, ["c", "a"]);
+    /// ```
+    pub fn map_actions<Id2>(self, rename: impl Fn(Id) -> Id2) -> PlanReport<Id2> {
+        let plan = |p: Plan<Id>| Plan {
+            actions: p.actions.into_iter().map(&rename).collect(),
+            cost: p.cost,
+        };
+        PlanReport {
+            outcome: self.outcome.map_plan(plan),
+            direction: self.direction,
+            forward: self.forward,
+            regression: self.regression,
+            elapsed: self.elapsed,
+            setup_time: self.setup_time,
+            improvements: self
+                .improvements
+                .into_iter()
+                .map(|i| PlanImprovement {
+                    plan: plan(i.plan),
+                    weight: i.weight,
+                    expanded: i.expanded,
+                    elapsed: i.elapsed,
+                })
+                .collect(),
+            notes: self.notes,
+        }
+    }
+
     /// The plan, if solved.
     pub fn plan(&self) -> Option<&Plan<Id>> {
         self.outcome.plan()

@@ -367,51 +367,36 @@ macro_rules! factored_factory {
     };
 }
 
-/// [`NumericRmax`], forward: it estimates states, not subgoals.
-struct RmaxFactory;
+/// A factored built-in for forward search only: it estimates states, not
+/// subgoals.
+macro_rules! forward_factored_factory {
+    ($name:ident, |$d:ident, $g:ident| $make:expr) => {
+        struct $name;
 
-impl FactoredFactory for RmaxFactory {
-    fn forward<'a>(
-        &self,
-        domain: &'a Domain,
-        _start: &'a State,
-        goal: &'a Goal,
-    ) -> Option<BoxedHeuristic<'a, State>> {
-        Some(Box::new(NumericRmax::new(domain, goal)?))
-    }
+        impl FactoredFactory for $name {
+            fn forward<'a>(
+                &self,
+                $d: &'a Domain,
+                _start: &'a State,
+                $g: &'a Goal,
+            ) -> Option<BoxedHeuristic<'a, State>> {
+                Some(Box::new($make?))
+            }
 
-    fn regression<'a>(
-        &self,
-        _domain: &'a Domain,
-        _start: &'a State,
-        _goal: &'a Goal,
-    ) -> Option<BoxedHeuristic<'a, Subgoal>> {
-        None
-    }
+            fn regression<'a>(
+                &self,
+                _domain: &'a Domain,
+                _start: &'a State,
+                _goal: &'a Goal,
+            ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+                None
+            }
+        }
+    };
 }
 
-/// [`NumericRelaxedPlan`], forward.
-struct RelaxedPlanFactory;
-
-impl FactoredFactory for RelaxedPlanFactory {
-    fn forward<'a>(
-        &self,
-        domain: &'a Domain,
-        _start: &'a State,
-        goal: &'a Goal,
-    ) -> Option<BoxedHeuristic<'a, State>> {
-        Some(Box::new(NumericRelaxedPlan::new(domain, goal)?))
-    }
-
-    fn regression<'a>(
-        &self,
-        _domain: &'a Domain,
-        _start: &'a State,
-        _goal: &'a Goal,
-    ) -> Option<BoxedHeuristic<'a, Subgoal>> {
-        None
-    }
-}
+forward_factored_factory!(RmaxFactory, |d, g| NumericRmax::new(d, g));
+forward_factored_factory!(RelaxedPlanFactory, |d, g| NumericRelaxedPlan::new(d, g));
 
 factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, s, g));
 factored_factory!(NumericHmaxFactory, |d, s, g| NumericHmax::new(d, s, g));

@@ -100,7 +100,7 @@ pub use searchlab_pddl::{
 };
 pub use task::{Task, TaskForward, TaskRegression};
 
-use crate::{Direction, PlanImprovement, PlanReport, PlanTrace, Planner, PlannerConfig};
+use crate::{Direction, PlanReport, PlanTrace, Planner, PlannerConfig};
 
 /// How [`solve_files`] prepares the task, beyond the planner's
 /// configuration.
@@ -679,23 +679,8 @@ impl DomainVisitor for Solve<'_> {
         } else {
             (planner.plan(task, &start, &goal)?, None)
         };
-        let mut improvements = Vec::with_capacity(report.improvements.len());
-        for found in report.improvements {
+        for found in &report.improvements {
             task.validate_ipc(&task.to_ipc(&found.plan.actions))?;
-            improvements.push(PlanImprovement {
-                plan: crate::Plan {
-                    actions: found
-                        .plan
-                        .actions
-                        .iter()
-                        .map(|&a| task.fact_action(a))
-                        .collect(),
-                    cost: found.plan.cost,
-                },
-                weight: found.weight,
-                expanded: found.expanded,
-                elapsed: found.elapsed,
-            });
         }
         // A plan kept from a search a limit stopped is replayed like a solved one.
         let plan = match report.outcome.plan() {
@@ -706,21 +691,8 @@ impl DomainVisitor for Solve<'_> {
             }
             None => None,
         };
-        let outcome = report.outcome.map_plan(|p| crate::Plan {
-            actions: p.actions.iter().map(|&a| task.fact_action(a)).collect(),
-            cost: p.cost,
-        });
         Ok(Run {
-            report: PlanReport {
-                outcome,
-                direction: report.direction,
-                forward: report.forward,
-                regression: report.regression,
-                elapsed: report.elapsed,
-                setup_time: report.setup_time,
-                improvements,
-                notes: report.notes,
-            },
+            report: report.map_actions(|a| task.fact_action(a)),
             plan,
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),

@@ -334,21 +334,8 @@ pub(super) fn solve_numeric(
         }
         None => None,
     };
-    let outcome = report.outcome.map_plan(|p| crate::Plan {
-        actions: p.actions.iter().map(|a| a.index()).collect(),
-        cost: p.cost,
-    });
     Ok(NumericRun {
-        report: PlanReport {
-            outcome,
-            direction: report.direction,
-            forward: report.forward,
-            regression: report.regression,
-            elapsed: report.elapsed,
-            setup_time: report.setup_time,
-            improvements: Vec::new(),
-            notes: report.notes,
-        },
+        report: report.map_actions(ActionId::index),
         plan,
         elapsed: began.elapsed(),
     })
