@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use search_core::{Algorithm, Estimate, Heuristic, Outcome, Search, SearchLimits, SearchSpace};
 use state_factored::prelude::*;
-use state_factored::{Combine, Effect, Expr};
+use state_factored::{Combine, Effect, Expr, NumericRmax};
 
 fn x() -> Expr {
     Expr::var("x")
@@ -522,12 +522,15 @@ impl SearchSpace for Into<'_> {
 }
 
 /// `h` never exceeds the optimal cost to go on the states a breadth-first
-/// search reaches, nor, in regression, the cheapest plan from the start
-/// into each subgoal a breadth-first regression reaches; and says "dead
-/// end" only where no plan exists.
-fn assert_admissible<H>(mut h: H, d: &Domain, s: &State, g: &Goal) -> Result<(), TestCaseError>
+/// search reaches, and says "dead end" only where no plan exists.
+fn assert_admissible_forward<H>(
+    h: &mut H,
+    d: &Domain,
+    s: &State,
+    g: &Goal,
+) -> Result<(), TestCaseError>
 where
-    H: Heuristic<State, u32> + Heuristic<Subgoal, u32>,
+    H: Heuristic<State, u32>,
 {
     let forward = d.forward(g);
     let mut seen = vec![s.clone()];
@@ -543,7 +546,7 @@ where
     }
     for state in &seen {
         let truth = cost_to_go(d, g, state);
-        match (Heuristic::<State, u32>::estimate(&mut h, state), truth) {
+        match (h.estimate(state), truth) {
             (Estimate::Value(e), Some(t)) => {
                 prop_assert!(e <= t, "h {} > h* {} in {:?}", e, t, state);
             }
@@ -553,6 +556,18 @@ where
             _ => {}
         }
     }
+    Ok(())
+}
+
+/// [`assert_admissible_forward`], and in regression `h` never exceeds the
+/// cheapest plan from the start into each subgoal a breadth-first
+/// regression reaches, and says "dead end" only where no plan exists.
+fn assert_admissible<H>(mut h: H, d: &Domain, s: &State, g: &Goal) -> Result<(), TestCaseError>
+where
+    H: Heuristic<State, u32> + Heuristic<Subgoal, u32>,
+{
+    assert_admissible_forward(&mut h, d, s, g)?;
+    let forward = d.forward(g);
     let regression = d.regression(s, g).unwrap();
     let mut subgoals = vec![regression.start_node()];
     let mut next = 0;
@@ -652,6 +667,8 @@ proptest! {
         assert_admissible(NumericHmax::new(&d, &s, &g), &d, &s, &g)?;
         assert_admissible(OperatorCounting::new(&d, &s, &g), &d, &s, &g)?;
         assert_admissible(NumericDistance::new(&d, &s, &g, Combine::Max), &d, &s, &g)?;
+        // ENHSP's h^rmax, forward only.
+        assert_admissible_forward(&mut NumericRmax::new(&d, &g).unwrap(), &d, &s, &g)?;
         let count = GoalCount::new(&d, &s, &g);
         prop_assert!(!Heuristic::<Subgoal, u32>::is_admissible(&count));
     }
