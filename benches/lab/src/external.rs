@@ -418,13 +418,7 @@ fn replay_validation(run: &mut ExternalRun, planner: ExternalPlanner, files: &Ta
             "invalid plan: {} reported cost {cost:?}, replayed cost {c}",
             planner.name()
         ))),
-        (
-            Err(
-                e @ (SolveError::Pddl(PddlError::Plan { .. })
-                | SolveError::Planner(planners::PlanError::Invalid(_))),
-            ),
-            _,
-        ) => Some(Err(format!("invalid plan: {e}"))),
+        (Err(e), _) if is_invalid_plan(&e) => Some(Err(format!("invalid plan: {e}"))),
         // searchlab could not read or ground the task to replay the
         // plan (a limit, a construct it lacks): unchecked, not invalid.
         (Err(e), _) => {
@@ -432,6 +426,17 @@ fn replay_validation(run: &mut ExternalRun, planner: ExternalPlanner, files: &Ta
             None
         }
     };
+}
+
+/// Whether replaying a plan failed because the plan is wrong (a step that
+/// is no action or does not apply, a goal not reached), not because the
+/// task could not be read or grounded.
+fn is_invalid_plan(e: &SolveError) -> bool {
+    matches!(
+        e,
+        SolveError::Pddl(PddlError::Plan { .. })
+            | SolveError::Planner(planners::PlanError::Invalid(_))
+    )
 }
 
 /// Records that a plan could not be replayed, and why: unchecked, not
@@ -453,10 +458,7 @@ fn unchecked(run: &mut ExternalRun, e: &SolveError) {
 fn enhsp_validation(run: &mut ExternalRun, replayed: Result<f64, SolveError>) {
     let value = match replayed {
         Ok(value) => value,
-        Err(
-            e @ (SolveError::Pddl(PddlError::Plan { .. })
-            | SolveError::Planner(planners::PlanError::Invalid(_))),
-        ) => {
+        Err(e) if is_invalid_plan(&e) => {
             run.validation = Some(Err(format!("invalid plan: {e}")));
             return;
         }

@@ -263,15 +263,16 @@ pub fn run_suite_with(
 /// generators list sizes in increasing order) before earlier ones. Only wall
 /// time depends on it.
 fn schedule(suite: &Suite, runs: &[RunSpec]) -> Vec<RunSpec> {
+    // A problem's kind once: a PDDL task's reads its domain.
+    let factored: Vec<bool> = suite
+        .problems
+        .iter()
+        .map(|p| {
+            p.instance.kind().representation() == planners::heuristics::Representation::Factored
+        })
+        .collect();
     let mut order = runs.to_vec();
-    order.sort_by_key(|r| {
-        let kind = suite.problems[r.problem].instance.kind();
-        (
-            kind.representation() != planners::heuristics::Representation::Factored,
-            std::cmp::Reverse(r.problem),
-            r.config,
-        )
-    });
+    order.sort_by_key(|r| (!factored[r.problem], std::cmp::Reverse(r.problem), r.config));
     order
 }
 

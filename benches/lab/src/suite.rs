@@ -525,8 +525,10 @@ impl Suite {
     pub fn runs(&self) -> Vec<RunSpec> {
         let mut runs = Vec::new();
         for (p, problem) in self.problems.iter().enumerate() {
+            // Once per problem: a PDDL task's kind reads its domain.
+            let kind = problem.instance.kind();
             for (c, config) in self.configs.iter().enumerate() {
-                if config.applies_to(problem.instance.kind()) {
+                if config.applies_to(kind) {
                     runs.push(RunSpec {
                         index: runs.len(),
                         problem: p,

@@ -121,6 +121,13 @@ struct Costs {
     need: Vec<f64>,
     /// Per condition: its best supporter (`hmrp`), if costed.
     best: Vec<Option<Support>>,
+    /// Per action: its cost in the state estimated.
+    step: Vec<f64>,
+    /// `hmrp`'s relaxed plan: per action, how often it repeats; per
+    /// condition, whether it was reached; the conditions left to reach.
+    repeats: Vec<f64>,
+    seen: Vec<bool>,
+    stack: Vec<u32>,
 }
 
 impl Relaxation {
@@ -423,13 +430,14 @@ impl Relaxation {
         costs.best.resize(n, None);
         costs.pre.clear();
         costs.pre.resize(self.steps.len(), f64::INFINITY);
-        let step_cost: Vec<f64> = (0..self.steps.len())
-            .map(|a| {
-                self.steps[a]
-                    .cost
+        costs.step.clear();
+        costs
+            .step
+            .extend(self.steps.iter().enumerate().map(|(a, step)| {
+                step.cost
                     .map_or_else(|| cost(u32::try_from(a).unwrap_or(u32::MAX)), f64::from)
-            })
-            .collect();
+            }));
+        let step_cost = &costs.step;
         loop {
             for (a, step) in self.steps.iter().enumerate() {
                 costs.pre[a] = if additive {

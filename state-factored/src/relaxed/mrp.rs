@@ -56,11 +56,14 @@ impl Heuristic<State, Cost> for NumericRelaxedPlan<'_> {
         let by_state = |a: u32| f64::from(domain.actions()[a as usize].cost_in(state));
         self.relaxation
             .propagate(state, true, by_state, &mut self.costs);
-        self.last = Some(state.clone());
+        match &mut self.last {
+            Some(last) => last.clone_from(state),
+            None => self.last = Some(state.clone()),
+        }
         self.helpful.clear();
         self.helpful_states = None;
         let relaxation = &self.relaxation;
-        let costs = &self.costs;
+        let costs = &mut self.costs;
         if relaxation
             .goal
             .iter()
@@ -70,23 +73,34 @@ impl Heuristic<State, Cost> for NumericRelaxedPlan<'_> {
         }
         // The relaxed plan: best supporters back from the goal, each
         // repeated as often as the conditions it supports need.
-        let mut repeats: Vec<f64> = vec![0.0; relaxation.steps.len()];
-        let mut seen = vec![false; relaxation.conds.len()];
-        let mut stack: Vec<u32> = relaxation.goal.clone();
+        let Costs {
+            need,
+            best,
+            pre,
+            step,
+            repeats,
+            seen,
+            stack,
+            ..
+        } = costs;
+        repeats.clear();
+        repeats.resize(relaxation.steps.len(), 0.0);
+        seen.clear();
+        seen.resize(relaxation.conds.len(), false);
+        stack.clear();
+        stack.extend(&relaxation.goal);
         while let Some(c) = stack.pop() {
             let c = c as usize;
-            if seen[c] || costs.need[c] == 0.0 {
+            if seen[c] || need[c] == 0.0 {
                 continue;
             }
             seen[c] = true;
-            let Some(support) = costs.best[c] else {
+            let Some(support) = best[c] else {
                 continue;
             };
             let a = support.action as usize;
             let times = match support.delta {
-                Some(delta) if costs.need[c].is_finite() => {
-                    (costs.need[c] / delta - 1e-9).ceil().max(1.0)
-                }
+                Some(delta) if need[c].is_finite() => (need[c] / delta - 1e-9).ceil().max(1.0),
                 _ => 1.0,
             };
             repeats[a] = repeats[a].max(times);
@@ -95,8 +109,8 @@ impl Heuristic<State, Cost> for NumericRelaxedPlan<'_> {
         let mut value = 0.0;
         for (a, &times) in repeats.iter().enumerate() {
             if times > 0.0 {
-                value += times * by_state(u32::try_from(a).unwrap_or(u32::MAX));
-                if costs.pre[a] == 0.0 {
+                value += times * step[a];
+                if pre[a] == 0.0 {
                     self.helpful
                         .push(ActionId(u32::try_from(a).unwrap_or(u32::MAX)));
                 }
