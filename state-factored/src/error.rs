@@ -91,7 +91,8 @@ pub enum FactoredError {
     },
     /// A domain that regression cannot search: custom predicates, custom
     /// effects or state-dependent costs, each named.
-    #[error("regression cannot use {}", .items.join(", "))]
+    /// The message names the first five; `items` holds them all.
+    #[error("regression cannot use {}", first_of(.items))]
     NotRegressable {
         /// What is in the way, e.g. "custom effect `teleport` of action `warp`".
         items: Vec<String>,
@@ -113,4 +114,15 @@ pub enum FactoredError {
     /// A plan that ends in a state that does not satisfy the goal.
     #[error("the plan ends in a state that does not satisfy the goal")]
     GoalNotReached,
+}
+
+/// The first five of `items` joined, then how many more there are: a
+/// grounded task can have thousands.
+fn first_of(items: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let text = items[..items.len().min(SHOWN)].join(", ");
+    match items.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{text} and {more} more"),
+        _ => text,
+    }
 }

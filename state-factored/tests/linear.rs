@@ -322,6 +322,34 @@ fn regression_refuses_f64_parts_by_name() {
 }
 
 #[test]
+fn a_long_refusal_names_the_first_five_and_counts_the_rest() {
+    let mut schema = Schema::new();
+    schema.float("fuel").unwrap();
+    let mut d = Domain::new(schema);
+    for n in 0..7 {
+        d.add_action(Action::builder(&format!("burn{n}")).pre(Predicate::linear(
+            Expr::var("fuel") * 0.5,
+            Op::Ge,
+            n,
+        )))
+        .unwrap();
+    }
+    let goal = d.goal([]).unwrap();
+    let start = d.schema().default_state();
+    let e = d.regression(&start, &goal).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("of action `burn4` (f64 arithmetic) and 2 more"),
+        "{text}"
+    );
+    assert!(!text.contains("burn5"), "{text}");
+    let FactoredError::NotRegressable { items } = e else {
+        panic!("{e}");
+    };
+    assert_eq!(items.len(), 7);
+}
+
+#[test]
 fn regression_refuses_wide_gaps_with_expression_effects() {
     let mut d = ints(&["x", "y"]);
     d.add_action(Action::builder("copy").assign("x", y()))
@@ -657,6 +685,9 @@ proptest! {
         prop_assert_eq!(replayed(&d, &s, &g, &f.outcome, false), expected);
         let r = Search::new(&regression, regression.start_node()).heuristic(h()).limits(limits(500)).run().unwrap();
         check(&r.outcome)?;
+        let rmax = NumericRmax::regression(&d, &s, &g).unwrap();
+        let r = Search::new(&regression, regression.start_node()).heuristic(rmax).limits(limits(500)).run().unwrap();
+        check(&r.outcome)?;
     }
 
     /// The admissible heuristics stay admissible with linear parts about,
@@ -667,8 +698,9 @@ proptest! {
         assert_admissible(NumericHmax::new(&d, &s, &g), &d, &s, &g)?;
         assert_admissible(OperatorCounting::new(&d, &s, &g), &d, &s, &g)?;
         assert_admissible(NumericDistance::new(&d, &s, &g, Combine::Max), &d, &s, &g)?;
-        // ENHSP's h^rmax, forward only.
+        // ENHSP's h^rmax: toward the goal, and from the start in regression.
         assert_admissible_forward(&mut NumericRmax::new(&d, &g).unwrap(), &d, &s, &g)?;
+        assert_admissible(NumericRmax::regression(&d, &s, &g).unwrap(), &d, &s, &g)?;
         let count = GoalCount::new(&d, &s, &g);
         prop_assert!(!Heuristic::<Subgoal, u32>::is_admissible(&count));
     }

@@ -10,7 +10,7 @@ use planners::pddl::{
     ground, parse_domain, parse_problem, replay, solve_files, Comparison, GroundTask, GroundedTask,
     GroundingLimits, IpcPlan, NumericEffect, PddlError,
 };
-use planners::PlannerConfig;
+use planners::{Direction, PlannerConfig};
 use search_core::Algorithm;
 
 fn grounded(domain: &str, problem: &str) -> Result<GroundTask, PddlError> {
@@ -274,8 +274,20 @@ fn the_ipc_2023_numeric_tasks_ground_or_are_refused_by_name() {
 /// `heuristic`: the plan's cost in the metric's units (plans are replayed
 /// on the ground task before they are returned).
 fn solve_numeric(domain: &str, instance: u32, algorithm: Algorithm, heuristic: &str) -> f64 {
+    solve_numeric_in(Direction::Forward, domain, instance, algorithm, heuristic)
+}
+
+/// [`solve_numeric`] in `direction`.
+fn solve_numeric_in(
+    direction: Direction,
+    domain: &str,
+    instance: u32,
+    algorithm: Algorithm,
+    heuristic: &str,
+) -> f64 {
     let dir = tests::pddl_numeric_benchmarks().join(domain);
     let config = PlannerConfig {
+        direction,
         algorithm,
         heuristic: planners::heuristics::heuristic(heuristic).unwrap(),
         ..PlannerConfig::default()
@@ -322,4 +334,52 @@ fn the_first_numeric_tasks_are_solved_at_enhsps_optimal_costs() {
         let cost = solve_numeric(domain, 1, Algorithm::LazyGreedy, "hmrp");
         assert!(cost > 0.0, "{domain}");
     }
+}
+
+/// Regression searches numeric tasks whose numbers stay whole (exact
+/// integer arithmetic), at the forward optimal costs, with `hrmax` costed
+/// from the start; a task with fractional numbers is refused by name.
+#[test]
+fn regression_solves_whole_number_tasks_at_the_forward_costs() {
+    for (domain, instance, cost) in [
+        ("counters", 1, 12.0),
+        ("counters", 2, 7.0),
+        ("drone", 1, 4.0),
+        ("drone", 2, 10.0),
+        ("fo-counters", 1, 2.0),
+        ("fo-counters", 2, 5.0),
+    ] {
+        for heuristic in ["hrmax", "blind"] {
+            if heuristic == "blind" && (domain, instance) == ("counters", 1) {
+                continue; // blind regression needs a million subgoals there
+            }
+            let found = solve_numeric_in(
+                Direction::Regression,
+                domain,
+                instance,
+                Algorithm::AStar,
+                heuristic,
+            );
+            assert_eq!(found, cost, "{domain} {instance} {heuristic}");
+        }
+    }
+    // farmland's goal weighs a fluent by 1.7: f64 arithmetic, which
+    // regression does not carry.
+    let dir = tests::pddl_numeric_benchmarks().join("farmland");
+    let config = PlannerConfig {
+        direction: Direction::Regression,
+        ..PlannerConfig::default()
+    };
+    let error = solve_files(
+        &dir.join("domain.pddl"),
+        &dir.join("instances/instance-1.pddl"),
+        &config,
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("regression cannot use linear condition `(x farm0) + 1.7 * (x farm1) - 840 >= 0` of the goal (f64 arithmetic)"),
+        "{error}"
+    );
 }

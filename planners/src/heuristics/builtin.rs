@@ -84,11 +84,10 @@ pub(super) fn registry() -> Registry {
         .factored(NumericSumFactory),
         NamedHeuristic::builder(
             "hrmax",
-            "ENHSP's h^rmax: h_max over the numeric relaxation, a linear condition short by n costing n times its supporters' least cost per unit (admissible; factored, forward)",
+            "ENHSP's h^rmax: h_max over the numeric relaxation, a linear condition short by n costing n times its supporters' least cost per unit (admissible; factored; regression: from the start toward the subgoal)",
         )
         .aliases(&["h_rmax", "rmax"])
         .admissible()
-        .forward_only()
         .factored(RmaxFactory),
         NamedHeuristic::builder(
             "hmrp",
@@ -395,7 +394,29 @@ macro_rules! forward_factored_factory {
     };
 }
 
-forward_factored_factory!(RmaxFactory, |d, g| NumericRmax::new(d, g));
+/// `hrmax`: forward toward the goal, in regression from the start.
+struct RmaxFactory;
+
+impl FactoredFactory for RmaxFactory {
+    fn forward<'a>(
+        &self,
+        domain: &'a Domain,
+        _start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, State>> {
+        Some(Box::new(NumericRmax::new(domain, goal)?))
+    }
+
+    fn regression<'a>(
+        &self,
+        domain: &'a Domain,
+        start: &'a State,
+        goal: &'a Goal,
+    ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+        Some(Box::new(NumericRmax::regression(domain, start, goal)?))
+    }
+}
+
 forward_factored_factory!(RelaxedPlanFactory, |d, g| NumericRelaxedPlan::new(d, g));
 
 factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, s, g));

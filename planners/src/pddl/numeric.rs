@@ -229,7 +229,7 @@ fn whole_fluents(ground: &GroundTask) -> Vec<bool> {
     let Some(numeric) = ground.numeric.as_deref() else {
         return Vec::new();
     };
-    let whole = |v: f64| v.fract() == 0.0 && v.abs() < 2f64.powi(53);
+    let whole = |v: f64| exact(v).is_some();
     let mut int: Vec<bool> = numeric.init.iter().map(|&v| whole(v)).collect();
     let effects = || {
         ground
@@ -256,13 +256,26 @@ fn whole_fluents(ground: &GroundTask) -> Vec<bool> {
     }
 }
 
-/// A linear expression by the factored variables' names.
+/// A linear expression by the factored variables' names, its whole
+/// numbers as integers, so that an expression over int fluents stays in
+/// exact arithmetic (which regression needs).
 fn expr(e: &LinearExpr, names: &[String]) -> Expr {
+    let scaled = |term: Expr, c: f64| match exact(c) {
+        Some(whole) => term * whole,
+        None => term * c,
+    };
     e.terms
         .iter()
-        .fold(Expr::constant(e.constant), |sum, &(f, c)| {
-            sum + Expr::var(&names[f as usize]) * c
+        .fold(scaled(Expr::constant(1), e.constant), |sum, &(f, c)| {
+            sum + scaled(Expr::var(&names[f as usize]), c)
         })
+}
+
+/// `value` as an `i64` when it is a whole number `f64` holds exactly.
+fn exact(value: f64) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    #[expect(clippy::cast_possible_truncation, reason = "whole and below 2^53")]
+    (value.fract() == 0.0 && value.abs() < EXACT).then_some(value as i64)
 }
 
 /// `expr op 0` as a factored predicate.

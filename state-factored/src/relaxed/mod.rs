@@ -38,6 +38,7 @@ use search_core::Estimate;
 use crate::constraint::{Constraint, Intervals};
 use crate::effect::{Eff, ExprKind};
 use crate::linear::{Linear, LinearTest};
+use crate::linear_constraint::LinearConstraint;
 use crate::value::{key_float, key_int};
 use crate::{Cost, Domain, Goal, Op, State, VarType};
 
@@ -108,6 +109,12 @@ pub(crate) struct Relaxation {
     goal: Vec<u32>,
     /// Per variable: whether it is a float (else read as an int).
     float: Vec<bool>,
+    /// Per variable: whether it is a number.
+    numeric: Vec<bool>,
+    /// Per action: what it does to each variable it changes.
+    changes: Vec<Vec<VarChange>>,
+    /// Per variable: the actions that change it.
+    changers: Vec<Vec<u32>>,
 }
 
 /// The fixpoint of one estimate.
@@ -154,6 +161,9 @@ impl Relaxation {
             support: Vec::new(),
             goal: Vec::new(),
             float,
+            numeric: numeric.clone(),
+            changes: Vec::new(),
+            changers: vec![Vec::new(); schema.len()],
         };
         let mut changes: Vec<Vec<VarChange>> = Vec::new();
         for action in domain.actions() {
@@ -227,12 +237,109 @@ impl Relaxation {
         }
         relaxation.add_pair_sums(&mut goal_conds);
         relaxation.goal = goal_conds;
-        relaxation.support = relaxation
+        relaxation.index_supporters(changes);
+        Some(relaxation)
+    }
+
+    /// Keeps the actions' `changes`, indexes them by variable, and finds
+    /// every condition's supporters.
+    fn index_supporters(&mut self, changes: Vec<Vec<VarChange>>) {
+        for (a, changed) in changes.iter().enumerate() {
+            for &(var, ..) in changed {
+                self.changers[var as usize].push(u32::try_from(a).unwrap_or(u32::MAX));
+            }
+        }
+        self.changes = changes;
+        self.support = self
             .conds
             .iter()
-            .map(|cond| supporters(cond, &changes))
+            .map(|cond| self.supporters(cond))
             .collect();
-        Some(relaxation)
+    }
+
+    /// The supporters of `cond`: the actions that change one of its
+    /// variables, in order, with what they add.
+    fn supporters(&self, cond: &Cond) -> Vec<Support> {
+        let mut candidates: Vec<u32> = match cond {
+            Cond::Var { var, .. } => self.changers[*var as usize].clone(),
+            Cond::AtLeast { terms, .. } => terms
+                .iter()
+                .flat_map(|&(v, _)| self.changers[v as usize].iter().copied())
+                .collect(),
+        };
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates
+            .into_iter()
+            .filter_map(|a| support(cond, a, &self.changes[a as usize]))
+            .collect()
+    }
+
+    /// The conditions `constraints` and `linear` (a regression subgoal's)
+    /// stand for, with the sums of pairs of the linear ones.
+    fn subgoal_conds(
+        &self,
+        constraints: &[(u32, Constraint)],
+        linear: &[LinearConstraint],
+    ) -> Vec<Cond> {
+        let mut conds = Vec::new();
+        for (var, constraint) in constraints {
+            constraint_conds(*var, constraint, self.numeric[*var as usize], &mut conds);
+        }
+        for c in linear {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
+            )]
+            let (terms, bound): (Vec<(u32, f64)>, f64) = (
+                c.terms().iter().map(|&(v, a)| (v, a as f64)).collect(),
+                c.bound() as f64,
+            );
+            let negated = || terms.iter().map(|&(v, a)| (v, -a)).collect::<Vec<_>>();
+            // sum a x <= b is -sum a x + b >= 0; `==` also sum a x - b >= 0.
+            match c.op() {
+                Op::Le => conds.push(Cond::AtLeast {
+                    terms: negated(),
+                    k: bound,
+                }),
+                Op::Eq => {
+                    conds.push(Cond::AtLeast {
+                        terms: negated(),
+                        k: bound,
+                    });
+                    conds.push(Cond::AtLeast {
+                        terms: terms.clone(),
+                        k: -bound,
+                    });
+                }
+                _ => {}
+            }
+        }
+        let linear: Vec<(Vec<(u32, f64)>, f64)> = conds
+            .iter()
+            .filter_map(|c| match c {
+                Cond::AtLeast { terms, k } => Some((terms.clone(), *k)),
+                Cond::Var { .. } => None,
+            })
+            .take(PAIRED)
+            .collect();
+        for (i, a) in linear.iter().enumerate() {
+            for b in &linear[i + 1..] {
+                conds.extend(pair_sum(a, b));
+            }
+        }
+        conds
+    }
+
+    /// The cost of `cond` (which need not be one of the relaxation's) at
+    /// `costs`' fixpoint from `state`, `h^rmax`'s way.
+    fn rmax_cost(&self, cond: &Cond, state: &State, costs: &Costs) -> f64 {
+        let need = self.need(cond, state);
+        if need == 0.0 {
+            return 0.0;
+        }
+        let supporters = self.supporters(cond);
+        value(need, &supporters, costs, false).0
     }
 
     /// The index of `cond`, added if new.
@@ -261,19 +368,10 @@ impl Relaxation {
             })
             .take(PAIRED)
             .collect();
-        for (i, (a, ka)) in linear.iter().enumerate() {
-            for (b, kb) in &linear[i + 1..] {
-                let mut terms = a.clone();
-                for &(v, w) in b {
-                    match terms.iter_mut().find(|t| t.0 == v) {
-                        Some(t) => t.1 += w,
-                        None => terms.push((v, w)),
-                    }
-                }
-                terms.retain(|t| t.1.abs() > 1e-12);
-                terms.sort_unstable_by_key(|t| t.0);
-                if !terms.is_empty() {
-                    conds.push(self.intern(Cond::AtLeast { terms, k: ka + kb }));
+        for (i, a) in linear.iter().enumerate() {
+            for b in &linear[i + 1..] {
+                if let Some(sum) = pair_sum(a, b) {
+                    conds.push(self.intern(sum));
                 }
             }
         }
@@ -283,30 +381,10 @@ impl Relaxation {
 
     /// The conditions of a constraint on one variable.
     fn constraint(&mut self, var: u32, constraint: &Constraint, numeric: bool, out: &mut Vec<u32>) {
-        let interval = match constraint {
-            Constraint::Int(set) if numeric => one_interval(set, true),
-            Constraint::Float(set) if numeric => one_interval(set, false),
-            _ => None,
-        };
-        match interval {
-            Some((low, high)) => {
-                if let Some(low) = low {
-                    out.push(self.intern(Cond::AtLeast {
-                        terms: vec![(var, 1.0)],
-                        k: -low,
-                    }));
-                }
-                if let Some(high) = high {
-                    out.push(self.intern(Cond::AtLeast {
-                        terms: vec![(var, -1.0)],
-                        k: high,
-                    }));
-                }
-            }
-            None => out.push(self.intern(Cond::Var {
-                var,
-                constraint: constraint.clone(),
-            })),
+        let mut conds = Vec::new();
+        constraint_conds(var, constraint, numeric, &mut conds);
+        for cond in conds {
+            out.push(self.intern(cond));
         }
     }
 
@@ -437,7 +515,6 @@ impl Relaxation {
                 step.cost
                     .map_or_else(|| cost(u32::try_from(a).unwrap_or(u32::MAX)), f64::from)
             }));
-        let step_cost = &costs.step;
         loop {
             for (a, step) in self.steps.iter().enumerate() {
                 costs.pre[a] = if additive {
@@ -454,40 +531,7 @@ impl Relaxation {
                 if costs.need[c] == 0.0 {
                     continue;
                 }
-                let need = costs.need[c];
-                let mut cheapest = f64::INFINITY;
-                let mut per_unit = f64::INFINITY;
-                let mut best = None;
-                for s in &self.support[c] {
-                    let a = s.action as usize;
-                    let pre = costs.pre[a];
-                    if pre.is_infinite() {
-                        continue;
-                    }
-                    let repeats = match (s.delta, need.is_finite()) {
-                        (Some(delta), true) => (need / delta - 1e-9).ceil().max(1.0),
-                        _ => 1.0,
-                    };
-                    let total = if additive {
-                        pre + repeats * step_cost[a]
-                    } else {
-                        pre + step_cost[a]
-                    };
-                    if total < cheapest {
-                        cheapest = total;
-                        best = Some(*s);
-                    }
-                    let unit = match (s.delta, need.is_finite()) {
-                        (Some(delta), true) => step_cost[a] / delta,
-                        _ => 0.0,
-                    };
-                    per_unit = per_unit.min(unit);
-                }
-                let value = if additive || !need.is_finite() {
-                    cheapest
-                } else {
-                    cheapest.max(need * per_unit)
-                };
+                let (value, best) = value(costs.need[c], &self.support[c], costs, additive);
                 if value < costs.cond[c] - 1e-9 {
                     costs.cond[c] = value;
                     costs.best[c] = best;
@@ -536,54 +580,135 @@ fn one_interval(set: &Intervals, int: bool) -> Option<(Option<f64>, Option<f64>)
     }
 }
 
-/// The supporters of `cond` among the actions' `changes` (per action: the
-/// variables it changes, how, the slot it sets, whether it toggles).
-fn supporters(cond: &Cond, changes: &[Vec<VarChange>]) -> Vec<Support> {
-    let mut out = Vec::new();
-    for (a, changed) in changes.iter().enumerate() {
-        let action = u32::try_from(a).unwrap_or(u32::MAX);
-        match cond {
-            Cond::Var { var, constraint } => {
-                let supports = changed.iter().any(|&(v, change, set, toggled)| {
-                    v == *var
-                        && match set {
-                            Some(slot) => constraint.allows(slot),
-                            None => toggled || change != Change::By(0.0),
-                        }
-                });
-                if supports {
-                    out.push(Support {
-                        action,
-                        delta: None,
-                    });
-                }
+/// Whether action `a`, making the `changed` changes, supports `cond`, and
+/// what it adds to it.
+fn support(cond: &Cond, a: u32, changed: &[VarChange]) -> Option<Support> {
+    match cond {
+        Cond::Var { var, constraint } => {
+            let supports = changed.iter().any(|&(v, change, set, toggled)| {
+                v == *var
+                    && match set {
+                        Some(slot) => constraint.allows(slot),
+                        None => toggled || change != Change::By(0.0),
+                    }
+            });
+            supports.then_some(Support {
+                action: a,
+                delta: None,
+            })
+        }
+        Cond::AtLeast { terms, .. } => {
+            let mut delta = Some(0.0);
+            for &(v, change, _, _) in changed {
+                let Some(&(_, w)) = terms.iter().find(|t| t.0 == v) else {
+                    continue;
+                };
+                delta = match (delta, change) {
+                    (Some(d), Change::By(x)) => Some(d + w * x),
+                    _ => None,
+                };
             }
-            Cond::AtLeast { terms, .. } => {
-                let mut delta = Some(0.0);
-                for &(v, change, _, _) in changed {
-                    let Some(&(_, w)) = terms.iter().find(|t| t.0 == v) else {
-                        continue;
-                    };
-                    delta = match (delta, change) {
-                        (Some(d), Change::By(x)) => Some(d + w * x),
-                        _ => None,
-                    };
-                }
-                match delta {
-                    Some(d) if d > 1e-12 => out.push(Support {
-                        action,
-                        delta: Some(d),
-                    }),
-                    Some(_) => {}
-                    None => out.push(Support {
-                        action,
-                        delta: None,
-                    }),
-                }
+            match delta {
+                Some(d) if d <= 1e-12 => None,
+                delta => Some(Support { action: a, delta }),
             }
         }
     }
-    out
+}
+
+/// The cost of a condition short by `need` from its `supporters` at the
+/// actions' precondition costs in `costs`, and its best supporter: for
+/// `hmrp` (`additive`) the cheapest supporter repeated as often as it
+/// must be, for `hrmax` the larger of the cheapest supporter once and
+/// `need` times the least cost per unit.
+fn value(
+    need: f64,
+    supporters: &[Support],
+    costs: &Costs,
+    additive: bool,
+) -> (f64, Option<Support>) {
+    let mut cheapest = f64::INFINITY;
+    let mut per_unit = f64::INFINITY;
+    let mut best = None;
+    for s in supporters {
+        let a = s.action as usize;
+        let pre = costs.pre[a];
+        if pre.is_infinite() {
+            continue;
+        }
+        let step = costs.step[a];
+        let repeats = match (s.delta, need.is_finite()) {
+            (Some(delta), true) => (need / delta - 1e-9).ceil().max(1.0),
+            _ => 1.0,
+        };
+        let total = if additive {
+            pre + repeats * step
+        } else {
+            pre + step
+        };
+        if total < cheapest {
+            cheapest = total;
+            best = Some(*s);
+        }
+        let unit = match (s.delta, need.is_finite()) {
+            (Some(delta), true) => step / delta,
+            _ => 0.0,
+        };
+        per_unit = per_unit.min(unit);
+    }
+    let value = if additive || !need.is_finite() {
+        cheapest
+    } else {
+        cheapest.max(need * per_unit)
+    };
+    (value, best)
+}
+
+/// The sum of two linear conditions `a` and `b` (`None` if no term is
+/// left): implied by them both.
+fn pair_sum(a: &(Vec<(u32, f64)>, f64), b: &(Vec<(u32, f64)>, f64)) -> Option<Cond> {
+    let mut terms = a.0.clone();
+    for &(v, w) in &b.0 {
+        match terms.iter_mut().find(|t| t.0 == v) {
+            Some(t) => t.1 += w,
+            None => terms.push((v, w)),
+        }
+    }
+    terms.retain(|t| t.1.abs() > 1e-12);
+    terms.sort_unstable_by_key(|t| t.0);
+    let k = a.1 + b.1;
+    (!terms.is_empty()).then_some(Cond::AtLeast { terms, k })
+}
+
+/// The conditions of a constraint on one variable (`numeric`: the
+/// variable is a number): one interval as its bounds, anything else as it
+/// is.
+fn constraint_conds(var: u32, constraint: &Constraint, numeric: bool, out: &mut Vec<Cond>) {
+    let interval = match constraint {
+        Constraint::Int(set) if numeric => one_interval(set, true),
+        Constraint::Float(set) if numeric => one_interval(set, false),
+        _ => None,
+    };
+    match interval {
+        Some((low, high)) => {
+            if let Some(low) = low {
+                out.push(Cond::AtLeast {
+                    terms: vec![(var, 1.0)],
+                    k: -low,
+                });
+            }
+            if let Some(high) = high {
+                out.push(Cond::AtLeast {
+                    terms: vec![(var, -1.0)],
+                    k: high,
+                });
+            }
+        }
+        None => out.push(Cond::Var {
+            var,
+            constraint: constraint.clone(),
+        }),
+    }
 }
 
 /// A cost as an estimate: rounded up, infinite as a dead end.
