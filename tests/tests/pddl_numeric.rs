@@ -383,3 +383,64 @@ fn regression_solves_whole_number_tasks_at_the_forward_costs() {
         "{error}"
     );
 }
+
+/// A heuristic written once against `TaskView` (the one-condition-left
+/// test: 1 while a condition fails, admissible with unit costs) runs on a
+/// numeric PDDL task unchanged, in both directions.
+#[test]
+fn a_researchers_own_heuristic_runs_on_numeric_pddl() {
+    use planners::heuristics::{HeuristicFactory, NamedHeuristic, TaskView};
+    use planners::BoxedHeuristic;
+
+    struct Unfinished;
+    impl HeuristicFactory for Unfinished {
+        fn forward<'a, T: TaskView>(
+            &self,
+            task: &'a T,
+            _start: &'a T::State,
+            goal: &'a T::Goal,
+        ) -> Option<BoxedHeuristic<'a, T::State>> {
+            Some(Box::new(move |state: &T::State| {
+                let mut failed = 0;
+                task.unmet_goal(goal, state, |_| failed = 1);
+                failed
+            }))
+        }
+
+        fn regression<'a, T: TaskView>(
+            &self,
+            task: &'a T,
+            start: &'a T::State,
+            _goal: &'a T::Goal,
+        ) -> Option<BoxedHeuristic<'a, T::Subgoal>> {
+            Some(Box::new(move |subgoal: &T::Subgoal| {
+                let mut failed = 0;
+                task.unmet_subgoal(start, subgoal, |_| failed = 1);
+                failed
+            }))
+        }
+    }
+
+    let heuristic = NamedHeuristic::builder("unfinished", "1 while a condition fails")
+        .generic(Unfinished)
+        .build();
+    let dir = tests::pddl_numeric_benchmarks().join("counters");
+    for direction in [Direction::Forward, Direction::Regression] {
+        let config = PlannerConfig {
+            direction,
+            heuristic: heuristic.clone(),
+            ..PlannerConfig::default()
+        };
+        let solution = solve_files(
+            &dir.join("domain.pddl"),
+            &dir.join("instances/instance-2.pddl"),
+            &config,
+        )
+        .unwrap();
+        assert_eq!(
+            solution.report.plan().map(|p| p.cost),
+            Some(7),
+            "{direction}"
+        );
+    }
+}

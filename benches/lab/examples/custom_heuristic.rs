@@ -1,13 +1,16 @@
 //! A user heuristic, written once against `TaskView`, run by the whole
 //! `searchlab` command line beside `h_max` (and Fast Downward's LM-cut
 //! where it is installed), in both directions, on PDDL tasks of every width,
+//! numeric PDDL tasks (on the factored state: the same code, unchanged),
 //! generated atomic problems and factored ones.
 //!
 //! `cargo run --release -p searchlab-lab --example custom_heuristic` runs
 //! benches/suites/custom-heuristic.toml into target/custom-heuristic (in
 //! `CARGO_TARGET_DIR` where that is set); with
 //! arguments it is `searchlab` itself, knowing `cheapest`
-//! (`... --example custom_heuristic -- plan problems/hitman.toml --heuristic cheapest`).
+//! (`... --example custom_heuristic -- plan problems/hitman.toml --heuristic cheapest`,
+//! or a numeric task: `... -- plan benchmarks/pddl-numeric/counters/domain.pddl
+//! benchmarks/pddl-numeric/counters/instances/instance-2.pddl --heuristic cheapest`).
 //!
 //! The heuristic, "cheapest achiever": for every condition of the goal (or,
 //! in regression, of the subgoal) that the state (the start) fails, the
