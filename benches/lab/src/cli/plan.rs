@@ -328,7 +328,7 @@ fn solve<D: PlanningDomain>(
         let value = to_json(heading, &report, &names, validation.as_ref());
         format!("{value}\n")
     } else {
-        to_text(heading, &report, &names, validation.as_ref(), true)
+        to_text(heading, &report, &names, validation.as_ref(), true, 1)
     };
     Planned {
         text,
@@ -596,16 +596,8 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
         &names,
         validation.as_ref(),
         false,
+        solution.cost_scale,
     );
-    if let Some(plan) = solution.report.plan().filter(|_| solution.cost_scale > 1) {
-        // A numeric task's decimal costs, scaled for search: in the metric's units.
-        let scaled = format!("\ncost      {}\n", plan.cost);
-        let shown = format!(
-            "\ncost      {}\n",
-            decimal_cost(plan.cost, solution.cost_scale)
-        );
-        text = text.replacen(&scaled, &shown, 1);
-    }
     let g = &solution.grounding;
     let _ = writeln!(
         text,
@@ -767,12 +759,16 @@ plans found on the way (each cheaper than the last)"
 /// A row of the statistics table: its label and how to read it.
 type Row = (&'static str, fn(&Statistics) -> String);
 
+/// The statistics table of `report`; costs are in units of
+/// `1 / cost_scale` (a numeric task's decimal costs scaled for search) and
+/// shown in the metric's.
 fn to_text<Id>(
     heading: &Heading<'_>,
     report: &PlanReport<Id>,
     names: &[&str],
     validation: Option<&Result<u64, String>>,
     list_plan: bool,
+    cost_scale: u32,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "problem   {} ({})", heading.problem, heading.kind);
@@ -780,7 +776,7 @@ fn to_text<Id>(
     let _ = writeln!(out, "limits    {}", heading.limits_text());
     let _ = writeln!(out, "outcome   {}", outcome_text(&report.outcome));
     if let Some(plan) = report.plan() {
-        let _ = writeln!(out, "cost      {}", plan.cost);
+        let _ = writeln!(out, "cost      {}", decimal_cost(plan.cost, cost_scale));
         let _ = writeln!(out, "length    {}", names.len());
         match validation {
             Some(Ok(_)) => {
