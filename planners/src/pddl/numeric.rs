@@ -1,8 +1,14 @@
 //! Numeric PDDL on the factored state: a ground task with numeric
 //! fluents ([`GroundTask::numeric`]) as a factored [`Domain`]: one bool
-//! variable per fact, one int or float variable per changing fluent, and
-//! one action per ground operator, its linear conditions and effects as
-//! the factored state's own.
+//! variable per fact (or, given a [`Packing`], one string variable per
+//! group of mutually exclusive facts, naming the fact that holds, `""` for
+//! none), one int or float variable per changing fluent, and one action per
+//! ground operator, its linear conditions and effects as the factored
+//! state's own.
+//!
+//! Groups matter to regression: with a bool per fact a subgoal may ask for
+//! two facts no state holds together (a plane in two cities), which no
+//! heuristic from the start refutes; one variable per group cannot say it.
 //!
 //! A fluent is an int when its initial value and everything its effects
 //! add or assign are whole numbers (counters, capacities, most IPC
@@ -12,7 +18,8 @@
 use std::time::{Duration, Instant};
 
 use searchlab_pddl::{
-    GroundOperator, GroundTask, IpcPlan, LinearCondition, LinearExpr, NumericEffect, PddlError,
+    h2_mutexes_until, GroundOperator, GroundTask, IpcPlan, LinearCondition, LinearExpr, Mutexes,
+    NumericEffect, Packing, PddlError,
 };
 use state_factored::{
     Action, ActionBuilder, ActionId, Cost, Domain, Effect, Expr, FloatVar, Goal, IntVar, Op,
@@ -58,6 +65,24 @@ enum Slot {
     Float(FloatVar),
 }
 
+/// How a fact is held: a bool of its own, or as the value of its group's
+/// variable.
+enum FactVar {
+    Bool(String),
+    Member { var: String, value: String },
+}
+
+impl FactVar {
+    /// "The fact holds" (or, with `holds` false, "it does not").
+    fn test(&self, holds: bool) -> Predicate {
+        match (self, holds) {
+            (FactVar::Bool(name), _) => Predicate::eq(name, holds),
+            (FactVar::Member { var, value }, true) => Predicate::eq(var, value.as_str()),
+            (FactVar::Member { var, value }, false) => Predicate::ne(var, value.as_str()),
+        }
+    }
+}
+
 impl NumericTask {
     /// The factored domain of `ground`, a task with numeric fluents.
     ///
@@ -66,6 +91,15 @@ impl NumericTask {
     /// axioms (both are the atomic state's), and what the factored domain
     /// refuses (a value out of its range).
     pub fn new(ground: &GroundTask) -> Result<Self, SolveError> {
+        Self::grouped(ground, None)
+    }
+
+    /// [`NumericTask::new`], with the facts of each group of `packing`
+    /// (two facts or more) as one string variable.
+    ///
+    /// # Errors
+    /// As [`NumericTask::new`].
+    pub fn grouped(ground: &GroundTask, packing: Option<&Packing>) -> Result<Self, SolveError> {
         let refuse = |message: String| {
             SolveError::Pddl(PddlError::Numeric {
                 context: "the task".to_owned(),
@@ -86,12 +120,20 @@ impl NumericTask {
         let factored = |e: state_factored::FactoredError| refuse(e.to_string());
         let is_int = whole_fluents(ground);
         let mut schema = Schema::new();
-        let facts = ground
-            .facts
-            .iter()
-            .map(|name| schema.bool(name))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(factored)?;
+        let facts = fact_vars(ground, packing);
+        let mut declared = rustc_hash::FxHashSet::default();
+        for fact in &facts {
+            match fact {
+                FactVar::Bool(name) => {
+                    schema.bool(name).map_err(factored)?;
+                }
+                FactVar::Member { var, .. } => {
+                    if declared.insert(var.as_str()) {
+                        schema.string(var).map_err(factored)?;
+                    }
+                }
+            }
+        }
         let mut slots = Vec::with_capacity(numeric.names.len());
         for (name, &int) in numeric.names.iter().zip(&is_int) {
             slots.push(if int {
@@ -102,7 +144,11 @@ impl NumericTask {
         }
         let mut start = schema.default_state();
         for &f in &ground.init {
-            start.set_bool(facts[f as usize], true);
+            match &facts[f as usize] {
+                FactVar::Bool(name) => schema.set(&mut start, name, true),
+                FactVar::Member { var, value } => schema.set(&mut start, var, value.as_str()),
+            }
+            .map_err(factored)?;
         }
         for (slot, &value) in slots.iter().zip(&numeric.init) {
             match *slot {
@@ -129,16 +175,18 @@ impl NumericTask {
             } else {
                 format!("{} #{count}", o.name)
             };
-            let action = action(Action::builder(&unique), o, &ground.facts, names, &slots);
+            let Some(action) = action(Action::builder(&unique), o, &facts, names, &slots) else {
+                continue; // two facts of one group at once: never applies
+            };
             domain.add_action(action).map_err(factored)?;
             action_names.push(o.name.clone());
         }
         let mut goal = Vec::new();
         for &f in &ground.goal {
-            goal.push(Predicate::eq(&ground.facts[f as usize], true));
+            goal.push(facts[f as usize].test(true));
         }
         for &f in &ground.goal_false {
-            goal.push(Predicate::eq(&ground.facts[f as usize], false));
+            goal.push(facts[f as usize].test(false));
         }
         goal.extend(numeric.goal.iter().map(|c| linear_predicate(c, names)));
         let goal = domain.goal(goal).map_err(factored)?;
@@ -179,31 +227,56 @@ impl NumericTask {
     }
 }
 
-/// `o` as a factored action (`builder` names it): facts as bools, its
-/// linear conditions and effects over the fluents `names` (held in
-/// `slots`), its cost, fixed or read from the state.
+/// `o` as a factored action (`builder` names it): its facts as `facts`
+/// holds them, its linear conditions and effects over the fluents `names`
+/// (held in `slots`), its cost, fixed or read from the state. `None` for
+/// an operator that wants or adds two facts of one group, which never
+/// applies in a reachable state.
 fn action(
     builder: ActionBuilder,
     o: &GroundOperator,
-    facts: &[String],
+    facts: &[FactVar],
     names: &[String],
     slots: &[Slot],
-) -> ActionBuilder {
+) -> Option<ActionBuilder> {
     let mut action = builder.cost(o.cost);
+    let mut wanted = rustc_hash::FxHashSet::default();
     for &f in &o.pre {
-        action = action.pre(Predicate::eq(&facts[f as usize], true));
+        if let FactVar::Member { var, .. } = &facts[f as usize] {
+            if !wanted.insert(var) {
+                return None;
+            }
+        }
+        action = action.pre(facts[f as usize].test(true));
     }
     for &f in &o.neg_pre {
-        action = action.pre(Predicate::eq(&facts[f as usize], false));
+        action = action.pre(facts[f as usize].test(false));
+    }
+    let mut added = rustc_hash::FxHashSet::default();
+    for &f in &o.add {
+        if let FactVar::Member { var, .. } = &facts[f as usize] {
+            if !added.insert(var) {
+                return None;
+            }
+        }
     }
     for &f in &o.del {
-        action = action.set(&facts[f as usize], false);
+        action = match &facts[f as usize] {
+            FactVar::Bool(name) => action.set(name, false),
+            // A group left with none of its facts (the packing groups a
+            // fact deleted only where it holds).
+            FactVar::Member { var, .. } if !added.contains(var) => action.set(var, ""),
+            FactVar::Member { .. } => action,
+        };
     }
     for &f in &o.add {
-        action = action.set(&facts[f as usize], true);
+        action = match &facts[f as usize] {
+            FactVar::Bool(name) => action.set(name, true),
+            FactVar::Member { var, value } => action.set(var, value.as_str()),
+        };
     }
     let Some(n) = o.numeric.as_deref() else {
-        return action;
+        return Some(action);
     };
     for c in &n.conditions {
         action = action.pre(linear_predicate(c, names));
@@ -218,7 +291,29 @@ fn action(
     if let Some(cost) = &n.cost {
         action = action.cost_fn(state_cost(cost, slots));
     }
-    action
+    Some(action)
+}
+
+/// How each fact of `ground` is held: with `packing`, the facts of a group
+/// of two or more as the values of one string variable (`group N`), the
+/// others as bools named after themselves.
+fn fact_vars(ground: &GroundTask, packing: Option<&Packing>) -> Vec<FactVar> {
+    let mut facts: Vec<Option<FactVar>> = (0..ground.facts.len()).map(|_| None).collect();
+    let groups = packing.into_iter().flat_map(Packing::groups);
+    for (i, group) in groups.filter(|g| g.len() > 1).enumerate() {
+        let var = format!("group {i}");
+        for &f in group {
+            facts[f as usize] = Some(FactVar::Member {
+                var: var.clone(),
+                value: ground.facts[f as usize].clone(),
+            });
+        }
+    }
+    facts
+        .into_iter()
+        .zip(&ground.facts)
+        .map(|(fact, name)| fact.unwrap_or_else(|| FactVar::Bool(name.clone())))
+        .collect()
 }
 
 /// Per fluent: whether it stays a whole number: its initial value is one,
@@ -336,7 +431,9 @@ pub(super) fn solve_numeric(
     config: &PlannerConfig,
 ) -> Result<NumericRun, SolveError> {
     let began = Instant::now();
-    let task = NumericTask::new(ground)?;
+    let deadline = config.limits.max_time.map(|t| began + t);
+    let packing = mutexes(ground, config, deadline).map(|m| Packing::new(ground, &m));
+    let task = NumericTask::grouped(ground, packing.as_ref())?;
     let planner = Planner::new(config.clone());
     let report = planner.plan(&task.domain, &task.start, &task.goal)?;
     let plan = match report.outcome.plan() {
@@ -352,4 +449,23 @@ pub(super) fn solve_numeric(
         plan,
         elapsed: began.elapsed(),
     })
+}
+
+/// `ground`'s `h^2` mutexes for grouping its facts, or `None` (facts stay
+/// bools) past `deadline` or where their tables would take more than a
+/// quarter of the memory limit.
+fn mutexes(
+    ground: &GroundTask,
+    config: &PlannerConfig,
+    deadline: Option<Instant>,
+) -> Option<Mutexes> {
+    let tables = Mutexes::bytes_to_find(ground.facts.len());
+    if config
+        .limits
+        .max_memory_bytes
+        .is_some_and(|limit| tables > limit / 4)
+    {
+        return None;
+    }
+    h2_mutexes_until(ground, deadline)
 }
