@@ -149,7 +149,11 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     /// Scratch for one expansion's successors and estimates.
     successors: Vec<Successor<S>>,
     estimates: Vec<S::Cost>,
+    /// Heap bytes of the stored nodes: each held twice, in its record and
+    /// as the index's key.
     node_heap: usize,
+    /// Heap bytes of the nodes on the open list (edges not yet taken).
+    pending_heap: usize,
     pruned: bool,
     /// The first path whose cost passed the cost type: left out, since a
     /// cheaper plan may exist, and the error if none does.
@@ -190,6 +194,7 @@ where
             successors: Vec::new(),
             estimates: Vec::new(),
             node_heap: 0,
+            pending_heap: 0,
             pruned: false,
             overflow: None,
             recording: None,
@@ -380,6 +385,7 @@ where
             + self.free.capacity() * size_of::<u32>()
             + queued * size_of::<(S::Cost, u64, u32)>()
             + self.node_heap
+            + self.pending_heap
     }
 
     /// The next edge from the alternation, skipping ones another queue
@@ -403,8 +409,9 @@ where
             if self.holders[s] == 0 {
                 self.free.push(slot);
             }
-            if edge.is_some() {
-                return edge;
+            if let Some(edge) = edge {
+                self.pending_heap -= self.space.node_heap_bytes(&edge.node);
+                return Some(edge);
             }
         }
     }
@@ -455,7 +462,7 @@ where
                 self.core.end = Some(End::Limit(Limit::StoredNodes));
                 return;
             };
-            self.node_heap += self.space.node_heap_bytes(&edge.node);
+            self.node_heap += 2 * self.space.node_heap_bytes(&edge.node);
             self.index.insert(edge.node.clone(), i);
             self.records.push(Record {
                 node: edge.node,
@@ -566,6 +573,7 @@ where
     /// Puts an edge on every queue of its kind, keyed by the parent's
     /// estimates.
     fn queue(&mut self, edge: Pending<S>, preferred: bool) {
+        self.pending_heap += self.space.node_heap_bytes(&edge.node);
         let slot = if let Some(slot) = self.free.pop() {
             self.pending[slot as usize] = Some(edge);
             slot
