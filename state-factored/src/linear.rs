@@ -496,7 +496,42 @@ pub(crate) struct LinearTest {
     pub(crate) op: Op,
 }
 
+/// A linear condition `Σ w_i x_i + k >= 0`: terms `(variable, w_i)` and `k`.
+pub(crate) type AtLeast = (Vec<(u32, f64)>, f64);
+
 impl LinearTest {
+    /// The test as conditions `Σ w_i x_i + k >= 0` a relaxation can read:
+    /// one for `>=`, `>`, `<=`, `<` (over the integers `> 0` is `>= 1`; over
+    /// the reals it relaxes to `>= 0`), two for `==`, none for `!=`.
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
+    )]
+    pub(crate) fn at_least(&self) -> Vec<AtLeast> {
+        let (terms, k, exact): (Vec<(u32, f64)>, f64, bool) = match &self.expr {
+            Linear::Exact { terms, constant } => (
+                terms.iter().map(|&(v, c)| (v, c as f64)).collect(),
+                *constant as f64,
+                true,
+            ),
+            Linear::Float { terms, constant } => (
+                terms.iter().map(|&(v, c, _)| (v, c)).collect(),
+                *constant,
+                false,
+            ),
+        };
+        let negated = || terms.iter().map(|&(v, c)| (v, -c)).collect::<Vec<_>>();
+        let strict = if exact { 1.0 } else { 0.0 };
+        match self.op {
+            Op::Ge => vec![(terms, k)],
+            Op::Gt => vec![(terms, k - strict)],
+            Op::Le => vec![(negated(), -k)],
+            Op::Lt => vec![(negated(), -k - strict)],
+            Op::Eq => vec![(terms.clone(), k), (negated(), -k)],
+            Op::Ne => Vec::new(),
+        }
+    }
+
     #[inline]
     pub(crate) fn holds(&self, state: &State) -> bool {
         match &self.expr {

@@ -55,6 +55,24 @@ enum Rel {
 }
 
 impl LinearConstraint {
+    /// The constraint as conditions `Σ w_i x_i + k >= 0` a relaxation can
+    /// read: `Σ a x <= b` is `-Σ a x + b >= 0`, `==` also `Σ a x - b >= 0`,
+    /// `!=` none.
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
+    )]
+    pub(crate) fn at_least(&self) -> Vec<crate::linear::AtLeast> {
+        let terms: Vec<(u32, f64)> = self.terms.iter().map(|&(v, a)| (v, a as f64)).collect();
+        let bound = self.bound as f64;
+        let negated = || terms.iter().map(|&(v, a)| (v, -a)).collect::<Vec<_>>();
+        match self.op {
+            Rel::Le => vec![(negated(), bound)],
+            Rel::Eq => vec![(negated(), bound), (terms.clone(), -bound)],
+            Rel::Ne => Vec::new(),
+        }
+    }
+
     /// The constraint no state satisfies.
     pub(crate) fn unsatisfiable() -> Self {
         Self {

@@ -322,6 +322,41 @@ fn regression_refuses_f64_parts_by_name() {
 }
 
 #[test]
+fn operator_counting_reads_linear_goals() {
+    // Two counters that must end three apart: three increments of `a` at
+    // least, which only a row over both variables sees.
+    let mut d = ints(&["a", "b"]);
+    d.add_action(Action::builder("inc_a").increase("a", 1))
+        .unwrap();
+    d.add_action(Action::builder("inc_b").increase("b", 1))
+        .unwrap();
+    d.add_action(
+        Action::builder("dec_b")
+            .pre(Predicate::ge("b", 1))
+            .decrease("b", 1),
+    )
+    .unwrap();
+    let g = d
+        .goal([Predicate::linear(
+            Expr::var("a") - Expr::var("b"),
+            Op::Ge,
+            3,
+        )])
+        .unwrap();
+    let s = d.schema().default_state();
+    let mut h = OperatorCounting::new(&d, &s, &g);
+    assert_eq!(
+        Heuristic::<State, u32>::estimate(&mut h, &s),
+        Estimate::Value(3)
+    );
+    let r = d.regression(&s, &g).unwrap();
+    assert_eq!(
+        Heuristic::<Subgoal, u32>::estimate(&mut h, &r.start_node()),
+        Estimate::Value(3)
+    );
+}
+
+#[test]
 fn a_long_refusal_names_the_first_five_and_counts_the_rest() {
     let mut schema = Schema::new();
     schema.float("fuel").unwrap();

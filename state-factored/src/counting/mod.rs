@@ -16,6 +16,7 @@ use search_core::{Estimate, Heuristic};
 use self::branch_and_bound::BranchAndBound;
 use self::model::Model;
 use crate::constraint::Constraint;
+use crate::linear::AtLeast;
 use crate::{Cost, Domain, Goal, State, Subgoal};
 
 /// Counts are integral when this close to an integer; rows hold when this
@@ -68,9 +69,13 @@ const TOLERANCE: f64 = 1e-6;
 /// 28 against an optimal cost of 29, where `h_max` says 16
 /// (BENCHMARKS.md).
 ///
-/// Linear conditions over several variables pose no row (fewer rows, a
-/// lower bound still) and a variable an expression effect changes gets no
-/// flow rows: such an action counts as an achiever of any value.
+/// A linear goal condition `Σ w_i v_i + k >= 0` over flow variables poses
+/// the row `Σ_a δ_a x_a >= -(Σ w_i v_i(s) + k)`, where `δ_a = Σ_i w_i
+/// Δ_a(v_i)` is what action `a` adds to the sum (two counters that must
+/// end apart need that many increments); linear preconditions over several
+/// variables pose none (fewer rows, a lower bound still), and a variable an
+/// expression effect changes gets no flow rows: such an action counts as an
+/// achiever of any value.
 ///
 /// ```
 /// use search_core::{astar, Estimate, Heuristic};
@@ -101,6 +106,8 @@ const TOLERANCE: f64 = 1e-6;
 pub struct OperatorCounting<'a> {
     start: &'a State,
     goal: &'a Goal,
+    /// The goal's linear conditions, as `Σ w_i v_i + k >= 0`.
+    goal_linear: Vec<AtLeast>,
     model: Model<'a>,
     solver: BranchAndBound,
 }
@@ -112,6 +119,7 @@ impl<'a> OperatorCounting<'a> {
         Self {
             start,
             goal,
+            goal_linear: goal.linear.iter().flat_map(|(t, _)| t.at_least()).collect(),
             model: Model::new(domain),
             solver: BranchAndBound::new(),
         }
@@ -143,8 +151,14 @@ impl<'a> OperatorCounting<'a> {
 
     /// A lower bound on the cost of every plan from `state` to `goal`,
     /// `None` if there is no plan; `warm` as in [`BranchAndBound::bound`].
-    fn bound(&mut self, state: &State, goal: &[(u32, Constraint)], warm: bool) -> Option<u64> {
-        if !self.model.pose(state, goal) {
+    fn bound(
+        &mut self,
+        state: &State,
+        goal: &[(u32, Constraint)],
+        linear: &[AtLeast],
+        warm: bool,
+    ) -> Option<u64> {
+        if !self.model.pose(state, goal, linear) {
             return None;
         }
         self.solver.bound(&self.model, warm)
@@ -161,7 +175,9 @@ impl<'a> OperatorCounting<'a> {
 impl Heuristic<State, Cost> for OperatorCounting<'_> {
     fn estimate(&mut self, node: &State) -> Estimate<Cost> {
         let goal = self.goal;
-        let bound = self.bound(node, &goal.constraints, true);
+        let linear = std::mem::take(&mut self.goal_linear);
+        let bound = self.bound(node, &goal.constraints, &linear, true);
+        self.goal_linear = linear;
         Self::estimate_of(bound)
     }
 
@@ -173,7 +189,12 @@ impl Heuristic<State, Cost> for OperatorCounting<'_> {
 impl Heuristic<Subgoal, Cost> for OperatorCounting<'_> {
     fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
         let start = self.start;
-        let bound = self.bound(start, node.constraints(), false);
+        let linear: Vec<AtLeast> = node
+            .linear_constraints()
+            .iter()
+            .flat_map(crate::LinearConstraint::at_least)
+            .collect();
+        let bound = self.bound(start, node.constraints(), &linear, false);
         Self::estimate_of(bound)
     }
 

@@ -8,6 +8,7 @@
 use super::TOLERANCE;
 use crate::constraint::Constraint;
 use crate::effect::{classify, Change};
+use crate::linear::AtLeast;
 use crate::simplex::Simplex;
 use crate::value::key_int;
 use crate::{Domain, State, VarType};
@@ -245,7 +246,12 @@ impl<'a> Model<'a> {
     /// The rows every plan from `state` to `goal` satisfies, and the
     /// implications of the preconditions `state` violates; `false` if a
     /// goal condition can never be brought about.
-    pub(super) fn pose(&mut self, state: &State, goal: &[(u32, Constraint)]) -> bool {
+    pub(super) fn pose(
+        &mut self,
+        state: &State,
+        goal: &[(u32, Constraint)],
+        linear: &[AtLeast],
+    ) -> bool {
         self.rows.clear();
         self.goal_terms.clear();
         self.live = 0;
@@ -297,6 +303,11 @@ impl<'a> Model<'a> {
             }
             self.rows.push(Row::Goal(start, self.goal_terms.len(), rhs));
         }
+        for (terms, k) in linear {
+            if !self.pose_linear(state, terms, *k) {
+                return false;
+            }
+        }
         for (p, pre) in self.preconditions.iter().enumerate() {
             let slot = state.slot(pre.var as usize);
             if pre.constraint.allows(slot) {
@@ -343,6 +354,50 @@ impl<'a> Model<'a> {
             (implication.pre, implication.need, implication.rhs) = (p, need, rhs);
             self.live += 1;
         }
+        true
+    }
+
+    /// The row of a linear goal condition `Σ w_i v_i + k >= 0` over flow
+    /// variables: its final value is its value in `state` plus `Σ_a δ_a
+    /// x_a`, where `δ_a = Σ_i w_i Δ_a(v_i)`, so `Σ_a δ_a x_a` must reach
+    /// what the state lacks. No row where a variable is not a flow (an
+    /// assignment or an expression moves it). `false` when no plan can meet
+    /// the condition.
+    fn pose_linear(&mut self, state: &State, terms: &[(u32, f64)], k: f64) -> bool {
+        let mut now = k;
+        let start = self.goal_terms.len();
+        for &(v, w) in terms {
+            let Some(flow) = &self.variables[v as usize].flow else {
+                self.goal_terms.truncate(start);
+                return true;
+            };
+            let value = value(state, v as usize);
+            if value.abs() > LARGEST_VALUE {
+                self.goal_terms.truncate(start);
+                return true;
+            }
+            now += w * value;
+            self.goal_terms
+                .extend(flow.deltas.iter().map(|&(a, d)| (a, w * d)));
+        }
+        let row = &mut self.goal_terms[start..];
+        row.sort_unstable_by_key(|t| t.0);
+        let mut merged: Terms = Vec::with_capacity(row.len());
+        for &(a, d) in row.iter() {
+            match merged.last_mut() {
+                Some(last) if last.0 == a => last.1 += d,
+                _ => merged.push((a, d)),
+            }
+        }
+        merged.retain(|t| t.1.abs() > 1e-12);
+        self.goal_terms.truncate(start);
+        self.goal_terms.extend(merged);
+        let need = -now;
+        if self.goal_terms.len() == start {
+            return need <= TOLERANCE;
+        }
+        self.rows
+            .push(Row::Goal(start, self.goal_terms.len(), need));
         true
     }
 

@@ -40,7 +40,7 @@ use crate::effect::{Eff, ExprKind};
 use crate::linear::{Linear, LinearTest};
 use crate::linear_constraint::LinearConstraint;
 use crate::value::{key_float, key_int};
-use crate::{Cost, Domain, Goal, Op, State, VarType};
+use crate::{Cost, Domain, Goal, State, VarType};
 
 /// A condition of the relaxation.
 #[derive(Clone, Debug, PartialEq)]
@@ -287,32 +287,8 @@ impl Relaxation {
             constraint_conds(*var, constraint, self.numeric[*var as usize], &mut conds);
         }
         for c in linear {
-            #[expect(
-                clippy::cast_precision_loss,
-                reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
-            )]
-            let (terms, bound): (Vec<(u32, f64)>, f64) = (
-                c.terms().iter().map(|&(v, a)| (v, a as f64)).collect(),
-                c.bound() as f64,
-            );
-            let negated = || terms.iter().map(|&(v, a)| (v, -a)).collect::<Vec<_>>();
-            // sum a x <= b is -sum a x + b >= 0; `==` also sum a x - b >= 0.
-            match c.op() {
-                Op::Le => conds.push(Cond::AtLeast {
-                    terms: negated(),
-                    k: bound,
-                }),
-                Op::Eq => {
-                    conds.push(Cond::AtLeast {
-                        terms: negated(),
-                        k: bound,
-                    });
-                    conds.push(Cond::AtLeast {
-                        terms: terms.clone(),
-                        k: -bound,
-                    });
-                }
-                _ => {}
+            for (terms, k) in c.at_least() {
+                conds.push(Cond::AtLeast { terms, k });
             }
         }
         let linear: Vec<(Vec<(u32, f64)>, f64)> = conds
@@ -389,57 +365,9 @@ impl Relaxation {
     }
 
     /// The conditions of a linear test `expr op 0` (`!=` has none).
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "ints as estimates' numbers: 2^53 is far beyond any plan's"
-    )]
     fn linear(&mut self, test: &LinearTest, out: &mut Vec<u32>) {
-        let (terms, k, exact): (Vec<(u32, f64)>, f64, bool) = match &test.expr {
-            Linear::Exact { terms, constant } => (
-                terms.iter().map(|&(v, c)| (v, c as f64)).collect(),
-                *constant as f64,
-                true,
-            ),
-            Linear::Float { terms, constant } => (
-                terms.iter().map(|&(v, c, _)| (v, c)).collect(),
-                *constant,
-                false,
-            ),
-        };
-        let negated = || terms.iter().map(|&(v, c)| (v, -c)).collect::<Vec<_>>();
-        // Over the integers `> 0` is `>= 1`; over the reals it relaxes to `>= 0`.
-        let strict = if exact { 1.0 } else { 0.0 };
-        let conds = match test.op {
-            Op::Ge => vec![Cond::AtLeast {
-                terms: terms.clone(),
-                k,
-            }],
-            Op::Gt => vec![Cond::AtLeast {
-                terms: terms.clone(),
-                k: k - strict,
-            }],
-            Op::Le => vec![Cond::AtLeast {
-                terms: negated(),
-                k: -k,
-            }],
-            Op::Lt => vec![Cond::AtLeast {
-                terms: negated(),
-                k: -k - strict,
-            }],
-            Op::Eq => vec![
-                Cond::AtLeast {
-                    terms: terms.clone(),
-                    k,
-                },
-                Cond::AtLeast {
-                    terms: negated(),
-                    k: -k,
-                },
-            ],
-            Op::Ne => Vec::new(),
-        };
-        for cond in conds {
-            out.push(self.intern(cond));
+        for (terms, k) in test.at_least() {
+            out.push(self.intern(Cond::AtLeast { terms, k }));
         }
     }
 
