@@ -40,7 +40,7 @@ pub(super) fn registry() -> Registry {
         .atomic(AdmissibleMismatchFactory),
         NamedHeuristic::builder(
             "hmax",
-            "h_max of the delete relaxation; factored: numeric h_max through preconditions",
+            "h_max of the delete relaxation; factored: numeric h_max through preconditions, at least h^rmax where conditions are linear",
         )
         .aliases(&["h_max", "h-max"])
         .admissible()

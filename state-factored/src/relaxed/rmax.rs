@@ -29,6 +29,7 @@ use crate::{Cost, Domain, Goal, State, Subgoal};
 /// let plan = astar(&domain.forward(&goal), start, h).unwrap().outcome.into_solution().unwrap();
 /// assert_eq!(plan.cost, 15);
 /// ```
+#[derive(Clone, Debug)]
 pub struct NumericRmax {
     relaxation: Relaxation,
     costs: Costs,
