@@ -291,19 +291,8 @@ impl Relaxation {
                 conds.push(Cond::AtLeast { terms, k });
             }
         }
-        let linear: Vec<(Vec<(u32, f64)>, f64)> = conds
-            .iter()
-            .filter_map(|c| match c {
-                Cond::AtLeast { terms, k } => Some((terms.clone(), *k)),
-                Cond::Var { .. } => None,
-            })
-            .take(PAIRED)
-            .collect();
-        for (i, a) in linear.iter().enumerate() {
-            for b in &linear[i + 1..] {
-                conds.extend(pair_sum(a, b));
-            }
-        }
+        let sums = pair_sums(conds.iter());
+        conds.extend(sums);
         conds
     }
 
@@ -336,20 +325,9 @@ impl Relaxation {
     fn add_pair_sums(&mut self, conds: &mut Vec<u32>) {
         conds.sort_unstable();
         conds.dedup();
-        let linear: Vec<(Vec<(u32, f64)>, f64)> = conds
-            .iter()
-            .filter_map(|&c| match &self.conds[c as usize] {
-                Cond::AtLeast { terms, k } => Some((terms.clone(), *k)),
-                Cond::Var { .. } => None,
-            })
-            .take(PAIRED)
-            .collect();
-        for (i, a) in linear.iter().enumerate() {
-            for b in &linear[i + 1..] {
-                if let Some(sum) = pair_sum(a, b) {
-                    conds.push(self.intern(sum));
-                }
-            }
+        let sums = pair_sums(conds.iter().map(|&c| &self.conds[c as usize]));
+        for sum in sums {
+            conds.push(self.intern(sum));
         }
         conds.sort_unstable();
         conds.dedup();
@@ -590,6 +568,25 @@ fn value(
         cheapest.max(need * per_unit)
     };
     (value, best)
+}
+
+/// The sums of each pair of the first [`PAIRED`] linear conditions among
+/// `conds` (ENHSP's redundant constraints).
+fn pair_sums<'c>(conds: impl Iterator<Item = &'c Cond>) -> Vec<Cond> {
+    let linear: Vec<(Vec<(u32, f64)>, f64)> = conds
+        .filter_map(|c| match c {
+            Cond::AtLeast { terms, k } => Some((terms.clone(), *k)),
+            Cond::Var { .. } => None,
+        })
+        .take(PAIRED)
+        .collect();
+    let mut sums = Vec::new();
+    for (i, a) in linear.iter().enumerate() {
+        for b in &linear[i + 1..] {
+            sums.extend(pair_sum(a, b));
+        }
+    }
+    sums
 }
 
 /// The sum of two linear conditions `a` and `b` (`None` if no term is
