@@ -675,7 +675,9 @@ fn the_shipped_numeric_suites_load() {
             "numeric-opt.toml",
             &[
                 "fwd-astar-hrmax",
+                "fwd-astar-counting",
                 "fwd-astar-blind",
+                "reg-astar-hrmax",
                 "reg-astar-blind",
                 "enhsp-opt-hrmax",
                 "enhsp-opt-blind",
