@@ -468,12 +468,16 @@ fn enhsp_validation(run: &mut ExternalRun, replayed: Result<f64, SolveError>) {
         }
     };
     run.validation = Some(Ok(()));
-    let reported = run.metric;
-    if reported.is_some_and(|m| (m - value).abs() > 1e-6 * value.abs().max(1.0)) {
-        run.error = Some(format!(
-            "ENHSP reports metric value {}, the plan's replayed value is {value}",
-            reported.unwrap_or_default()
-        ));
+    match run.metric {
+        Some(reported) if (reported - value).abs() > 1e-6 * value.abs().max(1.0) => {
+            run.error = Some(format!(
+                "ENHSP reports metric value {reported}, the plan's replayed value is {value}"
+            ));
+        }
+        // The replay settles the cost that a fractional reported value
+        // could not give: the parse's note about it no longer holds.
+        Some(_) => run.error = None,
+        None => {}
     }
     let whole = value.round();
     if (value - whole).abs() <= 1e-9 * value.abs().max(1.0) && whole >= 0.0 {
@@ -1025,6 +1029,21 @@ search exit code: 0
         assert_eq!((run.outcome, run.cost), (RunOutcome::Solved, None));
         assert_eq!(run.metric, Some(12.5));
         assert!(run.error.unwrap().contains("not a whole number"));
+    }
+
+    #[test]
+    fn a_replayed_fractional_metric_is_the_record_without_an_error() {
+        let text = enhsp_output("opt-hrmax-solved")
+            .replace("Metric (Search):12.0", "Metric (Search):12.5");
+        let mut run = read_enhsp(&text, Some(0));
+        assert!(run.error.is_some());
+        enhsp_validation(&mut run, Ok(12.5));
+        assert_eq!((run.cost, run.metric, run.error), (None, Some(12.5), None));
+        // A replay that disagrees still says so.
+        let mut run = read_enhsp(&text, Some(0));
+        enhsp_validation(&mut run, Ok(13.0));
+        assert_eq!((run.cost, run.metric), (Some(13), None));
+        assert!(run.error.unwrap().contains("replayed value is 13"));
     }
 
     #[test]
