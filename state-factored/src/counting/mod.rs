@@ -14,9 +14,8 @@ mod model;
 use search_core::{Estimate, Heuristic};
 
 use self::branch_and_bound::BranchAndBound;
-use self::model::Model;
+use self::model::{LinearGoal, Model};
 use crate::constraint::Constraint;
-use crate::linear::AtLeast;
 use crate::{Cost, Domain, Goal, State, Subgoal};
 
 /// Counts are integral when this close to an integer; rows hold when this
@@ -106,8 +105,8 @@ const TOLERANCE: f64 = 1e-6;
 pub struct OperatorCounting<'a> {
     start: &'a State,
     goal: &'a Goal,
-    /// The goal's linear conditions, as `Σ w_i v_i + k >= 0`.
-    goal_linear: Vec<AtLeast>,
+    /// The goal's linear conditions over flow variables.
+    goal_linear: Vec<LinearGoal>,
     model: Model<'a>,
     solver: BranchAndBound,
 }
@@ -116,11 +115,12 @@ impl<'a> OperatorCounting<'a> {
     /// Operator counting for `domain` towards `goal`; `start` is where
     /// regression plans from (forward search passes its states instead).
     pub fn new(domain: &'a Domain, start: &'a State, goal: &'a Goal) -> Self {
+        let model = Model::new(domain);
         Self {
             start,
             goal,
-            goal_linear: goal.linear.iter().flat_map(|(t, _)| t.at_least()).collect(),
-            model: Model::new(domain),
+            goal_linear: model.linear_goals(goal.linear.iter().flat_map(|(t, _)| t.at_least())),
+            model,
             solver: BranchAndBound::new(),
         }
     }
@@ -155,9 +155,10 @@ impl<'a> OperatorCounting<'a> {
         &mut self,
         state: &State,
         goal: &[(u32, Constraint)],
-        linear: &[AtLeast],
+        linear: Option<&[LinearGoal]>,
         warm: bool,
     ) -> Option<u64> {
+        let linear = linear.unwrap_or(&self.goal_linear);
         if !self.model.pose(state, goal, linear) {
             return None;
         }
@@ -175,9 +176,7 @@ impl<'a> OperatorCounting<'a> {
 impl Heuristic<State, Cost> for OperatorCounting<'_> {
     fn estimate(&mut self, node: &State) -> Estimate<Cost> {
         let goal = self.goal;
-        let linear = std::mem::take(&mut self.goal_linear);
-        let bound = self.bound(node, &goal.constraints, &linear, true);
-        self.goal_linear = linear;
+        let bound = self.bound(node, &goal.constraints, None, true);
         Self::estimate_of(bound)
     }
 
@@ -189,12 +188,12 @@ impl Heuristic<State, Cost> for OperatorCounting<'_> {
 impl Heuristic<Subgoal, Cost> for OperatorCounting<'_> {
     fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
         let start = self.start;
-        let linear: Vec<AtLeast> = node
-            .linear_constraints()
-            .iter()
-            .flat_map(crate::LinearConstraint::at_least)
-            .collect();
-        let bound = self.bound(start, node.constraints(), &linear, false);
+        let linear = self.model.linear_goals(
+            node.linear_constraints()
+                .iter()
+                .flat_map(crate::LinearConstraint::at_least),
+        );
+        let bound = self.bound(start, node.constraints(), Some(&linear), false);
         Self::estimate_of(bound)
     }
 

@@ -94,6 +94,15 @@ enum Need {
     Any,
 }
 
+/// A linear goal condition over flow variables, `Σ w_i v_i + k >= 0`, and
+/// what each action adds to its sum.
+#[derive(Clone, Debug)]
+pub(super) struct LinearGoal {
+    terms: Vec<(u32, f64)>,
+    k: f64,
+    deltas: Terms,
+}
+
 /// A row of the model, `terms >= rhs`.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Row {
@@ -250,7 +259,7 @@ impl<'a> Model<'a> {
         &mut self,
         state: &State,
         goal: &[(u32, Constraint)],
-        linear: &[AtLeast],
+        linear: &[LinearGoal],
     ) -> bool {
         self.rows.clear();
         self.goal_terms.clear();
@@ -303,8 +312,8 @@ impl<'a> Model<'a> {
             }
             self.rows.push(Row::Goal(start, self.goal_terms.len(), rhs));
         }
-        for (terms, k) in linear {
-            if !self.pose_linear(state, terms, *k) {
+        for goal in linear {
+            if !self.pose_linear(state, goal) {
                 return false;
             }
         }
@@ -357,45 +366,57 @@ impl<'a> Model<'a> {
         true
     }
 
-    /// The row of a linear goal condition `Σ w_i v_i + k >= 0` over flow
-    /// variables: its final value is its value in `state` plus `Σ_a δ_a
-    /// x_a`, where `δ_a = Σ_i w_i Δ_a(v_i)`, so `Σ_a δ_a x_a` must reach
-    /// what the state lacks. No row where a variable is not a flow (an
-    /// assignment or an expression moves it). `false` when no plan can meet
-    /// the condition.
-    fn pose_linear(&mut self, state: &State, terms: &[(u32, f64)], k: f64) -> bool {
-        let mut now = k;
-        let start = self.goal_terms.len();
-        for &(v, w) in terms {
-            let Some(flow) = &self.variables[v as usize].flow else {
-                self.goal_terms.truncate(start);
-                return true;
-            };
+    /// The linear goal conditions `Σ w_i v_i + k >= 0` among `conds` whose
+    /// variables are all flows, each with what every action adds to its sum
+    /// (`δ_a = Σ_i w_i Δ_a(v_i)`): they depend on the goal alone, so they
+    /// are found once per goal. A condition over a variable that an
+    /// assignment or an expression moves poses no row.
+    pub(super) fn linear_goals(&self, conds: impl IntoIterator<Item = AtLeast>) -> Vec<LinearGoal> {
+        let mut goals = Vec::new();
+        'conds: for (terms, k) in conds {
+            let mut deltas: Terms = Vec::new();
+            for &(v, w) in &terms {
+                let Some(flow) = &self.variables[v as usize].flow else {
+                    continue 'conds;
+                };
+                deltas.extend(flow.deltas.iter().map(|&(a, d)| (a, w * d)));
+            }
+            deltas.sort_unstable_by_key(|t| t.0);
+            let mut merged: Terms = Vec::with_capacity(deltas.len());
+            for (a, d) in deltas {
+                match merged.last_mut() {
+                    Some(last) if last.0 == a => last.1 += d,
+                    _ => merged.push((a, d)),
+                }
+            }
+            merged.retain(|t| t.1.abs() > 1e-12);
+            goals.push(LinearGoal {
+                terms,
+                k,
+                deltas: merged,
+            });
+        }
+        goals
+    }
+
+    /// The row of a linear goal: its sum ends at its value in `state` plus
+    /// `Σ_a δ_a x_a`, so `Σ_a δ_a x_a` must reach what the state lacks.
+    /// `false` when no plan can meet it.
+    fn pose_linear(&mut self, state: &State, goal: &LinearGoal) -> bool {
+        let mut now = goal.k;
+        for &(v, w) in &goal.terms {
             let value = value(state, v as usize);
             if value.abs() > LARGEST_VALUE {
-                self.goal_terms.truncate(start);
                 return true;
             }
             now += w * value;
-            self.goal_terms
-                .extend(flow.deltas.iter().map(|&(a, d)| (a, w * d)));
         }
-        let row = &mut self.goal_terms[start..];
-        row.sort_unstable_by_key(|t| t.0);
-        let mut merged: Terms = Vec::with_capacity(row.len());
-        for &(a, d) in row.iter() {
-            match merged.last_mut() {
-                Some(last) if last.0 == a => last.1 += d,
-                _ => merged.push((a, d)),
-            }
-        }
-        merged.retain(|t| t.1.abs() > 1e-12);
-        self.goal_terms.truncate(start);
-        self.goal_terms.extend(merged);
         let need = -now;
-        if self.goal_terms.len() == start {
+        if goal.deltas.is_empty() {
             return need <= TOLERANCE;
         }
+        let start = self.goal_terms.len();
+        self.goal_terms.extend_from_slice(&goal.deltas);
         self.rows
             .push(Row::Goal(start, self.goal_terms.len(), need));
         true
