@@ -102,6 +102,47 @@ fn bad_costs_get_the_general_engines_errors() {
     );
 }
 
+/// Costs scaled from units to hundreds of thousands take Dijkstra's open
+/// list from a small ring of buckets through a grown one to the radix
+/// heap, and float costs to the binary heap: the cheapest path throughout.
+#[test]
+fn dijkstra_finds_the_cheapest_path_at_every_cost_scale() {
+    for seed in 0..100 {
+        let graph = random_graph(60, seed);
+        let space = FnSpace::new(|&n: &usize| graph[n].clone(), |&n: &usize| n == 59);
+        let best = Search::new(&space, 0)
+            .algorithm(Algorithm::Dijkstra)
+            .run()
+            .unwrap()
+            .outcome
+            .solution()
+            .map(|s| u64::from(s.cost));
+        for scale in [1_u64, 300, 5_000, 200_000] {
+            let next = |&n: &usize| {
+                graph[n]
+                    .iter()
+                    .map(move |&(to, cost)| (to, u64::from(cost) * scale))
+            };
+            let found = dijkstra_fn(0, next, |&n| n == 59).unwrap();
+            assert_eq!(
+                found.map(|p| p.1),
+                best.map(|b| b * scale),
+                "seed {seed}, x{scale}"
+            );
+        }
+        let float = |&n: &usize| {
+            graph[n]
+                .iter()
+                .map(|&(to, cost)| (to, FloatCost::new(f64::from(cost) / 8.0)))
+                .collect::<Vec<_>>()
+        };
+        let found = dijkstra_fn(0, float, |&n| n == 59).unwrap();
+        #[expect(clippy::cast_precision_loss, reason = "small costs")]
+        let expected = best.map(|b| FloatCost::new(b as f64 / 8.0));
+        assert_eq!(found.map(|p| p.1), expected, "seed {seed}, float");
+    }
+}
+
 /// A random directed graph: `n` nodes, edges of cost 0 to 19.
 fn random_graph(n: usize, seed: u64) -> Vec<Vec<(usize, u32)>> {
     let mut state = seed;

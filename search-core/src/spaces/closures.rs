@@ -1,8 +1,8 @@
 //! One-call searches over closures, in the style of the `pathfinding`
 //! crate: give a start, the successors of a node (with edge costs), and a
 //! goal test; get the path and its cost. A*, Dijkstra and breadth-first
-//! search run in a lean loop straight over the closures, about 1.2-1.5x
-//! `pathfinding`'s speed on grids and puzzles (`BENCHMARKS.md`); the rest,
+//! search run in a lean loop straight over the closures, 1.5x to 2x
+//! `pathfinding`'s speed on grids, roads and puzzles (`BENCHMARKS.md`); the rest,
 //! and bad costs (reported as errors), in [`Search`]. Among paths of equal
 //! cost, A* and Dijkstra may return another than [`Search`]'s: both break
 //! ties on `f` toward the higher `g`, then the lean loop toward the node
@@ -286,7 +286,13 @@ where
     I: IntoIterator<Item = (N, C)>,
     FG: FnMut(&N) -> bool,
 {
-    lean_astar(start, successors, |_: &N| C::zero(), is_goal)
+    let (mut successors, mut is_goal) = (successors, is_goal);
+    match crate::engine::lean::dijkstra(start.clone(), &mut successors, &mut is_goal) {
+        Ok(found) => Ok(found),
+        Err(crate::engine::lean::GaveUp) => {
+            run(start, successors, Blind, is_goal, Algorithm::Dijkstra)
+        }
+    }
 }
 
 /// Breadth-first search over closures: a path with the fewest edges.

@@ -1,0 +1,189 @@
+//! The open lists of the lean A* and Dijkstra. Entries pop lowest `f`
+//! first, then highest `g`, then last pushed.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::radix::{RadixHeap, KEY_MAX};
+use super::ring::Ring;
+use super::GaveUp;
+use crate::Cost;
+
+/// What the lean loop needs of an open list.
+pub(super) trait Queue<C> {
+    /// Queues node `number` at priority `f`, reached at cost `g`.
+    fn push(&mut self, f: C, g: C, number: u32) -> Result<(), GaveUp>;
+
+    /// The next entry's `g` and node.
+    fn pop(&mut self) -> Option<(C, u32)>;
+}
+
+/// Dijkstra's open list for integer costs: `f` is `g`.
+impl<C: Cost> Queue<C> for Ring<C> {
+    #[inline(always)]
+    fn push(&mut self, f: C, g: C, number: u32) -> Result<(), GaveUp> {
+        debug_assert!(f == g, "Dijkstra's priority is the path cost");
+        Ring::push(self, g, number)
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(C, u32)> {
+        Ring::pop(self)
+    }
+}
+
+/// A*'s open list (and Dijkstra's for costs that are not integers): a
+/// radix heap while priorities are integers no lower than the last
+/// popped, a binary heap from the first that is not.
+pub(super) enum Open<C> {
+    Radix(Box<RadixHeap<C>>),
+    Heap(BinaryHeap<HeapEntry<C>>),
+}
+
+impl<C> Default for Open<C> {
+    fn default() -> Self {
+        Self::Radix(Box::default())
+    }
+}
+
+impl<C: Cost> Queue<C> for Open<C> {
+    #[inline(always)]
+    fn push(&mut self, f: C, g: C, number: u32) -> Result<(), GaveUp> {
+        if let Self::Radix(radix) = self {
+            match f.to_bucket().and_then(|key| u64::try_from(key).ok()) {
+                Some(key) if key >= radix.last && key <= KEY_MAX => {
+                    radix.push(f, g, number);
+                    return Ok(());
+                }
+                _ => *self = Self::Heap(radix.drain_to_heap()),
+            }
+        }
+        if let Self::Heap(heap) = self {
+            heap.push(HeapEntry { f, g, number });
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(C, u32)> {
+        match self {
+            Self::Radix(radix) => radix.pop(),
+            Self::Heap(heap) => heap.pop().map(|e| (e.g, e.number)),
+        }
+    }
+}
+
+/// A binary-heap entry: lowest `f` first, then highest `g`.
+pub(super) struct HeapEntry<C> {
+    pub(super) f: C,
+    pub(super) g: C,
+    pub(super) number: u32,
+}
+
+impl<C: Ord> Ord for HeapEntry<C> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.cmp(&self.f).then_with(|| self.g.cmp(&other.g))
+    }
+}
+
+impl<C: Ord> PartialOrd for HeapEntry<C> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<C: Ord> PartialEq for HeapEntry<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<C: Ord> Eq for HeapEntry<C> {}
+
+#[cfg(test)]
+mod tests {
+    use super::super::radix::KEY_MAX;
+    use super::{HeapEntry, Open, Queue};
+    use std::collections::BinaryHeap;
+
+    /// A small deterministic generator.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            u32::try_from((self.0 >> 33) % u64::from(n)).unwrap()
+        }
+    }
+
+    /// Pushes and pops in random order, every priority at least the last
+    /// popped one (so the radix heap is used) or, with `drop_below`, some
+    /// lower (so it hands over to the binary heap): the pops come in the
+    /// reference heap's order of `(f, -g)`.
+    fn same_order_as_a_heap(seed: u64, drop_below: bool) {
+        let mut rng = Rng(seed);
+        let mut open = Open::<u32>::default();
+        let mut reference = BinaryHeap::new();
+        let mut last = 0;
+        for number in 0..2_000 {
+            if rng.below(3) == 0 {
+                let popped = open.pop();
+                let expected = reference.pop().map(|e: HeapEntry<u32>| (e.f, e.g));
+                assert_eq!(popped.map(|p| p.0), expected.map(|e| e.1), "seed {seed}");
+                if let Some((f, _)) = expected {
+                    last = f;
+                }
+                continue;
+            }
+            let f = if drop_below && rng.below(50) == 0 {
+                last.saturating_sub(rng.below(5))
+            } else {
+                let bits = rng.below(12);
+                last + rng.below(1 << bits)
+            };
+            let g = rng.below(f + 1);
+            open.push(f, g, number).unwrap();
+            reference.push(HeapEntry { f, g, number });
+        }
+        while let Some(expected) = reference.pop() {
+            assert_eq!(open.pop().map(|p| p.0), Some(expected.g), "seed {seed}");
+        }
+        assert_eq!(open.pop(), None);
+    }
+
+    #[test]
+    fn the_radix_heap_pops_lowest_f_then_highest_g() {
+        for seed in 0..20 {
+            same_order_as_a_heap(seed, false);
+        }
+    }
+
+    #[test]
+    fn a_priority_below_the_last_popped_moves_to_the_binary_heap() {
+        for seed in 0..20 {
+            same_order_as_a_heap(seed, true);
+        }
+        let mut open = Open::<u32>::default();
+        open.push(5, 0, 0).unwrap();
+        assert_eq!(open.pop(), Some((0, 0)));
+        open.push(3, 1, 1).unwrap();
+        assert!(matches!(open, Open::Heap(_)));
+        assert_eq!(open.pop(), Some((1, 1)));
+    }
+
+    #[test]
+    fn a_priority_above_the_radix_heaps_keys_moves_to_the_binary_heap() {
+        let mut open = Open::<u64>::default();
+        open.push(KEY_MAX, 1, 0).unwrap();
+        assert!(matches!(open, Open::Radix(_)));
+        open.push(KEY_MAX + 1, 2, 1).unwrap();
+        assert!(matches!(open, Open::Heap(_)));
+        open.push(KEY_MAX - 1, 3, 2).unwrap();
+        assert_eq!(open.pop(), Some((3, 2)));
+        assert_eq!(open.pop(), Some((1, 0)));
+        assert_eq!(open.pop(), Some((2, 1)));
+        assert_eq!(open.pop(), None);
+    }
+}
