@@ -1,9 +1,9 @@
 //! One-call searches over closures, in the style of the `pathfinding`
 //! crate: give a start, the successors of a node (with edge costs), and a
 //! goal test; get the path and its cost. A*, Dijkstra and breadth-first
-//! search run in a lean loop straight over the closures, 1.5x to 2x
-//! `pathfinding`'s speed on grids, roads and puzzles (`BENCHMARKS.md`); the rest,
-//! and bad costs (reported as errors), in [`Search`]. Among paths of equal
+//! search run in a lean loop straight over the closures, 1.45x to 2.05x
+//! `pathfinding`'s speed on grids, roads and puzzles (`BENCHMARKS.md`); the
+//! rest, and bad costs (reported as errors), in [`Search`]. Among paths of equal
 //! cost, A* and Dijkstra may return another than [`Search`]'s: both break
 //! ties on `f` toward the higher `g`, then the lean loop toward the node
 //! pushed last and [`Search`] toward the first.
