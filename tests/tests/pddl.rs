@@ -83,6 +83,48 @@ fn grounding_counts_on_known_tasks() {
     assert_eq!(count("miconic", "task01.pddl"), (4, 4));
 }
 
+/// An effect that makes true what the precondition wants true changes
+/// nothing, so it does not make its operator relevant: rovers'
+/// `communicate_*` actions delete and re-add `channel_free`, and kept as
+/// an effect, it made every image of every rover relevant (p04: 60
+/// operators and 7,534 blind A* expansions, against Fast Downward's 45
+/// operators and 876 expansions, 814 until the last `f` layer).
+#[test]
+fn effects_that_change_nothing_make_nothing_relevant() {
+    let domain = parse_domain(
+        "d",
+        "(define (domain channel) (:requirements :strips)
+           (:predicates (free) (sent ?m) (ready ?m) (noise))
+           (:action prepare :parameters (?m) :precondition (free) :effect (ready ?m))
+           (:action send :parameters (?m) :precondition (and (free) (ready ?m))
+              :effect (and (not (free)) (free) (sent ?m)))
+           (:action hum :parameters () :precondition (free) :effect (and (free) (noise))))",
+    )
+    .unwrap();
+    let problem = parse_problem(
+        &domain,
+        "p",
+        "(define (problem one) (:domain channel) (:objects a b)
+           (:init (free)) (:goal (sent a)))",
+    )
+    .unwrap();
+    let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    let mut names: Vec<&str> = task.operators.iter().map(|o| o.name.as_str()).collect();
+    names.sort_unstable();
+    // `send b` and `prepare b` only re-add `free`; `hum` only adds noise.
+    assert_eq!(names, ["prepare a", "send a"]);
+    assert!(task
+        .operators
+        .iter()
+        .all(|o| o.add.iter().all(|f| !o.pre.contains(f))));
+
+    let rovers = tests::repository_root().join("benchmarks/ipc-sample/rovers");
+    let domain = parse_domain("d", &read(&rovers.join("domain.pddl"))).unwrap();
+    let problem = parse_problem(&domain, "p", &read(&rovers.join("p04.pddl"))).unwrap();
+    let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    assert_eq!((task.stats.facts, task.stats.operators), (22, 45));
+}
+
 /// The domain with every supported construct.
 const ROOMS: &str = "; rooms
 (define (domain rooms)

@@ -345,17 +345,17 @@ fn variant_operator(
     }
     let add = o.add.clone();
     o.del.retain(|f| add.binary_search(f).is_err());
+    // Effects that change nothing (making true what the precondition
+    // wants true, false what it wants false) go: kept, they would make
+    // the operator touch facts it only reads, and relevance would keep
+    // it for them (rovers' `communicate_*` re-adding `channel_free`).
+    o.add.retain(|f| o.pre.binary_search(f).is_err());
+    o.del.retain(|f| o.neg_pre.binary_search(f).is_err());
     let numeric_effects = o.numeric.as_ref().is_some_and(|n| !n.effects.is_empty());
-    if o.del.is_empty() && o.add.iter().all(|f| o.pre.binary_search(f).is_ok()) && !numeric_effects
-    {
+    if o.add.is_empty() && o.del.is_empty() && !numeric_effects {
         return None; // changes nothing
     }
-    for &f in &o.add {
-        if o.pre.binary_search(&f).is_err() {
-            changed[f as usize] = true;
-        }
-    }
-    for &f in &o.del {
+    for &f in o.add.iter().chain(&o.del) {
         changed[f as usize] = true;
     }
     Some(o)
