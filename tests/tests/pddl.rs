@@ -125,6 +125,69 @@ fn effects_that_change_nothing_make_nothing_relevant() {
     assert_eq!((task.stats.facts, task.stats.operators), (22, 45));
 }
 
+/// A requirement is refused where the task uses it, not where it is
+/// declared: a STRIPS task that declares every requirement of PDDL 3.1
+/// grounds and solves, and each construct searchlab does not read is
+/// refused at its use, naming it.
+#[test]
+fn requirements_are_refused_where_used_not_where_declared() {
+    let all = "(:requirements :strips :typing :adl :action-costs :derived-predicates
+       :numeric-fluents :fluents :object-fluents :durative-actions :duration-inequalities
+       :continuous-effects :timed-initial-literals :preferences :constraints :time)";
+    let domain_text = format!(
+        "(define (domain d) {all} (:predicates (p) (q))
+           (:action a :parameters () :precondition (p) :effect (q)))"
+    );
+    let domain = parse_domain("d.pddl", &domain_text).unwrap();
+    let problem = parse_problem(
+        &domain,
+        "p.pddl",
+        &format!("(define (problem t) (:domain d) {all} (:init (p)) (:goal (q)))"),
+    )
+    .unwrap();
+    let task = ground(&domain, &problem, GroundingLimits::default()).unwrap();
+    assert_eq!(task.operators.len(), 1);
+
+    let header = "(define (domain d) (:requirements :strips :durative-actions :constraints\n :object-fluents :preferences) (:predicates (p) (q))\n";
+    let uses = [
+        (
+            "(:durative-action a :parameters () :duration (= ?duration 1)))",
+            ":durative-action a",
+            "durative actions",
+        ),
+        (
+            "(:constraints (always (p))))",
+            ":constraints (always",
+            "constraints",
+        ),
+        ("(:functions (f) - object))", "object))", "object fluents"),
+        (
+            "(:action a :parameters () :precondition (preference ok (p)) :effect (q)))",
+            "preference ok",
+            "preference",
+        ),
+    ];
+    for (text, needle, construct) in uses {
+        domain_error(
+            &format!("{header}{text}"),
+            needle,
+            &["unsupported", construct],
+        );
+    }
+    let domain = parse_domain(
+        "d.pddl",
+        "(define (domain d) (:requirements :timed-initial-literals) (:predicates (p) (q))
+           (:action a :parameters () :precondition (p) :effect (q)))",
+    )
+    .unwrap();
+    let text = "(define (problem t) (:domain d)\n (:init (p) (at 10 (q))) (:goal (q)))";
+    expect_error(
+        parse_problem(&domain, "bad.pddl", text),
+        locate(text, "(at 10"),
+        &["bad.pddl:", "unsupported timed initial literal"],
+    );
+}
+
 /// The domain with every supported construct.
 const ROOMS: &str = "; rooms
 (define (domain rooms)
@@ -489,17 +552,11 @@ fn malformed_domains_give_located_errors() {
         "?x)",
         &["variable `?x` is declared twice"],
     );
-    for requirement in [
-        ":object-fluents",
-        ":durative-actions",
-        ":timed-initial-literals",
-    ] {
-        domain_error(
-            &format!("(define (domain d) (:requirements :strips\n  {requirement}))"),
-            requirement,
-            &["unsupported requirement", requirement],
-        );
-    }
+    domain_error(
+        "(define (domain d) (:requirements :strips\n  :teleportation))",
+        ":teleportation",
+        &["unknown requirement `:teleportation`"],
+    );
     let action = |pre: &str, eff: &str| {
         format!("(define (domain d) (:predicates (p ?x) (q))\n(:action a :parameters (?x) :precondition {pre} :effect {eff}))")
     };

@@ -24,16 +24,25 @@ use crate::PddlError;
 /// # Errors
 /// A located [`PddlError`] for malformed text, an undefined or duplicate
 /// name, a wrong arity, an action cost that is not an integer from 0 to
-/// [`MAX_ACTION_COST`](crate::MAX_ACTION_COST), an action that changes a derived predicate, or a
-/// requirement or construct outside ADL with `:action-costs` and
-/// `:derived-predicates` (numeric fluents, durative actions, ...).
+/// [`MAX_ACTION_COST`](crate::MAX_ACTION_COST), an action that changes a
+/// derived predicate, an unknown requirement, or a construct outside ADL
+/// with `:action-costs`, `:derived-predicates` and numeric fluents
+/// (durative actions, constraints, object fluents, ...). A requirement
+/// of PDDL 3.1 is refused only where the domain uses it, not where it is
+/// declared.
 ///
 /// ```
 /// use searchlab_pddl::{parse_domain, PddlError};
-/// let error = parse_domain("d.pddl", "(define (domain d)\n (:requirements :adl :timed-initial-literals))").unwrap_err();
+/// // Declared, not used: read.
+/// let domain = parse_domain("d.pddl", "(define (domain d)
+///   (:requirements :strips :durative-actions :timed-initial-literals))").unwrap();
+/// assert_eq!(domain.name(), "d");
+/// // Used: refused where it is used.
+/// let error = parse_domain("d.pddl", "(define (domain d) (:requirements :durative-actions)
+///   (:durative-action a :parameters () :duration (= ?duration 1)))").unwrap_err();
 /// assert!(matches!(error, PddlError::Unsupported { .. }));
 /// assert_eq!(error.to_string().split(" (").next().unwrap(),
-///     "d.pddl:2:22: unsupported requirement `:timed-initial-literals`");
+///     "d.pddl:2:4: unsupported durative actions");
 /// ```
 #[expect(clippy::too_many_lines, reason = "one match over the sections")]
 pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {

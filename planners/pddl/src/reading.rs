@@ -8,8 +8,12 @@ use crate::sexp::Sexp;
 use crate::syntax::{AtomTerm, Domain, Term, TypeId, TypeSet, MAX_ACTION_COST};
 use crate::{Location, PddlError};
 
-/// The requirements searchlab reads.
-pub(crate) const SUPPORTED: [&str; 14] = [
+/// The requirements of PDDL 3.1: a domain or problem may declare any of
+/// them. Those searchlab does not read (durative actions, timed initial
+/// literals, preferences, constraints, object fluents) are refused where
+/// a construct of theirs is used, not where they are declared: many IPC
+/// files declare more than they use.
+pub(crate) const REQUIREMENTS: [&str; 22] = [
     ":strips",
     ":typing",
     ":negative-preconditions",
@@ -24,6 +28,14 @@ pub(crate) const SUPPORTED: [&str; 14] = [
     ":derived-predicates",
     ":numeric-fluents",
     ":fluents",
+    ":object-fluents",
+    ":durative-actions",
+    ":duration-inequalities",
+    ":continuous-effects",
+    ":timed-initial-literals",
+    ":preferences",
+    ":constraints",
+    ":time",
 ];
 
 /// The function every action's cost goes to (`:action-costs`).
@@ -147,8 +159,8 @@ impl Reader<'_> {
     pub(crate) fn requirements(&self, items: &[Sexp]) -> Result<(), PddlError> {
         for item in items {
             let name = self.symbol(item, "a requirement")?;
-            if !SUPPORTED.contains(&name) {
-                return Err(self.unsupported(item.at(), format!("requirement `{name}`")));
+            if !REQUIREMENTS.contains(&name) {
+                return Err(self.syntax(item.at(), format!("unknown requirement `{name}`")));
             }
         }
         Ok(())
