@@ -91,6 +91,18 @@ pub struct ExternalSearch {
 /// with reasonable orderings, unit costs throughout, no landmark preferred
 /// operators.
 ///
+/// Fast Downward's optimal configurations without an LP solver:
+/// `fd-astar-lmcut-sss` is A* with LM-cut and atom-centric strong stubborn
+/// sets (Röger, Wehrle, Helmert and Speck 2020), which switch themselves
+/// off when they prune little; `fd-astar-ipdb` A* with iPDB, pattern
+/// collections by hill climbing (Haslum et al. 2007) under the canonical
+/// heuristic; `fd-astar-cegar` A* with the canonical heuristic over
+/// patterns found by counterexample-guided abstraction refinement
+/// (Rovner, Sievers and Helmert 2019; its defaults spend up to 100 s
+/// looking, less when the patterns stop improving); `fd-ms` A* with
+/// merge-and-shrink as the `seq-opt-merge-and-shrink` alias sets it up
+/// (bisimulation, SCC-DFP merging, 50,000 abstract states).
+///
 /// ENHSP's presets (`-planner`): `enhsp-opt-hrmax` is A* with `h^rmax`
 /// (`h_max` over the numeric subgoaling relaxation with redundant
 /// constraints), `enhsp-opt-blind` A* with the blind heuristic, both
@@ -102,10 +114,26 @@ pub struct ExternalSearch {
 /// ...))`) it is not, and `enhsp-opt-hrmax`'s plans may cost more than
 /// `enhsp-opt-blind`'s (ENHSP's own Unified Planning engine refuses such
 /// tasks for `opt-hrmax`): its claim of optimality holds on the others.
-pub const EXTERNAL_SEARCHES: [ExternalSearch; 12] = [
+pub const EXTERNAL_SEARCHES: [ExternalSearch; 16] = [
     fd("fd-astar-blind", "astar(blind())").claiming_optimal(),
     fd("fd-astar-hmax", "astar(hmax())").claiming_optimal(),
     fd("fd-astar-lmcut", "astar(lmcut())").claiming_optimal(),
+    fd(
+        "fd-astar-lmcut-sss",
+        "astar(lmcut(), pruning=atom_centric_stubborn_sets())",
+    )
+    .claiming_optimal(),
+    fd("fd-astar-ipdb", "astar(ipdb())").claiming_optimal(),
+    fd("fd-astar-cegar", "astar(cpdbs(patterns=multiple_cegar()))").claiming_optimal(),
+    fd(
+        "fd-ms",
+        "astar(merge_and_shrink(shrink_strategy=shrink_bisimulation(greedy=false), \
+         merge_strategy=merge_sccs(order_of_sccs=topological, \
+         merge_selector=score_based_filtering(scoring_functions=[goal_relevance(), dfp(), \
+         total_order()])), label_reduction=exact(before_shrinking=true, \
+         before_merging=false), max_states=50k, threshold_before_merge=1))",
+    )
+    .claiming_optimal(),
     fd("fd-gbfs-ff", "eager_greedy([ff()])"),
     fd(
         "fd-lazy-ff+lmcount",

@@ -312,7 +312,10 @@ fn a_suite_runs_peers_from_its_options_and_records_their_figures() {
 fn a_plan_searchlab_cannot_replay_is_unchecked_not_invalid() {
     let peers = Peers::in_dir(&fake_peers("unchecked"));
     let mut unreadable = task("ok");
-    unreadable.domain = DOMAIN.replace(":strips", ":strips :timed-initial-literals");
+    unreadable.domain = DOMAIN.replace(
+        "(:predicates",
+        "(:constraints (always (at a))) (:predicates",
+    );
     let run = run_external(
         search("fd-astar-hmax"),
         &peers,
