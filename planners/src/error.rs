@@ -77,3 +77,27 @@ pub enum PlanError {
     #[error("invalid plan: {0}")]
     Invalid(String),
 }
+
+impl PlanError {
+    /// Whether the planner refused the task by name because it does not
+    /// handle it (a heuristic or direction that does not serve it:
+    /// regression through what it cannot regress, derived predicates,
+    /// state-dependent costs), rather than because the input is wrong. A
+    /// suite counts such runs as unsupported, not as errors.
+    ///
+    /// ```
+    /// use planners::PlanError;
+    /// let refused = PlanError::DerivedPredicates { predicates: "above".into() };
+    /// assert!(refused.is_unsupported());
+    /// assert!(!PlanError::Invalid("step 1".into()).is_unsupported());
+    /// ```
+    pub fn is_unsupported(&self) -> bool {
+        matches!(
+            self,
+            PlanError::UnsupportedHeuristic { .. }
+                | PlanError::DerivedPredicates { .. }
+                | PlanError::Factored(FactoredError::NotRegressable { .. })
+                | PlanError::Atomic(AtomicError::StateDependentCost { .. })
+        )
+    }
+}

@@ -670,10 +670,13 @@ fn read_fast_downward(text: &str, code: Option<i32>) -> ExternalRun {
         Some(12) => (RunOutcome::NoPlanFound, None),
         Some(20 | 22 | 24) => limit("memory"),
         Some(21 | 23) => limit("time"),
+        // 34: a configuration that does not handle the task (LM-cut or
+        // stubborn sets on conditional effects).
+        Some(34) => (RunOutcome::Unsupported, None),
         Some(c) if TIMED_OUT.contains(&c) => limit("time"),
         _ => (RunOutcome::Error, None),
     };
-    if run.outcome == RunOutcome::Error {
+    if matches!(run.outcome, RunOutcome::Error | RunOutcome::Unsupported) {
         run.error = Some(error_text("Fast Downward", text, code));
     }
     run
@@ -933,6 +936,15 @@ search exit code: 0
             .error
             .unwrap()
             .contains("exit code 1: translate: error | Traceback | ValueError: x"));
+        // 34: the configuration does not handle the task, and says so.
+        let refused = "This configuration does not support conditional effects \
+            (operator destroy_road a b)!\nTerminating.\nTried to use unsupported feature.\n";
+        let run = read_fast_downward(refused, Some(34));
+        assert_eq!(run.outcome, RunOutcome::Unsupported);
+        assert!(run
+            .error
+            .unwrap()
+            .contains("does not support conditional effects"));
     }
 
     #[test]

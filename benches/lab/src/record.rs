@@ -29,8 +29,13 @@ pub enum RunOutcome {
     Limit,
     /// The search was cancelled.
     Cancelled,
-    /// The planner refused the problem (an unsupported direction, bad input);
-    /// also a run's outcome until it says otherwise.
+    /// The planner does not handle the task and said so by name (a
+    /// construct it does not read, a direction or heuristic that does not
+    /// serve it, Fast Downward's exit code 34): an expected refusal, not a
+    /// failure.
+    Unsupported,
+    /// The planner refused the problem as bad input (or failed in a way it
+    /// did not name); also a run's outcome until it says otherwise.
     #[default]
     Error,
     /// The run panicked; the suite went on.
@@ -53,6 +58,7 @@ impl RunOutcome {
             RunOutcome::NoPlanFound => "no_plan_found",
             RunOutcome::Limit => "limit",
             RunOutcome::Cancelled => "cancelled",
+            RunOutcome::Unsupported => "unsupported",
             RunOutcome::Error => "error",
             RunOutcome::Panic => "panic",
             RunOutcome::OutOfMemory => "out_of_memory",
@@ -318,6 +324,7 @@ impl RunRecord {
             }
             (RunOutcome::Limit, _) => "search-out-of-expansions",
             (RunOutcome::Cancelled, _) => "search-cancelled",
+            (RunOutcome::Unsupported, _) => "search-unsupported",
             (RunOutcome::Error, _) => "search-input-error",
             (RunOutcome::Panic | RunOutcome::Crashed, _) => "search-critical-error",
         }

@@ -1210,8 +1210,10 @@ impl<'r> Report<'r> {
                 "limit: a search limit stopped the run; out_of_time, out_of_memory: the \
                  system killed an isolated run; unsolvable: proved; no_plan_found: an \
                  incomplete search ran dry; invalid_plan: a plan that does not replay; \
-                 error: the planner refused the problem (by the message's kind, names and \
-                 numbers left out; the warnings give each message); panic, crashed: a bug."
+                 unsupported: the planner does not handle the task and says so (a construct, \
+                 a direction or heuristic; expected, not a failure); error: the planner \
+                 refused the problem as bad input (by the message's kind, names and numbers \
+                 left out; the warnings give each message); panic, crashed: a bug."
                     .to_owned(),
             ],
             total_rows,
@@ -1600,7 +1602,7 @@ pub fn unsolved_cause(record: &RunRecord) -> Option<String> {
             Some(limit) => format!("limit: {limit}"),
             None => "limit".to_owned(),
         },
-        RunOutcome::Error | RunOutcome::Panic | RunOutcome::Crashed => {
+        RunOutcome::Unsupported | RunOutcome::Error | RunOutcome::Panic | RunOutcome::Crashed => {
             format!("{}: {}", record.outcome.name(), message())
         }
         other => other.name().to_owned(),
@@ -1617,9 +1619,10 @@ fn cause_rank(record: &RunRecord) -> u8 {
         RunOutcome::NoPlanFound => 4,
         RunOutcome::Unsolvable => 5,
         RunOutcome::Solved => 6,
-        RunOutcome::Error => 7,
-        RunOutcome::Panic => 8,
-        RunOutcome::Crashed => 9,
+        RunOutcome::Unsupported => 7,
+        RunOutcome::Error => 8,
+        RunOutcome::Panic => 9,
+        RunOutcome::Crashed => 10,
     }
 }
 

@@ -344,15 +344,17 @@ fn run_planned(suite: &Suite, spec: RunSpec, mut record: RunRecord, peers: &Peer
     let result = catch_unwind(AssertUnwindSafe(|| match &config.method {
         Method::Searchlab { .. } => plan_instance(&problem.instance, config, limits),
         Method::External(search) => match &*problem.instance {
-            Instance::Pddl(task) => run_external(*search, peers, task, limits).map(Measured::from),
-            _ => Err(format!("{} plans PDDL tasks only", search.name)),
+            Instance::Pddl(task) => run_external(*search, peers, task, limits)
+                .map(Measured::from)
+                .map_err(Refused::from),
+            _ => Err(format!("{} plans PDDL tasks only", search.name).into()),
         },
     }));
     match result {
         Ok(Ok(measured)) => measured.fill(&mut record),
-        Ok(Err(message)) => {
-            record.outcome = RunOutcome::Error;
-            record.error = Some(message);
+        Ok(Err(refused)) => {
+            record.outcome = refused.outcome;
+            record.error = Some(refused.message);
         }
         Err(payload) => {
             record.outcome = RunOutcome::Panic;
@@ -464,11 +466,36 @@ impl Measured {
     }
 }
 
+/// A run that ended before a search result: why, and whether the planner
+/// named what it does not handle ([`RunOutcome::Unsupported`]) or refused
+/// the input ([`RunOutcome::Error`]).
+struct Refused {
+    outcome: RunOutcome,
+    message: String,
+}
+
+impl Refused {
+    fn new(unsupported: bool, message: String) -> Self {
+        let outcome = if unsupported {
+            RunOutcome::Unsupported
+        } else {
+            RunOutcome::Error
+        };
+        Self { outcome, message }
+    }
+}
+
+impl From<String> for Refused {
+    fn from(message: String) -> Self {
+        Self::new(false, message)
+    }
+}
+
 fn plan_instance(
     instance: &Instance,
     config: &Configuration,
     limits: RunLimits,
-) -> Result<Measured, String> {
+) -> Result<Measured, Refused> {
     let planner_config = config
         .planner_config(limits)
         .ok_or_else(|| format!("{} is not a searchlab configuration", config.name))?;
@@ -490,7 +517,7 @@ fn plan_instance(
 /// reached whose time is all it took (no translator time: no search came
 /// after) and whose memory is grounding's estimate when the memory limit
 /// stopped it (else none here; an isolated run records its process's peak).
-fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, String> {
+fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Refused> {
     let began = Instant::now();
     let solved =
         planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default());
@@ -499,7 +526,7 @@ fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Str
         Err(e) => {
             let message = format!("{} / {}: {e}", task.domain_file, task.problem_file);
             let Some(report) = e.limit_report(config.direction, began.elapsed()) else {
-                return Err(message);
+                return Err(Refused::new(e.is_unsupported(), message));
             };
             let mut measured = summarize(&report, |_, _| Ok(()));
             measured.setup_time = None;
@@ -544,14 +571,14 @@ fn measure<D: PlanningDomain>(
     domain: &D,
     start: &D::State,
     goal: &D::Goal,
-) -> Result<Measured, String> {
+) -> Result<Measured, Refused> {
     let (report, cpu_time) = if planner.config().direction == Direction::Portfolio {
         // Two threads: this thread's CPU time would count one direction.
         (planner.plan(domain, start, goal), None)
     } else {
         planners::cpu::measure(|| planner.plan(domain, start, goal))
     };
-    let report = report.map_err(|e| e.to_string())?;
+    let report = report.map_err(|e| Refused::new(e.is_unsupported(), e.to_string()))?;
     let mut measured = summarize(&report, |actions, cost| {
         match planners::validate(domain, start, goal, actions) {
             Ok(replayed) if replayed == cost => Ok(()),

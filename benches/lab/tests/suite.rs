@@ -567,14 +567,17 @@ fn pddl_tasks_in_a_suite() {
         std::fs::write(dir.join(format!("chain/p{n}.pddl")), chain_problem(n)).unwrap();
     }
     std::fs::write(dir.join("chain/broken.pddl"), "(define (problem").unwrap();
-    let text = "[[problems]]\npddl_domain = \"chain/domain.pddl\"\npddl_problems = [\"chain/p*.pddl\", \"chain/broken.pddl\"]\n\
+    // Timed initial literals: a construct searchlab does not read.
+    let timed = chain_problem(3).replacen("(:init", "(:init (at 5 (done))", 1);
+    std::fs::write(dir.join("chain/timed.pddl"), timed).unwrap();
+    let text = "[[problems]]\npddl_domain = \"chain/domain.pddl\"\npddl_problems = [\"chain/p*.pddl\", \"chain/broken.pddl\", \"chain/timed.pddl\"]\n\
                 [[configs]]\ndirections = [\"forward\", \"regression\"]\nheuristics = [\"hmax\", \"numeric\"]\n";
     let suite = parse_suite(text, "s.toml", &dir).unwrap();
-    assert_eq!(suite.problems.len(), 3);
+    assert_eq!(suite.problems.len(), 4);
     assert_eq!(suite.problems[0].domain, "chain");
-    // numeric is factored only: 3 problems x 2 directions.
+    // numeric is factored only: 4 problems x 2 directions.
     let records = run_suite(&suite, &options(2)).unwrap();
-    assert_eq!(records.len(), 6);
+    assert_eq!(records.len(), 8);
     let outcome = |problem: &str, config: &str| {
         records
             .iter()
@@ -586,11 +589,29 @@ fn pddl_tasks_in_a_suite() {
         assert_eq!(outcome("p3", config), (RunOutcome::Solved, Some(3)));
         assert_eq!(outcome("p5", config), (RunOutcome::Solved, Some(5)));
         assert_eq!(outcome("broken", config).0, RunOutcome::Error);
+        // Refused by name: expected, not a failure.
+        assert_eq!(outcome("timed", config).0, RunOutcome::Unsupported);
     }
     assert!(records
         .iter()
         .filter(|r| r.solved())
         .all(|r| r.validated == Some(true)));
+    let report = Report::new(&records);
+    let warnings = report.warnings();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings.iter().all(|w| w.contains("broken")),
+        "{warnings:?}"
+    );
+    let causes = report.unsolved_table();
+    assert!(
+        causes
+            .rows
+            .iter()
+            .any(|row| row[1] == "unsupported: unsupported timed initial literal"),
+        "{:?}",
+        causes.rows
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

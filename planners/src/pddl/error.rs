@@ -53,6 +53,23 @@ impl SolveError {
         }
     }
 
+    /// Whether the task uses what searchlab does not read (a construct of
+    /// PDDL it refuses by name) or the configuration does not serve it
+    /// ([`PlanError::is_unsupported`]), rather than being malformed.
+    ///
+    /// ```
+    /// use planners::pddl::{parse_domain, SolveError};
+    /// let text = "(define (domain d) (:durative-action a :parameters () :duration (= ?duration 1)))";
+    /// let error = SolveError::from(parse_domain("d.pddl", text).unwrap_err());
+    /// assert!(error.is_unsupported());
+    /// ```
+    pub fn is_unsupported(&self) -> bool {
+        match self {
+            SolveError::Pddl(error) => matches!(error, PddlError::Unsupported { .. }),
+            SolveError::Planner(error) => error.is_unsupported(),
+        }
+    }
+
     /// The location of an error about a file's content
     /// ([`PddlError::location`]).
     pub fn location(&self) -> Option<Location> {
