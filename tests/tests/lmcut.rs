@@ -252,12 +252,12 @@ proptest! {
 ///   zone's border (`goal_zone_detection=true, border_detection=true`).
 /// - `classic` is `lmcut(goal_zone_detection=false, border_detection=false)`,
 ///   recorded for reference (the values of this file's first version).
-/// - `ours` is `None` where [`LmCut`] gives `lmcut()`. On the other 9 rows
-///   ties break otherwise (7 higher, 2 lower; every value is at most the
+/// - `ours` is `None` where [`LmCut`] gives `lmcut()`. On the other 7 rows
+///   ties break otherwise (6 higher, 1 lower; every value is at most the
 ///   optimal cost): LM-cut keeps, in each `h_max` exploration, one of
 ///   several costliest preconditions as an action's supporter, and which
 ///   one follows the order of facts, operators and goals, which Fast
-///   Downward's translator and searchlab's grounder choose differently
+///   Downward's translator and searchlab's grounder (by name) choose differently
 ///   (on visitall problem04-full the two tasks have the same operators up
 ///   to names but for the always-true goal `visited(start)` the translator
 ///   drops). A re-implementation of the classic algorithm (Python, outside
@@ -272,19 +272,19 @@ const FAST_DOWNWARD: [(&str, &str, u32, u32, Option<u32>); 40] = [
     ("blocks", "task04.pddl", 8, 8, None),
     ("blocks", "task05.pddl", 7, 7, None),
     ("depot", "task01.pddl", 9, 9, None),
-    ("depot", "task02.pddl", 12, 11, Some(14)),
-    ("depot", "task03.pddl", 17, 16, Some(20)),
-    ("depot", "task04.pddl", 16, 15, Some(17)),
+    ("depot", "task02.pddl", 12, 11, None),
+    ("depot", "task03.pddl", 17, 16, Some(19)),
+    ("depot", "task04.pddl", 16, 15, None),
     ("depot", "task05.pddl", 26, 25, None),
     ("elevators", "task01.pddl", 13, 10, Some(12)),
     ("elevators", "task02.pddl", 8, 8, None),
     ("elevators", "task03.pddl", 13, 11, None),
-    ("elevators", "task04.pddl", 12, 13, None),
-    ("elevators", "task05.pddl", 18, 15, Some(16)),
+    ("elevators", "task04.pddl", 12, 13, Some(13)),
+    ("elevators", "task05.pddl", 18, 15, None),
     ("freecell", "task01.pddl", 7, 4, Some(8)),
-    ("freecell", "task02.pddl", 11, 6, Some(13)),
+    ("freecell", "task02.pddl", 11, 6, Some(12)),
     ("freecell", "task03.pddl", 15, 6, Some(17)),
-    ("freecell", "task04.pddl", 21, 13, Some(22)),
+    ("freecell", "task04.pddl", 21, 13, Some(23)),
     ("freecell", "task05.pddl", 25, 13, None),
     ("gripper", "task01.pddl", 9, 9, None),
     ("gripper", "task02.pddl", 13, 13, None),
@@ -347,7 +347,7 @@ fn lmcut_matches_fast_downward_on_the_initial_states() {
         }
     }
     assert!(differ.is_empty(), "{differ:#?}");
-    assert_eq!(agree, 31, "tasks where LM-cut is Fast Downward's value");
+    assert_eq!(agree, 33, "tasks where LM-cut is Fast Downward's value");
 }
 
 #[test]

@@ -597,21 +597,36 @@ fn fact_names(cx: &Context<'_>, facts: &Interned, changed: &[bool]) -> Vec<Strin
     names
 }
 
-/// The task on the kept facts, numbered from 0 in order: operators and
-/// axioms apart, the initial state and the goal, and for an unsolvable
-/// goal a fact nothing makes true. Its statistics are left for the caller
-/// but `unsolvable`.
-fn renumber(ops: Found, mut goal: Wanted, mut names: Vec<String>, init_count: usize) -> GroundTask {
+/// The task on the kept facts, numbered from 0 in the order of their
+/// names, operators (and axioms, apart) in the order of theirs: an order
+/// that the order of the files' `:init` facts, objects, predicates and
+/// actions does not change, so that neither do the searches' tie-breaking,
+/// expansions and plans. Then the initial state and the goal, and for an
+/// unsolvable goal a fact nothing makes true. Its statistics are left for
+/// the caller but `unsolvable`.
+fn renumber(ops: Found, mut goal: Wanted, names: Vec<String>, init_count: usize) -> GroundTask {
+    let mut by_name: Vec<usize> = (0..names.len()).collect();
+    by_name.sort_unstable_by(|&a, &b| names[a].cmp(&names[b]));
+    let mut rank = vec![0; names.len()];
+    for (r, &k) in by_name.iter().enumerate() {
+        rank[k] = u32::try_from(r).unwrap_or(u32::MAX);
+    }
     let mut renumbered = vec![u32::MAX; ops.changed.len()];
     let kept = ops.changed.iter().enumerate().filter(|(_, &c)| c);
     for (next, (f, _)) in kept.enumerate() {
-        renumbered[f] = u32::try_from(next).unwrap_or(u32::MAX);
+        renumbered[f] = rank[next];
     }
+    let mut slots: Vec<Option<String>> = names.into_iter().map(Some).collect();
+    let mut names: Vec<String> = by_name
+        .iter()
+        .map(|&k| slots[k].take().unwrap_or_default())
+        .collect();
     let map = |list: &mut Vec<u32>| {
         list.retain(|&f| renumbered[f as usize] != u32::MAX);
         for f in list.iter_mut() {
             *f = renumbered[*f as usize];
         }
+        list.sort_unstable();
     };
     let (axioms, operators): (Vec<_>, Vec<_>) = ops
         .operators
@@ -626,6 +641,13 @@ fn renumber(ops: Found, mut goal: Wanted, mut names: Vec<String>, init_count: us
         map(&mut o.add);
         map(&mut o.del);
     }
+    // By name; the variants of one ADL operator by what they need and do.
+    let order = |a: &GroundOperator, b: &GroundOperator| {
+        (&a.name, &a.pre, &a.neg_pre, &a.add, &a.del, a.cost)
+            .cmp(&(&b.name, &b.pre, &b.neg_pre, &b.add, &b.del, b.cost))
+    };
+    operators.sort_by(order);
+    axioms.sort_by(order);
     let mut init: Vec<u32> = (0..init_count)
         .map(|f| u32::try_from(f).unwrap_or(u32::MAX))
         .collect();
