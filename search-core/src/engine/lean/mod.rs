@@ -251,6 +251,21 @@ where
     Ok(None)
 }
 
+/// A small deterministic generator for the open lists' tests.
+#[cfg(test)]
+struct Rng(u64);
+
+#[cfg(test)]
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        (self.0 >> 33) % n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{astar, bfs, LAST_STORED};

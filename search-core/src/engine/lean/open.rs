@@ -103,19 +103,13 @@ impl<C: Ord> Eq for HeapEntry<C> {}
 #[cfg(test)]
 mod tests {
     use super::super::radix::KEY_MAX;
+    use super::super::Rng;
     use super::{HeapEntry, Open, Queue};
     use std::collections::BinaryHeap;
 
-    /// A small deterministic generator.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u32) -> u32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            u32::try_from((self.0 >> 33) % u64::from(n)).unwrap()
-        }
+    /// A number below `n` from `rng`.
+    fn below(rng: &mut Rng, n: u32) -> u32 {
+        u32::try_from(rng.below(u64::from(n))).unwrap()
     }
 
     /// Pushes and pops in random order, every priority at least the last
@@ -128,7 +122,7 @@ mod tests {
         let mut reference = BinaryHeap::new();
         let mut last = 0;
         for number in 0..2_000 {
-            if rng.below(3) == 0 {
+            if below(&mut rng, 3) == 0 {
                 let popped = open.pop();
                 let expected = reference.pop().map(|e: HeapEntry<u32>| (e.f, e.g));
                 assert_eq!(popped.map(|p| p.0), expected.map(|e| e.1), "seed {seed}");
@@ -137,13 +131,13 @@ mod tests {
                 }
                 continue;
             }
-            let f = if drop_below && rng.below(50) == 0 {
-                last.saturating_sub(rng.below(5))
+            let f = if drop_below && below(&mut rng, 50) == 0 {
+                last.saturating_sub(below(&mut rng, 5))
             } else {
-                let bits = rng.below(12);
-                last + rng.below(1 << bits)
+                let bits = below(&mut rng, 12);
+                last + below(&mut rng, 1 << bits)
             };
-            let g = rng.below(f + 1);
+            let g = below(&mut rng, f + 1);
             open.push(f, g, number).unwrap();
             reference.push(HeapEntry { f, g, number });
         }

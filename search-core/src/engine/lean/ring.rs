@@ -243,20 +243,9 @@ impl<C: Cost> Ring<C> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Rng;
     use super::{Ring, RING_MAX, RING_MIN};
     use std::cmp::Reverse;
-
-    /// A small deterministic generator.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            (self.0 >> 33) % n
-        }
-    }
 
     /// Pushes and pops in random order against a list searched by hand
     /// (cheapest first, then last pushed). Costs are up to `2^spread_bits`
