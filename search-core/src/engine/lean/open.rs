@@ -55,7 +55,12 @@ impl<C: Cost> Queue<C> for Open<C> {
                     radix.push(f, g, number);
                     return Ok(());
                 }
-                _ => *self = Self::Heap(radix.drain_to_heap()),
+                _ => {
+                    let entries = radix
+                        .drain()
+                        .map(|(f, g, number)| HeapEntry { f, g, number });
+                    *self = Self::Heap(entries.collect());
+                }
             }
         }
         if let Self::Heap(heap) = self {
@@ -75,9 +80,9 @@ impl<C: Cost> Queue<C> for Open<C> {
 
 /// A binary-heap entry: lowest `f` first, then highest `g`.
 pub(super) struct HeapEntry<C> {
-    pub(super) f: C,
-    pub(super) g: C,
-    pub(super) number: u32,
+    f: C,
+    g: C,
+    number: u32,
 }
 
 impl<C: Ord> Ord for HeapEntry<C> {

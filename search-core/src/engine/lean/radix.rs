@@ -1,9 +1,6 @@
 //! The radix heap: A*'s open list while priorities are integers that
 //! only grow.
 
-use std::collections::BinaryHeap;
-
-use super::open::HeapEntry;
 use crate::Cost;
 
 /// A monotone priority queue of integer keys (Ahuja, Mehlhorn, Orlin and
@@ -101,19 +98,14 @@ impl<C: Cost> RadixHeap<C> {
         Some(())
     }
 
-    /// The entries, for a binary heap.
-    pub(super) fn drain_to_heap(&mut self) -> BinaryHeap<HeapEntry<C>> {
+    /// Every entry, `(f, g, number)`, for a binary heap.
+    pub(super) fn drain(&mut self) -> impl Iterator<Item = (C, C, u32)> + '_ {
         let run = std::mem::take(&mut self.run);
         self.buckets
             .iter_mut()
             .flat_map(std::mem::take)
             .chain(run)
-            .map(|e| HeapEntry {
-                f: e.f,
-                g: e.g,
-                number: e.number,
-            })
-            .collect()
+            .map(|e| (e.f, e.g, e.number))
     }
 }
 
