@@ -421,7 +421,7 @@ fn the_order_of_the_files_changes_no_search_at_all() {
             let what = format!("{name} {direction:?} {algorithm:?} {h}");
             let run = |domain: &str, problem: &str| {
                 let s = solve(domain, problem, &config, &options);
-                let plan = s.plan.as_ref().map(|p| p.to_ipc_string());
+                let plan = s.plan.as_ref().map(IpcPlan::to_ipc_string);
                 (s.report.stats().expanded, plan)
             };
             let expected = run(domain, problem);
