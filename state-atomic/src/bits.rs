@@ -1,5 +1,5 @@
 //! Bitsets: `u64` for up to 64 atoms, [`Wide`] for a fixed number of
-//! words, [`SparseBits`] for any number of atoms.
+//! words, [`SparseBits`](crate::SparseBits) for any number of atoms.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -8,13 +8,13 @@ use std::ops::{BitAnd, BitOr, BitXor, Not};
 /// A set of bits, one per atom.
 ///
 /// Implemented by `u64` (64 atoms, the fast path), by [`Wide<N>`]
-/// (`N * 64` atoms) and by [`SparseBits`] (any number of atoms, on the
+/// (`N * 64` atoms) and by [`SparseBits`](crate::SparseBits) (any number of atoms, on the
 /// heap). Everything in this crate is generic over `Bits` and
 /// monomorphized, so the `u64` path has no dynamic dispatch and no heap
 /// allocation per state.
 ///
 /// The fixed widths are `Copy`, and cloning them is a copy; the heap-backed
-/// [`SparseBits`] is only `Clone`. Operators take their left operand by
+/// [`SparseBits`](crate::SparseBits) is only `Clone`. Operators take their left operand by
 /// value and their right one by value or by reference (`a.clone() & &b`),
 /// so generic code clones only what it consumes.
 ///
@@ -43,7 +43,7 @@ pub trait Bits:
     + for<'a> BitOr<&'a Self, Output = Self>
     + for<'a> BitXor<&'a Self, Output = Self>
 {
-    /// How many atoms fit (`usize::MAX` for [`SparseBits`], which holds
+    /// How many atoms fit (`usize::MAX` for [`SparseBits`](crate::SparseBits), which holds
     /// any bit index).
     const CAPACITY: usize;
 

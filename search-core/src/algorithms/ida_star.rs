@@ -30,7 +30,12 @@ struct Frame<S: SearchSpace> {
     next: usize,
 }
 
-/// IDA*, stepped or run to the end; see the [module docs](self).
+/// IDA* (iterative deepening A*, Korf 1985), stepped or run to the end:
+/// depth-first searches bounded by `f = g + h`, each bound the smallest
+/// `f` the last one pruned. Memory is the current path and its siblings,
+/// not every node seen; the price is re-expanding the upper levels in
+/// every iteration. With an admissible heuristic the first goal reached is
+/// optimal.
 ///
 /// ```
 /// use search_core::{Admissible, IdaStar, SearchSpace};

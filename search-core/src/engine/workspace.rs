@@ -6,7 +6,8 @@ use crate::Cost;
 
 /// Buffers a search allocates, kept between searches so that planning many
 /// times a second does not reallocate. Get one back with
-/// [`Search::into_workspace`] and hand it to the next [`Search::workspace`].
+/// [`Search::into_workspace`](crate::Search::into_workspace) and hand it to
+/// the next [`Search::workspace`](crate::Search::workspace).
 #[derive(Clone, Debug)]
 pub struct Workspace<N, A, C> {
     pub(crate) store: NodeStore<N, A, C>,
