@@ -136,7 +136,11 @@ where
     let mut visited = Visited::new(start, 0_u32);
     let mut next = 0;
     while let Some(node) = visited.nodes.get(next as usize) {
+        let parent = visited.values[next as usize] as usize;
         for child in successors(node) {
+            if child == visited.nodes[parent] {
+                continue; // the way back: seen, and no goal
+            }
             let found = is_goal(&child);
             let (number, new) = visited.insert(child, next)?;
             if found && new {
@@ -223,9 +227,13 @@ where
         if is_goal(node) {
             return Ok(Some((visited.path(number, |r| r.parent), g)));
         }
+        let parent = visited.values[at].parent as usize;
         for (child, cost) in successors(node) {
             if !cost.is_valid_edge() {
                 return Err(GaveUp);
+            }
+            if child == visited.nodes[parent] {
+                continue; // the way back costs at least as much as the parent's
             }
             let child_g = g.checked_add(&cost).ok_or(GaveUp)?;
             let reached = Reached {
