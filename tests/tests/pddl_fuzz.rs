@@ -156,6 +156,24 @@ fn corpus(root: &std::path::Path, tasks: &[(&str, &str)]) -> Vec<(String, String
     corpus
 }
 
+/// Numeric effects under `forall` and `when`, numeric `when` conditions
+/// (`=` among them), for the fuzzer to break.
+const MILLS: &str = "(define (domain mills) (:requirements :typing :numeric-fluents :conditional-effects)
+  (:types place)
+  (:predicates (mill ?p - place) (busy))
+  (:functions (wood ?p - place) (timber ?p - place) (rate ?p - place) (cut))
+  (:action saw :parameters ()
+    :effect (and (increase (cut) 1)
+      (forall (?p - place) (when (and (mill ?p) (>= (wood ?p) 1))
+        (and (decrease (wood ?p) 1) (increase (timber ?p) (rate ?p)))))
+      (when (= (cut) 2) (busy)))))";
+
+const MILLS_PROBLEM: &str = "(define (problem m) (:domain mills) (:objects a b c - place)
+  (:init (mill a) (mill c) (= (wood a) 2) (= (wood b) 5) (= (wood c) 1)
+         (= (timber a) 0) (= (timber b) 0) (= (timber c) 0) (= (rate a) 2) (= (rate b) 1)
+         (= (cut) 0))
+  (:goal (and (>= (timber a) 4) (busy))))";
+
 #[test]
 fn truncated_and_mutated_numeric_files_never_panic() {
     let root = tests::pddl_numeric_benchmarks();
@@ -173,6 +191,9 @@ fn truncated_and_mutated_numeric_files_never_panic() {
             ("block-grouping", "instances/instance-1.pddl"),
         ],
     );
+    let mut corpus = corpus;
+    corpus.push((MILLS.to_owned(), MILLS_PROBLEM.to_owned()));
+    assert_eq!(exercise(MILLS, MILLS_PROBLEM), "grounded");
     fuzz(&corpus, 0x4E55_11EA, 2_000);
 }
 

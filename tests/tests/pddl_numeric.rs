@@ -7,8 +7,8 @@
 )]
 
 use planners::pddl::{
-    ground, parse_domain, parse_problem, replay, solve_files, Comparison, GroundTask, GroundedTask,
-    GroundingLimits, IpcPlan, NumericEffect, PddlError,
+    ground, parse_domain, parse_problem, replay, solve_files, solve_text, Comparison, GroundTask,
+    GroundedTask, GroundingLimits, IpcPlan, NumericEffect, PddlError, PddlOptions,
 };
 use planners::{Direction, PlannerConfig};
 use search_core::Algorithm;
@@ -443,4 +443,100 @@ fn a_researchers_own_heuristic_runs_on_numeric_pddl() {
             "{direction}"
         );
     }
+}
+
+const TANK: &str = "(define (domain tank) (:requirements :numeric-fluents :conditional-effects)
+  (:predicates (full) (alarm))
+  (:functions (water) (overflow))
+  (:action pour :parameters ()
+    :effect (and (increase (water) 3)
+                 (when (>= (water) 5) (and (full) (increase (overflow) 1)))
+                 (when (= (water) 3) (alarm)))))";
+
+const TANK_PROBLEM: &str = "(define (problem p) (:domain tank)
+  (:init (= (water) 0) (= (overflow) 0))
+  (:goal (and (full) (>= (overflow) 2) (alarm))))";
+
+/// `when` with numeric conditions (`=` among them) and numeric effects:
+/// variants that split on the condition and its negation, searched in
+/// both directions at the cost a hand replay gives, and replayed.
+#[test]
+fn numeric_conditional_effects_fire_where_their_condition_holds() {
+    let task = grounded(TANK, TANK_PROBLEM).unwrap();
+    let pours = task.operators.iter().filter(|o| o.name == "pour").count();
+    assert!(pours >= 3, "one variant per way the conditions fall: {pours}");
+    // 0 -> 3 -> 6 (the alarm: 3 before) -> 9 (full, 1) -> 12 (2).
+    let plan = |n: usize| IpcPlan::parse("plan", &"(pour)\n".repeat(n)).unwrap();
+    assert_eq!(replay(&task, &plan(4)).unwrap(), 4.0);
+    let short = replay(&task, &plan(3)).unwrap_err().to_string();
+    assert!(short.contains("goal"), "{short}");
+    for direction in [Direction::Forward, Direction::Regression] {
+        let config = PlannerConfig {
+            direction,
+            heuristic: planners::heuristics::heuristic("blind").unwrap(),
+            ..PlannerConfig::default()
+        };
+        let solution = solve_text(TANK, TANK_PROBLEM, &config, &PddlOptions::default()).unwrap();
+        let found = solution.report.plan().expect("a plan");
+        assert_eq!(found.cost, 4, "{direction:?}");
+    }
+}
+
+/// A `forall` of numeric effects: one effect per binding, increases of
+/// one fluent summed into one.
+#[test]
+fn numeric_effects_under_forall_are_summed_per_fluent() {
+    let domain = "(define (domain fill) (:requirements :typing :numeric-fluents)
+      (:types tank)
+      (:functions (level ?t - tank) (total))
+      (:action fill-all :parameters ()
+        :effect (forall (?t - tank) (and (increase (level ?t) 2) (increase (total) 1)))))";
+    let problem = "(define (problem p) (:domain fill) (:objects a b c - tank)
+      (:init (= (level a) 0) (= (level b) 1) (= (level c) 0) (= (total) 0))
+      (:goal (and (>= (total) 6) (>= (level b) 5))))";
+    let task = grounded(domain, problem).unwrap();
+    let [fill] = &task.operators[..] else {
+        panic!("one operator: {:?}", task.operators);
+    };
+    let numeric = task.numeric.as_deref().unwrap();
+    let total = numeric.names.iter().position(|n| n == "(total)").unwrap();
+    let effects = &fill.numeric.as_deref().unwrap().effects;
+    let on_total: Vec<_> = effects.iter().filter(|e| e.fluent() as usize == total).collect();
+    match on_total[..] {
+        [NumericEffect::Increase { by, .. }] => {
+            assert!(by.is_constant() && by.constant == 3.0, "{by:?}");
+        }
+        _ => panic!("one increase of `(total)`: {effects:?}"),
+    }
+    let plan = IpcPlan::parse("plan", "(fill-all)\n(fill-all)\n").unwrap();
+    assert_eq!(replay(&task, &plan).unwrap(), 2.0);
+}
+
+/// An effect that reads an undefined value makes its action inapplicable
+/// where it fires, and only there; an assignment and another change of
+/// one fluent in one step are refused by name.
+#[test]
+fn conditional_numeric_effects_that_cannot_apply_or_clash() {
+    let domain = |effect: &str| {
+        format!(
+            "(define (domain d) (:requirements :numeric-fluents :conditional-effects)
+              (:predicates (p))
+              (:functions (x) (rate))
+              (:action set :parameters () :effect (p))
+              (:action a :parameters () :effect (and {effect})))"
+        )
+    };
+    let problem = "(define (problem q) (:domain d) (:init (= (x) 0)) (:goal (>= (x) 2)))";
+    let undefined = domain("(increase (x) 1) (when (p) (increase (x) (rate)))");
+    let task = grounded(&undefined, problem).unwrap();
+    let a: Vec<_> = task.operators.iter().filter(|o| o.name == "a").collect();
+    let p = task.facts.iter().position(|f| f == "(p)").unwrap_or_else(|| panic!("{:?}", task.facts));
+    let p = u32::try_from(p).unwrap();
+    assert!(
+        matches!(&a[..], [o] if o.neg_pre == [p]),
+        "only where `(p)` is false: {a:?}"
+    );
+    let clash = domain("(assign (x) 1) (when (p) (increase (x) 1))");
+    let error = grounded(&clash, problem).unwrap_err().to_string();
+    assert!(error.contains("action `a`") && error.contains("changes `(x)` twice in one step"), "{error}");
 }

@@ -18,7 +18,9 @@
 use std::mem::size_of;
 
 use crate::limits::{list_bytes, Budget};
-use crate::syntax::{AtomTerm, CondEffect, Condition, Formula, NumCondition, Term, TypeSet};
+use crate::syntax::{
+    AtomTerm, CondEffect, Condition, Formula, NumCondition, NumEffect, Term, TypeSet,
+};
 use crate::PddlError;
 
 /// A ground literal: `fact << 1`, with the low bit set when negated.
@@ -48,6 +50,17 @@ struct Effect {
     condition: Vec<Lit>,
     add: Vec<u32>,
     del: Vec<u32>,
+    /// Its numeric effects, as [`Numbers::effect`] numbers them.
+    numeric: Vec<u32>,
+    /// Whether a numeric effect reads an undefined value or divides by
+    /// zero: where it fires, the operator does not apply (PDDL 2.1).
+    undefined: bool,
+}
+
+impl Effect {
+    fn changes_nothing(&self) -> bool {
+        self.add.is_empty() && self.del.is_empty() && self.numeric.is_empty() && !self.undefined
+    }
 }
 
 /// A STRIPS operator made from an ADL one: its precondition as sorted
@@ -57,6 +70,30 @@ pub(crate) struct Variant {
     pub(crate) pre: Vec<Lit>,
     pub(crate) add: Vec<u32>,
     pub(crate) del: Vec<u32>,
+    /// The numeric effects of the conditional effects that fire, as
+    /// [`Numbers::effect`] numbers them (the unconditional ones are the
+    /// caller's).
+    pub(crate) numeric: Vec<u32>,
+}
+
+/// The numeric part of instantiation: comparisons in formulas and the
+/// numeric effects of `forall` and `when`.
+pub(crate) trait Numbers {
+    /// A comparison under a binding, grounded.
+    fn comparison(&mut self, c: &NumCondition, binding: &[u32]) -> Result<Truth, PddlError>;
+
+    /// A conditional numeric effect under a binding, grounded.
+    fn effect(&mut self, e: &NumEffect, binding: &[u32]) -> Result<EffectPart, PddlError>;
+}
+
+/// A conditional numeric effect grounded.
+pub(crate) enum EffectPart {
+    /// An effect, numbered for the caller.
+    Effect(u32),
+    /// No effect on the state (an increase of a fluent outside the metric).
+    Nothing,
+    /// It reads an undefined value or divides by zero.
+    Undefined,
 }
 
 /// A numeric comparison grounded: decided, or a literal of its own (a
@@ -75,8 +112,8 @@ pub(crate) const COMPARISONS: u32 = 1 << 30;
 pub(crate) struct Instantiate<'a, L, N> {
     /// A ground atom's fact, if reachable (static facts: if true).
     pub(crate) lookup: L,
-    /// A comparison under a binding, grounded.
-    pub(crate) numeric: N,
+    /// Comparisons and conditional numeric effects, grounded.
+    pub(crate) numeric: &'a mut N,
     pub(crate) is_static: &'a [bool],
     /// Per type: its objects, subtypes' included.
     pub(crate) objects: &'a [Vec<u32>],
@@ -86,7 +123,7 @@ pub(crate) struct Instantiate<'a, L, N> {
 impl<L, N> Instantiate<'_, L, N>
 where
     L: FnMut(&AtomTerm, &[u32]) -> Option<u32>,
-    N: FnMut(&NumCondition, &[u32]) -> Result<Truth, PddlError>,
+    N: Numbers,
 {
     /// The objects of a type set (several with `either`).
     fn candidates(&self, types: &TypeSet) -> Vec<u32> {
@@ -111,7 +148,7 @@ where
                 left,
                 right,
             } => Ground::Const((value(*left, binding) == value(*right, binding)) == *positive),
-            Condition::Compare(comparison) => match (self.numeric)(comparison, binding)? {
+            Condition::Compare(comparison) => match self.numeric.comparison(comparison, binding)? {
                 Truth::Known(holds) => Ground::Const(holds),
                 Truth::Comparison(f) => Ground::Lit(literal(f, true)),
             },
@@ -277,13 +314,20 @@ where
             let Some(pre) = merge(pre, &disjunct) else {
                 continue;
             };
-            let mut add = add.to_vec();
-            let mut del = del.to_vec();
-            let effects = simplify(&pre, &mut add, &mut del, &conditional);
+            let mut always = Effect {
+                condition: Vec::new(),
+                add: add.to_vec(),
+                del: del.to_vec(),
+                numeric: Vec::new(),
+                undefined: false,
+            };
+            let effects = simplify(&pre, &mut always, &conditional);
+            if always.undefined {
+                continue; // an effect that always fires reads an undefined value
+            }
             let mut split = Split {
                 effects: &effects,
-                add: &add,
-                del: &del,
+                always: &always,
                 fired: Vec::new(),
                 out: &mut variants,
                 held,
@@ -324,7 +368,16 @@ where
             .iter()
             .filter_map(|a| (self.lookup)(a, binding))
             .collect();
-        if add.is_empty() && del.is_empty() {
+        let mut numeric = Vec::with_capacity(effect.numeric.len());
+        let mut undefined = false;
+        for e in &effect.numeric {
+            match self.numeric.effect(e, binding)? {
+                EffectPart::Effect(number) => numeric.push(number),
+                EffectPart::Nothing => {}
+                EffectPart::Undefined => undefined = true,
+            }
+        }
+        if add.is_empty() && del.is_empty() && numeric.is_empty() && !undefined {
             return Ok(());
         }
         for condition in self.dnf(&effect.condition, binding)? {
@@ -332,6 +385,8 @@ where
                 condition,
                 add: add.clone(),
                 del: del.clone(),
+                numeric: numeric.clone(),
+                undefined,
             });
         }
         Ok(())
@@ -426,19 +481,15 @@ fn holds(pre: &[Lit], lit: Lit) -> bool {
 }
 
 /// The conditional effects left to split once the precondition `pre` is
-/// known; `add` and `del` gain the effects that turn out unconditional.
+/// known; `always` (the unconditional effects) gains those that turn out
+/// unconditional.
 ///
 /// A condition implied by `pre` is dropped, one contradicted drops its
 /// effect; `when p: not p` deletes `p` unconditionally and `when (not p):
 /// p` adds it unconditionally unless another effect deletes `p`; effects
 /// that change nothing given `pre` go; effects with the same condition
 /// are merged.
-fn simplify(
-    pre: &[Lit],
-    add: &mut Vec<u32>,
-    del: &mut Vec<u32>,
-    effects: &[Effect],
-) -> Vec<Effect> {
+fn simplify(pre: &[Lit], always: &mut Effect, effects: &[Effect]) -> Vec<Effect> {
     let mut kept = Vec::new();
     for e in effects {
         if e.condition.iter().any(|&l| holds(pre, l ^ 1)) {
@@ -451,13 +502,14 @@ fn simplify(
             .filter(|&l| !holds(pre, l))
             .collect();
         if condition.is_empty() {
-            add.extend_from_slice(&e.add);
-            del.extend_from_slice(&e.del);
+            always.add.extend_from_slice(&e.add);
+            always.del.extend_from_slice(&e.del);
+            always.numeric.extend_from_slice(&e.numeric);
+            always.undefined |= e.undefined;
         } else {
             kept.push(Effect {
                 condition,
-                add: e.add.clone(),
-                del: e.del.clone(),
+                ..e.clone()
             });
         }
     }
@@ -471,7 +523,7 @@ fn simplify(
         all.dedup();
         all
     };
-    let ever_deleted = deleted(del, &kept);
+    let ever_deleted = deleted(&always.del, &kept);
     for e in &mut kept {
         if let [l] = e.condition[..] {
             let fact = l >> 1;
@@ -479,15 +531,16 @@ fn simplify(
                 // `when p: not p`: deleting a false `p` changes nothing.
                 if e.del.contains(&fact) {
                     e.del.retain(|&f| f != fact);
-                    del.push(fact);
+                    always.del.push(fact);
                 }
             } else if e.add.contains(&fact) && ever_deleted.binary_search(&fact).is_err() {
                 // `when (not p): p`: adding a true `p` changes nothing.
                 e.add.retain(|&f| f != fact);
-                add.push(fact);
+                always.add.push(fact);
             }
         }
     }
+    let (add, del) = (&mut always.add, &mut always.del);
     add.sort_unstable();
     add.dedup();
     del.sort_unstable();
@@ -504,7 +557,7 @@ fn simplify(
                 && !holds(pre, literal(f, false))
         });
     }
-    kept.retain(|e| !e.add.is_empty() || !e.del.is_empty());
+    kept.retain(|e| !e.changes_nothing());
     kept.sort_by(|a, b| a.condition.cmp(&b.condition));
     let mut merged: Vec<Effect> = Vec::with_capacity(kept.len());
     for e in kept {
@@ -512,6 +565,8 @@ fn simplify(
             Some(last) if last.condition == e.condition => {
                 last.add.extend(e.add);
                 last.del.extend(e.del);
+                last.numeric.extend(e.numeric);
+                last.undefined |= e.undefined;
             }
             _ => merged.push(e),
         }
@@ -522,8 +577,8 @@ fn simplify(
 /// The split of one precondition disjunct's conditional effects.
 struct Split<'s> {
     effects: &'s [Effect],
-    add: &'s [u32],
-    del: &'s [u32],
+    /// The effects that fire on every branch.
+    always: &'s Effect,
     /// The effects that fire on the current branch.
     fired: Vec<usize>,
     out: &'s mut Vec<Variant>,
@@ -555,7 +610,10 @@ impl Split<'_> {
                 self.branch(pre, next + 1)?;
             }
         }
-        // Fires.
+        // Fires (unless that makes the operator inapplicable).
+        if effect.undefined {
+            return Ok(());
+        }
         if let Some(pre) = merge(&pre, &open) {
             self.fired.push(next);
             let result = self.branch(pre, next + 1);
@@ -566,15 +624,26 @@ impl Split<'_> {
     }
 
     fn emit(&mut self, pre: Vec<Lit>) -> Result<(), PddlError> {
-        let mut add = self.add.to_vec();
-        let mut del = self.del.to_vec();
+        let mut add = self.always.add.clone();
+        let mut del = self.always.del.clone();
+        let mut numeric = self.always.numeric.clone();
         for &i in &self.fired {
             add.extend_from_slice(&self.effects[i].add);
             del.extend_from_slice(&self.effects[i].del);
+            numeric.extend_from_slice(&self.effects[i].numeric);
         }
-        self.held += size_of::<Variant>() + list_bytes(&pre) + list_bytes(&add) + list_bytes(&del);
+        self.held += size_of::<Variant>()
+            + list_bytes(&pre)
+            + list_bytes(&add)
+            + list_bytes(&del)
+            + list_bytes(&numeric);
         self.budget.step(self.held)?;
-        self.out.push(Variant { pre, add, del });
+        self.out.push(Variant {
+            pre,
+            add,
+            del,
+            numeric,
+        });
         Ok(())
     }
 }

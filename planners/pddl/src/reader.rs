@@ -437,6 +437,7 @@ pub fn parse_problem(domain: &Domain, file: &str, text: &str) -> Result<Problem,
                 let comparisons = Comparisons {
                     top: Some(&mut problem.numeric_goal),
                     nested: true,
+                    negatable: false,
                 };
                 let goal = read_formula(&r, domain, &mut scope, g, true, comparisons)?;
                 (problem.goal, problem.goal_formulas) = split_conjunction(goal);

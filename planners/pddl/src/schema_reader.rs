@@ -20,10 +20,14 @@ use crate::{Location, PddlError};
 pub(crate) struct Comparisons<'v> {
     /// Those of the top-level conjunction, when the formula is part of it.
     pub(crate) top: Option<&'v mut Vec<NumCondition>>,
-    /// Whether the others (inside `or`, a quantifier) may stay in the
-    /// formula: not in a `when` condition or an axiom's body, which
-    /// grounding evaluates on facts alone.
+    /// Whether the others (inside `or`, a quantifier, a `when` condition)
+    /// may stay in the formula: not in an axiom's body, which grounding
+    /// evaluates on facts alone.
     pub(crate) nested: bool,
+    /// Whether the formula is a `when` condition, which grounding also
+    /// negates (the variant where the effect does not fire): `a = b` is
+    /// read as `a <= b and a >= b`, each with a one-comparison negation.
+    pub(crate) negatable: bool,
 }
 
 impl Comparisons<'_> {
@@ -32,6 +36,16 @@ impl Comparisons<'_> {
         Comparisons {
             top: None,
             nested: false,
+            negatable: false,
+        }
+    }
+
+    /// Comparisons anywhere, each a literal grounding may negate.
+    fn negatable() -> Comparisons<'static> {
+        Comparisons {
+            top: None,
+            nested: true,
+            negatable: true,
         }
     }
 
@@ -45,6 +59,7 @@ impl Comparisons<'_> {
                 None
             },
             nested: self.nested,
+            negatable: self.negatable,
         }
     }
 }
@@ -161,12 +176,17 @@ fn read_comparison_formula(
             parts.push(Formula::Literal(Condition::Compare(flipped)));
         }
         if !numeric.nested {
-            return Err(r.unsupported(
-                s.at(),
-                "negated numeric `=` in a `when` condition or an axiom",
-            ));
+            return Err(r.unsupported(s.at(), "negated numeric `=` in an axiom"));
         }
         return Ok(Formula::Or(parts));
+    }
+    if positive && head == "=" && numeric.negatable {
+        let mut parts = Vec::new();
+        for op in ["<=", ">="] {
+            let half = read_comparison(r, domain, scope, s, true, Some(op))?;
+            parts.push(Formula::Literal(Condition::Compare(half)));
+        }
+        return Ok(Formula::And(parts));
     }
     let comparison = read_comparison(r, domain, scope, s, positive, None)?;
     if let Some(top) = numeric.top {
@@ -176,7 +196,7 @@ fn read_comparison_formula(
     if !numeric.nested {
         return Err(r.unsupported(
             s.at(),
-            format!("numeric comparison `{head}` in a `when` condition or an axiom"),
+            format!("numeric comparison `{head}` in an axiom"),
         ));
     }
     Ok(Formula::Literal(Condition::Compare(comparison)))
@@ -268,7 +288,7 @@ fn read_effect(
                 scope,
                 condition,
                 true,
-                Comparisons::none(),
+                Comparisons::negatable(),
             )?);
             out.groups.push(inner);
             read_effect(r, domain, scope, body, out.groups.len() - 1, out)
@@ -320,8 +340,8 @@ fn read_effect(
     }
 }
 
-/// A numeric effect (see [`read_effect`]): unconditional, never on
-/// `total-cost` but as an `increase`.
+/// A numeric effect (see [`read_effect`]) into its group: never on
+/// `total-cost` but as an unconditional `increase`.
 fn read_numeric(
     r: &Reader<'_>,
     domain: &Domain,
@@ -333,20 +353,23 @@ fn read_numeric(
     let items = r.list(s, "an effect `(...)`")?;
     let head_sexp = &items[0];
     let head = head_sexp.symbol().unwrap_or("");
-    if group != 0 {
-        return Err(r.unsupported(
-            head_sexp.at(),
-            format!("numeric effect `{head}` inside `forall` or `when`"),
-        ));
-    }
-    if head != "increase" && items.get(1).is_some_and(is_total_cost) {
-        return Err(r.unsupported(
-            head_sexp.at(),
-            format!("numeric effect `{head}` on `total-cost` (actions only increase it)"),
-        ));
+    if items.get(1).is_some_and(is_total_cost) {
+        if group != 0 {
+            return Err(r.unsupported(head_sexp.at(), "action cost inside `forall` or `when`"));
+        }
+        if head != "increase" {
+            return Err(r.unsupported(
+                head_sexp.at(),
+                format!("numeric effect `{head}` on `total-cost` (actions only increase it)"),
+            ));
+        }
     }
     if let Some(effect) = read_numeric_effect(r, domain, scope, s)? {
-        out.numeric.push(effect);
+        if group == 0 {
+            out.numeric.push(effect);
+        } else {
+            out.groups[group].numeric.push(effect);
+        }
     }
     Ok(())
 }
@@ -522,6 +545,7 @@ pub(crate) fn read_action(
             let comparisons = Comparisons {
                 top: Some(&mut numeric_pre),
                 nested: true,
+                negatable: false,
             };
             let formula = read_formula(r, domain, &mut scope, p, true, comparisons)?;
             split_conjunction(formula)
@@ -558,7 +582,7 @@ pub(crate) fn read_action(
         add: unconditional.add,
         del: unconditional.del,
         effects: groups
-            .filter(|g| !g.add.is_empty() || !g.del.is_empty())
+            .filter(|g| !g.add.is_empty() || !g.del.is_empty() || !g.numeric.is_empty())
             .collect(),
         cost: effects.cost,
         numeric_pre,

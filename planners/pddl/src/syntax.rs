@@ -90,6 +90,8 @@ pub(crate) struct CondEffect {
     pub(crate) condition: Vec<Formula>,
     pub(crate) add: Vec<AtomTerm>,
     pub(crate) del: Vec<AtomTerm>,
+    /// Numeric effects, never on the metric.
+    pub(crate) numeric: Vec<NumEffect>,
 }
 
 /// A predicate's declaration.
@@ -328,6 +330,7 @@ impl Domain {
             !s.numeric_pre.is_empty()
                 || s.numeric_effects
                     .iter()
+                    .chain(s.effects.iter().flat_map(|e| &e.numeric))
                     .any(|e| self.functions[e.function as usize].name != "total-cost")
         })
     }

@@ -13,7 +13,7 @@ use super::{
 use crate::adl::{literal, Instantiate, Lit, Variant, COMPARISONS};
 use crate::limits::{allocated, list_bytes, Budget, CHECK_MASK};
 use crate::numeric::{LinearCondition, OperatorNumeric};
-use crate::syntax::{AtomTerm, Condition, CostTerm, Domain, NumCondition, Problem, Schema};
+use crate::syntax::{AtomTerm, Condition, CostTerm, Domain, Problem, Schema};
 use crate::PddlError;
 
 /// Ground atoms to the facts matching found.
@@ -200,6 +200,12 @@ fn instantiate_operators(
                 budget.limits.check(budget.began, budget.bytes + slots)?;
             }
             let parts = numeric.with_comparisons(parts.clone(), &variant.pre);
+            let parts = numeric
+                .with_effects(parts, &variant.numeric)
+                .map_err(|message| PddlError::Numeric {
+                    context: format!("action `{}`", name_of()),
+                    message,
+                })?;
             let Some(o) = variant_operator(variant, cost, parts, &mut ops.changed) else {
                 continue;
             };
@@ -292,13 +298,18 @@ fn variants(
         .filter_map(|a| facts.get(a, binding))
         .collect();
     if schema.pre_formulas.is_empty() && schema.effects.is_empty() {
-        return Ok(Some(vec![Variant { pre, add, del }]));
+        return Ok(Some(vec![Variant {
+            pre,
+            add,
+            del,
+            numeric: Vec::new(),
+        }]));
     }
     pre.sort_unstable();
     pre.dedup();
     Instantiate {
         lookup: |atom: &AtomTerm, binding: &[u32]| facts.get(atom, binding),
-        numeric: |c: &NumCondition, binding: &[u32]| numeric.comparison(c, binding),
+        numeric,
         is_static: cx.is_static,
         objects: &cx.objects,
         budget,
@@ -404,7 +415,7 @@ fn ground_goal(
         let reached = u32::try_from(facts.interned.len()).unwrap_or(u32::MAX);
         let mut instantiate = Instantiate {
             lookup: |atom: &AtomTerm, binding: &[u32]| facts.get(atom, binding),
-            numeric: |c: &NumCondition, binding: &[u32]| numeric.comparison(c, binding),
+            numeric,
             is_static: cx.is_static,
             objects: &cx.objects,
             budget,
@@ -432,7 +443,6 @@ fn ground_goal(
             let clause = clause
                 .iter()
                 .filter_map(|&l| numeric.comparison_of(l))
-                .cloned()
                 .collect();
             goal.clauses.push(clause);
         }

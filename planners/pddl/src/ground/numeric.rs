@@ -9,11 +9,12 @@
 use rustc_hash::FxHashMap;
 
 use super::term_value;
-use crate::adl::{Truth, COMPARISONS};
+use crate::adl::{EffectPart, Numbers, Truth, COMPARISONS};
 use crate::numeric::{LinearCondition, LinearExpr, NumericEffect, NumericFluents, OperatorNumeric};
 use crate::reading::TOTAL_COST;
 use crate::syntax::{
-    Arith, Assignment, CostTerm, Domain, NumCondition, NumExpr, Problem, Schema, MAX_ACTION_COST,
+    Arith, Assignment, CostTerm, Domain, NumCondition, NumEffect, NumExpr, Problem, Schema,
+    MAX_ACTION_COST,
 };
 use crate::PddlError;
 
@@ -54,6 +55,9 @@ pub(super) struct NumericGrounding<'a> {
     /// The comparisons met inside formulas, by their literal's fact number
     /// less [`COMPARISONS`].
     comparisons: Vec<LinearCondition>,
+    /// The numeric effects met in `forall` and `when`, by their number
+    /// in [`Variant::numeric`](crate::adl::Variant::numeric).
+    conditional: Vec<NumericEffect>,
     /// Costs are multiplied by it to be whole numbers (a power of 10).
     scale: f64,
 }
@@ -71,6 +75,7 @@ impl<'a> NumericGrounding<'a> {
             keys: Vec::new(),
             init: Vec::new(),
             comparisons: Vec::new(),
+            conditional: Vec::new(),
             scale: 1.0,
         };
         if let Some(&total) = domain.function_index.get(TOTAL_COST) {
@@ -82,7 +87,8 @@ impl<'a> NumericGrounding<'a> {
             grounding.read_metric(expr)?;
         }
         for schema in domain.actions.iter().filter(|s| !s.axiom) {
-            for effect in &schema.numeric_effects {
+            let conditional = schema.effects.iter().flat_map(|e| &e.numeric);
+            for effect in schema.numeric_effects.iter().chain(conditional) {
                 if !grounding.is_metric_function(effect.function) {
                     grounding.changing[effect.function as usize] = true;
                     grounding.assigned[effect.function as usize] |=
@@ -207,20 +213,8 @@ impl<'a> NumericGrounding<'a> {
             base
         });
         for effect in &schema.numeric_effects {
-            let key: Key = (
-                effect.function,
-                effect
-                    .args
-                    .iter()
-                    .map(|&t| term_value(t, binding))
-                    .collect(),
-            );
-            let value = match self.linear(&effect.value, binding) {
-                Ok(v) => v,
-                Err(Unfit::Undefined) => return Ok(None),
-                Err(Unfit::Refused(m)) => return Err(refuse(m)),
-            };
             if self.is_metric_function(effect.function) {
+                let key = Self::key(effect, binding);
                 let Some(&weight) = self.metric.get(&key) else {
                     continue; // `total-cost` without the metric, or a fluent outside it
                 };
@@ -230,43 +224,18 @@ impl<'a> NumericGrounding<'a> {
                         self.key_name(&key)
                     )));
                 }
-                cost = cost.add_scaled(&value, weight);
+                match self.linear(&effect.value, binding) {
+                    Ok(value) => cost = cost.add_scaled(&value, weight),
+                    Err(Unfit::Undefined) => return Ok(None),
+                    Err(Unfit::Refused(m)) => return Err(refuse(m)),
+                }
                 continue;
             }
-            let fluent = match self.fluent(&key) {
-                Ok(f) => f,
+            match self.effect(effect, binding) {
+                Ok(e) => parts.effects.push(e),
                 Err(Unfit::Undefined) => return Ok(None),
                 Err(Unfit::Refused(m)) => return Err(refuse(m)),
-            };
-            let target = LinearExpr::fluent(fluent);
-            let scale = |factor: &LinearExpr, up: bool| -> Result<LinearExpr, Option<String>> {
-                if !factor.is_constant() {
-                    return Err(Some(
-                        "scales a fluent by a changing fluent (not linear)".to_owned(),
-                    ));
-                }
-                match (up, factor.constant) {
-                    (true, c) => Ok(target.scaled(c)),
-                    (false, 0.0) => Err(None),
-                    (false, c) => Ok(target.scaled(1.0 / c)),
-                }
-            };
-            let effect = match effect.kind {
-                Assignment::Assign => NumericEffect::Assign { fluent, value },
-                Assignment::Increase => NumericEffect::Increase { fluent, by: value },
-                Assignment::Decrease => NumericEffect::Increase {
-                    fluent,
-                    by: value.scaled(-1.0),
-                },
-                Assignment::ScaleUp | Assignment::ScaleDown => {
-                    match scale(&value, effect.kind == Assignment::ScaleUp) {
-                        Ok(value) => NumericEffect::Assign { fluent, value },
-                        Err(None) => return Ok(None),
-                        Err(Some(m)) => return Err(refuse(m)),
-                    }
-                }
-            };
-            parts.effects.push(effect);
+            }
         }
         let cost = cost.scaled(self.scale);
         let cost = if !metric_in_use {
@@ -281,30 +250,46 @@ impl<'a> NumericGrounding<'a> {
         Ok(Some((cost, (!empty).then(|| Box::new(parts)))))
     }
 
-    /// A comparison inside a formula, grounded: decided, or a literal that
-    /// [`with_comparisons`](Self::with_comparisons) maps back.
-    pub(super) fn comparison(
-        &mut self,
-        condition: &NumCondition,
-        binding: &[u32],
-    ) -> Result<Truth, PddlError> {
-        match self.condition(condition, binding) {
-            Ok(None) => Ok(Truth::Known(true)),
-            Err(Unfit::Undefined) => Ok(Truth::Known(false)),
-            Ok(Some(c)) => {
-                let k = u32::try_from(self.comparisons.len()).unwrap_or(u32::MAX);
-                self.comparisons.push(c);
-                Ok(Truth::Comparison(COMPARISONS.saturating_add(k)))
+    /// The ground fluent an effect changes.
+    fn key(effect: &NumEffect, binding: &[u32]) -> Key {
+        let args = effect.args.iter().map(|&t| term_value(t, binding));
+        (effect.function, args.collect())
+    }
+
+    /// A numeric effect on a changing fluent under `binding`, linear.
+    fn effect(&mut self, effect: &NumEffect, binding: &[u32]) -> Result<NumericEffect, Unfit> {
+        let key = Self::key(effect, binding);
+        let value = self.linear(&effect.value, binding)?;
+        let fluent = self.fluent(&key)?;
+        let target = LinearExpr::fluent(fluent);
+        Ok(match effect.kind {
+            Assignment::Assign => NumericEffect::Assign { fluent, value },
+            Assignment::Increase => NumericEffect::Increase { fluent, by: value },
+            Assignment::Decrease => NumericEffect::Increase {
+                fluent,
+                by: value.scaled(-1.0),
+            },
+            Assignment::ScaleUp | Assignment::ScaleDown => {
+                if !value.is_constant() {
+                    return Err(Unfit::Refused(
+                        "scales a fluent by a changing fluent (not linear)".to_owned(),
+                    ));
+                }
+                let factor = match (effect.kind, value.constant) {
+                    (Assignment::ScaleUp, c) => c,
+                    (_, 0.0) => return Err(Unfit::Undefined),
+                    (_, c) => 1.0 / c,
+                };
+                NumericEffect::Assign {
+                    fluent,
+                    value: target.scaled(factor),
+                }
             }
-            Err(Unfit::Refused(message)) => Err(PddlError::Numeric {
-                context: "a condition".to_owned(),
-                message,
-            }),
-        }
+        })
     }
 
     /// `parts` with the comparisons among `literals` added to its
-    /// conditions.
+    /// conditions (a negated one with its operator flipped).
     pub(super) fn with_comparisons(
         &self,
         parts: Option<Box<OperatorNumeric>>,
@@ -319,17 +304,64 @@ impl<'a> NumericGrounding<'a> {
         }
         let mut parts = parts.unwrap_or_default();
         for c in found {
-            if !parts.conditions.contains(c) {
-                parts.conditions.push(c.clone());
+            if !parts.conditions.contains(&c) {
+                parts.conditions.push(c);
             }
         }
         Some(parts)
     }
 
-    /// The comparison a literal stands for, if it stands for one.
-    pub(super) fn comparison_of(&self, literal: u32) -> Option<&LinearCondition> {
+    /// The comparison a literal stands for, if it stands for one. A `when`
+    /// condition's literals may be negated; the reader splits its `=`
+    /// into `<=` and `>=`, so every negation is one comparison.
+    pub(super) fn comparison_of(&self, literal: u32) -> Option<LinearCondition> {
         let k = (literal >> 1).checked_sub(COMPARISONS)?;
-        self.comparisons.get(k as usize)
+        let c = self.comparisons.get(k as usize)?;
+        if literal & 1 == 0 {
+            return Some(c.clone());
+        }
+        let op = c.op.negated();
+        debug_assert!(op.is_some(), "a negated `=` reached grounding");
+        Some(LinearCondition {
+            op: op?,
+            expr: c.expr.clone(),
+        })
+    }
+
+    /// `parts` with the conditional effects numbered in `numbers` added,
+    /// and increases of one fluent summed (PDDL 2.1's effects are
+    /// simultaneous and increases commute). Two effects on one fluent of
+    /// which one assigns are refused, naming the fluent.
+    pub(super) fn with_effects(
+        &self,
+        parts: Option<Box<OperatorNumeric>>,
+        numbers: &[u32],
+    ) -> Result<Option<Box<OperatorNumeric>>, String> {
+        let Some(mut parts) = parts.or_else(|| (!numbers.is_empty()).then(Box::default)) else {
+            return Ok(None);
+        };
+        let conditional = numbers
+            .iter()
+            .filter_map(|&k| self.conditional.get(k as usize));
+        let mut effects: Vec<NumericEffect> = Vec::with_capacity(parts.effects.len());
+        for e in std::mem::take(&mut parts.effects).into_iter().chain(conditional.cloned()) {
+            let same = effects.iter_mut().find(|old| old.fluent() == e.fluent());
+            match (same, e) {
+                (None, e) => effects.push(e),
+                (
+                    Some(NumericEffect::Increase { by: old, .. }),
+                    NumericEffect::Increase { by, .. },
+                ) => *old = old.add_scaled(&by, 1.0),
+                (Some(old), _) => {
+                    return Err(format!(
+                        "changes `{}` twice in one step (only increases may share a fluent)",
+                        self.key_name(&self.keys[old.fluent() as usize])
+                    ))
+                }
+            }
+        }
+        parts.effects = effects;
+        Ok(Some(parts))
     }
 
     /// The goal's numeric conditions: `None` when one can never hold.
@@ -506,6 +538,54 @@ impl<'a> NumericGrounding<'a> {
     /// How many changing ground fluents were met.
     pub(super) fn len(&self) -> usize {
         self.keys.len()
+    }
+}
+
+impl Numbers for NumericGrounding<'_> {
+    /// A comparison inside a formula, grounded: decided, or a literal that
+    /// [`with_comparisons`](NumericGrounding::with_comparisons) maps back.
+    fn comparison(&mut self, condition: &NumCondition, binding: &[u32]) -> Result<Truth, PddlError> {
+        match self.condition(condition, binding) {
+            Ok(None) => Ok(Truth::Known(true)),
+            Err(Unfit::Undefined) => Ok(Truth::Known(false)),
+            Ok(Some(c)) => {
+                let k = u32::try_from(self.comparisons.len()).unwrap_or(u32::MAX);
+                self.comparisons.push(c);
+                Ok(Truth::Comparison(COMPARISONS.saturating_add(k)))
+            }
+            Err(Unfit::Refused(message)) => Err(PddlError::Numeric {
+                context: "a condition".to_owned(),
+                message,
+            }),
+        }
+    }
+
+    fn effect(&mut self, effect: &NumEffect, binding: &[u32]) -> Result<EffectPart, PddlError> {
+        let refuse = |message: String| PddlError::Numeric {
+            context: "a conditional effect".to_owned(),
+            message,
+        };
+        if self.is_metric_function(effect.function) {
+            let key = Self::key(effect, binding);
+            if !self.metric.contains_key(&key) {
+                return Ok(EffectPart::Nothing); // outside the metric
+            }
+            return Err(refuse(format!(
+                "changes the metric's fluent `{}` under a condition (searchlab's costs are the operators')",
+                self.key_name(&key)
+            )));
+        }
+        match NumericGrounding::effect(self, effect, binding) {
+            Ok(e) => {
+                let k = u32::try_from(self.conditional.len()).map_err(|_| {
+                    refuse("more than 2^32 conditional numeric effects".to_owned())
+                })?;
+                self.conditional.push(e);
+                Ok(EffectPart::Effect(k))
+            }
+            Err(Unfit::Undefined) => Ok(EffectPart::Undefined),
+            Err(Unfit::Refused(message)) => Err(refuse(message)),
+        }
     }
 }
 
