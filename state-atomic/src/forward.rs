@@ -3,7 +3,8 @@
 use search_core::SearchSpace;
 
 use crate::action::{CostFns, Rule};
-use crate::{ActionId, ActionSet, AtomicError, Bits, PartialState, WorldState};
+use crate::stubborn::StubbornSets;
+use crate::{ActionId, ActionSet, AtomicError, Bits, PartialState, PruningStats, WorldState};
 
 /// How [`ForwardSpace`] finds the applicable actions of a state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,6 +98,8 @@ pub struct ForwardSpace<'a, B: Bits = u64> {
     cost_fns: &'a CostFns<B>,
     goal: PartialState<B>,
     grouped: Option<GroupedIndex<B>>,
+    /// Partial-order reduction, when asked for.
+    stubborn: Option<Box<StubbornSets>>,
 }
 
 impl<'a, B: Bits> ForwardSpace<'a, B> {
@@ -120,7 +123,46 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
             cost_fns: actions.cost_fns(),
             goal,
             grouped: None,
+            stubborn: None,
         })
+    }
+
+    /// Expands only the applicable actions of each state's strong
+    /// stubborn set (atom-centric strong stubborn sets, Röger, Wehrle,
+    /// Helmert and Speck, ICAPS 2020): fewer successors where actions do
+    /// not interfere, the same optimal plan cost. Pruning switches itself
+    /// off when the first 1,000 states prune less than a fifth of their
+    /// actions.
+    ///
+    /// ```
+    /// use search_core::astar;
+    /// use state_atomic::{ActionSet, ForwardSpace, Mismatch};
+    /// // Four switches, each turned on by its own action: any order does.
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let names = ["s0", "s1", "s2", "s3"];
+    /// for name in names {
+    ///     actions.add_action(name, 1).eff(name, true);
+    /// }
+    /// let goal = actions.partial(names.map(|n| (n, true))).unwrap();
+    /// let start = actions.state([]).unwrap();
+    /// let plain = ForwardSpace::new(&actions, goal).unwrap();
+    /// let pruned = ForwardSpace::new(&actions, goal).unwrap().stubborn_sets();
+    /// let all = astar(&plain, start, Mismatch::forward(goal)).unwrap();
+    /// let few = astar(&pruned, start, Mismatch::forward(goal)).unwrap();
+    /// assert_eq!(few.outcome.solution().unwrap().cost, 4);
+    /// assert!(few.stats.generated < all.stats.generated);
+    /// assert!(pruned.pruning_stats().unwrap().pruned > 0);
+    /// ```
+    #[must_use]
+    pub fn stubborn_sets(mut self) -> Self {
+        self.stubborn = Some(Box::new(StubbornSets::new(self.rules, &self.goal)));
+        self
+    }
+
+    /// What pruning did so far, if [`stubborn_sets`](Self::stubborn_sets)
+    /// asked for it.
+    pub fn pruning_stats(&self) -> Option<PruningStats> {
+        self.stubborn.as_ref().map(|s| s.stats())
     }
 
     /// Chooses how applicable actions are found.
@@ -203,6 +245,25 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     }
 }
 
+impl<B: Bits> ForwardSpace<'_, B> {
+    /// Emits `rule`'s successor of `node` unless it is `node` itself, at
+    /// the action's cost there.
+    #[inline]
+    fn emit_successor<F>(&self, node: &WorldState<B>, id: ActionId, rule: &Rule<B>, emit: &mut F)
+    where
+        F: FnMut(ActionId, WorldState<B>, u32),
+    {
+        let next = node.apply(&rule.eff);
+        if next != *node {
+            let cost = match self.cost_fns.0.get(id.index()) {
+                Some(Some(cost)) => cost(node),
+                _ => rule.cost,
+            };
+            emit(id, next, cost);
+        }
+    }
+}
+
 impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
     type Node = WorldState<B>;
     type Action = ActionId;
@@ -218,7 +279,14 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
     where
         F: FnMut(ActionId, WorldState<B>, u32),
     {
-        if self.cost_fns.0.is_empty() {
+        if let Some(stubborn) = &self.stubborn {
+            let kept = stubborn.pruned(node.as_bits(), |push| {
+                self.for_each_applicable(node, |id, _| push(id.0));
+            });
+            for &i in kept.iter() {
+                self.emit_successor(node, ActionId(i), &self.rules[i as usize], &mut emit);
+            }
+        } else if self.cost_fns.0.is_empty() {
             self.for_each_applicable(node, |id, rule| {
                 let next = node.apply(&rule.eff);
                 if next != *node {
@@ -227,14 +295,7 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
             });
         } else {
             self.for_each_applicable(node, |id, rule| {
-                let next = node.apply(&rule.eff);
-                if next != *node {
-                    let cost = match self.cost_fns.0.get(id.index()) {
-                        Some(Some(cost)) => cost(node),
-                        _ => rule.cost,
-                    };
-                    emit(id, next, cost);
-                }
+                self.emit_successor(node, id, rule, &mut emit);
             });
         }
     }

@@ -55,6 +55,7 @@ mod regression;
 mod relaxed;
 mod sparse;
 mod state;
+mod stubborn;
 
 pub use action::{Action, ActionBuilder, ActionId, ActionSet, CostFn};
 pub use bits::{Bits, Wide};
@@ -74,6 +75,7 @@ pub use relaxed::{
 };
 pub use sparse::SparseBits;
 pub use state::{PartialState, WorldState};
+pub use stubborn::PruningStats;
 
 /// The names most programs need.
 pub mod prelude {

@@ -1,7 +1,8 @@
 //! state-atomic property tests: on random problems, forward and regression
 //! agree on the optimal cost with each other and with Dijkstra, every plan
-//! replays forward to the goal, `h_max` never exceeds the optimal cost, and the
-//! wide state answers as the u64 state does.
+//! replays forward to the goal, `h_max` never exceeds the optimal cost,
+//! stubborn sets keep the optimal cost, and the wide state answers as the
+//! u64 state does.
 
 use proptest::prelude::*;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search, SearchLimits};
@@ -27,12 +28,21 @@ fn literals(atoms: usize, max: usize) -> impl Strategy<Value = Vec<(usize, bool)
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
-    (1_usize..=64).prop_flat_map(|atoms| {
+    spec_of(10, 60)
+}
+
+/// A random problem whose actions touch `core` atoms at most, with at
+/// most `most_actions` actions.
+fn spec_of(core: usize, most_actions: usize) -> impl Strategy<Value = Spec> {
+    (1_usize..=64).prop_flat_map(move |atoms| {
         // Actions mostly touch a small active core so searches stay small;
         // the rest of the 64 atoms are still named and carried.
-        let core = atoms.min(10);
+        let core = atoms.min(core);
         (
-            prop::collection::vec((literals(core, 3), literals(core, 3), 0_u32..=10), 0..=60),
+            prop::collection::vec(
+                (literals(core, 3), literals(core, 3), 0_u32..=10),
+                0..=most_actions,
+            ),
             prop::collection::vec(any::<bool>(), atoms),
             prop::collection::vec((0..core, any::<bool>()), 1..=3),
         )
@@ -119,9 +129,18 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
         goal,
     } = build::<B>(spec);
     let mut out = Vec::new();
-    let fw = ForwardSpace::new(&actions, goal.clone()).unwrap();
-    let mut forward = |name, algorithm, h: Box<dyn Heuristic<WorldState<B>, u32>>| {
-        let result = Search::new(&fw, start.clone())
+    let every_action = ForwardSpace::new(&actions, goal.clone()).unwrap();
+    let stubborn = ForwardSpace::new(&actions, goal.clone())
+        .unwrap()
+        .stubborn_sets();
+    let mut forward = |name: &'static str, algorithm, h: Box<dyn Heuristic<WorldState<B>, u32>>| {
+        // Stubborn sets keep the optimal cost: `-sss` answers as the rest.
+        let fw = if name.ends_with("-sss") {
+            &stubborn
+        } else {
+            &every_action
+        };
+        let result = Search::new(fw, start.clone())
             .algorithm(algorithm)
             .heuristic(h)
             .limits(limits())
@@ -148,6 +167,12 @@ fn answers<B: Bits>(spec: &Spec) -> Vec<(&'static str, Answer)> {
         "fw-astar-mismatch",
         Algorithm::AStar,
         Box::new(AdmissibleMismatch::forward(&actions, goal.clone())),
+    );
+    forward("fw-dijkstra-sss", Algorithm::Dijkstra, Box::new(Blind));
+    forward(
+        "fw-astar-hmax-sss",
+        Algorithm::AStar,
+        Box::new(RelaxedForward::h_max(&actions, goal.clone())),
     );
     for (name, subsumption) in [
         ("rg-parent", Subsumption::Parent),
@@ -217,6 +242,35 @@ proptest! {
         prop_assert_eq!(&narrow, &wide);
         let sparse = answers::<SparseBits>(&spec);
         prop_assert_eq!(narrow, sparse);
+    }
+}
+
+/// The cheapest plan's cost by Dijkstra's algorithm, on `space`.
+fn dijkstra_cost<B: Bits>(space: &ForwardSpace<'_, B>, start: &WorldState<B>) -> Answer {
+    let result = Search::new(space, start.clone())
+        .algorithm(Algorithm::Dijkstra)
+        .limits(limits())
+        .run()
+        .unwrap();
+    match result.outcome {
+        Outcome::Solved(s) => Ok(Some(s.cost)),
+        Outcome::Exhausted => Ok(None),
+        _ => Err(()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1_000, ..ProptestConfig::default() })]
+
+    /// Few actions on few atoms, where stubborn sets prune most: the
+    /// pruned search finds the same cheapest cost, or the same lack of a
+    /// plan.
+    #[test]
+    fn stubborn_sets_keep_the_cheapest_cost(spec in spec_of(6, 10)) {
+        let Built { actions, start, goal } = build::<u64>(&spec);
+        let every_action = ForwardSpace::new(&actions, goal).unwrap();
+        let stubborn = ForwardSpace::new(&actions, goal).unwrap().stubborn_sets();
+        prop_assert_eq!(dijkstra_cost(&stubborn, &start), dijkstra_cost(&every_action, &start));
     }
 }
 

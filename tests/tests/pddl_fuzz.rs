@@ -158,7 +158,8 @@ fn corpus(root: &std::path::Path, tasks: &[(&str, &str)]) -> Vec<(String, String
 
 /// Numeric effects under `forall` and `when`, numeric `when` conditions
 /// (`=` among them), for the fuzzer to break.
-const MILLS: &str = "(define (domain mills) (:requirements :typing :numeric-fluents :conditional-effects)
+const MILLS: &str =
+    "(define (domain mills) (:requirements :typing :numeric-fluents :conditional-effects)
   (:types place)
   (:predicates (mill ?p - place) (busy))
   (:functions (wood ?p - place) (timber ?p - place) (rate ?p - place) (cut))

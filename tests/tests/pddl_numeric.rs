@@ -464,7 +464,10 @@ const TANK_PROBLEM: &str = "(define (problem p) (:domain tank)
 fn numeric_conditional_effects_fire_where_their_condition_holds() {
     let task = grounded(TANK, TANK_PROBLEM).unwrap();
     let pours = task.operators.iter().filter(|o| o.name == "pour").count();
-    assert!(pours >= 3, "one variant per way the conditions fall: {pours}");
+    assert!(
+        pours >= 3,
+        "one variant per way the conditions fall: {pours}"
+    );
     // 0 -> 3 -> 6 (the alarm: 3 before) -> 9 (full, 1) -> 12 (2).
     let plan = |n: usize| IpcPlan::parse("plan", &"(pour)\n".repeat(n)).unwrap();
     assert_eq!(replay(&task, &plan(4)).unwrap(), 4.0);
@@ -501,7 +504,10 @@ fn numeric_effects_under_forall_are_summed_per_fluent() {
     let numeric = task.numeric.as_deref().unwrap();
     let total = numeric.names.iter().position(|n| n == "(total)").unwrap();
     let effects = &fill.numeric.as_deref().unwrap().effects;
-    let on_total: Vec<_> = effects.iter().filter(|e| e.fluent() as usize == total).collect();
+    let on_total: Vec<_> = effects
+        .iter()
+        .filter(|e| e.fluent() as usize == total)
+        .collect();
     match on_total[..] {
         [NumericEffect::Increase { by, .. }] => {
             assert!(by.is_constant() && by.constant == 3.0, "{by:?}");
@@ -530,7 +536,11 @@ fn conditional_numeric_effects_that_cannot_apply_or_clash() {
     let undefined = domain("(increase (x) 1) (when (p) (increase (x) (rate)))");
     let task = grounded(&undefined, problem).unwrap();
     let a: Vec<_> = task.operators.iter().filter(|o| o.name == "a").collect();
-    let p = task.facts.iter().position(|f| f == "(p)").unwrap_or_else(|| panic!("{:?}", task.facts));
+    let p = task
+        .facts
+        .iter()
+        .position(|f| f == "(p)")
+        .unwrap_or_else(|| panic!("{:?}", task.facts));
     let p = u32::try_from(p).unwrap();
     assert!(
         matches!(&a[..], [o] if o.neg_pre == [p]),
@@ -538,5 +548,8 @@ fn conditional_numeric_effects_that_cannot_apply_or_clash() {
     );
     let clash = domain("(assign (x) 1) (when (p) (increase (x) 1))");
     let error = grounded(&clash, problem).unwrap_err().to_string();
-    assert!(error.contains("action `a`") && error.contains("changes `(x)` twice in one step"), "{error}");
+    assert!(
+        error.contains("action `a`") && error.contains("changes `(x)` twice in one step"),
+        "{error}"
+    );
 }

@@ -194,10 +194,7 @@ fn read_comparison_formula(
         return Ok(Formula::And(Vec::new()));
     }
     if !numeric.nested {
-        return Err(r.unsupported(
-            s.at(),
-            format!("numeric comparison `{head}` in an axiom"),
-        ));
+        return Err(r.unsupported(s.at(), format!("numeric comparison `{head}` in an axiom")));
     }
     Ok(Formula::Literal(Condition::Compare(comparison)))
 }

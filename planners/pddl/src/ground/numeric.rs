@@ -344,7 +344,10 @@ impl<'a> NumericGrounding<'a> {
             .iter()
             .filter_map(|&k| self.conditional.get(k as usize));
         let mut effects: Vec<NumericEffect> = Vec::with_capacity(parts.effects.len());
-        for e in std::mem::take(&mut parts.effects).into_iter().chain(conditional.cloned()) {
+        for e in std::mem::take(&mut parts.effects)
+            .into_iter()
+            .chain(conditional.cloned())
+        {
             let same = effects.iter_mut().find(|old| old.fluent() == e.fluent());
             match (same, e) {
                 (None, e) => effects.push(e),
@@ -544,7 +547,11 @@ impl<'a> NumericGrounding<'a> {
 impl Numbers for NumericGrounding<'_> {
     /// A comparison inside a formula, grounded: decided, or a literal that
     /// [`with_comparisons`](NumericGrounding::with_comparisons) maps back.
-    fn comparison(&mut self, condition: &NumCondition, binding: &[u32]) -> Result<Truth, PddlError> {
+    fn comparison(
+        &mut self,
+        condition: &NumCondition,
+        binding: &[u32],
+    ) -> Result<Truth, PddlError> {
         match self.condition(condition, binding) {
             Ok(None) => Ok(Truth::Known(true)),
             Err(Unfit::Undefined) => Ok(Truth::Known(false)),
@@ -577,9 +584,8 @@ impl Numbers for NumericGrounding<'_> {
         }
         match NumericGrounding::effect(self, effect, binding) {
             Ok(e) => {
-                let k = u32::try_from(self.conditional.len()).map_err(|_| {
-                    refuse("more than 2^32 conditional numeric effects".to_owned())
-                })?;
+                let k = u32::try_from(self.conditional.len())
+                    .map_err(|_| refuse("more than 2^32 conditional numeric effects".to_owned()))?;
                 self.conditional.push(e);
                 Ok(EffectPart::Effect(k))
             }

@@ -1,0 +1,275 @@
+//! Partial-order reduction for forward search: atom-centric strong
+//! stubborn sets (Röger, Wehrle, Helmert and Speck, ICAPS 2020; Fast
+//! Downward's `atom_centric_stubborn_sets()`).
+//!
+//! Actions that do not interfere can be applied in any order; search
+//! needs only one. A strong stubborn set of a state holds the actions
+//! of one way towards one goal atom that the state lacks, closed under
+//! "what could enable them" (for an inapplicable action, the achievers of
+//! one precondition it lacks) and "what could interfere with them" (for
+//! an applicable one, the actions that disable it, that it disables, or
+//! whose effects conflict with its own). Expanding only the applicable
+//! actions of such a set keeps every optimal plan's cost reachable, so A*
+//! stays optimal with any admissible heuristic.
+//!
+//! Atom-centric: the closure marks literals (an atom and a value), each
+//! once per state, instead of pairs of actions: "every achiever of this
+//! literal" and "every action that needs this literal". An atom here is a
+//! variable with two values, so interference reads directly off the
+//! literals: an action that sets an atom to one value disables those
+//! that need the other and conflicts with those that set the other.
+//!
+//! When the first 1,000 expanded states prune fewer than a fifth of their
+//! applicable actions, pruning switches off for the rest of the search
+//! (as Fast Downward's `min_required_pruning_ratio = 0.2`): on tasks
+//! where actions all interfere, computing the sets costs more than it
+//! saves.
+
+use std::cell::RefCell;
+
+use crate::action::Rule;
+use crate::{Bits, PartialState};
+
+/// Expansions before the pruning ratio is checked.
+const CHECK_AFTER: u64 = 1_000;
+
+/// The smallest share of applicable actions pruned that keeps pruning on.
+const MIN_PRUNED_RATIO: f64 = 0.2;
+
+/// An atom and a value: `atom * 2 + value`.
+type Literal = u32;
+
+/// The stubborn sets of one forward search: the task's literals indexed,
+/// and the scratch space and counts of the search.
+#[derive(Clone, Debug)]
+pub(crate) struct StubbornSets {
+    /// Per literal: the actions whose effects make it true.
+    achievers: Vec<Vec<u32>>,
+    /// Per literal: the actions whose preconditions need it.
+    needers: Vec<Vec<u32>>,
+    /// Per action: its precondition's literals.
+    pre: Vec<Vec<Literal>>,
+    /// Per action: its effect's literals.
+    eff: Vec<Vec<Literal>>,
+    goal: Vec<Literal>,
+    scratch: RefCell<Scratch>,
+    /// The applicable actions of the state being expanded.
+    applicable: RefCell<Vec<u32>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    /// Per action: in this state's stubborn set.
+    stubborn: Vec<bool>,
+    /// Per literal: its achievers are in the set.
+    achievers_in: Vec<bool>,
+    /// Per literal: its needers are in the set.
+    needers_in: Vec<bool>,
+    /// What the marks above set, to clear them after.
+    touched_actions: Vec<u32>,
+    touched_literals: Vec<Literal>,
+    queue: Vec<u32>,
+    /// Whether pruning is on; off for good once it pays too little.
+    off: bool,
+    expansions: u64,
+    applicable: u64,
+    pruned: u64,
+}
+
+/// What pruning did in one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PruningStats {
+    /// States whose applicable actions went through pruning.
+    pub expansions: u64,
+    /// Applicable actions of those states.
+    pub applicable: u64,
+    /// Of those, the ones pruned.
+    pub pruned: u64,
+    /// Whether pruning switched itself off (it pruned too little).
+    pub switched_off: bool,
+}
+
+fn literals<B: Bits>(partial: &PartialState<B>) -> Vec<Literal> {
+    let mut out = Vec::new();
+    partial.as_care().for_each_one(|atom| {
+        let value = partial.as_values().get(atom);
+        out.push(literal(atom, value));
+    });
+    out
+}
+
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "action sets hold fewer than 2^31 atoms"
+)]
+fn literal(atom: usize, value: bool) -> Literal {
+    (atom as u32) << 1 | u32::from(value)
+}
+
+fn holds<B: Bits>(state: &B, l: Literal) -> bool {
+    state.get((l >> 1) as usize) == (l & 1 == 1)
+}
+
+impl StubbornSets {
+    pub(crate) fn new<B: Bits>(rules: &[Rule<B>], goal: &PartialState<B>) -> Self {
+        let pre: Vec<Vec<Literal>> = rules.iter().map(|r| literals(&r.pre)).collect();
+        let eff: Vec<Vec<Literal>> = rules.iter().map(|r| literals(&r.eff)).collect();
+        let goal = literals(goal);
+        let most = pre
+            .iter()
+            .chain(&eff)
+            .flatten()
+            .chain(&goal)
+            .map(|&l| l as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let slots = (most + 1) & !1;
+        let mut achievers = vec![Vec::new(); slots];
+        let mut needers = vec![Vec::new(); slots];
+        for (i, (p, e)) in pre.iter().zip(&eff).enumerate() {
+            #[expect(clippy::cast_possible_truncation, reason = "fewer than 2^32 actions")]
+            let i = i as u32;
+            for &l in e {
+                achievers[l as usize].push(i);
+            }
+            for &l in p {
+                needers[l as usize].push(i);
+            }
+        }
+        let scratch = Scratch {
+            stubborn: vec![false; rules.len()],
+            achievers_in: vec![false; slots],
+            needers_in: vec![false; slots],
+            ..Scratch::default()
+        };
+        Self {
+            achievers,
+            needers,
+            pre,
+            eff,
+            goal,
+            scratch: RefCell::new(scratch),
+            applicable: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The actions that `for_each_applicable` gives for `state` and that
+    /// are in its stubborn set, in the order given.
+    pub(crate) fn pruned<B: Bits>(
+        &self,
+        state: &B,
+        for_each_applicable: impl FnOnce(&mut dyn FnMut(u32)),
+    ) -> std::cell::Ref<'_, Vec<u32>> {
+        {
+            let mut applicable = self.applicable.borrow_mut();
+            applicable.clear();
+            for_each_applicable(&mut |a| applicable.push(a));
+            self.prune(state, &mut applicable);
+        }
+        self.applicable.borrow()
+    }
+
+    /// Keeps of `applicable` (the actions applicable in `state`) those in
+    /// the state's stubborn set.
+    fn prune<B: Bits>(&self, state: &B, applicable: &mut Vec<u32>) {
+        let mut guard = self.scratch.borrow_mut();
+        let s = &mut *guard;
+        if s.off || applicable.len() < 2 {
+            return;
+        }
+        let Some(&missing) = self.goal.iter().find(|&&l| !holds(state, l)) else {
+            return; // a goal state: nothing to choose
+        };
+        self.add_achievers(s, missing);
+        while let Some(a) = s.queue.pop() {
+            let a = a as usize;
+            match self.pre[a].iter().find(|&&l| !holds(state, l)) {
+                None => {
+                    // Applicable: what disables it, what it disables, what
+                    // conflicts with its effects.
+                    for &l in &self.pre[a] {
+                        self.add_achievers(s, l ^ 1);
+                    }
+                    for &l in &self.eff[a] {
+                        self.add_needers(s, l ^ 1);
+                        self.add_achievers(s, l ^ 1);
+                    }
+                }
+                Some(&first) => {
+                    // One precondition it lacks: prefer one whose achievers
+                    // are in already (nothing new to add).
+                    let lacking = self.pre[a]
+                        .iter()
+                        .find(|&&l| s.achievers_in[l as usize] && !holds(state, l))
+                        .copied()
+                        .unwrap_or(first);
+                    self.add_achievers(s, lacking);
+                }
+            }
+        }
+        let before = applicable.len();
+        applicable.retain(|&a| s.stubborn[a as usize]);
+        s.expansions += 1;
+        s.applicable += before as u64;
+        s.pruned += (before - applicable.len()) as u64;
+        for a in s.touched_actions.drain(..) {
+            s.stubborn[a as usize] = false;
+        }
+        for l in s.touched_literals.drain(..) {
+            s.achievers_in[l as usize] = false;
+            s.needers_in[l as usize] = false;
+        }
+        if s.expansions == CHECK_AFTER {
+            #[expect(clippy::cast_precision_loss, reason = "a ratio")]
+            let ratio = s.pruned as f64 / s.applicable.max(1) as f64;
+            s.off = ratio < MIN_PRUNED_RATIO;
+        }
+    }
+
+    fn add_achievers(&self, s: &mut Scratch, l: Literal) {
+        let Some(marked) = s.achievers_in.get_mut(l as usize) else {
+            return; // no action achieves or needs it
+        };
+        if *marked {
+            return;
+        }
+        *marked = true;
+        s.touched_literals.push(l);
+        for &a in &self.achievers[l as usize] {
+            Self::add(s, a);
+        }
+    }
+
+    fn add_needers(&self, s: &mut Scratch, l: Literal) {
+        let Some(marked) = s.needers_in.get_mut(l as usize) else {
+            return;
+        };
+        if *marked {
+            return;
+        }
+        *marked = true;
+        s.touched_literals.push(l);
+        for &a in &self.needers[l as usize] {
+            Self::add(s, a);
+        }
+    }
+
+    fn add(s: &mut Scratch, a: u32) {
+        if !s.stubborn[a as usize] {
+            s.stubborn[a as usize] = true;
+            s.touched_actions.push(a);
+            s.queue.push(a);
+        }
+    }
+
+    /// What pruning did so far.
+    pub(crate) fn stats(&self) -> PruningStats {
+        let s = self.scratch.borrow();
+        PruningStats {
+            expansions: s.expansions,
+            applicable: s.applicable,
+            pruned: s.pruned,
+            switched_off: s.off,
+        }
+    }
+}
