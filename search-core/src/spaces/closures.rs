@@ -1,7 +1,7 @@
 //! One-call searches over closures, in the style of the `pathfinding`
 //! crate: give a start, the successors of a node (with edge costs), and a
 //! goal test; get the path and its cost. A*, Dijkstra and breadth-first
-//! search run in a lean loop straight over the closures, 1.33x to 2.47x
+//! search run in a lean loop straight over the closures, 1.35x to 2.47x
 //! `pathfinding`'s speed on grids, roads and puzzles (`BENCHMARKS.md`); the
 //! rest, and bad costs (reported as errors), in [`Search`]. Among paths of equal
 //! cost, A* and Dijkstra may return another than [`Search`]'s: both break
