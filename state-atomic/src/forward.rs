@@ -4,7 +4,9 @@ use search_core::SearchSpace;
 
 use crate::action::{CostFns, Rule};
 use crate::stubborn::StubbornSets;
-use crate::{ActionId, ActionSet, AtomicError, Bits, PartialState, PruningStats, WorldState};
+use crate::{
+    ActionId, ActionSet, AtomicError, Bits, PartialState, PruningStats, PruningTally, WorldState,
+};
 
 /// How [`ForwardSpace`] finds the applicable actions of a state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,6 +102,16 @@ pub struct ForwardSpace<'a, B: Bits = u64> {
     grouped: Option<GroupedIndex<B>>,
     /// Partial-order reduction, when asked for.
     stubborn: Option<Box<StubbornSets>>,
+    /// Where pruning's counts go when the space is dropped.
+    tally: Option<&'a PruningTally>,
+}
+
+impl<B: Bits> Drop for ForwardSpace<'_, B> {
+    fn drop(&mut self) {
+        if let (Some(tally), Some(stubborn)) = (self.tally, &self.stubborn) {
+            tally.add(stubborn.stats());
+        }
+    }
 }
 
 impl<'a, B: Bits> ForwardSpace<'a, B> {
@@ -124,6 +136,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
             goal,
             grouped: None,
             stubborn: None,
+            tally: None,
         })
     }
 
@@ -156,6 +169,23 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     #[must_use]
     pub fn stubborn_sets(mut self) -> Self {
         self.stubborn = Some(Box::new(StubbornSets::new(self.rules, &self.goal)));
+        self
+    }
+
+    /// Adds what pruning did to `tally` when the space is dropped.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, ForwardSpace, PruningTally};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 5).eff("fed", true);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let tally = PruningTally::default();
+    /// drop(ForwardSpace::new(&actions, goal).unwrap().stubborn_sets().report_to(&tally));
+    /// assert_eq!(tally.total().pruned, 0);
+    /// ```
+    #[must_use]
+    pub fn report_to(mut self, tally: &'a PruningTally) -> Self {
+        self.tally = Some(tally);
         self
     }
 

@@ -75,7 +75,7 @@ pub use relaxed::{
 };
 pub use sparse::SparseBits;
 pub use state::{PartialState, WorldState};
-pub use stubborn::PruningStats;
+pub use stubborn::{PruningStats, PruningTally};
 
 /// The names most programs need.
 pub mod prelude {

@@ -26,6 +26,7 @@
 //! saves.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::action::Rule;
 use crate::{Bits, PartialState};
@@ -87,6 +88,39 @@ pub struct PruningStats {
     pub pruned: u64,
     /// Whether pruning switched itself off (it pruned too little).
     pub switched_off: bool,
+}
+
+/// [`PruningStats`] summed over searches, from any thread: a task that
+/// several searches run on (a portfolio, a planner called again) hands
+/// one to each forward space ([`ForwardSpace::report_to`](crate::ForwardSpace::report_to)).
+#[derive(Debug, Default)]
+pub struct PruningTally {
+    expansions: AtomicU64,
+    applicable: AtomicU64,
+    pruned: AtomicU64,
+    switched_off: AtomicU64,
+}
+
+impl PruningTally {
+    /// Adds one search's counts.
+    pub fn add(&self, stats: PruningStats) {
+        self.expansions.fetch_add(stats.expansions, Ordering::Relaxed);
+        self.applicable.fetch_add(stats.applicable, Ordering::Relaxed);
+        self.pruned.fetch_add(stats.pruned, Ordering::Relaxed);
+        self.switched_off
+            .fetch_add(u64::from(stats.switched_off), Ordering::Relaxed);
+    }
+
+    /// The sums so far; `switched_off` when pruning switched off in some
+    /// search.
+    pub fn total(&self) -> PruningStats {
+        PruningStats {
+            expansions: self.expansions.load(Ordering::Relaxed),
+            applicable: self.applicable.load(Ordering::Relaxed),
+            pruned: self.pruned.load(Ordering::Relaxed),
+            switched_off: self.switched_off.load(Ordering::Relaxed) > 0,
+        }
+    }
 }
 
 fn literals<B: Bits>(partial: &PartialState<B>) -> Vec<Literal> {

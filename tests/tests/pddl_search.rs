@@ -433,3 +433,41 @@ fn the_order_of_the_files_changes_no_search_at_all() {
         }
     }
 }
+
+/// Strong stubborn sets keep the optimal cost with every admissible
+/// heuristic, on packed and unpacked states, and prune where actions do
+/// not interfere (logistics: trucks and planes in different cities).
+#[test]
+fn stubborn_sets_keep_optimal_costs_and_prune_independent_actions() {
+    let tasks = [
+        ("logistics", "task01.pddl"),
+        ("blocks", "task02.pddl"),
+        ("miconic", "task03.pddl"),
+        ("depot", "task01.pddl"),
+    ];
+    for (name, file) in tasks {
+        let (domain, problem) = (read(name, "domain.pddl"), read(name, file));
+        for h in ["blind", "hmax", "lmcut"] {
+            for packing in [true, false] {
+                let plain = PddlOptions {
+                    packing,
+                    ..PddlOptions::default()
+                };
+                let pruned = PddlOptions {
+                    stubborn_sets: true,
+                    ..plain
+                };
+                let astar = config(Direction::Forward, Algorithm::AStar, heuristic(h));
+                let all = solve(&domain, &problem, &astar, &plain);
+                let few = solve(&domain, &problem, &astar, &pruned);
+                let what = format!("{name} {file} {h} packing {packing}");
+                assert_eq!(cost(&few, &what), cost(&all, &what), "{what}");
+                assert!(all.stubborn_sets.is_none(), "{what}");
+                let stats = few.stubborn_sets.expect("counts");
+                if name == "logistics" {
+                    assert!(stats.pruned > 0, "{what}: {stats:?}");
+                }
+            }
+        }
+    }
+}

@@ -506,7 +506,7 @@ fn plan_instance(
         Instance::Factored(p) => {
             measure(&Planner::new(planner_config), &p.domain, &p.start, &p.goal)
         }
-        Instance::Pddl(task) => measure_pddl(task, &planner_config),
+        Instance::Pddl(task) => measure_pddl(task, &planner_config, &config.pddl_options()),
     }
 }
 
@@ -517,10 +517,13 @@ fn plan_instance(
 /// reached whose time is all it took (no translator time: no search came
 /// after) and whose memory is grounding's estimate when the memory limit
 /// stopped it (else none here; an isolated run records its process's peak).
-fn measure_pddl(task: &PddlTask, config: &PlannerConfig) -> Result<Measured, Refused> {
+fn measure_pddl(
+    task: &PddlTask,
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> Result<Measured, Refused> {
     let began = Instant::now();
-    let solved =
-        planners::pddl::solve_text(&task.domain, &task.problem, config, &PddlOptions::default());
+    let solved = planners::pddl::solve_text(&task.domain, &task.problem, config, options);
     let solution = match solved {
         Ok(solution) => solution,
         Err(e) => {

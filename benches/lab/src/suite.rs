@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use planners::heuristics::{Directions, NamedHeuristic, Registry, Representation};
+use planners::pddl::PddlOptions;
 use planners::{Direction, PlannerConfig};
 use search_core::Algorithm;
 use serde::{Deserialize, Serialize};
@@ -206,6 +207,9 @@ pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
         .map_err(|e| SuiteError::Invalid(format!("algorithm `{name}`: {e}")))
 }
 
+/// What ends the name of a configuration pruned by stubborn sets.
+const STUBBORN_SUFFIX: &str = "-sss";
+
 /// How a configuration plans.
 #[derive(Clone, Debug)]
 pub enum Method {
@@ -217,6 +221,9 @@ pub enum Method {
         algorithm: Algorithm,
         /// The heuristic, built-in or the user's.
         heuristic: NamedHeuristic,
+        /// Forward search prunes with strong stubborn sets (PDDL tasks;
+        /// names end in `-sss`).
+        stubborn_sets: bool,
     },
     /// A peer planner run as a subprocess on PDDL tasks
     /// ([`crate::external`]).
@@ -263,8 +270,46 @@ impl Configuration {
                 direction,
                 algorithm,
                 heuristic,
+                stubborn_sets: false,
             },
             limits: None,
+        }
+    }
+
+    /// The same configuration with forward search pruned by strong
+    /// stubborn sets ([`PddlOptions::stubborn_sets`]), its name ending in
+    /// `-sss` (Fast Downward's peer is `fd-astar-lmcut-sss`). A peer's is
+    /// returned as it is.
+    ///
+    /// ```
+    /// use searchlab_lab::suite::Configuration;
+    /// let c = Configuration::by_name("fwd-astar-lmcut").unwrap().with_stubborn_sets();
+    /// assert_eq!(c.name, "fwd-astar-lmcut-sss");
+    /// assert_eq!(Configuration::by_name("fwd-astar-lmcut-sss").unwrap().method_name(), c.name);
+    /// assert!(Configuration::by_name("reg-astar-hmax-sss").is_err());
+    /// ```
+    #[must_use]
+    pub fn with_stubborn_sets(mut self) -> Self {
+        if let Method::Searchlab { stubborn_sets, .. } = &mut self.method {
+            if !*stubborn_sets {
+                *stubborn_sets = true;
+                self.name.push_str(STUBBORN_SUFFIX);
+            }
+        }
+        self
+    }
+
+    /// How PDDL tasks are prepared for this configuration.
+    pub fn pddl_options(&self) -> PddlOptions {
+        PddlOptions {
+            stubborn_sets: matches!(
+                self.method,
+                Method::Searchlab {
+                    stubborn_sets: true,
+                    ..
+                }
+            ),
+            ..PddlOptions::default()
         }
     }
 
@@ -315,7 +360,11 @@ impl Configuration {
                     .join(", ")
             ))
         };
-        let mut parts = name.splitn(3, '-');
+        let (base, stubborn_sets) = match name.strip_suffix(STUBBORN_SUFFIX) {
+            Some(base) => (base, true),
+            None => (name, false),
+        };
+        let mut parts = base.splitn(3, '-');
         let (Some(d), Some(a), Some(h)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(bad("not three parts".to_owned()));
         };
@@ -328,7 +377,14 @@ impl Configuration {
         };
         let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
         let heuristic = heuristics.get(h).map_err(|e| bad(e.to_string()))?;
-        Ok(Self::searchlab(direction, algorithm, heuristic))
+        let config = Self::searchlab(direction, algorithm, heuristic);
+        if !stubborn_sets {
+            return Ok(config);
+        }
+        if direction == Direction::Regression {
+            return Err(bad("stubborn sets prune forward search only".to_owned()));
+        }
+        Ok(config.with_stubborn_sets())
     }
 
     /// How it plans, as a name [`Configuration::by_name_among`] reads back
@@ -339,11 +395,13 @@ impl Configuration {
                 direction,
                 algorithm,
                 heuristic,
+                stubborn_sets,
             } => format!(
-                "{}-{}-{}",
+                "{}-{}-{}{}",
                 direction.short_name(),
                 algorithm,
-                heuristic.name()
+                heuristic.name(),
+                if *stubborn_sets { STUBBORN_SUFFIX } else { "" }
             ),
             Method::External(search) => search.name.to_owned(),
         }
@@ -407,8 +465,12 @@ impl Configuration {
             Method::Searchlab {
                 heuristic,
                 direction,
+                stubborn_sets,
                 ..
-            } => heuristic.supports(kind.representation(), *direction),
+            } => {
+                heuristic.supports(kind.representation(), *direction)
+                    && (!stubborn_sets || kind == Kind::Pddl)
+            }
             // ENHSP plans both kinds of PDDL; the others STRIPS and ADL.
             Method::External(search) => match kind {
                 Kind::Pddl => true,
@@ -425,6 +487,7 @@ impl Configuration {
             direction,
             algorithm,
             heuristic,
+            ..
         } = &self.method
         else {
             return None;

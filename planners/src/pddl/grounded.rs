@@ -2,7 +2,9 @@
 //! ([`GroundedDomain`]), and [`GroundedTask`]: a ground task on the
 //! narrowest atomic state that holds it.
 
-use state_atomic::{ActionId, Bits, PartialState, SparseBits, Subsumption, Wide, WorldState};
+use state_atomic::{
+    ActionId, Bits, PartialState, PruningStats, SparseBits, Subsumption, Wide, WorldState,
+};
 
 use searchlab_pddl::{GroundTask, IpcPlan, Mutexes};
 
@@ -33,6 +35,8 @@ pub trait GroundedDomain:
     fn mutex_pruned(&self) -> u64;
     /// See [`Task::subsumption_pruned`].
     fn subsumption_pruned(&self) -> u64;
+    /// See [`Task::stubborn_sets`].
+    fn stubborn_sets(&self) -> Option<PruningStats>;
 }
 
 impl<B: Bits> GroundedDomain for Task<B> {
@@ -62,6 +66,10 @@ impl<B: Bits> GroundedDomain for Task<B> {
 
     fn subsumption_pruned(&self) -> u64 {
         Task::subsumption_pruned(self)
+    }
+
+    fn stubborn_sets(&self) -> Option<PruningStats> {
+        Task::stubborn_sets(self)
     }
 }
 
@@ -283,6 +291,11 @@ impl GroundedTask {
     /// See [`Task::set_subsumption`].
     pub fn set_subsumption(&mut self, how: Subsumption) {
         each_width!(self, t => t.set_subsumption(how));
+    }
+
+    /// See [`Task::set_stubborn_sets`].
+    pub fn set_stubborn_sets(&mut self, on: bool) {
+        each_width!(self, t => t.set_stubborn_sets(on));
     }
 
     /// See [`Task::heap_bytes`].

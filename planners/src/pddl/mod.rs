@@ -85,7 +85,7 @@ mod task;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use state_atomic::Subsumption;
+use state_atomic::{PruningStats, Subsumption};
 
 pub use error::SolveError;
 pub use grounded::{GroundedDomain, GroundedTask, TaskVisitor};
@@ -105,12 +105,21 @@ use crate::{Direction, PlanReport, PlanTrace, Planner, PlannerConfig};
 /// How [`solve_files`] prepares the task, beyond the planner's
 /// configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches, each set by name with the rest from `default()`"
+)]
 pub struct PddlOptions {
     /// Compute `h^2` mutexes and prune regression subgoals with them
     /// (only when the direction includes regression).
     pub mutexes: bool,
     /// Regression's subsumption pruning.
     pub subsumption: Subsumption,
+    /// Forward search expands only each state's strong stubborn set
+    /// (partial-order reduction, see
+    /// [`ForwardSpace::stubborn_sets`](state_atomic::ForwardSpace::stubborn_sets));
+    /// off by default. Not on tasks with axioms or numeric fluents.
+    pub stubborn_sets: bool,
     /// Grounding limits.
     pub grounding: GroundingLimits,
     /// Search on packed states (groups of mutually exclusive facts as
@@ -127,6 +136,7 @@ impl Default for PddlOptions {
         Self {
             mutexes: true,
             subsumption: Subsumption::Parent,
+            stubborn_sets: false,
             grounding: GroundingLimits::default(),
             packing: true,
             trace: false,
@@ -197,6 +207,9 @@ pub struct PddlSolution {
     pub mutex_pruned: u64,
     /// Regression successors pruned by subsumption.
     pub subsumption_pruned: u64,
+    /// What stubborn sets pruned in forward search, when they were on
+    /// ([`PddlOptions::stubborn_sets`]).
+    pub stubborn_sets: Option<PruningStats>,
     /// CPU time of the planner call on the calling thread (`None` where
     /// the system does not say, and for a portfolio, whose regression runs
     /// on another thread).
@@ -466,6 +479,7 @@ fn solve_named(
     let began = Instant::now();
     let (words, packing, (run, cpu)) = if let Some(mut task) = packed {
         task.set_subsumption(options.subsumption);
+        task.set_stubborn_sets(options.stubborn_sets);
         if let Some(mutexes) = mutexes {
             task.set_mutexes(&mutexes);
         }
@@ -477,6 +491,7 @@ fn solve_named(
     } else {
         let mut task = GroundedTask::new(&ground_task)?;
         task.set_subsumption(options.subsumption);
+        task.set_stubborn_sets(options.stubborn_sets);
         if let Some(mutexes) = mutexes {
             task.set_mutexes(&mutexes);
         }
@@ -501,6 +516,7 @@ fn solve_named(
         plan: run.plan,
         mutex_pruned: run.mutex_pruned,
         subsumption_pruned: run.subsumption_pruned,
+        stubborn_sets: run.stubborn_sets,
         search_cpu_time,
         trace: run.trace,
         cost_scale: 1,
@@ -535,6 +551,7 @@ fn solve_numeric_task(
         plan: run.plan,
         mutex_pruned: 0,
         subsumption_pruned: 0,
+        stubborn_sets: None,
         search_cpu_time: cpu.filter(|_| config.direction != Direction::Portfolio),
         trace: None,
         cost_scale: ground_task.cost_scale,
@@ -665,6 +682,7 @@ struct Run {
     plan: Option<IpcPlan>,
     mutex_pruned: u64,
     subsumption_pruned: u64,
+    stubborn_sets: Option<PruningStats>,
     trace: Option<PlanTrace>,
 }
 
@@ -696,6 +714,7 @@ impl DomainVisitor for Solve<'_> {
             plan,
             mutex_pruned: task.mutex_pruned(),
             subsumption_pruned: task.subsumption_pruned(),
+            stubborn_sets: task.stubborn_sets(),
             trace,
         })
     }

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use search_core::{SearchSpace, Viewed};
 use state_atomic::{
-    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, SparseBits,
-    Subsumption, Wide, WorldState,
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, PruningStats, PruningTally,
+    RegressionSpace, SparseBits, Subsumption, Wide, WorldState,
 };
 
 use searchlab_pddl::{GroundTask, IpcPlan, Mutexes, Packing, PddlError};
@@ -50,6 +50,8 @@ pub struct PackedTask<Bp: Bits, Bf: Bits> {
     subsumption: Subsumption,
     mutex_pruned: AtomicU64,
     subsumption_pruned: AtomicU64,
+    /// Forward search's stubborn sets, when on: their counts.
+    stubborn: Option<PruningTally>,
 }
 
 impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
@@ -116,6 +118,7 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
             subsumption: Subsumption::Parent,
             mutex_pruned: AtomicU64::new(0),
             subsumption_pruned: AtomicU64::new(0),
+            stubborn: None,
         }))
     }
 
@@ -163,6 +166,11 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
     pub fn set_subsumption(&mut self, how: Subsumption) {
         self.subsumption = how;
     }
+
+    /// See [`Task::set_stubborn_sets`]: on the packed fields' bits.
+    pub fn set_stubborn_sets(&mut self, on: bool) {
+        self.stubborn = on.then(PruningTally::default);
+    }
 }
 
 impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
@@ -199,6 +207,10 @@ impl<Bp: Bits, Bf: Bits> GroundedDomain for PackedTask<Bp, Bf> {
 
     fn subsumption_pruned(&self) -> u64 {
         self.subsumption_pruned.load(Ordering::Relaxed)
+    }
+
+    fn stubborn_sets(&self) -> Option<PruningStats> {
+        self.stubborn.as_ref().map(PruningTally::total)
     }
 }
 
@@ -292,7 +304,11 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         &'a self,
         goal: &'a PartialState<Bp>,
     ) -> Result<ForwardSpace<'a, Bp>, PlanError> {
-        self.actions.forward(goal)
+        let space = self.actions.forward(goal)?;
+        Ok(match &self.stubborn {
+            Some(tally) => space.stubborn_sets().report_to(tally),
+            None => space,
+        })
     }
 
     fn regression<'a>(
@@ -468,6 +484,14 @@ macro_rules! packed_pairs {
                 match self {
                     $(PackedGroundedTask::$variant(t) => t.set_subsumption(how),)*
                     PackedGroundedTask::Sparse(t) => t.set_subsumption(how),
+                }
+            }
+
+            /// See [`PackedTask::set_stubborn_sets`].
+            pub fn set_stubborn_sets(&mut self, on: bool) {
+                match self {
+                    $(PackedGroundedTask::$variant(t) => t.set_stubborn_sets(on),)*
+                    PackedGroundedTask::Sparse(t) => t.set_stubborn_sets(on),
                 }
             }
 

@@ -8,7 +8,8 @@ use rustc_hash::FxHashMap;
 
 use search_core::SearchSpace;
 use state_atomic::{
-    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, Subsumption, WorldState,
+    ActionId, ActionSet, Bits, ForwardSpace, PartialState, PruningStats, PruningTally,
+    RegressionSpace, Subsumption, WorldState,
 };
 
 use searchlab_pddl::{
@@ -40,6 +41,8 @@ pub struct Task<B: Bits> {
     subsumption: Subsumption,
     mutex_pruned: AtomicU64,
     subsumption_pruned: AtomicU64,
+    /// Forward search's stubborn sets, when on: their counts.
+    stubborn: Option<PruningTally>,
 }
 
 /// What marks the `k`-th variant (from 2) of an ADL operator in the
@@ -155,6 +158,7 @@ impl<B: Bits> Task<B> {
             subsumption: Subsumption::Parent,
             mutex_pruned: AtomicU64::new(0),
             subsumption_pruned: AtomicU64::new(0),
+            stubborn: None,
         })
     }
 
@@ -201,6 +205,19 @@ impl<B: Bits> Task<B> {
     /// Chooses regression's subsumption pruning.
     pub fn set_subsumption(&mut self, how: Subsumption) {
         self.subsumption = how;
+    }
+
+    /// Makes forward search expand only each state's strong stubborn set
+    /// ([`ForwardSpace::stubborn_sets`]); not on a task with axioms,
+    /// whose derived facts the sets do not see.
+    pub fn set_stubborn_sets(&mut self, on: bool) {
+        self.stubborn = (on && self.derived.is_none()).then(PruningTally::default);
+    }
+
+    /// What stubborn sets pruned, over every forward search run on this
+    /// task so far; `None` when they are off.
+    pub fn stubborn_sets(&self) -> Option<PruningStats> {
+        self.stubborn.as_ref().map(PruningTally::total)
     }
 
     /// Regression successors dropped by mutex pruning, over every search
@@ -546,8 +563,13 @@ impl<B: Bits> PlanningDomain for Task<B> {
     type Regression<'a> = TaskRegression<'a, B>;
 
     fn forward<'a>(&'a self, goal: &'a PartialState<B>) -> Result<TaskForward<'a, B>, PlanError> {
+        let space = self.actions.forward(goal)?;
+        let space = match &self.stubborn {
+            Some(tally) => space.stubborn_sets().report_to(tally),
+            None => space,
+        };
         Ok(TaskForward {
-            space: self.actions.forward(goal)?,
+            space,
             axioms: self.derived.as_ref().map(|d| &d.axioms),
         })
     }

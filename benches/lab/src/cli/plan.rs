@@ -64,6 +64,9 @@ pub struct PlanRequest {
     /// For PDDL: search on one bit per fact, not on packed states
     /// ([`PddlOptions::packing`] off).
     pub no_packing: bool,
+    /// For PDDL: forward search prunes with strong stubborn sets
+    /// ([`PddlOptions::stubborn_sets`]).
+    pub stubborn_sets: bool,
     /// Print JSON instead of tables.
     pub json: bool,
     /// Record the search's exploration and write it in this format
@@ -444,6 +447,7 @@ fn solve_pddl(
     // The time limit counts grounding too; see `solve_files_with`.
     let options = PddlOptions {
         packing: !request.no_packing,
+        stubborn_sets: request.stubborn_sets,
         trace: request.trace.is_some(),
         ..PddlOptions::default()
     };
@@ -575,6 +579,12 @@ fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution) -> String {
         "ground_time": solution.grounding.elapsed.as_secs_f64(),
         "mutex_pairs": solution.mutex_pairs,
         "mutex_pruned": solution.mutex_pruned,
+        "stubborn_sets": solution.stubborn_sets.map(|s| json!({
+            "expansions": s.expansions,
+            "applicable": s.applicable,
+            "pruned": s.pruned,
+            "switched_off": s.switched_off,
+        })),
         "packing": solution.packing.as_ref().map(|p| json!({
             "groups": p.groups,
             "grouped_facts": p.grouped_facts,
@@ -627,6 +637,17 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
             "{:<26}{pairs:>12}\n{:<26}{:>12}",
             "h^2 mutex pairs", "mutex-pruned subgoals", solution.mutex_pruned
         );
+    }
+    if let Some(s) = solution.stubborn_sets {
+        let _ = writeln!(
+            text,
+            "{:<26}{:>12}",
+            "stubborn-pruned (of)",
+            format!("{} ({})", s.pruned, s.applicable),
+        );
+        if s.switched_off {
+            let _ = writeln!(text, "{:<26}{:>12}", "stubborn sets", "switched off");
+        }
     }
     if let Some(bytes) = peak_memory_bytes() {
         let _ = writeln!(
@@ -853,6 +874,10 @@ fn to_text<Id>(
 
 /// The flags of `searchlab plan`.
 #[derive(Debug, clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "command-line flags, each a switch of its own"
+)]
 pub(super) struct PlanArgs {
     /// The problem file (TOML), or a PDDL domain file and problem file.
     #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
@@ -886,6 +911,12 @@ pub(super) struct PlanArgs {
     /// of mutually exclusive facts as fields); for comparison.
     #[arg(long)]
     no_packing: bool,
+    /// For PDDL, forward search: expand only each state's strong stubborn
+    /// set (atom-centric partial-order reduction, as Fast Downward's
+    /// `pruning=atom_centric_stubborn_sets()`); the optimal cost stays,
+    /// and pruning switches itself off where it prunes little.
+    #[arg(long)]
+    stubborn_sets: bool,
     /// Print JSON instead of tables; input errors too, as an object with
     /// an "error" field on standard output (exit code 2).
     #[arg(long)]
@@ -943,6 +974,7 @@ pub(super) fn plan(args: &PlanArgs, heuristics: &Registry) -> ExitCode {
         max_time: limits.max_time,
         max_memory_bytes: limits.max_memory_bytes,
         no_packing: args.no_packing,
+        stubborn_sets: args.stubborn_sets,
         json: args.json,
         trace: args.trace,
         trace_max_nodes: args.trace_max_nodes,
