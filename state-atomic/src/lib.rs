@@ -9,7 +9,8 @@
 //! - [`ActionSet`] with a builder: `actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true)`.
 //! - [`ForwardSpace`] and [`RegressionSpace`] implement
 //!   [`SearchSpace`](search_core::SearchSpace), so every search-core
-//!   algorithm runs on them.
+//!   algorithm runs on them; forward search can prune with strong
+//!   stubborn sets ([`ForwardSpace::stubborn_sets`]).
 //! - Heuristics: [`Mismatch`] (classic, inadmissible in general),
 //!   [`AdmissibleMismatch`], and `h_max`, `h_add` and `h_FF`
 //!   ([`RelaxedForward`], [`RelaxedRegression`]), and LM-cut ([`LmCut`];
