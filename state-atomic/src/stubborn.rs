@@ -104,8 +104,10 @@ pub struct PruningTally {
 impl PruningTally {
     /// Adds one search's counts.
     pub fn add(&self, stats: PruningStats) {
-        self.expansions.fetch_add(stats.expansions, Ordering::Relaxed);
-        self.applicable.fetch_add(stats.applicable, Ordering::Relaxed);
+        self.expansions
+            .fetch_add(stats.expansions, Ordering::Relaxed);
+        self.applicable
+            .fetch_add(stats.applicable, Ordering::Relaxed);
         self.pruned.fetch_add(stats.pruned, Ordering::Relaxed);
         self.switched_off
             .fetch_add(u64::from(stats.switched_off), Ordering::Relaxed);
