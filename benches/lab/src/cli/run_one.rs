@@ -27,14 +27,18 @@ pub(super) fn run_one_child(heuristics: &Registry) -> Result<(), SuiteError> {
         )));
     }
     // A child whose parent died (killed, so it could not kill its children)
-    // ends too, rather than run on to its own time limit.
+    // ends too, rather than run on to its own time limit. The watchdog's
+    // stack is small: under a tight address-space limit a default one
+    // (2 MiB reserved) may not fit, and then the child goes on without it.
     let parent = std::os::unix::process::parent_id();
-    std::thread::spawn(move || loop {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        if std::os::unix::process::parent_id() != parent {
-            std::process::exit(3);
-        }
-    });
+    let _watchdog = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if std::os::unix::process::parent_id() != parent {
+                std::process::exit(3);
+            }
+        });
     let run: crate::isolated::ChildRun = serde_json::from_str(&input)
         .map_err(|e| SuiteError::Invalid(format!("run-one: not a run: {e}")))?;
     let mut config = Configuration::by_name_among(&run.method, heuristics)?;
