@@ -553,3 +553,56 @@ fn conditional_numeric_effects_that_cannot_apply_or_clash() {
         "{error}"
     );
 }
+
+/// A decimal increase of `total-cost` is a cost like a metric's: scaled
+/// to whole numbers in a numeric domain, refused by name without numeric
+/// fluents (IPC's `:action-costs` are whole).
+#[test]
+fn decimal_total_cost_increases_are_scaled_or_refused() {
+    let domain = "(define (domain dec) (:requirements :numeric-fluents :action-costs)
+      (:functions (x) (total-cost))
+      (:action small :parameters () :effect (and (increase (x) 1) (increase (total-cost) 1.25)))
+      (:action big :parameters () :effect (and (increase (x) 3) (increase (total-cost) 4))))";
+    let problem = "(define (problem p) (:domain dec) (:init (= (x) 0) (= (total-cost) 0))
+      (:goal (>= (x) 3)) (:metric minimize (total-cost)))";
+    let task = grounded(domain, problem).unwrap();
+    assert_eq!(task.cost_scale, 100);
+    let solution = solve_text(
+        domain,
+        problem,
+        &PlannerConfig::default(),
+        &PddlOptions::default(),
+    )
+    .unwrap();
+    // Three small steps (3.75) beat one big one (4).
+    assert_eq!(solution.report.plan().map(|p| p.cost), Some(375));
+    assert_eq!(solution.cost_scale, 100);
+    let plan = IpcPlan::parse("plan", "(small)\n(small)\n(small)\n").unwrap();
+    assert_eq!(replay(&task, &plan).unwrap(), 3.75);
+
+    // Without `:numeric-fluents` the cost is read as IPC's `:action-costs`
+    // reads it: a located error.
+    let strips = |requirements: &str| {
+        format!(
+            "(define (domain s) (:requirements :strips :action-costs{requirements})
+      (:predicates (a) (b)) (:functions (total-cost))
+      (:action go :parameters () :precondition (a) :effect (and (b) (increase (total-cost) 1.5))))"
+        )
+    };
+    let problem = "(define (problem p) (:domain s) (:init (a) (= (total-cost) 0)) (:goal (b))
+      (:metric minimize (total-cost)))";
+    let error = grounded(&strips(""), problem).unwrap_err().to_string();
+    assert!(
+        error.starts_with("domain.pddl:3:") && error.contains("cost `1.5` is not an integer"),
+        "{error}"
+    );
+    // Declared but unused, numeric fluents leave a task without them:
+    // refused at grounding, naming the action.
+    let error = grounded(&strips(" :numeric-fluents"), problem)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("action `go`") && error.contains("costs 1.5: without numeric fluents"),
+        "{error}"
+    );
+}

@@ -62,6 +62,7 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         type_index: FxHashMap::default(),
         predicate_index: FxHashMap::default(),
         function_index: FxHashMap::default(),
+        numeric_declared: false,
     };
     domain.type_index.insert("object".to_owned(), 0);
     let mut constant_index = FxHashMap::default();
@@ -87,7 +88,12 @@ pub fn parse_domain(file: &str, text: &str) -> Result<Domain, PddlError> {
         let keyword = r.symbol(first, "a section keyword")?;
         let rest = &items[1..];
         match keyword {
-            ":requirements" => r.requirements(rest)?,
+            ":requirements" => {
+                r.requirements(rest)?;
+                domain.numeric_declared |= rest
+                    .iter()
+                    .any(|s| matches!(s.symbol(), Some(":numeric-fluents" | ":fluents")));
+            }
             ":types" | ":action" | ":derived" => {} // read before and after
             ":constants" => {
                 for (name, at, ty) in r.typed_list(rest)? {

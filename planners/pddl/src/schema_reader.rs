@@ -308,7 +308,9 @@ fn read_effect(
             Ok(())
         }
         "=" => Err(r.syntax(head_sexp.at(), "`=` in an effect")),
-        "increase" if items.get(1).is_some_and(is_total_cost) && !is_arithmetic(items.get(2)) => {
+        "increase"
+            if items.get(1).is_some_and(is_total_cost) && !is_arithmetic(domain, items.get(2)) =>
+        {
             if group != 0 {
                 return Err(r.unsupported(head_sexp.at(), "action cost inside `forall` or `when`"));
             }
@@ -457,10 +459,20 @@ pub(crate) fn read_axiom(
     })
 }
 
-/// Whether an amount is arithmetic `(+ ...)` (read as a numeric effect)
-/// rather than a number or a function's value (an action cost).
-fn is_arithmetic(amount: Option<&Sexp>) -> bool {
-    matches!(amount.and_then(Sexp::head), Some("+" | "-" | "*" | "/"))
+/// Whether an amount is arithmetic `(+ ...)`, or in a domain that
+/// declares numeric fluents a positive number that is not a whole one
+/// (`1.25`): read as a numeric effect (grounding scales the metric to
+/// whole numbers) rather than as an action cost (a whole number or a
+/// function's value).
+fn is_arithmetic(domain: &Domain, amount: Option<&Sexp>) -> bool {
+    match amount {
+        Some(Sexp::Symbol(text, _)) => {
+            domain.numeric_declared
+                && text.parse::<u32>().is_err()
+                && text.parse::<f64>().is_ok_and(|v| v.is_finite() && v > 0.0)
+        }
+        amount => matches!(amount.and_then(Sexp::head), Some("+" | "-" | "*" | "/")),
+    }
 }
 
 /// `(increase (total-cost) amount)`: the amount.

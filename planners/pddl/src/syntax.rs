@@ -286,6 +286,10 @@ pub struct Domain {
     pub(crate) type_index: FxHashMap<String, TypeId>,
     pub(crate) predicate_index: FxHashMap<String, u32>,
     pub(crate) function_index: FxHashMap<String, u32>,
+    /// Whether `:requirements` declares numeric fluents: then a decimal
+    /// `(increase (total-cost) 1.25)` is a metric's increase, scaled at
+    /// grounding, not a refused action cost.
+    pub(crate) numeric_declared: bool,
 }
 
 impl Domain {

@@ -671,9 +671,12 @@ fn whole_cost(cost: f64, scale: f64) -> Result<u32, String> {
     let rounded = cost.round();
     let shown = cost / scale;
     if (cost - rounded).abs() > 1e-9 * cost.abs().max(1.0) {
-        return Err(format!(
-            "costs {shown}, more decimal places than searchlab keeps ({MAX_DECIMALS})"
-        ));
+        // Only numeric domains scale their costs.
+        return Err(if scale <= 1.0 {
+            format!("costs {shown}: without numeric fluents action costs are whole numbers (`:action-costs`)")
+        } else {
+            format!("costs {shown}, more decimal places than searchlab keeps ({MAX_DECIMALS})")
+        });
     }
     if rounded < 0.0 {
         return Err(format!("costs {shown}: costs are 0 or more"));
