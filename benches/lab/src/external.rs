@@ -93,8 +93,9 @@ pub struct ExternalSearch {
 ///
 /// Fast Downward's optimal configurations without an LP solver:
 /// `fd-astar-lmcut-sss` is A* with LM-cut and atom-centric strong stubborn
-/// sets (Röger, Wehrle, Helmert and Speck 2020), which switch themselves
-/// off when they prune little; `fd-astar-ipdb` A* with iPDB, pattern
+/// sets (Röger, Helmert, Seipp and Sievers 2020), on in every state (not
+/// wrapped in `limited_pruning`, which would switch them off where they
+/// prune little, as searchlab's `-sss` does); `fd-astar-ipdb` A* with iPDB, pattern
 /// collections by hill climbing (Haslum et al. 2007) under the canonical
 /// heuristic; `fd-astar-cegar` A* with the canonical heuristic over
 /// patterns found by counterexample-guided abstraction refinement
