@@ -606,3 +606,46 @@ fn decimal_total_cost_increases_are_scaled_or_refused() {
         "{error}"
     );
 }
+
+/// A goal's disjunction of comparisons (a clause, as IPC 2023's
+/// block-grouping writes) is part of the goal test: a plan that reaches
+/// the rest of the goal but no part of the clause is not a plan. Forward
+/// search honours it with every heuristic (which count the clause 0, so
+/// admissible ones stay admissible); regression refuses it by name.
+#[test]
+fn goal_clauses_are_part_of_the_goal() {
+    let domain = "(define (domain xy) (:requirements :numeric-fluents)
+      (:functions (x) (y))
+      (:action incx :parameters () :effect (increase (x) 1))
+      (:action incy :parameters () :effect (increase (y) 1)))";
+    let problem = "(define (problem p) (:domain xy) (:init (= (x) 0) (= (y) 0))
+      (:goal (and (>= (+ (x) (y)) 1) (or (>= (x) 3) (>= (y) 3)))))";
+    let task = grounded(domain, problem).unwrap();
+    assert_eq!(task.numeric.as_deref().unwrap().goal_clauses.len(), 1);
+    for (algorithm, h) in [
+        (Algorithm::AStar, "blind"),
+        (Algorithm::AStar, "hrmax"),
+        (Algorithm::AStar, "counting"),
+        (Algorithm::GreedyBestFirst, "hmrp"),
+        (Algorithm::LazyGreedy, "hmrp"),
+    ] {
+        let config = PlannerConfig {
+            algorithm,
+            heuristic: planners::heuristics::heuristic(h).unwrap(),
+            ..PlannerConfig::default()
+        };
+        let solution = solve_text(domain, problem, &config, &PddlOptions::default())
+            .unwrap_or_else(|e| panic!("{algorithm} {h}: {e}"));
+        let plan = solution.plan.expect("a plan");
+        assert_eq!(replay(&task, &plan).unwrap(), 3.0, "{algorithm} {h}");
+    }
+    let regression = PlannerConfig {
+        direction: Direction::Regression,
+        ..PlannerConfig::default()
+    };
+    let error = solve_text(domain, problem, &regression, &PddlOptions::default())
+        .map(|_| ())
+        .unwrap_err();
+    assert!(error.is_unsupported(), "{error}");
+    assert!(error.to_string().contains("goal clause"), "{error}");
+}

@@ -189,6 +189,12 @@ impl NumericTask {
             goal.push(facts[f as usize].test(false));
         }
         goal.extend(numeric.goal.iter().map(|c| linear_predicate(c, names)));
+        goal.extend(
+            numeric
+                .goal_clauses
+                .iter()
+                .map(|clause| clause_predicate(clause, names, &slots)),
+        );
         let goal = domain.goal(goal).map_err(factored)?;
         Ok(Self {
             domain,
@@ -386,26 +392,69 @@ fn linear_predicate(c: &LinearCondition, names: &[String]) -> Predicate {
     Predicate::linear(expr(&c.expr, names), op, Expr::constant(0))
 }
 
+/// A linear expression over a state's slots: evaluated in `f64`, as
+/// [`searchlab_pddl::replay`] does.
+#[derive(Clone)]
+struct SlotExpr {
+    terms: Vec<(Slot, f64)>,
+    constant: f64,
+}
+
+impl SlotExpr {
+    fn new(expr: &LinearExpr, slots: &[Slot]) -> Self {
+        Self {
+            terms: expr
+                .terms
+                .iter()
+                .map(|&(f, c)| (slots[f as usize], c))
+                .collect(),
+            constant: expr.constant,
+        }
+    }
+
+    fn value(&self, state: &State) -> f64 {
+        self.terms.iter().fold(self.constant, |sum, &(slot, c)| {
+            sum + c * match slot {
+                #[expect(clippy::cast_precision_loss, reason = "fluents are far below 2^53")]
+                Slot::Int(var) => state.int(var) as f64,
+                Slot::Float(var) => state.float(var),
+            }
+        })
+    }
+}
+
+/// A goal clause (at least one of its linear conditions holds) as a
+/// custom predicate: the goal test is exact, heuristics count it 0 (a
+/// relaxation, so admissible ones stay admissible), and regression
+/// refuses it by name.
+fn clause_predicate(clause: &[LinearCondition], names: &[String], slots: &[Slot]) -> Predicate {
+    let text: Vec<String> = clause
+        .iter()
+        .map(|c| format!("{} {} 0", c.expr.display(names), c.op.symbol()))
+        .collect();
+    let parts: Vec<(SlotExpr, searchlab_pddl::Comparison)> = clause
+        .iter()
+        .map(|c| (SlotExpr::new(&c.expr, slots), c.op))
+        .collect();
+    Predicate::custom(
+        &format!("goal clause {}", text.join(" or ")),
+        move |state| {
+            parts
+                .iter()
+                .any(|(expr, op)| op.holds(expr.value(state), 0.0))
+        },
+    )
+}
+
 /// A cost that depends on the state: the expression's value, rounded to a
 /// whole number (at least 0).
 fn state_cost(
     cost: &LinearExpr,
     slots: &[Slot],
 ) -> impl Fn(&State) -> Cost + Send + Sync + 'static {
-    let terms: Vec<(Slot, f64)> = cost
-        .terms
-        .iter()
-        .map(|&(f, c)| (slots[f as usize], c))
-        .collect();
-    let constant = cost.constant;
+    let cost = SlotExpr::new(cost, slots);
     move |state: &State| {
-        let value = terms.iter().fold(constant, |sum, &(slot, c)| {
-            sum + c * match slot {
-                #[expect(clippy::cast_precision_loss, reason = "fluents are far below 2^53")]
-                Slot::Int(var) => state.int(var) as f64,
-                Slot::Float(var) => state.float(var),
-            }
-        });
+        let value = cost.value(state);
         #[expect(
             clippy::cast_possible_truncation,
             clippy::cast_sign_loss,
