@@ -142,7 +142,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
 
     /// Expands only the applicable actions of each state's strong
     /// stubborn set (atom-centric strong stubborn sets: Röger, Helmert,
-    /// Seipp and Sievers, SoCS 2020): fewer successors where actions do
+    /// Seipp and Sievers, `SoCS` 2020): fewer successors where actions do
     /// not interfere, the same optimal plan cost. Pruning switches itself
     /// off when the first 1,000 states prune less than a fifth of their
     /// actions.

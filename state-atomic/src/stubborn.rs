@@ -1,6 +1,6 @@
 //! Partial-order reduction for forward search: atom-centric strong
 //! stubborn sets ("An Atom-Centric Perspective on Stubborn Sets", Röger,
-//! Helmert, Seipp and Sievers, SoCS 2020; Fast
+//! Helmert, Seipp and Sievers, `SoCS` 2020; Fast
 //! Downward's `atom_centric_stubborn_sets()`).
 //!
 //! Actions that do not interfere can be applied in any order; search
