@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use searchlab_pddl::{
     h2_mutexes_until, GroundOperator, GroundTask, IpcPlan, LinearCondition, LinearExpr, Mutexes,
-    NumericEffect, Packing, PddlError,
+    NumericEffect, NumericFluents, Packing, PddlError,
 };
 use state_factored::{
     Action, ActionBuilder, ActionId, Cost, Domain, Effect, Expr, FloatVar, Goal, IntVar, Op,
@@ -181,21 +181,9 @@ impl NumericTask {
             domain.add_action(action).map_err(factored)?;
             action_names.push(o.name.clone());
         }
-        let mut goal = Vec::new();
-        for &f in &ground.goal {
-            goal.push(facts[f as usize].test(true));
-        }
-        for &f in &ground.goal_false {
-            goal.push(facts[f as usize].test(false));
-        }
-        goal.extend(numeric.goal.iter().map(|c| linear_predicate(c, names)));
-        goal.extend(
-            numeric
-                .goal_clauses
-                .iter()
-                .map(|clause| clause_predicate(clause, names, &slots)),
-        );
-        let goal = domain.goal(goal).map_err(factored)?;
+        let goal = domain
+            .goal(goal_predicates(ground, numeric, &facts, &slots))
+            .map_err(factored)?;
         Ok(Self {
             domain,
             start,
@@ -390,6 +378,32 @@ fn linear_predicate(c: &LinearCondition, names: &[String]) -> Predicate {
         Comparison::Gt => Op::Gt,
     };
     Predicate::linear(expr(&c.expr, names), op, Expr::constant(0))
+}
+
+/// The goal of `ground`: its facts, its linear conditions and its
+/// clauses.
+fn goal_predicates(
+    ground: &GroundTask,
+    numeric: &NumericFluents,
+    facts: &[FactVar],
+    slots: &[Slot],
+) -> Vec<Predicate> {
+    let names = &numeric.names;
+    let true_facts = ground.goal.iter().map(|&f| facts[f as usize].test(true));
+    let false_facts = ground
+        .goal_false
+        .iter()
+        .map(|&f| facts[f as usize].test(false));
+    true_facts
+        .chain(false_facts)
+        .chain(numeric.goal.iter().map(|c| linear_predicate(c, names)))
+        .chain(
+            numeric
+                .goal_clauses
+                .iter()
+                .map(|clause| clause_predicate(clause, names, slots)),
+        )
+        .collect()
 }
 
 /// A linear expression over a state's slots: evaluated in `f64`, as
