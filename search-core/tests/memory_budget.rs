@@ -116,3 +116,57 @@ fn a_heuristic_within_the_limit_lets_every_search_finish() {
         );
     }
 }
+
+/// A tree of branching 8: every node new, so the tables only grow.
+struct Tree;
+
+impl SearchSpace for Tree {
+    type Node = u64;
+    type Action = ();
+    type Cost = u64;
+
+    fn is_goal(&self, _: &u64) -> bool {
+        false
+    }
+
+    fn successors<F: FnMut((), u64, u64)>(&self, n: &u64, mut emit: F) {
+        for k in 1..=8 {
+            emit((), n.wrapping_mul(8).wrapping_add(k), 1);
+        }
+    }
+}
+
+/// Blind, for the tree.
+struct Zero;
+
+impl Heuristic<u64, u64> for Zero {
+    fn estimate(&mut self, _: &u64) -> Estimate<u64> {
+        Estimate::Value(0)
+    }
+}
+
+/// The memory limit counts what the next step's growth would allocate: a
+/// search ends with its estimate at or below the limit, never one table
+/// doubling past it (the system, not the search, would then end the run).
+#[test]
+fn searches_stop_before_a_table_doubles_past_the_limit() {
+    let result = LazyGreedy::new(&Tree, 0, vec![Zero])
+        .limits(limits())
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.limit(), Some(Limit::Memory));
+    let held = result.stats.estimated_bytes;
+    assert!(
+        held <= LIMIT,
+        "lazy greedy held {held} bytes at a limit of {LIMIT}"
+    );
+    assert!(held > LIMIT / 8, "it stopped early: {held} of {LIMIT}");
+    let result = Search::new(&Tree, 0)
+        .algorithm(Algorithm::GreedyBestFirst)
+        .heuristic(Zero)
+        .limits(limits())
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.limit(), Some(Limit::Memory));
+    assert!(result.stats.estimated_bytes <= LIMIT);
+}

@@ -388,6 +388,38 @@ where
             + self.pending_heap
     }
 
+    /// The bytes one more step may add to [`bytes`](Self::bytes): a
+    /// record and an index entry, and an edge per successor of the widest
+    /// expansion so far (the scratch list's capacity) in the slots and in
+    /// each queue. A container at its capacity allocates twice that while
+    /// the old one is still held: without counting it, a hash table's last
+    /// doubling took a search past its limit and the system killed it.
+    fn growth(&self) -> usize {
+        let widest = self.successors.capacity();
+        let edge = size_of::<(S::Cost, u64, u32)>();
+        let queues: usize = self
+            .queues
+            .iter()
+            .map(|q| grows(q.heap.len(), q.heap.capacity(), widest, edge))
+            .sum();
+        grows(
+            self.records.len(),
+            self.records.capacity(),
+            1,
+            size_of::<Record<S>>(),
+        ) + grows(
+            self.index.len(),
+            self.index.capacity(),
+            1,
+            size_of::<S::Node>() + size_of::<u32>() + 1,
+        ) + grows(
+            self.pending.len(),
+            self.pending.capacity(),
+            widest,
+            size_of::<Option<Pending<S>>>(),
+        ) + queues
+    }
+
     /// The next edge from the alternation, skipping ones another queue
     /// already took.
     fn pop(&mut self) -> Option<Pending<S>> {
@@ -672,7 +704,7 @@ where
     }
 
     fn exceeds_memory(&self, max: usize) -> bool {
-        self.bytes() > max
+        self.bytes() + self.growth() > max
     }
 
     fn settle(&mut self) {
@@ -726,4 +758,15 @@ where
     H: Heuristic<S::Node, S::Cost>,
 {
     LazyGreedy::new(space, start, vec![heuristic]).run()
+}
+
+/// The bytes a container of `len` elements of `size` bytes, with room for
+/// `capacity`, allocates when `more` are added: a buffer of twice its
+/// capacity (or enough), if it must grow.
+fn grows(len: usize, capacity: usize, more: usize, size: usize) -> usize {
+    if len + more <= capacity {
+        0
+    } else {
+        (2 * capacity).max(len + more) * size
+    }
 }
