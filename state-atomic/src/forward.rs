@@ -309,13 +309,12 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
     where
         F: FnMut(ActionId, WorldState<B>, u32),
     {
-        if let Some(stubborn) = &self.stubborn {
-            let kept = stubborn.pruned(node.as_bits(), |push| {
-                self.for_each_applicable(node, |id, _| push(id.0));
-            });
-            for &i in kept.iter() {
-                self.emit_successor(node, ActionId(i), &self.rules[i as usize], &mut emit);
-            }
+        if let Some(stubborn) = self.stubborn.as_ref().filter(|s| s.is_on()) {
+            stubborn.for_each_kept(
+                node.as_bits(),
+                |push| self.for_each_applicable(node, |id, _| push(id.0)),
+                |i| self.emit_successor(node, ActionId(i), &self.rules[i as usize], &mut emit),
+            );
         } else if self.cost_fns.0.is_empty() {
             self.for_each_applicable(node, |id, rule| {
                 let next = node.apply(&rule.eff);

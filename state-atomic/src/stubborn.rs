@@ -26,8 +26,8 @@
 //! where actions all interfere, computing the sets costs more than it
 //! saves.
 
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::action::Rule;
 use crate::{Bits, PartialState};
@@ -42,8 +42,9 @@ const MIN_PRUNED_RATIO: f64 = 0.2;
 type Literal = u32;
 
 /// The stubborn sets of one forward search: the task's literals indexed,
-/// and the scratch space and counts of the search.
-#[derive(Clone, Debug)]
+/// and the scratch space and counts of the search (behind a lock, so that
+/// the space stays `Sync`; a clone starts with fresh counts).
+#[derive(Debug)]
 pub(crate) struct StubbornSets {
     /// Per literal: the actions whose effects make it true.
     achievers: Vec<Vec<u32>>,
@@ -54,19 +55,40 @@ pub(crate) struct StubbornSets {
     /// Per action: its effect's literals.
     eff: Vec<Vec<Literal>>,
     goal: Vec<Literal>,
-    scratch: RefCell<Scratch>,
-    /// The applicable actions of the state being expanded.
-    applicable: RefCell<Vec<u32>>,
+    scratch: Mutex<Scratch>,
 }
 
-#[derive(Clone, Debug, Default)]
+impl Clone for StubbornSets {
+    fn clone(&self) -> Self {
+        let scratch = Scratch::sized(self.pre.len(), self.achievers.len());
+        Self {
+            achievers: self.achievers.clone(),
+            needers: self.needers.clone(),
+            pre: self.pre.clone(),
+            eff: self.eff.clone(),
+            goal: self.goal.clone(),
+            scratch: Mutex::new(scratch),
+        }
+    }
+}
+
+/// The two lists an atom-centric mark takes in whole.
+#[derive(Clone, Copy)]
+enum Side {
+    /// The actions that make a literal true.
+    Achievers,
+    /// The actions that need it.
+    Needers,
+}
+
+#[derive(Debug, Default)]
 struct Scratch {
+    /// The applicable actions of the state being expanded, then those kept.
+    actions: Vec<u32>,
     /// Per action: in this state's stubborn set.
     stubborn: Vec<bool>,
-    /// Per literal: its achievers are in the set.
-    achievers_in: Vec<bool>,
-    /// Per literal: its needers are in the set.
-    needers_in: Vec<bool>,
+    /// Per literal and side: its achievers (needers) are in the set.
+    marked: [Vec<bool>; 2],
     /// What the marks above set, to clear them after.
     touched_actions: Vec<u32>,
     touched_literals: Vec<Literal>,
@@ -126,6 +148,16 @@ impl PruningTally {
     }
 }
 
+impl Scratch {
+    fn sized(actions: usize, literals: usize) -> Self {
+        Self {
+            stubborn: vec![false; actions],
+            marked: [vec![false; literals], vec![false; literals]],
+            ..Self::default()
+        }
+    }
+}
+
 fn literals<B: Bits>(partial: &PartialState<B>) -> Vec<Literal> {
     let mut out = Vec::new();
     partial.as_care().for_each_one(|atom| {
@@ -173,51 +205,55 @@ impl StubbornSets {
                 needers[l as usize].push(i);
             }
         }
-        let scratch = Scratch {
-            stubborn: vec![false; rules.len()],
-            achievers_in: vec![false; slots],
-            needers_in: vec![false; slots],
-            ..Scratch::default()
-        };
         Self {
+            scratch: Mutex::new(Scratch::sized(rules.len(), slots)),
             achievers,
             needers,
             pre,
             eff,
             goal,
-            scratch: RefCell::new(scratch),
-            applicable: RefCell::new(Vec::new()),
         }
     }
 
-    /// The actions that `for_each_applicable` gives for `state` and that
-    /// are in its stubborn set, in the order given.
-    pub(crate) fn pruned<B: Bits>(
+    fn scratch(&self) -> MutexGuard<'_, Scratch> {
+        // A panic mid-prune leaves marks set; the next state's sets are
+        // then larger than needed, never too small.
+        self.scratch.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether pruning is still on (it switches itself off).
+    pub(crate) fn is_on(&self) -> bool {
+        !self.scratch().off
+    }
+
+    /// Calls `kept` with each action that `for_each_applicable` gives for
+    /// `state` and that is in its stubborn set, in the order given.
+    pub(crate) fn for_each_kept<B: Bits>(
         &self,
         state: &B,
         for_each_applicable: impl FnOnce(&mut dyn FnMut(u32)),
-    ) -> std::cell::Ref<'_, Vec<u32>> {
-        {
-            let mut applicable = self.applicable.borrow_mut();
-            applicable.clear();
-            for_each_applicable(&mut |a| applicable.push(a));
-            self.prune(state, &mut applicable);
-        }
-        self.applicable.borrow()
+        kept: impl FnMut(u32),
+    ) {
+        let mut guard = self.scratch();
+        let s = &mut *guard;
+        let mut actions = std::mem::take(&mut s.actions);
+        actions.clear();
+        for_each_applicable(&mut |a| actions.push(a));
+        self.prune(s, state, &mut actions);
+        actions.iter().copied().for_each(kept);
+        s.actions = actions;
     }
 
     /// Keeps of `applicable` (the actions applicable in `state`) those in
     /// the state's stubborn set.
-    fn prune<B: Bits>(&self, state: &B, applicable: &mut Vec<u32>) {
-        let mut guard = self.scratch.borrow_mut();
-        let s = &mut *guard;
+    fn prune<B: Bits>(&self, s: &mut Scratch, state: &B, applicable: &mut Vec<u32>) {
         if s.off || applicable.len() < 2 {
             return;
         }
         let Some(&missing) = self.goal.iter().find(|&&l| !holds(state, l)) else {
             return; // a goal state: nothing to choose
         };
-        self.add_achievers(s, missing);
+        self.mark(s, Side::Achievers, missing);
         while let Some(a) = s.queue.pop() {
             let a = a as usize;
             match self.pre[a].iter().find(|&&l| !holds(state, l)) {
@@ -225,22 +261,23 @@ impl StubbornSets {
                     // Applicable: what disables it, what it disables, what
                     // conflicts with its effects.
                     for &l in &self.pre[a] {
-                        self.add_achievers(s, l ^ 1);
+                        self.mark(s, Side::Achievers, l ^ 1);
                     }
                     for &l in &self.eff[a] {
-                        self.add_needers(s, l ^ 1);
-                        self.add_achievers(s, l ^ 1);
+                        self.mark(s, Side::Needers, l ^ 1);
+                        self.mark(s, Side::Achievers, l ^ 1);
                     }
                 }
                 Some(&first) => {
                     // One precondition it lacks: prefer one whose achievers
                     // are in already (nothing new to add).
+                    let in_already = &s.marked[Side::Achievers as usize];
                     let lacking = self.pre[a]
                         .iter()
-                        .find(|&&l| s.achievers_in[l as usize] && !holds(state, l))
+                        .find(|&&l| in_already[l as usize] && !holds(state, l))
                         .copied()
                         .unwrap_or(first);
-                    self.add_achievers(s, lacking);
+                    self.mark(s, Side::Achievers, lacking);
                 }
             }
         }
@@ -253,8 +290,9 @@ impl StubbornSets {
             s.stubborn[a as usize] = false;
         }
         for l in s.touched_literals.drain(..) {
-            s.achievers_in[l as usize] = false;
-            s.needers_in[l as usize] = false;
+            for marks in &mut s.marked {
+                marks[l as usize] = false;
+            }
         }
         if s.expansions == CHECK_AFTER {
             #[expect(clippy::cast_precision_loss, reason = "a ratio")]
@@ -263,8 +301,9 @@ impl StubbornSets {
         }
     }
 
-    fn add_achievers(&self, s: &mut Scratch, l: Literal) {
-        let Some(marked) = s.achievers_in.get_mut(l as usize) else {
+    /// Puts every action of `side` of literal `l` in the set, once.
+    fn mark(&self, s: &mut Scratch, side: Side, l: Literal) {
+        let Some(marked) = s.marked[side as usize].get_mut(l as usize) else {
             return; // no action achieves or needs it
         };
         if *marked {
@@ -272,21 +311,11 @@ impl StubbornSets {
         }
         *marked = true;
         s.touched_literals.push(l);
-        for &a in &self.achievers[l as usize] {
-            Self::add(s, a);
-        }
-    }
-
-    fn add_needers(&self, s: &mut Scratch, l: Literal) {
-        let Some(marked) = s.needers_in.get_mut(l as usize) else {
-            return;
+        let actions = match side {
+            Side::Achievers => &self.achievers,
+            Side::Needers => &self.needers,
         };
-        if *marked {
-            return;
-        }
-        *marked = true;
-        s.touched_literals.push(l);
-        for &a in &self.needers[l as usize] {
+        for &a in &actions[l as usize] {
             Self::add(s, a);
         }
     }
@@ -301,12 +330,52 @@ impl StubbornSets {
 
     /// What pruning did so far.
     pub(crate) fn stats(&self) -> PruningStats {
-        let s = self.scratch.borrow();
+        let s = self.scratch();
         PruningStats {
             expansions: s.expansions,
             applicable: s.applicable,
             pruned: s.pruned,
             switched_off: s.off,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{ActionSet, ForwardSpace, WorldState};
+    use search_core::SearchSpace;
+
+    fn shared<T: Send + Sync>(_: &T) {}
+
+    /// A pruned space is shared by threads as an unpruned one is, and each
+    /// search on it gets whole sets.
+    #[test]
+    fn a_pruned_space_is_shared_across_threads() {
+        let mut actions = ActionSet::<u64>::new();
+        for name in ["a", "b", "c"] {
+            actions.add_action(name, 1).eff(name, true);
+        }
+        let goal = actions
+            .partial([("a", true), ("b", true), ("c", true)])
+            .unwrap();
+        let space = ForwardSpace::new(&actions, goal).unwrap().stubborn_sets();
+        shared(&space);
+        let start = WorldState::<u64>::empty();
+        let counts: Vec<usize> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut n = 0;
+                        space.successors(&start, |_, _, _| n += 1);
+                        n
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        // One goal atom's achiever of the three: the others commute with it.
+        assert_eq!(counts, [1, 1]);
+        assert_eq!(space.pruning_stats().unwrap().pruned, 4);
+        assert_eq!(space.clone().pruning_stats().unwrap().pruned, 0);
     }
 }

@@ -346,3 +346,32 @@ fn grounding_keeps_axioms_apart_from_operators() {
     assert_eq!((stats.operators, stats.axioms), (40, task.axioms.len()));
     assert!(stats.reachable_axioms >= stats.axioms);
 }
+
+/// Stubborn sets do not see what axioms derive: asked for on a task with
+/// axioms they stay off, and the report says so; the plan is the same.
+#[test]
+fn stubborn_sets_stay_off_with_axioms_and_say_so() {
+    let (goal, _) = &goals()[0];
+    let problem = derived_problem(goal);
+    let config = config(Algorithm::AStar, "blind");
+    let options = PddlOptions {
+        stubborn_sets: true,
+        ..PddlOptions::default()
+    };
+    let asked = solve_text(DERIVED, &problem, &config, &options).unwrap();
+    assert!(asked.stubborn_sets.is_none());
+    assert!(
+        asked
+            .report
+            .notes
+            .iter()
+            .any(|n| n.contains("stubborn sets are off")),
+        "{:?}",
+        asked.report.notes
+    );
+    let plain = solve_text(DERIVED, &problem, &config, &PddlOptions::default()).unwrap();
+    assert_eq!(
+        asked.report.outcome.plan().map(|p| p.cost),
+        plain.report.outcome.plan().map(|p| p.cost)
+    );
+}

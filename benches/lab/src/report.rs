@@ -1489,12 +1489,15 @@ fn ratio_of_means(numerator: &[f64], denominator: &[f64]) -> Option<f64> {
 /// assert!(legend.contains("gbfs: greedy best-first search"));
 /// assert!(legend.contains("mismatch: goal atoms a state gets wrong"));
 /// assert!(legend.contains("fd-: Fast Downward"));
+/// let pruned = name_legend(&["fwd-astar-lmcut-sss".to_owned()]).unwrap();
+/// assert!(pruned.contains("lmcut: ") && pruned.contains("-sss: forward search pruned"));
 /// ```
 pub fn name_legend(configs: &[String]) -> Option<String> {
     let mut directions = BTreeSet::new();
     let mut algorithms = BTreeMap::new();
     let mut heuristics = BTreeMap::new();
     let mut peers = BTreeSet::new();
+    let mut pruned = false;
     for config in configs {
         if let Some(peer) = crate::external::ExternalSearch::by_name(config) {
             peers.insert(match peer.planner {
@@ -1508,7 +1511,9 @@ pub fn name_legend(configs: &[String]) -> Option<String> {
             });
             continue;
         }
-        let mut parts = config.splitn(3, '-');
+        let base = config.strip_suffix(crate::suite::STUBBORN_SUFFIX);
+        pruned |= base.is_some();
+        let mut parts = base.unwrap_or(config).splitn(3, '-');
         let (Some(direction), Some(algorithm)) = (parts.next(), parts.next()) else {
             continue;
         };
@@ -1549,6 +1554,9 @@ pub fn name_legend(configs: &[String]) -> Option<String> {
             explained(algorithms),
             explained(heuristics)
         ));
+    }
+    if pruned {
+        parts.push("-sss: forward search pruned by strong stubborn sets".to_owned());
     }
     parts.extend(peers.into_iter().map(str::to_owned));
     (!parts.is_empty()).then(|| format!("Names: {}.", parts.join("; ")))

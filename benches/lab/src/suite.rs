@@ -208,7 +208,7 @@ pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
 }
 
 /// What ends the name of a configuration pruned by stubborn sets.
-const STUBBORN_SUFFIX: &str = "-sss";
+pub(crate) const STUBBORN_SUFFIX: &str = "-sss";
 
 /// How a configuration plans.
 #[derive(Clone, Debug)]

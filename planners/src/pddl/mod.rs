@@ -432,7 +432,7 @@ fn solve_named(
     let ground_task = ground(&domain, &problem, grounding)
         .map_err(|e| name_the_runs_time_limit(e, config, options))?;
     if ground_task.numeric.is_some() {
-        return solve_numeric_task(ground_task, config, parse_time, remaining());
+        return solve_numeric_task(ground_task, config, options, parse_time, remaining());
     }
     // The grounded task, held through the search, counts toward the limit.
     let (ground_bytes, limit) = (ground_task.heap_bytes(), grounding.max_memory_bytes);
@@ -501,6 +501,8 @@ fn solve_named(
         (task.words(), None, run)
     };
     let mut run = run?;
+    let why = has_axioms.then_some("the task has derived predicates (axioms)");
+    notes.extend(stubborn_sets_off(options, why));
     notes.append(&mut run.report.notes);
     run.report.notes = notes;
     run.report.elapsed = began.elapsed();
@@ -523,11 +525,19 @@ fn solve_named(
     })
 }
 
+/// The note that stubborn sets, asked for, are off, and why (`None`:
+/// they are not off).
+fn stubborn_sets_off(options: &PddlOptions, why: Option<&str>) -> Option<String> {
+    why.filter(|_| options.stubborn_sets)
+        .map(|why| format!("stubborn sets are off: {why}"))
+}
+
 /// A numeric task planned on the factored state ([`NumericTask`]), with
 /// what the time limit left after parsing and grounding.
 fn solve_numeric_task(
     ground_task: GroundTask,
     config: &PlannerConfig,
+    options: &PddlOptions,
     parse_time: Duration,
     remaining: Option<Duration>,
 ) -> Result<PddlSolution, SolveError> {
@@ -540,6 +550,8 @@ fn solve_numeric_task(
     let (run, cpu) = crate::cpu::measure(|| numeric::solve_numeric(&ground_task, &search_config));
     let mut run = run?;
     run.report.elapsed = run.elapsed;
+    let why = Some("numeric tasks plan on the factored state");
+    run.report.notes.extend(stubborn_sets_off(options, why));
     Ok(PddlSolution {
         report: run.report,
         grounding: ground_task.stats,

@@ -21,6 +21,7 @@ use num_traits::{CheckedAdd, Zero};
 use rustc_hash::FxBuildHasher;
 
 use crate::engine::driver::{self, Core, End, Step};
+use crate::engine::open::vec_growth;
 use crate::engine::outcome::edge_error;
 use crate::{
     Cost, Estimate, Heuristic, Limit, ResultOf, SearchError, SearchLimits, SearchSpace, Solution,
@@ -391,33 +392,40 @@ where
     /// The bytes one more step may add to [`bytes`](Self::bytes): a
     /// record and an index entry, and an edge per successor of the widest
     /// expansion so far (the scratch list's capacity) in the slots and in
-    /// each queue. A container at its capacity allocates twice that while
-    /// the old one is still held: without counting it, a hash table's last
-    /// doubling took a search past its limit and the system killed it.
+    /// each queue, for each container that would have to grow. Without
+    /// it, a hash table's last doubling took a search past its limit and
+    /// the system killed it.
     fn growth(&self) -> usize {
         let widest = self.successors.capacity();
-        let edge = size_of::<(S::Cost, u64, u32)>();
+        let grows = |capacity: usize, len: usize, more: usize, size: usize| {
+            vec_growth(capacity, len + more) * size
+        };
         let queues: usize = self
             .queues
             .iter()
-            .map(|q| grows(q.heap.len(), q.heap.capacity(), widest, edge))
+            .map(|q| {
+                grows(
+                    q.heap.capacity(),
+                    q.heap.len(),
+                    widest,
+                    size_of::<(S::Cost, u64, u32)>(),
+                )
+            })
             .sum();
+        let index_entry = size_of::<S::Node>() + size_of::<u32>() + 1;
         grows(
-            self.records.len(),
             self.records.capacity(),
+            self.records.len(),
             1,
             size_of::<Record<S>>(),
-        ) + grows(
-            self.index.len(),
-            self.index.capacity(),
-            1,
-            size_of::<S::Node>() + size_of::<u32>() + 1,
-        ) + grows(
-            self.pending.len(),
-            self.pending.capacity(),
-            widest,
-            size_of::<Option<Pending<S>>>(),
-        ) + queues
+        ) + grows(self.index.capacity(), self.index.len(), 1, index_entry)
+            + grows(
+                self.pending.capacity(),
+                self.pending.len(),
+                widest,
+                size_of::<Option<Pending<S>>>(),
+            )
+            + queues
     }
 
     /// The next edge from the alternation, skipping ones another queue
@@ -758,15 +766,4 @@ where
     H: Heuristic<S::Node, S::Cost>,
 {
     LazyGreedy::new(space, start, vec![heuristic]).run()
-}
-
-/// The bytes a container of `len` elements of `size` bytes, with room for
-/// `capacity`, allocates when `more` are added: a buffer of twice its
-/// capacity (or enough), if it must grow.
-fn grows(len: usize, capacity: usize, more: usize, size: usize) -> usize {
-    if len + more <= capacity {
-        0
-    } else {
-        (2 * capacity).max(len + more) * size
-    }
 }

@@ -427,7 +427,7 @@ impl BucketQueue {
 
 /// Elements a `Vec` of `capacity` adds when resized to `len` (it at least
 /// doubles).
-fn vec_growth(capacity: usize, len: usize) -> usize {
+pub(crate) fn vec_growth(capacity: usize, len: usize) -> usize {
     if len <= capacity {
         0
     } else {
