@@ -103,8 +103,8 @@ fn bad_costs_get_the_general_engines_errors() {
 }
 
 /// Costs scaled from units to hundreds of thousands take Dijkstra's open
-/// list from a small ring of buckets through a grown one to the radix
-/// heap, and float costs to the binary heap: the cheapest path throughout.
+/// list from a small ring of buckets through a grown one to the far
+/// entries' heap, and float costs to the binary heap: the cheapest path throughout.
 #[test]
 fn dijkstra_finds_the_cheapest_path_at_every_cost_scale() {
     for seed in 0..100 {

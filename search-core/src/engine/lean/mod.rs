@@ -5,8 +5,9 @@
 //! The closures are called directly, so the compiler inlines them into the
 //! loop; nodes are stored once, in visit order, with a hash table of their
 //! numbers beside them. The open list ([`open`]) is, while priorities are
-//! integers, a ring of cost buckets for Dijkstra and a radix heap for A*
-//! (while they only grow: a consistent heuristic); a binary heap otherwise.
+//! integers, a ring of cost buckets (for A*, while they only grow: a
+//! consistent heuristic, with each `f`'s entries sorted on `g` when it is
+//! reached); a binary heap otherwise.
 //!
 //! Ties on `f` go to the higher `g`, as in the general engine's A*, then
 //! to the entry pushed last (the general engine's goes to the first: the
@@ -20,8 +21,8 @@
 )]
 
 mod open;
-mod radix;
 mod ring;
+mod tied;
 
 use std::cell::Cell;
 use std::hash::{BuildHasher, Hash};
@@ -193,7 +194,13 @@ where
 {
     let blind = |_: &N| C::zero();
     if C::zero().to_bucket().is_some() {
-        best_first(start, successors, blind, is_goal, Ring::default())
+        best_first(
+            start,
+            successors,
+            blind,
+            is_goal,
+            Ring::<(C, u32)>::default(),
+        )
     } else {
         best_first(start, successors, blind, is_goal, Open::default())
     }
@@ -227,13 +234,12 @@ where
         if is_goal(node) {
             return Ok(Some((visited.path(number, |r| r.parent), g)));
         }
-        let parent = visited.values[at].parent as usize;
+        // The way back to the parent is hashed like any child: skipping it
+        // (as BFS does) costs a branch that mispredicts more often than the
+        // lookup it saves (callgrind's branch simulation, road graph).
         for (child, cost) in successors(node) {
             if !cost.is_valid_edge() {
                 return Err(GaveUp);
-            }
-            if child == visited.nodes[parent] {
-                continue; // the way back costs at least as much as the parent's
             }
             let child_g = g.checked_add(&cost).ok_or(GaveUp)?;
             let reached = Reached {

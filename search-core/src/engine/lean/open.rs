@@ -4,8 +4,8 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::radix::{RadixHeap, KEY_MAX};
 use super::ring::Ring;
+use super::tied::{Entry, TiedRing};
 use super::GaveUp;
 use crate::Cost;
 
@@ -18,12 +18,18 @@ pub(super) trait Queue<C> {
     fn pop(&mut self) -> Option<(C, u32)>;
 }
 
+/// `cost` as a ring's key, if it is a whole number below 2^64.
+#[inline(always)]
+fn key_of<C: Cost>(cost: C) -> Option<u64> {
+    cost.to_bucket().and_then(|key| u64::try_from(key).ok())
+}
+
 /// Dijkstra's open list for integer costs: `f` is `g`.
-impl<C: Cost> Queue<C> for Ring<C> {
+impl<C: Cost> Queue<C> for Ring<(C, u32)> {
     #[inline(always)]
     fn push(&mut self, f: C, g: C, number: u32) -> Result<(), GaveUp> {
         debug_assert!(f == g, "Dijkstra's priority is the path cost");
-        Ring::push(self, g, number)
+        Ring::push(self, key_of(g).ok_or(GaveUp)?, (g, number))
     }
 
     #[inline(always)]
@@ -32,33 +38,31 @@ impl<C: Cost> Queue<C> for Ring<C> {
     }
 }
 
-/// A*'s open list (and Dijkstra's for costs that are not integers): a
-/// radix heap while priorities are integers no lower than the last
+/// A*'s open list (and Dijkstra's for costs that are not integers): the
+/// tied ring while priorities are integers no lower than the last
 /// popped, a binary heap from the first that is not.
 pub(super) enum Open<C> {
-    Radix(Box<RadixHeap<C>>),
+    Ring(Box<TiedRing<C>>),
     Heap(BinaryHeap<HeapEntry<C>>),
 }
 
-impl<C> Default for Open<C> {
+impl<C: Cost> Default for Open<C> {
     fn default() -> Self {
-        Self::Radix(Box::default())
+        Self::Ring(Box::default())
     }
 }
 
 impl<C: Cost> Queue<C> for Open<C> {
     #[inline(always)]
     fn push(&mut self, f: C, g: C, number: u32) -> Result<(), GaveUp> {
-        if let Self::Radix(radix) = self {
-            match f.to_bucket().and_then(|key| u64::try_from(key).ok()) {
-                Some(key) if key >= radix.last && key <= KEY_MAX => {
-                    radix.push(f, g, number);
-                    return Ok(());
-                }
+        let entry = Entry { f, g, number };
+        if let Self::Ring(ring) = self {
+            match key_of(f) {
+                Some(key) if key >= ring.last() => return ring.push(key, entry),
                 _ => {
-                    let entries = radix
-                        .drain()
-                        .map(|(f, g, number)| HeapEntry { f, g, number });
+                    let entries =
+                        ring.drain()
+                            .map(|Entry { f, g, number }| HeapEntry { f, g, number });
                     *self = Self::Heap(entries.collect());
                 }
             }
@@ -72,7 +76,7 @@ impl<C: Cost> Queue<C> for Open<C> {
     #[inline(always)]
     fn pop(&mut self) -> Option<(C, u32)> {
         match self {
-            Self::Radix(radix) => radix.pop(),
+            Self::Ring(ring) => ring.pop().map(|e| (e.g, e.number)),
             Self::Heap(heap) => heap.pop().map(|e| (e.g, e.number)),
         }
     }
@@ -107,7 +111,6 @@ impl<C: Ord> Eq for HeapEntry<C> {}
 
 #[cfg(test)]
 mod tests {
-    use super::super::radix::KEY_MAX;
     use super::super::Rng;
     use super::{HeapEntry, Open, Queue};
     use std::collections::BinaryHeap;
@@ -118,7 +121,7 @@ mod tests {
     }
 
     /// Pushes and pops in random order, every priority at least the last
-    /// popped one (so the radix heap is used) or, with `drop_below`, some
+    /// popped one (so the tied ring is used) or, with `drop_below`, some
     /// lower (so it hands over to the binary heap): the pops come in the
     /// reference heap's order of `(f, -g)`.
     fn same_order_as_a_heap(seed: u64, drop_below: bool) {
@@ -153,7 +156,7 @@ mod tests {
     }
 
     #[test]
-    fn the_radix_heap_pops_lowest_f_then_highest_g() {
+    fn the_tied_ring_pops_lowest_f_then_highest_g() {
         for seed in 0..20 {
             same_order_as_a_heap(seed, false);
         }
@@ -173,16 +176,15 @@ mod tests {
     }
 
     #[test]
-    fn a_priority_above_the_radix_heaps_keys_moves_to_the_binary_heap() {
+    fn priorities_far_above_the_last_keep_their_order() {
         let mut open = Open::<u64>::default();
-        open.push(KEY_MAX, 1, 0).unwrap();
-        assert!(matches!(open, Open::Radix(_)));
-        open.push(KEY_MAX + 1, 2, 1).unwrap();
-        assert!(matches!(open, Open::Heap(_)));
-        open.push(KEY_MAX - 1, 3, 2).unwrap();
+        open.push(u64::MAX, 1, 0).unwrap();
+        open.push(u64::MAX - 1, 3, 2).unwrap();
+        open.push(1 << 40, 2, 1).unwrap();
+        assert!(matches!(open, Open::Ring(_)));
+        assert_eq!(open.pop(), Some((2, 1)));
         assert_eq!(open.pop(), Some((3, 2)));
         assert_eq!(open.pop(), Some((1, 0)));
-        assert_eq!(open.pop(), Some((2, 1)));
         assert_eq!(open.pop(), None);
     }
 }
