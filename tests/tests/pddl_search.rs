@@ -7,6 +7,7 @@ use planners::pddl::{solve_text, IpcPlan, PddlOptions, PddlSolution};
 use planners::{Direction, PlannerConfig};
 use search_core::{Algorithm, SearchLimits};
 use tests::heuristic;
+use tests::shuffle::{actions_shuffled, shuffled};
 
 fn read(domain: &str, file: &str) -> String {
     let path = tests::pddl_benchmarks().join(domain).join(file);
@@ -237,86 +238,6 @@ fn mutexes_prune_regression_and_save_expansions() {
     }
 }
 
-/// `text` with the items of its `(:init ...)` section and the objects of
-/// its `(:objects ...)` section (each with its type) in another order,
-/// chosen by `seed`.
-fn shuffled(text: &str, seed: u64) -> String {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut shuffle = |items: &mut Vec<String>| {
-        for i in (1..items.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            items.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap());
-        }
-    };
-    let mut out = text.to_owned();
-    for keyword in ["(:init", "(:objects"] {
-        let start = out.to_lowercase().find(keyword).expect("the section") + keyword.len();
-        let (items, end) = section_items(&out[start..]);
-        let mut items = if keyword == "(:init" {
-            items
-        } else {
-            typed_objects(&items)
-        };
-        shuffle(&mut items);
-        out = format!(
-            "{} {}{}",
-            &out[..start],
-            items.join(" "),
-            &out[start + end..]
-        );
-    }
-    out
-}
-
-/// The top-level items of a section's body up to its closing parenthesis,
-/// and where that parenthesis is.
-fn section_items(body: &str) -> (Vec<String>, usize) {
-    let (mut items, mut depth, mut current) = (Vec::new(), 0_i32, String::new());
-    for (at, c) in body.char_indices() {
-        match c {
-            ')' if depth == 0 => {
-                items.extend((!current.trim().is_empty()).then(|| current.trim().to_owned()));
-                return (items, at);
-            }
-            c if c.is_whitespace() && depth == 0 => {
-                items.extend((!current.trim().is_empty()).then(|| current.trim().to_owned()));
-                current.clear();
-            }
-            _ => {
-                depth += match c {
-                    '(' => 1,
-                    ')' => -1,
-                    _ => 0,
-                };
-                current.push(c);
-            }
-        }
-    }
-    panic!("unbalanced section");
-}
-
-/// `a b - t c` as `["a - t", "b - t", "c"]`.
-fn typed_objects(tokens: &[String]) -> Vec<String> {
-    let (mut out, mut pending) = (Vec::new(), Vec::new());
-    let mut tokens = tokens.iter();
-    while let Some(token) = tokens.next() {
-        if token == "-" {
-            let ty = tokens.next().expect("a type after `-`");
-            out.extend(
-                pending
-                    .drain(..)
-                    .map(|name: &String| format!("{name} - {ty}")),
-            );
-        } else {
-            pending.push(token);
-        }
-    }
-    out.extend(pending.into_iter().cloned());
-    out
-}
-
 /// The order of `:init` facts and of objects changes nothing that A*
 /// with blind search or `h_max` guarantees: the optimal cost, and the
 /// states expanded below it (every state whose `f` is below the optimal
@@ -368,27 +289,18 @@ fn the_order_of_init_facts_and_objects_changes_no_optimal_result() {
     }
 }
 
-/// `domain` with its `(:action ...)` blocks in another order.
-fn actions_shuffled(domain: &str, seed: u64) -> String {
-    let start = domain.find("(:action").expect("an action");
-    let (items, end) = section_items(&domain[start..]);
-    // The rest of the domain after the first action is a list of blocks.
-    let mut actions: Vec<String> = items;
-    let by = usize::try_from(seed).unwrap() % actions.len().max(1);
-    actions.rotate_left(by);
-    actions.reverse();
-    format!(
-        "{}{}{}",
-        &domain[..start],
-        actions.join("\n"),
-        &domain[start + end..]
-    )
+/// A task file of the IPC cost and ADL benchmarks.
+fn read_ipc(domain: &str, file: &str) -> String {
+    let path = tests::pddl_ipc_benchmarks().join(domain).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Grounding numbers facts and operators by name, so the order in which
 /// the files list `:init` facts, objects and actions changes no search:
-/// greedy searches (whose tie-breaking follows the task's order) expand
-/// the same states and return the same plan, in both directions.
+/// on STRIPS, action-cost and ADL tasks, every search of the default PDDL
+/// suite and beyond (A* with each admissible heuristic, eager and lazy
+/// greedy search, both directions) expands the same states and returns
+/// the same plan.
 #[test]
 fn the_order_of_the_files_changes_no_search_at_all() {
     let tasks = [
@@ -407,20 +319,58 @@ fn the_order_of_the_files_changes_no_search_at_all() {
             read("blocks", "domain.pddl"),
             read("blocks", "task02.pddl"),
         ),
+        (
+            "pegsol (costs)",
+            read_ipc("pegsol-08-strips", "domain.pddl"),
+            read_ipc("pegsol-08-strips", "p01.pddl"),
+        ),
+        (
+            "miconic-simpleadl (ADL)",
+            read_ipc("miconic-simpleadl", "domain.pddl"),
+            read_ipc("miconic-simpleadl", "s2-0.pddl"),
+        ),
+        (
+            "schedule (ADL)",
+            read_ipc("schedule", "domain.pddl"),
+            read_ipc("schedule", "probschedule-2-0.pddl"),
+        ),
     ];
-    let options = PddlOptions::default();
+    let (forward, regression) = (Direction::Forward, Direction::Regression);
+    let (astar, greedy, lazy) = (
+        Algorithm::AStar,
+        Algorithm::GreedyBestFirst,
+        Algorithm::LazyGreedy,
+    );
     let configs = [
-        (Direction::Forward, Algorithm::GreedyBestFirst, "ff"),
-        (Direction::Forward, Algorithm::LazyGreedy, "ff"),
-        (Direction::Forward, Algorithm::AStar, "lmcut"),
-        (Direction::Regression, Algorithm::GreedyBestFirst, "hmax"),
+        (forward, astar, "blind"),
+        (forward, astar, "hmax"),
+        (forward, astar, "lmcut"),
+        (forward, astar, "mismatch-admissible"),
+        (forward, greedy, "ff"),
+        (forward, lazy, "ff"),
+        (forward, lazy, "lmcount"),
+        (regression, astar, "blind"),
+        (regression, astar, "hmax"),
+        (regression, astar, "lmcut"),
+        (regression, greedy, "ff"),
+        (regression, lazy, "ff"),
     ];
+    let unpruned = PddlOptions::default();
+    let stubborn = PddlOptions {
+        stubborn_sets: true,
+        ..PddlOptions::default()
+    };
+    let runs = configs
+        .iter()
+        .map(|&c| (c, &unpruned))
+        .chain([((forward, astar, "lmcut"), &stubborn)]);
     for (name, domain, problem) in &tasks {
-        for (direction, algorithm, h) in configs {
+        for ((direction, algorithm, h), options) in runs.clone() {
             let config = config(direction, algorithm, heuristic(h));
-            let what = format!("{name} {direction:?} {algorithm:?} {h}");
+            let sss = if options.stubborn_sets { " sss" } else { "" };
+            let what = format!("{name} {direction:?} {algorithm:?} {h}{sss}");
             let run = |domain: &str, problem: &str| {
-                let s = solve(domain, problem, &config, &options);
+                let s = solve(domain, problem, &config, options);
                 let plan = s.plan.as_ref().map(IpcPlan::to_ipc_string);
                 (s.report.stats().expanded, plan)
             };

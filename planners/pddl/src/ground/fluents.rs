@@ -2,7 +2,8 @@
 //! operator's condition or cost reads, and, through effects, those that
 //! feed a kept fluent. Effects on the rest are dropped (a fluent only
 //! ever increased and never read, like a cost counter outside the metric,
-//! would only split equal states), and the kept ones are numbered from 0.
+//! would only split equal states), and the kept ones are numbered from 0
+//! in the order of their names.
 
 use super::numeric::NumericGrounding;
 use super::GroundTask;
@@ -48,16 +49,15 @@ pub(super) fn keep_read_fluents(
             }
         }
     }
-    let mut next = 0;
-    let renumbered: Vec<Option<u32>> = read
-        .iter()
-        .map(|&kept| {
-            kept.then(|| {
-                next += 1;
-                next - 1
-            })
-        })
-        .collect();
+    // Numbered in the order of their names, not as grounding met them, so
+    // that the order of `:init` values and objects in the files reaches no
+    // search (as facts and operators are numbered).
+    let mut kept: Vec<usize> = (0..read.len()).filter(|&i| read[i]).collect();
+    kept.sort_by_cached_key(|&i| numeric.name(i));
+    let mut renumbered: Vec<Option<u32>> = vec![None; read.len()];
+    for (new, &old) in kept.iter().enumerate() {
+        renumbered[old] = Some(u32::try_from(new).unwrap_or(u32::MAX));
+    }
     for o in &mut task.operators {
         let Some(n) = o.numeric.as_deref_mut() else {
             continue;
@@ -67,6 +67,7 @@ pub(super) fn keep_read_fluents(
             *e.fluent_mut() = renumbered[e.fluent() as usize].unwrap_or(u32::MAX);
             e.expr_mut().renumbered(&renumbered);
         }
+        n.effects.sort_by_key(crate::numeric::NumericEffect::fluent);
         for c in &mut n.conditions {
             c.expr.renumbered(&renumbered);
         }
@@ -87,6 +88,6 @@ pub(super) fn keep_read_fluents(
     for c in goal.iter_mut().chain(clauses.iter_mut().flatten()) {
         c.expr.renumbered(&renumbered);
     }
-    task.stats.fluents = next as usize;
-    task.numeric = (next > 0).then(|| Box::new(numeric.fluents(&read, goal, clauses)));
+    task.stats.fluents = kept.len();
+    task.numeric = (!kept.is_empty()).then(|| Box::new(numeric.fluents(&kept, goal, clauses)));
 }

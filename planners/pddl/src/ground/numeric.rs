@@ -518,11 +518,11 @@ impl<'a> NumericGrounding<'a> {
         }
     }
 
-    /// The fluents as the task keeps them: those in `kept` (by index met),
-    /// renumbered in order; their names and initial values.
+    /// The fluents as the task keeps them: those met at the indices
+    /// `kept`, numbered in that order; their names and initial values.
     pub(super) fn fluents(
         &self,
-        kept: &[bool],
+        kept: &[usize],
         goal: Vec<LinearCondition>,
         goal_clauses: Vec<Vec<LinearCondition>>,
     ) -> NumericFluents {
@@ -531,11 +531,16 @@ impl<'a> NumericGrounding<'a> {
             goal_clauses,
             ..NumericFluents::default()
         };
-        for (i, key) in self.keys.iter().enumerate().filter(|(i, _)| kept[*i]) {
-            fluents.names.push(self.key_name(key));
+        for &i in kept {
+            fluents.names.push(self.name(i));
             fluents.init.push(self.init[i]);
         }
         fluents
+    }
+
+    /// The name of the changing fluent met at index `i`.
+    pub(super) fn name(&self, i: usize) -> String {
+        self.key_name(&self.keys[i])
     }
 
     /// How many changing ground fluents were met.
