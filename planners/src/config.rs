@@ -88,7 +88,7 @@ pub struct PlannerConfig {
     /// [`heuristics::heuristic`](crate::heuristics::heuristic), or a user's
     /// [`NamedHeuristic`]), used unless the [`Planner`](crate::Planner) was
     /// given a custom closure for a direction. Lazy greedy search
-    /// ([`Algorithm::LazyGreedy`]) also takes an
+    /// ([`Algorithm::LazyGreedy`], [`Algorithm::LazyTypeBased`]) also takes an
     /// [`alternation`](NamedHeuristic::alternation) (`ff+lmcount`) and uses
     /// the preferred operators of every heuristic that names them.
     pub heuristic: NamedHeuristic,

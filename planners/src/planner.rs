@@ -629,10 +629,11 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             }
             heuristics = make()?;
         }
-        if matches!(self.config.algorithm, Algorithm::LazyGreedy) {
+        if self.config.algorithm.is_lazy() {
             // Preferred operators from every heuristic that gives them, as
             // LAMA; its own tables, so no buffers are kept.
             let mut search = LazyGreedy::new(space, start, heuristics)
+                .type_based(self.config.algorithm == Algorithm::LazyTypeBased)
                 .limits(limits)
                 .record_trace(self.traces.is_some());
             if let Some(watch) = watch {

@@ -4,9 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use search_core::{
-    Algorithm, Heuristic, Search, SearchSpace, SearchState, Statistics, Status, Trace,
-};
+use search_core::{Heuristic, Search, SearchSpace, SearchState, Statistics, Status, Trace};
 
 use crate::planner::{cannot_regress, plan_improvements, plan_outcome, Buffers, DirectionRun};
 use crate::{
@@ -221,7 +219,7 @@ impl<D: PlanningDomain> PlanJob<D> {
             return Ok(Some(report.clone()));
         }
         let config = planner.config();
-        if config.algorithm == Algorithm::LazyGreedy {
+        if config.algorithm.is_lazy() {
             return Err(PlanError::NotSliced {
                 algorithm: config.algorithm.to_string(),
             });

@@ -95,9 +95,10 @@ impl Problem {
     ///     ``portfolio`` (both at once on two threads; the first answer
     ///     wins).
     /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
-    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime) or ``lazygbfs``.
+    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs`` or
+    ///     ``lazytype`` (with type-based exploration).
     /// :param heuristic: a built-in heuristic's name (:func:`heuristics`
-    ///     lists them; ``a+b`` alternates for ``lazygbfs``), a Python
+    ///     lists them; ``a+b`` alternates for ``lazygbfs`` and ``lazytype``), a Python
     ///     callable (see :func:`heuristic`), or ``None`` for ``hmax`` on
     ///     atomic problems and ``numeric`` on factored ones.
     /// :param max_time: seconds per search; ``None`` for no limit.
@@ -350,9 +351,10 @@ impl PddlTask {
     ///     ``portfolio`` (both at once on two threads; the first answer
     ///     wins).
     /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
-    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime) or ``lazygbfs``.
+    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs`` or
+    ///     ``lazytype`` (with type-based exploration).
     /// :param heuristic: a built-in heuristic's name (:func:`heuristics`
-    ///     lists them; ``a+b`` alternates for ``lazygbfs``), a Python
+    ///     lists them; ``a+b`` alternates for ``lazygbfs`` and ``lazytype``), a Python
     ///     callable (see :func:`heuristic`), or ``None`` for ``hmax``.
     /// :param max_time: seconds per search; ``None`` for no limit.
     /// :param max_expansions: expansions per search; ``None`` for no limit.

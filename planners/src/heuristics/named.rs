@@ -130,7 +130,8 @@ impl NamedHeuristic {
     }
 
     /// Several heuristics that lazy greedy search
-    /// ([`Algorithm::LazyGreedy`](search_core::Algorithm::LazyGreedy))
+    /// ([`Algorithm::LazyGreedy`](search_core::Algorithm::LazyGreedy), and
+    /// with type-based exploration)
     /// alternates between, one queue each, named by their names joined
     /// with `+` (`ff+lmcount`). It serves the directions and representations
     /// all of them serve, and is admissible (consistent) if all of them are.

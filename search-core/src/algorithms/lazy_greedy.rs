@@ -9,7 +9,9 @@
 //! reached by a preferred step; each time a heuristic's best value improves,
 //! the preferred queues jump ahead by a boost (1000 by default). Within a
 //! queue, equal estimates go first in, first out, which keeps a plateau
-//! search breadth-first.
+//! search breadth-first. With type-based exploration one more queue takes
+//! its turn: entries by the type (first heuristic's estimate, path cost),
+//! a random type's random entry first ([`type_based`](super::type_based)).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -20,6 +22,7 @@ use hashbrown::HashMap;
 use num_traits::{CheckedAdd, Zero};
 use rustc_hash::FxBuildHasher;
 
+use super::type_based::TypeBuckets;
 use crate::engine::driver::{self, Core, End, Step};
 use crate::engine::open::vec_growth;
 use crate::engine::outcome::edge_error;
@@ -67,20 +70,68 @@ type Successor<S> = (
     bool,
 );
 
-/// One queue of the alternation: entries by key, then first in, first out.
+/// One queue of the alternation.
 struct Queue<C> {
-    heap: BinaryHeap<Reverse<(C, u64, u32)>>,
+    entries: Entries<C>,
     preferred_only: bool,
     /// Removals so far, less boosts; the queue with the least goes next.
     priority: i64,
 }
 
+/// A queue's waiting edges (their slots).
+enum Entries<C> {
+    /// By key, then first in, first out.
+    Ordered(BinaryHeap<Reverse<(C, u64, u32)>>),
+    /// By type (estimate, path cost): a random type's random entry first.
+    Types(TypeBuckets<(C, C)>),
+}
+
+impl<C: Ord + Copy> Entries<C> {
+    fn is_empty(&self) -> bool {
+        match self {
+            Entries::Ordered(heap) => heap.is_empty(),
+            Entries::Types(types) => types.is_empty(),
+        }
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        match self {
+            Entries::Ordered(heap) => heap.pop().map(|Reverse((_, _, slot))| slot),
+            Entries::Types(types) => types.pop(),
+        }
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        match self {
+            Entries::Ordered(heap) => heap.capacity() * size_of::<(C, u64, u32)>(),
+            Entries::Types(types) => types.bytes(),
+        }
+    }
+
+    /// Bytes `more` pushes may allocate.
+    fn growth(&self, more: usize) -> usize {
+        match self {
+            Entries::Ordered(heap) => {
+                vec_growth(heap.capacity(), heap.len() + more) * size_of::<(C, u64, u32)>()
+            }
+            // A new type's bucket and map entry per push at most.
+            Entries::Types(_) => more * (size_of::<Vec<u32>>() + 4 * size_of::<(C, C)>() + 32),
+        }
+    }
+}
+
 /// What the builder methods set.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of the builder"
+)]
 struct Options {
     preferred: bool,
     preferred_first: bool,
     boost: i64,
     reopen_closed: bool,
+    type_based: bool,
 }
 
 /// Lazy greedy best-first search: Fast Downward's `lazy_greedy([h1, ...],
@@ -182,6 +233,7 @@ where
                 preferred_first: true,
                 boost: DEFAULT_BOOST,
                 reopen_closed: false,
+                type_based: false,
             },
             core: Core::default(),
             records: Vec::new(),
@@ -233,6 +285,20 @@ where
     #[must_use]
     pub fn reopen_closed(mut self, on: bool) -> Self {
         self.options.reopen_closed = on;
+        self
+    }
+
+    /// Whether one more queue takes its turn with type-based exploration
+    /// (default no; Xie, Müller, Holte and Imai, AAAI 2014, Fast
+    /// Downward's `type_based([h, g()])`): edges grouped by the type (the
+    /// first heuristic's estimate of the parent, the successor's path
+    /// cost), a random type first, every type alike, then a random edge of
+    /// it. The choice is random but the same on every run. It spends a
+    /// share of the expansions away from the heuristic's best, which gets
+    /// the search out of plateaus and regions where the heuristic misleads.
+    #[must_use]
+    pub fn type_based(mut self, on: bool) -> Self {
+        self.options.type_based = on;
         self
     }
 
@@ -346,17 +412,24 @@ where
         let keys = self.heuristics.len().max(1);
         for _ in 0..keys {
             self.queues.push(Queue {
-                heap: BinaryHeap::new(),
+                entries: Entries::Ordered(BinaryHeap::new()),
                 preferred_only: false,
                 priority: 0,
             });
             if self.options.preferred {
                 self.queues.push(Queue {
-                    heap: BinaryHeap::new(),
+                    entries: Entries::Ordered(BinaryHeap::new()),
                     preferred_only: true,
                     priority: 0,
                 });
             }
+        }
+        if self.options.type_based {
+            self.queues.push(Queue {
+                entries: Entries::Types(TypeBuckets::new()),
+                preferred_only: false,
+                priority: 0,
+            });
         }
         self.best = vec![None; self.heuristics.len()];
         self.core.stats.generated = 1;
@@ -378,13 +451,13 @@ where
 
     /// The bytes the search's own tables hold, its heuristics' apart.
     fn search_bytes(&self) -> usize {
-        let queued: usize = self.queues.iter().map(|q| q.heap.capacity()).sum();
+        let queued: usize = self.queues.iter().map(|q| q.entries.bytes()).sum();
         self.records.capacity() * size_of::<Record<S>>()
             + self.index.capacity() * (size_of::<S::Node>() + size_of::<u32>() + 1)
             + self.pending.capacity() * size_of::<Option<Pending<S>>>()
             + self.holders.capacity()
             + self.free.capacity() * size_of::<u32>()
-            + queued * size_of::<(S::Cost, u64, u32)>()
+            + queued
             + self.node_heap
             + self.pending_heap
     }
@@ -400,18 +473,7 @@ where
         let grows = |capacity: usize, len: usize, more: usize, size: usize| {
             vec_growth(capacity, len + more) * size
         };
-        let queues: usize = self
-            .queues
-            .iter()
-            .map(|q| {
-                grows(
-                    q.heap.capacity(),
-                    q.heap.len(),
-                    widest,
-                    size_of::<(S::Cost, u64, u32)>(),
-                )
-            })
-            .sum();
+        let queues: usize = self.queues.iter().map(|q| q.entries.growth(widest)).sum();
         let index_entry = size_of::<S::Node>() + size_of::<u32>() + 1;
         grows(
             self.records.capacity(),
@@ -434,7 +496,7 @@ where
         loop {
             let mut chosen: Option<usize> = None;
             for (i, queue) in self.queues.iter().enumerate() {
-                if !queue.heap.is_empty()
+                if !queue.entries.is_empty()
                     && chosen.is_none_or(|c| queue.priority < self.queues[c].priority)
                 {
                     chosen = Some(i);
@@ -442,7 +504,7 @@ where
             }
             let queue = &mut self.queues[chosen?];
             queue.priority += 1;
-            let Reverse((_, _, slot)) = queue.heap.pop()?;
+            let slot = queue.entries.pop()?;
             let s = slot as usize;
             let edge = self.pending[s].take();
             self.holders[s] -= 1;
@@ -598,6 +660,7 @@ where
                     node: child,
                     cost,
                 },
+                child_g,
                 preferred,
             );
         }
@@ -611,8 +674,9 @@ where
     }
 
     /// Puts an edge on every queue of its kind, keyed by the parent's
-    /// estimates.
-    fn queue(&mut self, edge: Pending<S>, preferred: bool) {
+    /// estimates (and for type-based exploration, the first of them and
+    /// the successor's path cost `g`).
+    fn queue(&mut self, edge: Pending<S>, g: S::Cost, preferred: bool) {
         self.pending_heap += self.space.node_heap_bytes(&edge.node);
         let slot = if let Some(slot) = self.free.pop() {
             self.pending[slot as usize] = Some(edge);
@@ -630,8 +694,20 @@ where
                 continue;
             }
             let k = if self.options.preferred { i / 2 } else { i };
-            let key = self.estimates.get(k).copied().unwrap_or_else(S::Cost::zero);
-            queue.heap.push(Reverse((key, sequence, slot)));
+            match &mut queue.entries {
+                Entries::Ordered(heap) => {
+                    let key = self.estimates.get(k).copied().unwrap_or_else(S::Cost::zero);
+                    heap.push(Reverse((key, sequence, slot)));
+                }
+                Entries::Types(types) => {
+                    let h = self
+                        .estimates
+                        .first()
+                        .copied()
+                        .unwrap_or_else(S::Cost::zero);
+                    types.push((h, g), slot);
+                }
+            }
             holders += 1;
         }
         self.holders[slot as usize] = holders;

@@ -13,4 +13,5 @@ pub(crate) mod ida_star;
 pub(crate) mod lazy_greedy;
 pub(crate) mod multi_source;
 pub(crate) mod reach;
+pub(crate) mod type_based;
 pub(crate) mod weighted_astar;

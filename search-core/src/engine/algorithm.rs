@@ -16,6 +16,7 @@ use crate::{Cost, SearchError};
 /// | [`BreadthFirst`](Algorithm::BreadthFirst) | depth | ignored | no | fewest edges |
 /// | [`RestartingWeightedAStar`](Algorithm::RestartingWeightedAStar) | `g + floor(w h)`, `w` = 5, 3, 2, 1 | yes | yes | better plans as it goes; optimal at the end with admissible `h` |
 /// | [`LazyGreedy`](Algorithm::LazyGreedy) | the parent's `h` | one or more | no | any plan, fewer evaluations |
+/// | [`LazyTypeBased`](Algorithm::LazyTypeBased) | the parent's `h`, and in turn a random type (`h`, `g`) | one or more | no | any plan, out of plateaus sooner |
 ///
 /// Ties among equal priorities go to the larger `g` (the deeper node), then
 /// to the node stored first; greedy best-first search breaks them first in,
@@ -24,8 +25,9 @@ use crate::{Cost, SearchError};
 /// deterministic: the same space and start give the same expansions on every
 /// run.
 ///
-/// Lazy greedy search runs in its own engine, [`LazyGreedy`](crate::LazyGreedy);
-/// a [`Search`](crate::Search) refuses it with [`SearchError::NeedsLazyGreedy`].
+/// Lazy greedy search (with or without type-based exploration) runs in its
+/// own engine, [`LazyGreedy`](crate::LazyGreedy); a [`Search`](crate::Search)
+/// refuses it with [`SearchError::NeedsLazyGreedy`].
 ///
 /// `Display` writes a short name (`astar`, `wastar2`, `gbfs`, `dijkstra`,
 /// `bfs`, `lazygbfs`) and `FromStr` reads it back, with aliases:
@@ -60,9 +62,24 @@ pub enum Algorithm {
     /// Lazy greedy best-first search with preferred operators, see
     /// [`LazyGreedy`](crate::LazyGreedy).
     LazyGreedy,
+    /// Lazy greedy best-first search with preferred operators and
+    /// type-based exploration (Xie, Müller, Holte and Imai, AAAI 2014), see
+    /// [`LazyGreedy::type_based`](crate::LazyGreedy::type_based).
+    LazyTypeBased,
 }
 
 impl Algorithm {
+    /// Whether it runs in the lazy engine, [`LazyGreedy`](crate::LazyGreedy):
+    /// lazy greedy search, with or without type-based exploration.
+    ///
+    /// ```
+    /// use search_core::Algorithm;
+    /// assert!(Algorithm::LazyTypeBased.is_lazy() && !Algorithm::GreedyBestFirst.is_lazy());
+    /// ```
+    pub fn is_lazy(self) -> bool {
+        matches!(self, Algorithm::LazyGreedy | Algorithm::LazyTypeBased)
+    }
+
     /// Breadth-first search, which needs no open list. A `matches!` rather
     /// than `==`: the derived `PartialEq` also compares a weight's float.
     #[inline]
@@ -104,7 +121,7 @@ impl Algorithm {
         match self {
             Algorithm::AStar => g.saturating_add(h),
             Algorithm::WeightedAStar { weight } => g.saturating_add(h.scale(weight)),
-            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => h,
+            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy | Algorithm::LazyTypeBased => h,
             Algorithm::Dijkstra | Algorithm::BreadthFirst => g,
             // A search runs its iterations' algorithms; this is the first's.
             Algorithm::RestartingWeightedAStar => g.saturating_add(h.scale(RESTART_WEIGHTS[0])),
@@ -119,7 +136,9 @@ impl Algorithm {
     #[inline]
     pub(crate) fn tie_g<C: Cost>(self, g: C) -> C {
         match self {
-            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy => C::zero(),
+            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy | Algorithm::LazyTypeBased => {
+                C::zero()
+            }
             _ => g,
         }
     }
@@ -130,7 +149,7 @@ impl Algorithm {
             Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
                 Err(SearchError::InvalidWeight { weight })
             }
-            Algorithm::LazyGreedy => Err(SearchError::NeedsLazyGreedy),
+            Algorithm::LazyGreedy | Algorithm::LazyTypeBased => Err(SearchError::NeedsLazyGreedy),
             _ => Ok(()),
         }
     }

@@ -7,13 +7,13 @@ use crate::{Algorithm, SearchError};
 
 /// The names [`Algorithm::from_str`] accepts, for error messages and help
 /// texts.
-const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs";
+const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs, lazytype";
 
 impl fmt::Display for Algorithm {
     /// The short name: `astar`, `wastar2` (the weight as `{}` writes it),
-    /// `gbfs`, `dijkstra`, `bfs`, `rwastar`, `lazygbfs` (no dash, so that it
-    /// fits in a configuration name such as `fwd-lazygbfs-ff`). It parses
-    /// back to the same value.
+    /// `gbfs`, `dijkstra`, `bfs`, `rwastar`, `lazygbfs`, `lazytype` (no
+    /// dash, so that it fits in a configuration name such as
+    /// `fwd-lazygbfs-ff`). It parses back to the same value.
     ///
     /// ```
     /// use search_core::Algorithm;
@@ -25,6 +25,7 @@ impl fmt::Display for Algorithm {
     /// assert_eq!(Algorithm::BreadthFirst.to_string(), "bfs");
     /// assert_eq!(Algorithm::RestartingWeightedAStar.to_string(), "rwastar");
     /// assert_eq!(Algorithm::LazyGreedy.to_string(), "lazygbfs");
+    /// assert_eq!(Algorithm::LazyTypeBased.to_string(), "lazytype");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -35,6 +36,7 @@ impl fmt::Display for Algorithm {
             Algorithm::BreadthFirst => f.write_str("bfs"),
             Algorithm::RestartingWeightedAStar => f.write_str("rwastar"),
             Algorithm::LazyGreedy => f.write_str("lazygbfs"),
+            Algorithm::LazyTypeBased => f.write_str("lazytype"),
         }
     }
 }
@@ -61,6 +63,10 @@ impl Algorithm {
             Algorithm::LazyGreedy => {
                 "lazy greedy best-first search with preferred operators".to_owned()
             }
+            Algorithm::LazyTypeBased => {
+                "lazy greedy best-first search with preferred operators and type-based exploration"
+                    .to_owned()
+            }
         }
     }
 }
@@ -72,7 +78,7 @@ impl FromStr for Algorithm {
     /// or `wastarW` (weighted A* with weight `W`, e.g. `wastar:2`,
     /// `wastar1.5`); `gbfs` or `greedy`; `dijkstra` or `ucs`; `bfs` or
     /// `breadth-first`; `rwastar` or `anytime` (restarting weighted A*);
-    /// `lazygbfs`, `lazy-gbfs` or `lazy`. What [`Display`](fmt::Display) writes reads back to
+    /// `lazygbfs`, `lazy-gbfs` or `lazy`; `lazytype` or `lazy-type`. What [`Display`](fmt::Display) writes reads back to
     /// the same value.
     ///
     /// # Errors
@@ -89,7 +95,7 @@ impl FromStr for Algorithm {
     /// assert_eq!(weighted.to_string().parse::<Algorithm>(), Ok(weighted));
     /// assert_eq!(
     ///     "dfs".parse::<Algorithm>().unwrap_err().to_string(),
-    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs)"
+    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs, lazytype)"
     /// );
     /// assert!(matches!(
     ///     "wastar:0.5".parse::<Algorithm>(),
@@ -119,6 +125,7 @@ impl FromStr for Algorithm {
             "bfs" | "breadth-first" => Ok(Algorithm::BreadthFirst),
             "rwastar" | "anytime" => Ok(Algorithm::RestartingWeightedAStar),
             "lazygbfs" | "lazy-gbfs" | "lazy" => Ok(Algorithm::LazyGreedy),
+            "lazytype" | "lazy-type" => Ok(Algorithm::LazyTypeBased),
             _ => Err(unknown()),
         }
     }
@@ -142,6 +149,7 @@ mod tests {
             Algorithm::BreadthFirst,
             Algorithm::RestartingWeightedAStar,
             Algorithm::LazyGreedy,
+            Algorithm::LazyTypeBased,
         ] {
             assert_eq!(algorithm.to_string().parse(), Ok(algorithm), "{algorithm}");
         }
@@ -160,6 +168,7 @@ mod tests {
             ("Anytime", Algorithm::RestartingWeightedAStar),
             ("lazy-gbfs", Algorithm::LazyGreedy),
             ("Lazy", Algorithm::LazyGreedy),
+            ("Lazy-Type", Algorithm::LazyTypeBased),
         ] {
             assert_eq!(name.parse(), Ok(algorithm), "{name}");
         }

@@ -892,7 +892,8 @@ pub(super) struct PlanArgs {
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
     /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs, rwastar (restarting
-    /// weighted A*, anytime) or lazygbfs.
+    /// weighted A*, anytime), lazygbfs or lazytype (lazy greedy search with
+    /// type-based exploration).
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
     /// Anytime search: restarting weighted A* (weights 5, 3, 2, 1), which
@@ -902,7 +903,7 @@ pub(super) struct PlanArgs {
     anytime: bool,
     /// A heuristic by name (`searchlab heuristics` lists them; default:
     /// hmax for atomic and PDDL problems, numeric for factored ones); for
-    /// lazygbfs, names joined with `+` alternate (`ff+lmcount`).
+    /// lazygbfs and lazytype, names joined with `+` alternate (`ff+lmcount`).
     #[arg(long = "heuristic")]
     heuristic: Option<String>,
     #[command(flatten)]

@@ -15,7 +15,7 @@ Load a problem, plan it, read the plan and the statistics::
 - ``Problem.plan`` and ``PddlTask.plan`` take the options by name:
   ``direction`` (``forward``, ``regression``, ``portfolio``), ``algorithm``
   (``astar``, ``wastar:2``, ``gbfs``, ``dijkstra``, ``bfs``, ``rwastar``,
-  ``lazygbfs``), ``heuristic`` (a name from :func:`heuristics`, or a Python
+  ``lazygbfs``, ``lazytype``), ``heuristic`` (a name from :func:`heuristics`, or a Python
   callable, see :func:`heuristic`) and limits (``max_time`` in seconds,
   ``max_expansions``, ``max_memory_mb``; by default 60 s and 512 MiB, as
   ``searchlab plan``).

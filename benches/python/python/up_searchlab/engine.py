@@ -91,7 +91,7 @@ class SearchlabEngine(
     :param direction: ``forward`` (the default), ``regression`` or
         ``portfolio``.
     :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
-        ``dijkstra``, ``bfs``, ``rwastar`` or ``lazygbfs``.
+        ``dijkstra``, ``bfs``, ``rwastar``, ``lazygbfs`` or ``lazytype``.
     :param heuristic: a built-in heuristic's name (``searchlab.heuristics()``;
         the default is ``hmax``).
     :param max_expansions: an expansion limit per search (none by default).
