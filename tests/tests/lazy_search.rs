@@ -1,6 +1,7 @@
 //! LAMA-style satisficing search: lazy greedy best-first search alternating
-//! between `h_FF` and the landmark count, with preferred operators, solves
-//! shipped PDDL tasks with plans that validate.
+//! between `h_FF` and the landmark count, with preferred operators (and
+//! with type-based exploration), solves shipped PDDL tasks with plans that
+//! validate.
 
 use planners::heuristics::heuristic;
 use planners::pddl::{solve_text, validate_text, PddlOptions};
@@ -24,10 +25,21 @@ fn lama_like() -> PlannerConfig {
     }
 }
 
+/// LAMA's first iteration, and the same with type-based exploration.
 #[test]
 fn ff_and_lmcount_solve_shipped_tasks_with_valid_plans() {
-    let config = lama_like();
-    assert_eq!(config.name(), "fwd-lazygbfs-ff+lmcount");
+    let typed = PlannerConfig {
+        algorithm: Algorithm::LazyTypeBased,
+        ..lama_like()
+    };
+    assert_eq!(lama_like().name(), "fwd-lazygbfs-ff+lmcount");
+    assert_eq!(typed.name(), "fwd-lazytype-ff+lmcount");
+    for config in [lama_like(), typed] {
+        solves_shipped_tasks(&config);
+    }
+}
+
+fn solves_shipped_tasks(config: &PlannerConfig) {
     for (domain, problem) in [
         ("pddl/blocks/domain.pddl", "pddl/blocks/task05.pddl"),
         ("pddl/gripper/domain.pddl", "pddl/gripper/task03.pddl"),
@@ -47,7 +59,7 @@ fn ff_and_lmcount_solve_shipped_tasks_with_valid_plans() {
         let solution = solve_text(
             &domain_text,
             &problem_text,
-            &config,
+            config,
             &PddlOptions::default(),
         )
         .unwrap_or_else(|e| panic!("{problem}: {e}"));

@@ -126,16 +126,18 @@ fn the_planner_limits_hold_over_the_whole_job() {
 
 #[test]
 fn lazy_greedy_search_is_refused_by_name() {
-    let problem = problems::hungry_agent::<u64>().unwrap();
-    let planner = Planner::new(PlannerConfig {
-        algorithm: Algorithm::LazyGreedy,
-        heuristic: heuristic("ff").unwrap(),
-        ..PlannerConfig::default()
-    });
-    let mut job = PlanJob::new(Arc::new(problem.actions), problem.start, problem.goal);
-    let error = job.advance(&planner, Budget::Expansions(10)).unwrap_err();
-    assert!(matches!(error, PlanError::NotSliced { .. }), "{error}");
-    assert!(error.to_string().contains("lazygbfs"), "{error}");
+    for algorithm in [Algorithm::LazyGreedy, Algorithm::LazyTypeBased] {
+        let problem = problems::hungry_agent::<u64>().unwrap();
+        let planner = Planner::new(PlannerConfig {
+            algorithm,
+            heuristic: heuristic("ff").unwrap(),
+            ..PlannerConfig::default()
+        });
+        let mut job = PlanJob::new(Arc::new(problem.actions), problem.start, problem.goal);
+        let error = job.advance(&planner, Budget::Expansions(10)).unwrap_err();
+        assert!(matches!(error, PlanError::NotSliced { .. }), "{error}");
+        assert!(error.to_string().contains(&algorithm.to_string()), "{error}");
+    }
 }
 
 #[test]
