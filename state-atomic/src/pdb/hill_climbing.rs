@@ -228,6 +228,9 @@ pub(crate) fn hill_climb(
         for index in grown..collection.databases.len() {
             let pattern = collection.databases[index].pattern.clone();
             for v in relevant(task, &pattern, &goal_variables) {
+                if began.elapsed() > config.max_time {
+                    break;
+                }
                 let mut bigger = pattern.clone();
                 bigger.push(v);
                 bigger.sort_unstable();
