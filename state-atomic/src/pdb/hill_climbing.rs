@@ -222,6 +222,7 @@ pub(crate) fn hill_climb(
         .collect();
     // Candidates built so far, with the operators that change them.
     let mut candidates: Vec<Candidate> = Vec::new();
+    let mut cached = 0;
     let mut grown = 0;
     loop {
         // Grow the patterns added since the last step.
@@ -237,10 +238,13 @@ pub(crate) fn hill_climb(
                 if !seen.insert(bigger.clone()) {
                     continue;
                 }
+                // The candidates kept between steps take no more room
+                // than the collection may: their tables bound the memory.
                 let room = config.max_collection_size.saturating_sub(collection.size);
-                if let Some(database) =
-                    PatternDatabase::new(task, &bigger, config.max_pdb_size.min(room))
-                {
+                let spare = config.max_collection_size.saturating_sub(cached);
+                let limit = config.max_pdb_size.min(room).min(spare);
+                if let Some(database) = PatternDatabase::new(task, &bigger, limit) {
+                    cached += database.size();
                     let changing = affecting(task, &database.pattern);
                     candidates.push((database, changing));
                 }
@@ -252,6 +256,7 @@ pub(crate) fn hill_climb(
         grown = collection.databases.len();
         let room = config.max_collection_size.saturating_sub(collection.size);
         candidates.retain(|(database, _)| database.size() <= room);
+        cached = candidates.iter().map(|(database, _)| database.size()).sum();
         if candidates.is_empty() || began.elapsed() > config.max_time {
             break;
         }
@@ -271,6 +276,7 @@ pub(crate) fn hill_climb(
         match best {
             Some(k) if improved[k] >= config.min_improvement.max(1) => {
                 let (database, _) = candidates.swap_remove(k);
+                cached -= database.size();
                 collection.add(task, database);
             }
             _ => break,

@@ -11,8 +11,10 @@ use crate::{ActionSet, Bits, PartialState, WorldState};
 
 /// iPDB (Haslum, Botea, Helmert, Bonet and Koenig 2007) for
 /// [`ForwardSpace`](crate::ForwardSpace): the canonical heuristic over the
-/// pattern databases that hill climbing from the start chooses (see the
-/// [module docs](self) for the variables it reads). Admissible, provided
+/// pattern databases that hill climbing from the start chooses. It reads
+/// the task as finite-domain variables: each of the action set's [mutex
+/// groups](ActionSet::set_mutex_groups) is one variable (which of its atoms
+/// holds, or none), every other atom a binary one. Admissible, provided
 /// the action set's [mutex groups](ActionSet::mutex_groups) hold in every
 /// state reached from the start; a state some database cannot bring to the
 /// goal is a dead end. Forward only: the databases are distances to the

@@ -23,7 +23,7 @@ pub(crate) struct Operator {
 /// a member true and without adding one ("becomes none if it held") leaves
 /// its group, and so does a member some condition wants false (a value
 /// "not this one" is no single value). Such atoms are binary variables,
-/// as [`Packing`](../../searchlab_pddl/struct.Packing.html) does.
+/// as the PDDL front end's packing does.
 ///
 /// Actions that want or add two members of one group never apply in a
 /// state the groups describe, so they get no operator.
