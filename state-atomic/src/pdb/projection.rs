@@ -16,19 +16,17 @@ pub(crate) const UNREACHABLE: u32 = u32::MAX;
 const MAX_REGRESSION_OPERATORS: usize = 1 << 22;
 
 /// An operator read backward: it reaches an abstract state that matches
-/// `conditions` (each `(multiplier, domain, value)`: the state's digit),
-/// from the state `offset` away.
+/// `conditions` (each `(position, value)`: the state's digit there), from
+/// the state `offset` away.
 struct Regression {
-    conditions: Vec<(usize, usize, usize)>,
+    conditions: Vec<(usize, u32)>,
     offset: isize,
     cost: u32,
 }
 
 impl Regression {
-    fn matches(&self, index: usize) -> bool {
-        self.conditions
-            .iter()
-            .all(|&(multiplier, domain, value)| index / multiplier % domain == value)
+    fn matches(&self, digits: &[u32]) -> bool {
+        self.conditions.iter().all(|&(p, value)| digits[p] == value)
     }
 }
 
@@ -108,10 +106,6 @@ impl PatternDatabase {
                 }
             }
             conditions.extend(eff.iter().copied());
-            let conditions: Vec<(usize, usize, usize)> = conditions
-                .into_iter()
-                .map(|(p, value)| (self.multipliers[p], self.domain(task, p), value as usize))
-                .collect();
             // Each free variable's possible earlier values, multiplied out.
             let mut offsets: Vec<isize> = vec![0];
             for &(p, value) in &eff {
@@ -165,9 +159,8 @@ impl PatternDatabase {
             .map(|p| vec![Vec::new(); self.domain(task, p)])
             .collect();
         for (k, op) in operators.iter().enumerate() {
-            if let Some(&(multiplier, _, value)) = op.conditions.first() {
-                let p = self.multipliers.partition_point(|&m| m < multiplier);
-                by_first[p][value].push(k);
+            if let Some(&(p, value)) = op.conditions.first() {
+                by_first[p][value as usize].push(k);
             }
         }
         let mut queue = BinaryHeap::new();
@@ -180,15 +173,20 @@ impl PatternDatabase {
                 queue.push(Reverse((0, index)));
             }
         }
+        let mut digits = vec![0_u32; self.pattern.len()];
         while let Some(Reverse((distance, index))) = queue.pop() {
             if distance > self.distances[index] {
                 continue;
             }
+            let mut rest = index;
+            for (digit, buckets) in digits.iter_mut().zip(&by_first) {
+                *digit = u32::try_from(rest % buckets.len()).unwrap_or(u32::MAX);
+                rest /= buckets.len();
+            }
             for (p, buckets) in by_first.iter().enumerate() {
-                let digit = index / self.multipliers[p] % buckets.len();
-                for &k in &buckets[digit] {
+                for &k in &buckets[digits[p] as usize] {
                     let op = &operators[k];
-                    if !op.matches(index) {
+                    if !op.matches(&digits) {
                         continue;
                     }
                     let Some(before) = index.checked_add_signed(op.offset) else {
