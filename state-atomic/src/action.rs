@@ -90,6 +90,9 @@ pub struct ActionSet<B: Bits = u64> {
     by_name: FxHashMap<String, ActionId>,
     error: Option<AtomicError>,
     cost_fns: CostFns<B>,
+    /// Groups of atoms of which at most one holds in any state the set is
+    /// planned in, as the user or the PDDL front end declared them.
+    mutex_groups: Vec<Vec<usize>>,
 }
 
 impl<B: Bits> Default for ActionSet<B> {
@@ -127,6 +130,7 @@ impl<B: Bits> ActionSet<B> {
             by_name: FxHashMap::default(),
             error: None,
             cost_fns: CostFns(Vec::new()),
+            mutex_groups: Vec::new(),
         }
     }
 
@@ -175,6 +179,12 @@ impl<B: Bits> ActionSet<B> {
             + self.by_name.capacity() * (std::mem::size_of::<(String, ActionId)>() + 1)
             + crate::vec_bytes(&self.cost_fns.0)
             + self.registry.heap_bytes()
+            + crate::vec_bytes(&self.mutex_groups)
+            + self
+                .mutex_groups
+                .iter()
+                .map(crate::vec_bytes)
+                .sum::<usize>()
     }
 
     /// Starts declaring an action called `name` with cost `cost`; chain
@@ -296,6 +306,73 @@ impl<B: Bits> ActionSet<B> {
             self.cost_fns.0.push(None);
         }
         Ok(id)
+    }
+
+    /// Declares groups of atoms (by index) of which at most one holds in
+    /// every state this set is planned in: a robot's place, a ball's
+    /// place. Heuristics that see a task as finite-domain variables
+    /// (pattern databases, [`Ipdb`](crate::Ipdb)) read each group as one
+    /// variable; they stay admissible only if the groups are truly mutually
+    /// exclusive in the states reachable from the start. Groups of fewer
+    /// than two atoms say nothing and are dropped. The PDDL front end
+    /// declares the `h^2`-mutex groups that packing finds.
+    ///
+    /// # Errors
+    /// [`AtomicError::UnknownAtom`] for an index the registry does not
+    /// hold, [`AtomicError::AtomInTwoGroups`] for an atom named twice; the
+    /// groups are left as they were.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("go_ab", 1).pre("at_a", true).eff("at_a", false).eff("at_b", true);
+    /// actions.set_mutex_groups([vec![0, 1]]).unwrap();
+    /// assert_eq!(actions.mutex_groups(), [vec![0, 1]]);
+    /// assert!(actions.set_mutex_groups([vec![0, 7]]).is_err());
+    /// assert!(actions.set_mutex_groups([vec![0, 1], vec![1]]).is_ok());
+    /// assert!(actions.set_mutex_groups([vec![0, 1], vec![1, 0]]).is_err());
+    /// ```
+    pub fn set_mutex_groups<G: IntoIterator<Item = usize>>(
+        &mut self,
+        groups: impl IntoIterator<Item = G>,
+    ) -> Result<(), AtomicError> {
+        let atoms = self.registry.len();
+        let mut seen = vec![false; atoms];
+        let mut kept = Vec::new();
+        for group in groups {
+            let mut group: Vec<usize> = group.into_iter().collect();
+            group.sort_unstable();
+            group.dedup();
+            for &atom in &group {
+                if atom >= atoms {
+                    return Err(AtomicError::UnknownAtom {
+                        name: format!("#{atom}"),
+                    });
+                }
+                if group.len() > 1 && std::mem::replace(&mut seen[atom], true) {
+                    return Err(AtomicError::AtomInTwoGroups {
+                        atom: self.registry.name_at(atom).to_owned(),
+                    });
+                }
+            }
+            if group.len() > 1 {
+                kept.push(group);
+            }
+        }
+        self.mutex_groups = kept;
+        Ok(())
+    }
+
+    /// The mutex groups declared with
+    /// [`set_mutex_groups`](Self::set_mutex_groups) (none by default):
+    /// each sorted, of at least two atoms, no atom in two.
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// assert!(ActionSet::<u64>::new().mutex_groups().is_empty());
+    /// ```
+    pub fn mutex_groups(&self) -> &[Vec<usize>] {
+        &self.mutex_groups
     }
 
     fn keep(&mut self, error: AtomicError) {

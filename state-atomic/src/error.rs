@@ -77,4 +77,13 @@ pub enum AtomicError {
         /// The index.
         index: usize,
     },
+    /// An atom declared in two mutex groups
+    /// ([`ActionSet::set_mutex_groups`](crate::ActionSet::set_mutex_groups)).
+    #[error(
+        "atom `{atom}` is in two mutex groups: a group is one variable, and an atom belongs to one"
+    )]
+    AtomInTwoGroups {
+        /// The atom's name.
+        atom: String,
+    },
 }

@@ -14,7 +14,8 @@
 //! - Heuristics: [`Mismatch`] (classic, inadmissible in general),
 //!   [`AdmissibleMismatch`], and `h_max`, `h_add` and `h_FF`
 //!   ([`RelaxedForward`], [`RelaxedRegression`]), and LM-cut ([`LmCut`];
-//!   [`LmCutRegression`] toward the start); any closure works too.
+//!   [`LmCutRegression`] toward the start), pattern databases ([`Ipdb`],
+//!   forward); any closure works too.
 //!
 //! ```
 //! use search_core::prelude::*;
@@ -50,6 +51,7 @@ mod forward;
 pub mod landmarks;
 mod lmcut;
 mod mismatch;
+mod pdb;
 pub mod problems;
 mod registry;
 mod regression;
@@ -69,6 +71,7 @@ pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> usize {
 }
 pub use lmcut::{LmCut, LmCutRegression};
 pub use mismatch::{AdmissibleMismatch, Mismatch};
+pub use pdb::{Ipdb, IpdbConfig};
 pub use registry::{Atom, AtomRegistry, Named};
 pub use regression::{RegressionSpace, Subsumption};
 pub use relaxed::{
@@ -81,9 +84,9 @@ pub use stubborn::{PruningStats, PruningTally};
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, LmCut,
-        LmCutRegression, Mismatch, PartialState, RegressionSpace, RelaxedForward, RelaxedKind,
-        RelaxedRegression, SparseBits, Wide, WorldState,
+        ActionId, ActionSet, AdmissibleMismatch, AtomRegistry, AtomicError, ForwardSpace, Ipdb,
+        LmCut, LmCutRegression, Mismatch, PartialState, RegressionSpace, RelaxedForward,
+        RelaxedKind, RelaxedRegression, SparseBits, Wide, WorldState,
     };
 }
 

@@ -1,5 +1,7 @@
 //! Every dead end a registered heuristic reports is one the delete
-//! relaxation proves too (`h_max` is infinite there), in both directions, on
+//! relaxation proves too (`h_max` is infinite there), or, for heuristics
+//! that see beyond the relaxation (pattern databases), one from which an
+//! exhaustive search finds no goal, in both directions, on
 //! random PDDL tasks with action costs (zero included), negative
 //! preconditions and goals and conditional effects, searched on fact
 //! states and on packed ones. Searches report `unsolvable` from dead ends
@@ -137,6 +139,32 @@ fn random_task(seed: u64) -> (String, String) {
     (domain, problem)
 }
 
+/// Heuristics whose dead ends the delete relaxation need not see: each
+/// is checked against an exhaustive search instead.
+const BEYOND_RELAXATION: [&str; 1] = ["ipdb"];
+
+/// Whether a goal is reachable from `node` in `space` (explored whole:
+/// the tasks are small).
+fn solvable<S>(space: &S, node: &S::Node) -> bool
+where
+    S: SearchSpace<Cost = u32>,
+    S::Node: Clone + Eq + Hash,
+{
+    let mut seen: HashSet<S::Node> = HashSet::from([node.clone()]);
+    let mut queue = VecDeque::from([node.clone()]);
+    while let Some(next) = queue.pop_front() {
+        if space.is_goal(&next) {
+            return true;
+        }
+        space.successors(&next, |_, child, _| {
+            if seen.insert(child.clone()) {
+                queue.push_back(child);
+            }
+        });
+    }
+    false
+}
+
 /// Explores `space` breadth-first from `root` (up to [`NODES`] nodes) and
 /// checks each registered heuristic made by `make` against `hmax` on every
 /// node, telling it each step first as a search would. Returns the dead
@@ -174,13 +202,19 @@ where
         let mut check = |h: &mut BoxedHeuristic<'a, S::Node>, node: &S::Node| {
             if h.estimate(node) == Estimate::DeadEnd {
                 dead_ends += 1;
-                prop_assert_eq!(
-                    hmax.estimate(node),
-                    Estimate::DeadEnd,
-                    "{}: {} calls {:?} a dead end, the relaxation does not",
+                let relaxed = hmax.estimate(node) == Estimate::DeadEnd;
+                prop_assert!(
+                    relaxed
+                        || (BEYOND_RELAXATION.contains(&named.name()) && !solvable(space, node)),
+                    "{}: {} calls {:?} a dead end, the relaxation does not{}",
                     what,
                     named.name(),
-                    node
+                    node,
+                    if relaxed {
+                        ""
+                    } else {
+                        ", and a plan leaves it"
+                    }
                 );
             }
             Ok(())

@@ -418,7 +418,7 @@ impl Configuration {
     /// use searchlab_lab::suite::Configuration;
     /// let claims = |name: &str| Configuration::by_name(name).unwrap().claims_optimal();
     /// assert!(claims("fwd-astar-lmcut") && claims("reg-astar-hmax") && claims("fd-astar-lmcut"));
-    /// assert!(claims("fwd-dijkstra-blind") && claims("pp-astar-hmax"));
+    /// assert!(claims("fwd-dijkstra-blind") && claims("pp-astar-hmax") && claims("fwd-astar-ipdb"));
     /// assert!(!claims("fwd-astar-ff") && !claims("fwd-wastar2-hmax") && !claims("fwd-rwastar-hmax"));
     /// assert!(!claims("fwd-bfs-blind") && !claims("fd-lama-first") && !claims("fwd-gbfs-hmax"));
     /// ```

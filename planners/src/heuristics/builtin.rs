@@ -3,7 +3,7 @@
 use search_core::{Estimate, Heuristic};
 use state_atomic::landmarks::{Allowance, LandmarkCount, Stopped};
 use state_atomic::{
-    ActionSet, AdmissibleMismatch, Bits, LmCut, LmCutRegression, Mismatch, PartialState,
+    ActionSet, AdmissibleMismatch, Bits, Ipdb, LmCut, LmCutRegression, Mismatch, PartialState,
     RelaxedForward, RelaxedRegression, WorldState,
 };
 use state_factored::{
@@ -15,6 +15,10 @@ use super::{AtomicFactory, FactoredFactory, HeuristicFactory, NamedHeuristic, Re
 use crate::BoxedHeuristic;
 
 /// The built-in registry, in the order `searchlab heuristics` lists it.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one entry per built-in heuristic, read as a list"
+)]
 pub(super) fn registry() -> Registry {
     let builtins = [
         NamedHeuristic::builder(
@@ -63,6 +67,16 @@ pub(super) fn registry() -> Registry {
         .admissible()
         .fixed_costs()
         .atomic(LmCutFactory),
+        NamedHeuristic::builder(
+            "ipdb",
+            "pattern databases chosen by iPDB's hill climbing, combined canonically (Haslum et al. 2007) over the mutex groups packing finds; forward",
+        )
+        .aliases(&["pdb", "i-pdb"])
+        .admissible()
+        .fixed_costs()
+        .forward_only()
+        .mutex_groups()
+        .atomic(IpdbFactory),
         NamedHeuristic::builder(
             "lmcount",
             "landmarks a path has yet to reach, or reach again (LAMA's landmark count over Zhu/Givan landmarks; path-dependent); prefers steps reaching one",
@@ -235,6 +249,29 @@ atomic_factory!(
     |a, s, g| LmCut::new(a, g.clone()),
     LmCutRegression::new(a, s.clone(), g.clone())
 );
+
+/// iPDB: forward only (its databases hold distances to the goal).
+struct IpdbFactory;
+
+impl AtomicFactory for IpdbFactory {
+    fn forward<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        Some(Box::new(Ipdb::new(actions, start, goal.clone())))
+    }
+
+    fn regression<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        None
+    }
+}
 
 /// The landmark count: forward only (its landmarks are the start's).
 struct LmCountFactory;

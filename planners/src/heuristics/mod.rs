@@ -8,7 +8,7 @@
 //! write one for a single representation ([`AtomicFactory`] for atomic
 //! tasks of every width, [`FactoredFactory`]); it is skipped elsewhere.
 //!
-//! `mismatch-admissible`, `hmax`, `hadd`, `ff` and `lmcut` tabulate action
+//! `mismatch-admissible`, `hmax`, `hadd`, `ff`, `lmcut` and `ipdb` tabulate action
 //! costs before search ([`HeuristicInfo::fixed_costs`]), so they refuse an
 //! atomic task where an action's cost depends on the state
 //! ([`ActionBuilder::cost_fn`](state_atomic::ActionBuilder::cost_fn)),

@@ -9,6 +9,10 @@ use super::{AtomicFactory, FactoredFactory, HeuristicFactory, Representation, Ta
 use crate::{BoxedHeuristic, Direction, PlanError};
 
 /// What a heuristic is: its name, aliases, description and properties.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent properties, each a yes or no"
+)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HeuristicInfo {
@@ -33,6 +37,11 @@ pub struct HeuristicInfo {
     /// ([`TaskView::require_fixed_costs`]) rather than use a cost the
     /// search would not.
     pub fixed_costs: bool,
+    /// It reads the task's mutex groups as finite-domain variables
+    /// ([`ActionSet::mutex_groups`](state_atomic::ActionSet::mutex_groups)),
+    /// so the PDDL front end finds them (`h^2` mutexes, grouped as packing
+    /// groups them) even where it would neither pack nor prune with them.
+    pub mutex_groups: bool,
 }
 
 /// The search directions a heuristic serves.
@@ -114,6 +123,7 @@ impl NamedHeuristic {
                 directions: Directions::Both,
                 representations: Vec::new(),
                 fixed_costs: false,
+                mutex_groups: false,
             },
             slots: Slots::default(),
         }
@@ -184,6 +194,7 @@ impl NamedHeuristic {
             directions,
             representations,
             fixed_costs: parts.iter().any(|h| h.info().fixed_costs),
+            mutex_groups: parts.iter().any(|h| h.info().mutex_groups),
         };
         NamedHeuristic(Arc::new(Entry {
             info,
@@ -398,6 +409,18 @@ impl HeuristicBuilder {
     /// ```
     pub fn fixed_costs(mut self) -> Self {
         self.info.fixed_costs = true;
+        self
+    }
+
+    /// It reads the task's mutex groups ([`HeuristicInfo::mutex_groups`]).
+    ///
+    /// ```
+    /// use planners::heuristics::heuristic;
+    /// assert!(heuristic("ipdb").unwrap().info().mutex_groups);
+    /// assert!(!heuristic("lmcut").unwrap().info().mutex_groups);
+    /// ```
+    pub fn mutex_groups(mut self) -> Self {
+        self.info.mutex_groups = true;
         self
     }
 

@@ -288,6 +288,20 @@ impl GroundedTask {
         each_width!(self, t => t.set_mutexes(mutexes));
     }
 
+    /// Declares `packing`'s groups as the task's mutex groups
+    /// ([`ActionSet::set_mutex_groups`](state_atomic::ActionSet::set_mutex_groups)),
+    /// for heuristics that read them, on a task searched unpacked.
+    ///
+    /// # Errors
+    /// [`PlanError::Atomic`](crate::PlanError::Atomic) if a group names a
+    /// fact the task does not have (a packing made for another task).
+    pub fn set_mutex_groups(
+        &mut self,
+        packing: &searchlab_pddl::Packing,
+    ) -> Result<(), crate::PlanError> {
+        each_width!(self, t => t.set_mutex_groups(packing))
+    }
+
     /// See [`Task::set_subsumption`].
     pub fn set_subsumption(&mut self, how: Subsumption) {
         each_width!(self, t => t.set_subsumption(how));

@@ -111,7 +111,9 @@ use crate::{Direction, PlanReport, PlanTrace, Planner, PlannerConfig};
 )]
 pub struct PddlOptions {
     /// Compute `h^2` mutexes and prune regression subgoals with them
-    /// (only when the direction includes regression).
+    /// (only when the direction includes regression), and give a
+    /// heuristic that reads mutex groups (`ipdb`) the groups packing makes
+    /// of them.
     pub mutexes: bool,
     /// Regression's subsumption pruning.
     pub subsumption: Subsumption,
@@ -441,11 +443,14 @@ fn solve_named(
     // say which states are reachable (and regression refuses the task).
     let has_axioms = !ground_task.axioms.is_empty();
     let wants_mutexes = options.mutexes && config.direction != Direction::Forward && !has_axioms;
+    // A heuristic that reads variables gets the packing's groups, packed
+    // or not.
+    let wants_groups = options.mutexes && config.heuristic.info().mutex_groups && !has_axioms;
     let may_pack = options.packing
         && !has_axioms
         && packing_fits(&ground_task, ground_bytes, fact_words, limit);
     let began = Instant::now();
-    let (mutexes, mut notes) = if wants_mutexes || may_pack {
+    let (mutexes, mut notes) = if wants_mutexes || may_pack || wants_groups {
         let deadline = remaining().and_then(|left| began.checked_add(left));
         find_mutexes(&ground_task, (ground_bytes, fact_words), limit, deadline).ok_or(
             GroundingExceeded::Time {
@@ -475,13 +480,16 @@ fn solve_named(
             .map(|limit| limit.saturating_sub(ground_bytes + task_bytes));
         search_config
     };
-    let mutexes = mutexes.filter(|_| wants_mutexes);
+    let groups = mutexes
+        .as_ref()
+        .filter(|_| wants_groups && packed.is_none());
+    let pruning = mutexes.as_ref().filter(|_| wants_mutexes);
     let began = Instant::now();
     let (words, packing, (run, cpu)) = if let Some(mut task) = packed {
         task.set_subsumption(options.subsumption);
         task.set_stubborn_sets(options.stubborn_sets);
-        if let Some(mutexes) = mutexes {
-            task.set_mutexes(&mutexes);
+        if let Some(mutexes) = pruning {
+            task.set_mutexes(mutexes);
         }
         let config = search_config(task.heap_bytes());
         let solve = Solve::new(&config, options.trace);
@@ -489,12 +497,7 @@ fn solve_named(
         let run = crate::cpu::measure(|| task.visit(solve));
         (task.words(), Some(stats), run)
     } else {
-        let mut task = GroundedTask::new(&ground_task)?;
-        task.set_subsumption(options.subsumption);
-        task.set_stubborn_sets(options.stubborn_sets);
-        if let Some(mutexes) = mutexes {
-            task.set_mutexes(&mutexes);
-        }
+        let task = unpacked(&ground_task, options, groups, pruning)?;
         let config = search_config(task.heap_bytes());
         let solve = Solve::new(&config, options.trace);
         let run = crate::cpu::measure(|| task.visit_domain(solve));
@@ -523,6 +526,27 @@ fn solve_named(
         trace: run.trace,
         cost_scale: 1,
     })
+}
+
+/// The task searched unpacked, with the groups packing would make of
+/// `groups` for heuristics that read them, and regression pruning with
+/// `pruning`.
+fn unpacked(
+    ground: &GroundTask,
+    options: &PddlOptions,
+    groups: Option<&Mutexes>,
+    pruning: Option<&Mutexes>,
+) -> Result<GroundedTask, SolveError> {
+    let mut task = GroundedTask::new(ground)?;
+    if let Some(found) = groups {
+        task.set_mutex_groups(&Packing::new(ground, found))?;
+    }
+    task.set_subsumption(options.subsumption);
+    task.set_stubborn_sets(options.stubborn_sets);
+    if let Some(mutexes) = pruning {
+        task.set_mutexes(mutexes);
+    }
+    Ok(task)
 }
 
 /// The note that stubborn sets, asked for, are off, and why (`None`:

@@ -67,7 +67,10 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
         if !ground.axioms.is_empty() {
             return Ok(None);
         }
-        let facts = Task::<Bf>::new(ground)?;
+        let mut facts = Task::<Bf>::new(ground)?;
+        // The groups are h^2-mutex: heuristics that read finite-domain
+        // variables (ipdb) take each as one.
+        facts.set_mutex_groups(&packing)?;
         let too_many = || PddlError::TooManyFacts {
             facts: packing.bits(),
             capacity: Bp::CAPACITY,

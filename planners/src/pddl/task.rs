@@ -76,6 +76,19 @@ struct Derived<B: Bits> {
 }
 
 impl<B: Bits> Task<B> {
+    /// Declares `packing`'s groups (of at least two facts) as the mutex
+    /// groups of the task's actions.
+    pub(crate) fn set_mutex_groups(
+        &mut self,
+        packing: &searchlab_pddl::Packing,
+    ) -> Result<(), PlanError> {
+        let groups = packing
+            .groups()
+            .map(|group| group.iter().map(|&f| f as usize));
+        self.actions.set_mutex_groups(groups)?;
+        Ok(())
+    }
+
     /// The task `ground` as atomic actions over `B`. An operator whose
     /// precondition wants a fact both true and false never applies, and
     /// gets no action.
