@@ -56,13 +56,8 @@ fn solves_shipped_tasks(config: &PlannerConfig) {
         ),
     ] {
         let (domain_text, problem_text) = (read(domain), read(problem));
-        let solution = solve_text(
-            &domain_text,
-            &problem_text,
-            config,
-            &PddlOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{problem}: {e}"));
+        let solution = solve_text(&domain_text, &problem_text, config, &PddlOptions::default())
+            .unwrap_or_else(|e| panic!("{problem}: {e}"));
         let plan = solution
             .plan
             .as_ref()

@@ -136,7 +136,10 @@ fn lazy_greedy_search_is_refused_by_name() {
         let mut job = PlanJob::new(Arc::new(problem.actions), problem.start, problem.goal);
         let error = job.advance(&planner, Budget::Expansions(10)).unwrap_err();
         assert!(matches!(error, PlanError::NotSliced { .. }), "{error}");
-        assert!(error.to_string().contains(&algorithm.to_string()), "{error}");
+        assert!(
+            error.to_string().contains(&algorithm.to_string()),
+            "{error}"
+        );
     }
 }
 

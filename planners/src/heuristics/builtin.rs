@@ -3,8 +3,8 @@
 use search_core::{Estimate, Heuristic};
 use state_atomic::landmarks::{Allowance, LandmarkCount, Stopped};
 use state_atomic::{
-    ActionSet, AdmissibleMismatch, Bits, Ipdb, LmCut, LmCutRegression, Mismatch, PartialState,
-    RelaxedForward, RelaxedRegression, WorldState,
+    ActionSet, AdmissibleMismatch, Bits, Ipdb, IpdbConfig, LmCut, LmCutRegression, Mismatch,
+    PartialState, RelaxedForward, RelaxedRegression, WorldState,
 };
 use state_factored::{
     Combine, Domain, Goal, GoalCount, NumericDistance, NumericHmax, NumericRelaxedPlan,
@@ -260,7 +260,14 @@ impl AtomicFactory for IpdbFactory {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
-        Some(Box::new(Ipdb::new(actions, start, goal.clone())))
+        Some(Box::new(IpdbWhenAsked {
+            actions,
+            start,
+            goal,
+            config: IpdbConfig::default(),
+            deadline: None,
+            ipdb: None,
+        }))
     }
 
     fn regression<'a, B: Bits>(
@@ -270,6 +277,67 @@ impl AtomicFactory for IpdbFactory {
         _: &'a PartialState<B>,
     ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
         None
+    }
+}
+
+/// iPDB's databases, built at the first estimate, once the search has set
+/// its deadline and memory budget: hill climbing stops at the deadline
+/// (keeping the collection so far) and its tables stay within the budget,
+/// so the search's limits hold for the set-up too.
+struct IpdbWhenAsked<'a, B: Bits> {
+    actions: &'a ActionSet<B>,
+    start: &'a WorldState<B>,
+    goal: &'a PartialState<B>,
+    config: IpdbConfig,
+    deadline: Option<std::time::Instant>,
+    ipdb: Option<Ipdb<B>>,
+}
+
+impl<B: Bits> IpdbWhenAsked<'_, B> {
+    fn ipdb(&mut self) -> &mut Ipdb<B> {
+        let Self {
+            actions,
+            start,
+            goal,
+            config,
+            deadline,
+            ipdb,
+        } = self;
+        ipdb.get_or_insert_with(|| {
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                config.max_time = config.max_time.min(left);
+            }
+            Ipdb::with_config(actions, start, (*goal).clone(), config)
+        })
+    }
+}
+
+impl<B: Bits> Heuristic<WorldState<B>, u32> for IpdbWhenAsked<'_, B> {
+    fn estimate(&mut self, state: &WorldState<B>) -> Estimate<u32> {
+        self.ipdb().estimate(state)
+    }
+    fn is_admissible(&self) -> bool {
+        true
+    }
+    fn is_consistent(&self) -> bool {
+        false
+    }
+    fn memory_bytes(&self) -> usize {
+        self.ipdb.as_ref().map_or(0, Heuristic::memory_bytes)
+    }
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        if let Some(bytes) = bytes {
+            // Distances of 4 bytes, the collection and the candidates
+            // beside it, and Dijkstra's queue while a table is built.
+            let entries = bytes / 16;
+            let config = &mut self.config;
+            config.max_collection_size = config.max_collection_size.min(entries);
+            config.max_pdb_size = config.max_pdb_size.min(entries);
+        }
     }
 }
 
@@ -471,3 +539,52 @@ factored_factory!(NumericSumFactory, |d, s, g| NumericDistance::new(
     Combine::Sum
 ));
 factored_factory!(CountingFactory, |d, s, g| OperatorCounting::new(d, s, g));
+
+#[cfg(test)]
+mod tests {
+    use super::{IpdbConfig, IpdbWhenAsked};
+    use search_core::{Estimate, Heuristic};
+    use state_atomic::ActionSet;
+
+    /// iPDB is built at the first estimate, within the deadline and memory
+    /// budget the search set before it: a passed deadline leaves the goal's
+    /// patterns alone, where hill climbing would grow them.
+    #[test]
+    fn ipdb_is_built_within_the_searchs_deadline_and_budget() {
+        let mut actions = ActionSet::<u64>::new();
+        actions
+            .add_action("cook", 10)
+            .pre("has_groceries", true)
+            .eff("has_food", true);
+        actions.add_action("shop", 5).eff("has_groceries", true);
+        let start = actions.state([]).unwrap();
+        let goal = actions.partial([("has_food", true)]).unwrap();
+        let make = || IpdbWhenAsked {
+            actions: &actions,
+            start: &start,
+            goal: &goal,
+            config: IpdbConfig {
+                min_improvement: 1,
+                ..IpdbConfig::default()
+            },
+            deadline: None,
+            ipdb: None,
+        };
+        let mut free = make();
+        assert_eq!(
+            free.memory_bytes(),
+            0,
+            "nothing built before the first estimate"
+        );
+        assert_eq!(free.estimate(&start), Estimate::Value(15));
+        assert_eq!(free.ipdb().patterns().len(), 2);
+        let mut late = make();
+        late.set_deadline(Some(std::time::Instant::now()));
+        assert_eq!(late.estimate(&start), Estimate::Value(10));
+        assert_eq!(late.ipdb().patterns(), [vec![1]], "has_food alone");
+        let mut small = make();
+        small.set_memory_budget(Some(16 * 3));
+        small.estimate(&start);
+        assert!(small.ipdb().abstract_states() <= 3);
+    }
+}
