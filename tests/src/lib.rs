@@ -6,6 +6,7 @@
 //! - [`Recording`]: wraps a space and logs which nodes were expanded.
 //! - [`replay`] and [`path_is_valid`]: check a returned solution edge by edge.
 //! - [`resident`]: the process's resident set, for the memory-limit tests.
+//! - [`random_task`]: random small STRIPS tasks for property tests.
 //! - [`shuffle`]: PDDL task files with their `:init` facts, objects and
 //!   actions in another order.
 //! - [`reference`](mod@reference): plain textbook searches, written without search-core, that
@@ -26,6 +27,7 @@
 //! assert_eq!(replay(&grid, &grid.start(), plan), Ok(6));
 //! ```
 
+pub mod random_task;
 pub mod shuffle;
 
 /// The README's example, run as a doctest so it cannot rot.

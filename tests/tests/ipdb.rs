@@ -11,96 +11,8 @@ use planners::pddl::solve_files;
 use planners::{Direction, PlanError, Planner, PlannerConfig};
 use proptest::prelude::*;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search};
-use state_atomic::{
-    ActionSet, Bits, ForwardSpace, Ipdb, IpdbConfig, PartialState, SparseBits, WorldState,
-};
-
-/// A random action: preconditions, effects (atom index, value) and cost.
-type SpecAction = (Vec<(usize, bool)>, Vec<(usize, bool)>, u32);
-
-/// A random STRIPS task.
-#[derive(Clone, Debug)]
-struct Spec {
-    atoms: usize,
-    actions: Vec<SpecAction>,
-    start: Vec<bool>,
-    goal: Vec<(usize, bool)>,
-    /// Indices into the actions for random walks to other states.
-    walk: Vec<usize>,
-}
-
-fn literals(atoms: usize) -> impl Strategy<Value = Vec<(usize, bool)>> {
-    prop::collection::vec((0..atoms, any::<bool>()), 0..=3)
-}
-
-fn spec() -> impl Strategy<Value = Spec> {
-    (3_usize..=7).prop_flat_map(|atoms| {
-        (
-            // Costs from 0: zero-cost actions are common.
-            prop::collection::vec((literals(atoms), literals(atoms), 0_u32..=3), 2..=10),
-            prop::collection::vec(any::<bool>(), atoms),
-            prop::collection::vec((0..atoms, any::<bool>()), 1..=3),
-            prop::collection::vec(0_usize..10, 0..=12),
-        )
-            .prop_map(move |(actions, start, mut goal, walk)| {
-                goal[0].1 = !start[goal[0].0];
-                Spec {
-                    atoms,
-                    actions,
-                    start,
-                    goal,
-                    walk,
-                }
-            })
-    })
-}
-
-struct Built<B: Bits> {
-    actions: ActionSet<B>,
-    start: WorldState<B>,
-    goal: PartialState<B>,
-}
-
-fn build<B: Bits>(spec: &Spec) -> Built<B> {
-    let name = |i: usize| format!("a{i}");
-    let mut actions = ActionSet::<B>::new();
-    for i in 0..spec.atoms {
-        actions.declare(&name(i)).unwrap();
-    }
-    for (k, (pre, eff, cost)) in spec.actions.iter().enumerate() {
-        let mut b = actions.add_action(&format!("act{k}"), *cost);
-        for (atom, value) in pre.iter().copied().collect::<BTreeMap<_, _>>() {
-            b.pre(&name(atom), value);
-        }
-        for (atom, value) in eff.iter().copied().collect::<BTreeMap<_, _>>() {
-            b.eff(&name(atom), value);
-        }
-    }
-    actions.check().unwrap();
-    let true_atoms: Vec<String> = (0..spec.atoms)
-        .filter(|&i| spec.start[i])
-        .map(name)
-        .collect();
-    let start = actions
-        .state(true_atoms.iter().map(String::as_str))
-        .unwrap();
-    let goal: Vec<(String, bool)> = spec
-        .goal
-        .iter()
-        .copied()
-        .collect::<BTreeMap<_, _>>()
-        .into_iter()
-        .map(|(a, v)| (name(a), v))
-        .collect();
-    let goal = actions
-        .partial(goal.iter().map(|(n, v)| (n.as_str(), *v)))
-        .unwrap();
-    Built {
-        actions,
-        start,
-        goal,
-    }
-}
+use state_atomic::{ActionSet, Bits, ForwardSpace, Ipdb, IpdbConfig, SparseBits, WorldState};
+use tests::random_task::{build, spec, Built};
 
 /// (changed variable, from, to (`domain`: none), other conditions, cost).
 type FdrAction = (usize, usize, usize, Vec<(usize, usize)>, u32);
@@ -275,9 +187,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn ipdb_is_admissible_on_binary_variables(spec in spec()) {
-        check(&build::<u64>(&spec), &spec.walk)?;
-        check(&build::<SparseBits>(&spec), &spec.walk)?;
+    fn ipdb_is_admissible_on_binary_variables(spec in spec(3..=7, 3)) {
+        check(&build::<u64>(&spec, 0), &spec.walk)?;
+        check(&build::<SparseBits>(&spec, 0), &spec.walk)?;
     }
 
     #[test]
