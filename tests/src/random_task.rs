@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
 use proptest::prelude::*;
-use state_atomic::{ActionSet, Bits, PartialState, WorldState};
+use search_core::{Algorithm, Heuristic, Outcome, Search};
+use state_atomic::{ActionSet, Bits, ForwardSpace, PartialState, WorldState};
 
 /// A random action: preconditions, effects (atom index, value) and cost.
 pub type SpecAction = (Vec<(usize, bool)>, Vec<(usize, bool)>, u32);
@@ -107,4 +108,50 @@ pub fn build<B: Bits>(spec: &Spec, offset: usize) -> Built<B> {
         start,
         goal,
     }
+}
+
+/// The optimal cost from `from` (`None`: no plan) by `algorithm` with
+/// `h`, the plan replayed.
+///
+/// # Panics
+/// If the search fails or its plan does not replay at its cost.
+pub fn optimal<B: Bits>(
+    built: &Built<B>,
+    from: WorldState<B>,
+    algorithm: Algorithm,
+    h: Box<dyn Heuristic<WorldState<B>, u32> + '_>,
+) -> Option<u32> {
+    let space = ForwardSpace::new(&built.actions, built.goal.clone()).unwrap();
+    let result = Search::new(&space, from.clone())
+        .algorithm(algorithm)
+        .heuristic(h)
+        .run()
+        .unwrap();
+    match result.outcome {
+        Outcome::Solved(s) => {
+            let replay = built.actions.validate(from, &built.goal, &s.actions);
+            assert_eq!(replay, Ok(u64::from(s.cost)));
+            Some(s.cost)
+        }
+        Outcome::Exhausted => None,
+        other => panic!("no limits were set: {other:?}"),
+    }
+}
+
+/// The start and the states a walk by `walk` (indices into the actions)
+/// reaches from it.
+pub fn states<B: Bits>(built: &Built<B>, walk: &[usize]) -> Vec<WorldState<B>> {
+    let all: Vec<_> = built.actions.iter().collect();
+    let mut state = built.start.clone();
+    let mut out = vec![state.clone()];
+    for &k in walk {
+        let Some(action) = all.get(k % all.len().max(1)) else {
+            break;
+        };
+        if state.satisfies(&action.pre) {
+            state = state.apply(&action.eff);
+            out.push(state.clone());
+        }
+    }
+    out
 }

@@ -10,9 +10,9 @@ use planners::heuristics::heuristic;
 use planners::pddl::solve_files;
 use planners::{Direction, PlanError, Planner, PlannerConfig};
 use proptest::prelude::*;
-use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search};
-use state_atomic::{ActionSet, Bits, ForwardSpace, Ipdb, IpdbConfig, SparseBits, WorldState};
-use tests::random_task::{build, spec, Built};
+use search_core::{Algorithm, Blind, Estimate, Heuristic};
+use state_atomic::{ActionSet, Bits, Ipdb, IpdbConfig, SparseBits};
+use tests::random_task::{build, optimal, spec, states, Built};
 
 /// (changed variable, from, to (`domain`: none), other conditions, cost).
 type FdrAction = (usize, usize, usize, Vec<(usize, usize)>, u32);
@@ -109,47 +109,6 @@ fn build_fdr(spec: &FdrSpec) -> Built<u64> {
         start,
         goal,
     }
-}
-
-/// The optimal cost from `from` (`None`: no plan) by `algorithm`.
-fn optimal<B: Bits>(
-    built: &Built<B>,
-    from: WorldState<B>,
-    algorithm: Algorithm,
-    h: Box<dyn Heuristic<WorldState<B>, u32> + '_>,
-) -> Option<u32> {
-    let space = ForwardSpace::new(&built.actions, built.goal.clone()).unwrap();
-    let result = Search::new(&space, from.clone())
-        .algorithm(algorithm)
-        .heuristic(h)
-        .run()
-        .unwrap();
-    match result.outcome {
-        Outcome::Solved(s) => {
-            let replay = built.actions.validate(from, &built.goal, &s.actions);
-            assert_eq!(replay, Ok(u64::from(s.cost)));
-            Some(s.cost)
-        }
-        Outcome::Exhausted => None,
-        other => panic!("no limits were set: {other:?}"),
-    }
-}
-
-/// The start and the states a walk by `walk` reaches from it.
-fn states<B: Bits>(built: &Built<B>, walk: &[usize]) -> Vec<WorldState<B>> {
-    let all: Vec<_> = built.actions.iter().collect();
-    let mut state = built.start.clone();
-    let mut out = vec![state.clone()];
-    for &k in walk {
-        let Some(action) = all.get(k % all.len().max(1)) else {
-            break;
-        };
-        if state.satisfies(&action.pre) {
-            state = state.apply(&action.eff);
-            out.push(state.clone());
-        }
-    }
-    out
 }
 
 /// Hill climbing that keeps any pattern that helps one sample, so the

@@ -9,49 +9,10 @@ use planners::pddl::{ground, parse_domain, parse_problem, GroundedTask, Groundin
 use proptest::prelude::*;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search};
 use state_atomic::{
-    ActionSet, Bits, ForwardSpace, LmCut, LmCutRegression, RegressionSpace, RelaxedForward,
-    RelaxedRegression, SparseBits, Wide, WorldState,
+    ActionSet, Bits, LmCut, LmCutRegression, RegressionSpace, RelaxedForward, RelaxedRegression,
+    SparseBits, Wide,
 };
-use tests::random_task::{build, spec, Built, Spec};
-
-/// The optimal cost from `from` (`None`: no plan) by `algorithm`.
-fn optimal<B: Bits>(
-    built: &Built<B>,
-    from: WorldState<B>,
-    algorithm: Algorithm,
-    h: Box<dyn Heuristic<WorldState<B>, u32> + '_>,
-) -> Option<u32> {
-    let space = ForwardSpace::new(&built.actions, built.goal.clone()).unwrap();
-    let result = Search::new(&space, from.clone())
-        .algorithm(algorithm)
-        .heuristic(h)
-        .run()
-        .unwrap();
-    match result.outcome {
-        Outcome::Solved(s) => {
-            let replay = built.actions.validate(from, &built.goal, &s.actions);
-            assert_eq!(replay, Ok(u64::from(s.cost)));
-            Some(s.cost)
-        }
-        Outcome::Exhausted => None,
-        other => panic!("no limits were set: {other:?}"),
-    }
-}
-
-/// The start and the states a walk by `spec.walk` reaches from it.
-fn states<B: Bits>(built: &Built<B>, walk: &[usize]) -> Vec<WorldState<B>> {
-    let all: Vec<_> = built.actions.iter().collect();
-    let mut state = built.start.clone();
-    let mut out = vec![state.clone()];
-    for &k in walk {
-        let action = all[k % all.len()];
-        if state.satisfies(&action.pre) {
-            state = state.apply(&action.eff);
-            out.push(state.clone());
-        }
-    }
-    out
-}
+use tests::random_task::{build, optimal, spec, states, Built, Spec};
 
 /// Every property on one width; `offset` moves the atoms up the bitset.
 fn check<B: Bits>(spec: &Spec, offset: usize) -> Result<(), TestCaseError> {
