@@ -115,8 +115,7 @@ impl<C: Ord + Copy> Entries<C> {
             Entries::Ordered(heap) => {
                 vec_growth(heap.capacity(), heap.len() + more) * size_of::<(C, u64, u32)>()
             }
-            // A new type's bucket and map entry per push at most.
-            Entries::Types(_) => more * (size_of::<Vec<u32>>() + 4 * size_of::<(C, C)>() + 32),
+            Entries::Types(_) => TypeBuckets::<(C, C)>::growth(more),
         }
     }
 }

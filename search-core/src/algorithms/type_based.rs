@@ -81,8 +81,17 @@ impl<T: Ord + Copy> TypeBuckets<T> {
         slots * size_of::<u32>()
             + self.buckets.capacity() * size_of::<Vec<u32>>()
             + self.types.capacity() * size_of::<T>()
-            + self.bucket_of.len() * (size_of::<(T, usize)>() + size_of::<usize>())
+            + self.bucket_of.len() * Self::MAP_ENTRY
     }
+
+    /// Bytes `more` pushes may add at most: each a new type (its bucket,
+    /// type and map entry), its slot and its bucket's first growth.
+    pub(crate) fn growth(more: usize) -> usize {
+        more * (size_of::<Vec<u32>>() + size_of::<T>() + Self::MAP_ENTRY + 4 * size_of::<u32>())
+    }
+
+    /// A map entry's bytes, roughly: the pair and a share of its node.
+    const MAP_ENTRY: usize = size_of::<(T, usize)>() + size_of::<usize>();
 
     /// A number below `n` (at least 1), from the next random bits.
     fn below(&mut self, n: usize) -> usize {

@@ -32,7 +32,8 @@ pub struct IpdbConfig {
     pub min_improvement: usize,
     /// The climb stops after this long (with the collection so far).
     pub max_time: Duration,
-    /// The random walks' seed: the same seed gives the same patterns.
+    /// The random walks' seed: the same seed gives the same patterns
+    /// (unless [`max_time`](Self::max_time) stops the climb).
     pub seed: u64,
 }
 

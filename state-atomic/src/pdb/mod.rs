@@ -16,7 +16,9 @@
 //!
 //! The hill climbing samples states by random walks from a seeded
 //! generator ([`IpdbConfig::seed`]): the same task gives the same patterns
-//! and the same estimates on every run.
+//! and the same estimates on every run, unless the climb is stopped by its
+//! time limit ([`IpdbConfig::max_time`], or the search's deadline in the
+//! planner), when what it chose depends on the machine's speed.
 //!
 //! Files: `variables.rs` (the finite-domain view), `projection.rs` (one
 //! database), `canonical.rs` (additivity and the canonical sum),
