@@ -75,6 +75,7 @@
 //! ```
 
 mod algorithms;
+pub mod bidirectional;
 mod cost;
 mod dominance;
 mod engine;

@@ -282,7 +282,9 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost>,
 {
-    type Space = S;
+    type Node = S::Node;
+    type Action = S::Action;
+    type Cost = S::Cost;
 
     // Each step clones a node's successors; a clock reading costs little.
     const PACED_CLOCK: bool = false;

@@ -739,7 +739,9 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost>,
 {
-    type Space = S;
+    type Node = S::Node;
+    type Action = S::Action;
+    type Cost = S::Cost;
 
     // Estimates dominate a lazy search's time, so one clock reading per
     // removal costs little.

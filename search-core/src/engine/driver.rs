@@ -5,10 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::{
-    Limit, Outcome, ResultOf, SearchError, SearchLimits, SearchResult, SearchSpace, Solution,
-    Statistics,
-};
+use crate::{Cost, Limit, Outcome, SearchError, SearchLimits, SearchResult, Solution, Statistics};
 
 /// Whether a search can go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,17 +131,18 @@ impl Clock {
     }
 }
 
-type CostOf<T> = <<T as Step>::Space as SearchSpace>::Cost;
-type PlanOf<T> = Solution<
-    <<T as Step>::Space as SearchSpace>::Node,
-    <<T as Step>::Space as SearchSpace>::Action,
-    CostOf<T>,
->;
+type CostOf<T> = <T as Step>::Cost;
+type PlanOf<T> = Solution<<T as Step>::Node, <T as Step>::Action, CostOf<T>>;
+type ResultOf<T> = SearchResult<<T as Step>::Node, <T as Step>::Action, CostOf<T>>;
 
 /// One algorithm's step, and what the loop asks of it.
 pub(crate) trait Step {
-    /// The space searched.
-    type Space: SearchSpace;
+    /// The nodes of the solutions it returns.
+    type Node;
+    /// Their actions.
+    type Action;
+    /// Their costs.
+    type Cost: Cost;
 
     /// Whether the clock is read only about every millisecond of
     /// expansions ([`Clock`]), for searches whose expansions are cheap;
@@ -220,7 +218,7 @@ pub(crate) fn step<T: Step>(search: &mut T, budget: u64) -> Result<Status, Searc
 ///
 /// # Errors
 /// The error the search failed with.
-pub(crate) fn run<T: Step>(search: &mut T) -> Result<ResultOf<T::Space>, SearchError> {
+pub(crate) fn run<T: Step>(search: &mut T) -> Result<ResultOf<T>, SearchError> {
     while step(search, u64::MAX)? == Status::Running {}
     // An anytime search's best plan; a limit or cancellation that came
     // before the search ended keeps it but does not make it a final answer.

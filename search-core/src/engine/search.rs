@@ -631,7 +631,9 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost>,
 {
-    type Space = S;
+    type Node = S::Node;
+    type Action = S::Action;
+    type Cost = S::Cost;
 
     // Fast expansions (a grid's take tens of nanoseconds) would pay for
     // a clock reading each.
