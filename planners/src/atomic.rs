@@ -38,6 +38,10 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         ))
     }
 
+    fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
+        state.satisfies(subgoal)
+    }
+
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
         RegressionSpace::<B>::execution_order(regressed)
     }

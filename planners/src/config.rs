@@ -21,18 +21,57 @@ pub enum Direction {
     /// not serve it), forward alone, with a note in
     /// [`PlanReport::notes`](crate::PlanReport::notes).
     Portfolio,
+    /// Both at once in one search that meets in the middle: forward states
+    /// and regression subgoals, met where a state satisfies a subgoal
+    /// ([`search_core::bidirectional`]). A* runs as NBS with the
+    /// heuristic in both directions (optimal with an admissible one),
+    /// Dijkstra as bidirectional Dijkstra.
+    Bidirectional,
 }
 
 impl Direction {
-    /// The short name used in configuration names: `fwd`, `reg`, `portfolio`.
+    /// The short name used in configuration names: `fwd`, `reg`,
+    /// `portfolio`, `bid`.
     pub fn short_name(self) -> &'static str {
         match self {
             Direction::Forward => "fwd",
             Direction::Regression => "reg",
             Direction::Portfolio => "portfolio",
+            Direction::Bidirectional => "bid",
+        }
+    }
+
+    /// The name of `algorithm` in this direction's configuration names:
+    /// its own, except that bidirectional A* is `nbs`.
+    ///
+    /// ```
+    /// use planners::Direction;
+    /// use search_core::Algorithm;
+    /// assert_eq!(Direction::Bidirectional.algorithm_name(Algorithm::AStar), "nbs");
+    /// assert_eq!(Direction::Forward.algorithm_name(Algorithm::AStar), "astar");
+    /// ```
+    pub fn algorithm_name(self, algorithm: Algorithm) -> String {
+        match (self, algorithm) {
+            (Direction::Bidirectional, Algorithm::AStar) => NBS.to_owned(),
+            _ => algorithm.to_string(),
+        }
+    }
+
+    /// Reads an algorithm's name in this direction's configuration names
+    /// (`nbs` is bidirectional A*).
+    ///
+    /// # Errors
+    /// [`PlanError::Search`] for a name that is no algorithm.
+    pub fn parse_algorithm(self, name: &str) -> Result<Algorithm, PlanError> {
+        match (self, name) {
+            (Direction::Bidirectional, NBS) => Ok(Algorithm::AStar),
+            _ => Ok(name.parse()?),
         }
     }
 }
+
+/// Bidirectional A*'s name in configurations.
+const NBS: &str = "nbs";
 
 impl fmt::Display for Direction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -40,6 +79,7 @@ impl fmt::Display for Direction {
             Direction::Forward => "forward",
             Direction::Regression => "regression",
             Direction::Portfolio => "portfolio",
+            Direction::Bidirectional => "bidirectional",
         })
     }
 }
@@ -47,16 +87,18 @@ impl fmt::Display for Direction {
 impl FromStr for Direction {
     type Err = PlanError;
 
-    /// `forward`/`fwd`, `regression`/`reg`/`backward`, `portfolio`/`both`.
+    /// `forward`/`fwd`, `regression`/`reg`/`backward`, `portfolio`/`both`,
+    /// `bidirectional`/`bid`.
     fn from_str(s: &str) -> Result<Self, PlanError> {
         match s.to_ascii_lowercase().as_str() {
             "forward" | "fwd" => Ok(Direction::Forward),
             "regression" | "reg" | "backward" => Ok(Direction::Regression),
             "portfolio" | "both" => Ok(Direction::Portfolio),
+            "bidirectional" | "bid" => Ok(Direction::Bidirectional),
             _ => Err(PlanError::UnknownName {
                 kind: "direction",
                 name: s.to_owned(),
-                known: "forward, regression, portfolio".to_owned(),
+                known: "forward, regression, portfolio, bidirectional".to_owned(),
             }),
         }
     }
@@ -97,12 +139,13 @@ pub struct PlannerConfig {
 }
 
 impl PlannerConfig {
-    /// A short name such as `fwd-astar-hmax`, `reg-gbfs-ff`.
+    /// A short name such as `fwd-astar-hmax`, `reg-gbfs-ff`,
+    /// `bid-nbs-lmcut`.
     pub fn name(&self) -> String {
         format!(
             "{}-{}-{}",
             self.direction.short_name(),
-            self.algorithm,
+            self.direction.algorithm_name(self.algorithm),
             self.heuristic
         )
     }

@@ -50,6 +50,12 @@ pub enum PlanError {
         /// The alternation's name.
         heuristic: String,
     },
+    /// Bidirectional search was asked of an algorithm it has no form of.
+    #[error("{algorithm} search has no bidirectional form; bidirectional search runs nbs (astar) or dijkstra")]
+    NotBidirectional {
+        /// The algorithm's name.
+        algorithm: String,
+    },
     /// An algorithm that cannot be sliced across ticks
     /// ([`PlanJob`](crate::PlanJob)).
     #[error("{algorithm} search cannot be sliced across ticks (its own engine runs to the end); use gbfs or astar")]

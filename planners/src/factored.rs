@@ -29,6 +29,10 @@ impl PlanningDomain for Domain {
         Ok((space, node))
     }
 
+    fn satisfies(&self, state: &State, subgoal: &Subgoal) -> bool {
+        subgoal.is_satisfied_by(state)
+    }
+
     type View = Self;
 
     fn task_view(&self) -> &Self {

@@ -57,6 +57,7 @@ mod atomic;
 #[cfg(feature = "bevy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "bevy")))]
 pub mod bevy;
+mod bidirectional;
 mod config;
 mod error;
 mod factored;

@@ -134,6 +134,9 @@ pub struct PlanReport<Id> {
     pub forward: Option<Statistics>,
     /// The regression search's statistics, if it ran.
     pub regression: Option<Statistics>,
+    /// A bidirectional search's statistics over both sides (each side's
+    /// are in `forward` and `regression`).
+    pub both: Option<Statistics>,
     /// Wall time of the whole call.
     pub elapsed: Duration,
     /// Time spent making the heuristic (tables built before its first
@@ -175,6 +178,7 @@ impl<Id> PlanReport<Id> {
     ///     direction: Direction::Forward,
     ///     forward: None,
     ///     regression: None,
+    ///     both: None,
     ///     elapsed: std::time::Duration::ZERO,
     ///     setup_time: std::time::Duration::ZERO,
     ///     improvements: Vec::new(),
@@ -193,6 +197,7 @@ impl<Id> PlanReport<Id> {
             direction: self.direction,
             forward: self.forward,
             regression: self.regression,
+            both: self.both,
             elapsed: self.elapsed,
             setup_time: self.setup_time,
             improvements: self
@@ -218,6 +223,7 @@ impl<Id> PlanReport<Id> {
     pub fn stats(&self) -> &Statistics {
         let chosen = match self.direction {
             Direction::Regression => self.regression.as_ref(),
+            Direction::Bidirectional => self.both.as_ref(),
             _ => self.forward.as_ref(),
         };
         chosen

@@ -95,7 +95,7 @@ impl Traces {
         match direction {
             Direction::Forward => Some(&self.forward),
             Direction::Regression => Some(&self.regression),
-            Direction::Portfolio => None,
+            Direction::Portfolio | Direction::Bidirectional => None,
         }
     }
 
@@ -244,6 +244,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     direction: Direction::Forward,
                     forward: Some(run.stats),
                     regression: None,
+                    both: None,
                     elapsed: Duration::ZERO,
                     setup_time: run.setup_time,
                     improvements: run.improvements,
@@ -257,6 +258,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     direction: Direction::Regression,
                     forward: None,
                     regression: Some(run.stats),
+                    both: None,
                     elapsed: Duration::ZERO,
                     setup_time: run.setup_time,
                     improvements: run.improvements,
@@ -264,6 +266,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                 }
             }
             Direction::Portfolio => self.portfolio(domain, start, goal)?,
+            Direction::Bidirectional => self.bidirectional(domain, start, goal, limits.clone())?,
         };
         report.elapsed = began.elapsed();
         Ok(report)
@@ -404,6 +407,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     direction: Direction::Forward,
                     forward: Some(forward.stats),
                     regression: None,
+                    both: None,
                     elapsed: Duration::ZERO,
                     setup_time: forward.setup_time,
                     improvements: forward.improvements,
@@ -437,6 +441,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             direction,
             forward: Some(forward_stats),
             regression: Some(regression_stats),
+            both: None,
             elapsed: Duration::ZERO,
             setup_time,
             improvements,

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use search_core::bidirectional::{Meeting, Stored};
 use search_core::{Heuristic, Node, SearchSpace};
 
 use crate::heuristics::TaskView;
@@ -52,6 +53,20 @@ pub trait PlanningDomain: Sync {
         start: &'a Self::State,
         goal: &'a Self::Goal,
     ) -> Result<(Self::Regression<'a>, Self::Subgoal), PlanError>;
+
+    /// Whether `state` satisfies `subgoal`: where a bidirectional search's
+    /// forward states meet its regression subgoals.
+    fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool;
+
+    /// The meeting test of a bidirectional search
+    /// ([`Direction::Bidirectional`](crate::Direction)): which stored
+    /// subgoals a new state satisfies, and which stored states satisfy a
+    /// new subgoal. The default scans the other side's nodes with
+    /// [`satisfies`](Self::satisfies); a domain whose states are bits
+    /// answers from an index instead.
+    fn meeting(&self) -> impl Meeting<Self::State, Self::Subgoal> + '_ {
+        Scan(self)
+    }
 
     /// The regressed actions of a solution in execution order.
     fn execution_order(&self, regressed: &[Self::ActionId]) -> Vec<Self::ActionId> {
@@ -211,6 +226,14 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
         (**self).regression(start, goal)
     }
 
+    fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
+        (**self).satisfies(state, subgoal)
+    }
+
+    fn meeting(&self) -> impl Meeting<Self::State, Self::Subgoal> + '_ {
+        (**self).meeting()
+    }
+
     fn execution_order(&self, regressed: &[Self::ActionId]) -> Vec<Self::ActionId> {
         (**self).execution_order(regressed)
     }
@@ -273,5 +296,37 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
         plan: &[Self::ActionId],
     ) -> Result<u64, PlanError> {
         (**self).validate(start, goal, plan)
+    }
+}
+
+/// A meeting that scans the other side's stored nodes with
+/// [`PlanningDomain::satisfies`]: for domains without an index.
+struct Scan<'d, D: ?Sized>(&'d D);
+
+impl<D: PlanningDomain + ?Sized> Meeting<D::State, D::Subgoal> for Scan<'_, D> {
+    fn forward_meets(
+        &self,
+        node: &D::State,
+        backward: Stored<'_, D::Subgoal>,
+        mut met: impl FnMut(u32),
+    ) {
+        for (number, subgoal) in backward.iter() {
+            if self.0.satisfies(node, subgoal) {
+                met(number);
+            }
+        }
+    }
+
+    fn backward_meets(
+        &self,
+        node: &D::Subgoal,
+        forward: Stored<'_, D::State>,
+        mut met: impl FnMut(u32),
+    ) {
+        for (number, state) in forward.iter() {
+            if self.0.satisfies(state, node) {
+                met(number);
+            }
+        }
     }
 }

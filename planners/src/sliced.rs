@@ -209,7 +209,7 @@ impl<D: PlanningDomain> PlanJob<D> {
     ///
     /// # Errors
     /// As [`Planner::plan`], and [`PlanError::NotSliced`] for lazy greedy
-    /// search.
+    /// and bidirectional search.
     pub fn advance(
         &mut self,
         planner: &Planner<'_, D>,
@@ -219,9 +219,9 @@ impl<D: PlanningDomain> PlanJob<D> {
             return Ok(Some(report.clone()));
         }
         let config = planner.config();
-        if config.algorithm.is_lazy() {
+        if config.algorithm.is_lazy() || config.direction == Direction::Bidirectional {
             return Err(PlanError::NotSliced {
-                algorithm: config.algorithm.to_string(),
+                algorithm: config.direction.algorithm_name(config.algorithm),
             });
         }
         if matches!(
@@ -356,6 +356,7 @@ impl<D: PlanningDomain> PlanJob<D> {
             direction,
             forward: forward_stats,
             regression: regression_stats,
+            both: None,
             elapsed: self.spent.1,
             setup_time: self.setup_time,
             improvements: run.improvements,

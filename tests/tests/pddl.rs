@@ -341,10 +341,11 @@ fn road_problem(goal: &str) -> String {
     )
 }
 
-const EVERY_DIRECTION: [Direction; 3] = [
+const EVERY_DIRECTION: [Direction; 4] = [
     Direction::Forward,
     Direction::Regression,
     Direction::Portfolio,
+    Direction::Bidirectional,
 ];
 
 /// Solves the road task `problem` in every direction with each of

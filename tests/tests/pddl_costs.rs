@@ -55,6 +55,7 @@ fn every_config() -> Vec<PlannerConfig> {
         Direction::Forward,
         Direction::Regression,
         Direction::Portfolio,
+        Direction::Bidirectional,
     ] {
         configs.push(config(direction, Algorithm::AStar, "blind"));
         configs.push(config(direction, Algorithm::AStar, "hmax"));

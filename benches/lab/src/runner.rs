@@ -620,8 +620,10 @@ fn summarize<Id: Copy>(
         PlanOutcome::Cancelled { .. } => (RunOutcome::Cancelled, None, None, None, None),
     };
     let last_jump = report.stats().expanded_until_last_jump;
-    let (stats, winner) = match (&report.forward, &report.regression) {
-        (Some(f), Some(r)) => (sum(f, r), Some(report.direction)),
+    let (stats, winner) = match (&report.both, &report.forward, &report.regression) {
+        // One search of both sides: nobody won.
+        (Some(both), ..) => (both.clone(), None),
+        (None, Some(f), Some(r)) => (sum(f, r), Some(report.direction)),
         _ => (report.stats().clone(), None),
     };
     Measured {

@@ -375,13 +375,15 @@ impl Configuration {
                 .parse()
                 .map_err(|e: planners::PlanError| bad(e.to_string()))?,
         };
-        let algorithm = parse_algorithm(a).map_err(|e| bad(e.to_string()))?;
+        let algorithm = direction
+            .parse_algorithm(a)
+            .map_err(|e| bad(format!("algorithm `{a}`: {e}")))?;
         let heuristic = heuristics.get(h).map_err(|e| bad(e.to_string()))?;
         let config = Self::searchlab(direction, algorithm, heuristic);
         if !stubborn_sets {
             return Ok(config);
         }
-        if direction == Direction::Regression {
+        if matches!(direction, Direction::Regression | Direction::Bidirectional) {
             return Err(bad("stubborn sets prune forward search only".to_owned()));
         }
         Ok(config.with_stubborn_sets())
@@ -399,7 +401,7 @@ impl Configuration {
             } => format!(
                 "{}-{}-{}{}",
                 direction.short_name(),
-                algorithm,
+                direction.algorithm_name(*algorithm),
                 heuristic.name(),
                 if *stubborn_sets { STUBBORN_SUFFIX } else { "" }
             ),

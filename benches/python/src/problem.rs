@@ -91,9 +91,10 @@ impl Problem {
 
     /// Plans the problem.
     ///
-    /// :param direction: ``forward`` (the default), ``regression`` or
+    /// :param direction: ``forward`` (the default), ``regression``,
     ///     ``portfolio`` (both at once on two threads; the first answer
-    ///     wins).
+    ///     wins) or ``bidirectional`` (one search from both ends that meets
+    ///     in the middle; ``astar`` or ``dijkstra``).
     /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
     ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs`` or
     ///     ``lazytype`` (with type-based exploration).
@@ -347,9 +348,10 @@ impl PddlTask {
     /// Grounds and plans the task (parsing and grounding count toward
     /// ``max_time``).
     ///
-    /// :param direction: ``forward`` (the default), ``regression`` or
+    /// :param direction: ``forward`` (the default), ``regression``,
     ///     ``portfolio`` (both at once on two threads; the first answer
-    ///     wins).
+    ///     wins) or ``bidirectional`` (one search from both ends that meets
+    ///     in the middle; ``astar`` or ``dijkstra``).
     /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
     ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs`` or
     ///     ``lazytype`` (with type-based exploration).

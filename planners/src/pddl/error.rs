@@ -108,6 +108,7 @@ impl SolveError {
             direction,
             forward: None,
             regression: None,
+            both: None,
             elapsed,
             setup_time: Duration::ZERO,
             improvements: Vec::new(),

@@ -333,6 +333,10 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         Ok((regression, goal.clone()))
     }
 
+    fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
+        state.satisfies(subgoal)
+    }
+
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
         RegressionSpace::<Bp>::execution_order(regressed)
     }

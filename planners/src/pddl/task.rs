@@ -603,6 +603,10 @@ impl<B: Bits> PlanningDomain for Task<B> {
         Ok((TaskRegression { space, task: self }, goal.clone()))
     }
 
+    fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
+        state.satisfies(subgoal)
+    }
+
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
         RegressionSpace::<B>::execution_order(regressed)
     }

@@ -46,7 +46,7 @@ pub const EXIT_NO_PLAN_FOUND: u8 = 5;
 /// What `searchlab plan` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct PlanRequest {
-    /// Forward, regression or portfolio.
+    /// Forward, regression, portfolio or bidirectional.
     pub direction: Direction,
     /// The search algorithm.
     pub algorithm: Algorithm,
@@ -730,6 +730,7 @@ fn to_json<Id>(
         "direction": report.direction.to_string(),
         "forward": stats_json(report.forward.as_ref()),
         "regression": stats_json(report.regression.as_ref()),
+        "both": stats_json(report.both.as_ref()),
         "time": report.elapsed.as_secs_f64(),
         "setup_time": report.setup_time.as_secs_f64(),
         "improvements": improvements_json(&report.improvements),
@@ -819,12 +820,15 @@ fn to_text<Id>(
         let _ = writeln!(out, "note      {note}");
     }
     improvements_text(&mut out, &report.improvements);
-    if report.forward.is_some() && report.regression.is_some() {
+    if report.direction == Direction::Portfolio
+        || (report.both.is_none() && report.forward.is_some() && report.regression.is_some())
+    {
         let _ = writeln!(out, "\nportfolio winner: {}", report.direction);
     }
     let columns: Vec<(&str, &Statistics)> = [
         ("forward", report.forward.as_ref()),
         ("regression", report.regression.as_ref()),
+        ("both", report.both.as_ref()),
     ]
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))
@@ -888,7 +892,9 @@ pub(super) struct PlanArgs {
     /// refused, never replaced.
     #[arg(long, value_name = "FILE")]
     plan_file: Option<PathBuf>,
-    /// forward, regression or portfolio.
+    /// forward, regression, portfolio (both at once, the first answer
+    /// wins) or bidirectional (one search from both ends that meets in the
+    /// middle: NBS with astar, bidirectional Dijkstra with dijkstra).
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
     /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs, rwastar (restarting
