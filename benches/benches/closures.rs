@@ -15,6 +15,7 @@
 //! `cargo bench -p benches --bench closures`
 
 use benches::grid::{Cell, Grid, SplitMix64};
+use benches::roads::Roads;
 use criterion::Criterion;
 
 const SIDE: u32 = 200;
@@ -52,83 +53,6 @@ fn grid8(grid: &Grid, (x, y): Cell) -> impl Iterator<Item = (Cell, u32)> + '_ {
 fn octile((x, y): Cell, (gx, gy): Cell) -> u32 {
     let (dx, dy) = (x.abs_diff(gx), y.abs_diff(gy));
     10 * dx.max(dy) + 4 * dx.min(dy)
-}
-
-/// A road network: junctions on a jittered lattice, most neighbouring
-/// junctions joined, a few long highways; costs are lengths (rounded up),
-/// so the straight-line distance (rounded down) never overestimates.
-struct Roads {
-    at: Vec<(f64, f64)>,
-    edges: Vec<Vec<(u32, u32)>>,
-    goal: u32,
-}
-
-/// A distance in whole units, `round`ed (`f64::ceil` or `f64::floor`).
-#[expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "distances are positive and below 2^32"
-)]
-fn whole(a: (f64, f64), b: (f64, f64), round: fn(f64) -> f64) -> u32 {
-    round((a.0 - b.0).hypot(a.1 - b.1)) as u32
-}
-
-impl Roads {
-    fn new(side: u32, seed: u64) -> Self {
-        let mut rng = SplitMix64::new(seed);
-        let n = side * side;
-        let at: Vec<(f64, f64)> = (0..n)
-            .map(|k| {
-                let (x, y) = (f64::from(k % side), f64::from(k / side));
-                (
-                    100.0 * x + 60.0 * rng.next_f64(),
-                    100.0 * y + 60.0 * rng.next_f64(),
-                )
-            })
-            .collect();
-        let mut edges = vec![Vec::new(); n as usize];
-        let join = |a: u32, b: u32, edges: &mut Vec<Vec<(u32, u32)>>| {
-            let length = whole(at[a as usize], at[b as usize], f64::ceil);
-            edges[a as usize].push((b, length));
-            edges[b as usize].push((a, length));
-        };
-        for k in 0..n {
-            if k % side + 1 < side && rng.next_f64() < 0.8 {
-                join(k, k + 1, &mut edges);
-            }
-            if k / side + 1 < side && rng.next_f64() < 0.8 {
-                join(k, k + side, &mut edges);
-            }
-        }
-        let pick = |rng: &mut SplitMix64| u32::try_from(rng.below(n as usize)).expect("small");
-        for _ in 0..n / 100 {
-            let (a, b) = (pick(&mut rng), pick(&mut rng));
-            if a != b {
-                join(a, b, &mut edges);
-            }
-        }
-        // The goal: the junction reachable from 0 that is farthest away.
-        let mut reached = vec![false; n as usize];
-        let mut stack = vec![0_u32];
-        reached[0] = true;
-        let mut goal = 0;
-        let far = |k: u32| at[k as usize].0 + at[k as usize].1;
-        while let Some(k) = stack.pop() {
-            if far(k) > far(goal) {
-                goal = k;
-            }
-            for &(next, _) in &edges[k as usize] {
-                if !std::mem::replace(&mut reached[next as usize], true) {
-                    stack.push(next);
-                }
-            }
-        }
-        Self { at, edges, goal }
-    }
-
-    fn distance(&self, k: u32) -> u32 {
-        whole(self.at[k as usize], self.at[self.goal as usize], f64::floor)
-    }
 }
 
 /// An 8-puzzle state: tile `i`'s place in nibble `i` (tile 0 the blank).

@@ -7,3 +7,4 @@
 
 pub mod grid;
 pub mod hall;
+pub mod roads;

@@ -11,8 +11,8 @@ use search_core::bidirectional::{
     bidijkstra_fn, bidir_astar_fn, Meeting, Nbs, SameNode, Side, Stored,
 };
 use search_core::{
-    dijkstra_fn, Consistent, Estimate, FnSpace, Limit, Outcome, SearchError, SearchLimits,
-    SearchSpace, Status,
+    dijkstra_fn, Consistent, Estimate, FloatCost, FnSpace, Limit, Outcome, SearchError,
+    SearchLimits, SearchSpace, Status,
 };
 use tests::GraphSpace;
 
@@ -162,6 +162,18 @@ proptest! {
         if let Some((path, cost)) = found {
             prop_assert_eq!(p.cost_of(&path), Some(cost));
         }
+        // Costs that are not integers take the binary heap.
+        let float = |edges: &Vec<(usize, u32)>| -> Vec<(usize, FloatCost)> {
+            edges.iter().map(|&(n, c)| (n, FloatCost::new(f64::from(c) / 2.0))).collect()
+        };
+        let halves = bidijkstra_fn(
+            p.start,
+            p.goal,
+            |&n: &usize| float(&p.forward[n]),
+            |&n: &usize| float(&p.backward[n]),
+        )
+        .unwrap();
+        prop_assert_eq!(halves.map(|(_, c)| c.get()), expected.map(|c| f64::from(c) / 2.0));
     }
 
     /// NBS with consistent heuristics on both sides finds the optimal cost

@@ -42,7 +42,20 @@ where
     FP: FnMut(&N) -> IP,
     IP: IntoIterator<Item = (N, C)>,
 {
-    run(start, goal, successors, predecessors, Blind, Blind)
+    let (mut successors, mut predecessors) = (successors, predecessors);
+    let lean = crate::engine::lean::bidirectional::bidijkstra(
+        start.clone(),
+        goal.clone(),
+        &mut successors,
+        &mut predecessors,
+    );
+    match lean {
+        Ok(found) => Ok(found),
+        // An invalid cost or an overflow: the general engine reports it.
+        Err(crate::engine::lean::GaveUp) => {
+            run(start, goal, successors, predecessors, Blind, Blind)
+        }
+    }
 }
 
 /// Bidirectional A* (NBS) over closures: the cheapest path from `start` to
