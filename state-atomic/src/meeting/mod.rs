@@ -1,0 +1,64 @@
+//! Where the two halves of a bidirectional search meet: a forward state
+//! meets a regression subgoal when it satisfies it. Each new node on one
+//! side is checked against the stored nodes of the other, so both checks
+//! are index queries rather than scans.
+//!
+//! - [`SubgoalIndex`]: stored subgoals, queried with a state (a subset
+//!   query, in a set-trie over the subgoals' literals).
+//! - [`StateIndex`]: stored states, queried with a subgoal (a pattern
+//!   query, in a binary trie over the states' atoms).
+
+mod states;
+mod subgoals;
+
+pub use states::StateIndex;
+pub use subgoals::SubgoalIndex;
+
+use crate::Bits;
+
+/// The end of a list in [`NumberLists`].
+const END: usize = usize::MAX;
+
+/// Every trie node's numbers as a linked list in one vector: most nodes
+/// hold one number, so a vector per node would waste its header.
+#[derive(Clone, Debug, Default)]
+struct NumberLists {
+    /// `(number, next)`; `next` is [`END`] at a list's end.
+    cells: Vec<(u32, usize)>,
+}
+
+impl NumberLists {
+    /// Adds `number` to the list that starts at `head`.
+    fn push(&mut self, head: &mut usize, number: u32) {
+        self.cells.push((number, *head));
+        *head = self.cells.len() - 1;
+    }
+
+    /// Calls `found` with every number of the list that starts at `head`.
+    fn for_each(&self, mut head: usize, found: &mut impl FnMut(u32)) {
+        while let Some(&(number, next)) = self.cells.get(head) {
+            found(number);
+            head = next;
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        crate::vec_bytes(&self.cells)
+    }
+}
+
+/// Whether `bits` holds so many atoms (a [`SparseBits`](crate::SparseBits)
+/// complement holds infinitely many) that no trie path can spell them:
+/// such items are kept aside and checked one by one.
+fn is_unbounded<B: Bits>(bits: &B) -> bool {
+    bits.count_ones() == u32::MAX
+}
+
+/// The lowest set bit of `bits` (a finite set).
+fn lowest<B: Bits>(bits: &B) -> Option<usize> {
+    let mut low = None;
+    bits.for_each_one(|i| {
+        low.get_or_insert(i);
+    });
+    low
+}
