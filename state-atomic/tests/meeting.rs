@@ -83,6 +83,9 @@ fn check_against_scan<B: Bits>(
     Ok(())
 }
 
+/// Enough items that the tries' leaves (a few dozen items each) split.
+const MAX_ITEMS: usize = 100;
+
 /// Atoms from the two ends of a `u64` (and of each word of a wider set),
 /// few enough that random states often satisfy random subgoals.
 fn atom(width: usize) -> impl Strategy<Value = usize> {
@@ -93,12 +96,12 @@ fn atom(width: usize) -> impl Strategy<Value = usize> {
 fn subgoals(width: usize) -> impl Strategy<Value = Vec<Vec<(usize, bool)>>> {
     prop::collection::vec(
         prop::collection::vec((atom(width), any::<bool>()), 0..6),
-        0..24,
+        0..MAX_ITEMS,
     )
 }
 
 fn states(width: usize) -> impl Strategy<Value = Vec<Vec<usize>>> {
-    prop::collection::vec(prop::collection::vec(atom(width), 0..10), 0..24)
+    prop::collection::vec(prop::collection::vec(atom(width), 0..10), 0..MAX_ITEMS)
 }
 
 fn repeats() -> impl Strategy<Value = Vec<usize>> {
@@ -167,6 +170,29 @@ fn the_empty_subgoal_meets_every_state() {
         reported(|found| states.satisfying(&PartialState::empty(), found)),
         [0, 1, 2]
     );
+}
+
+#[test]
+fn many_copies_sink_and_stay_found() {
+    let long = PartialState::<Wide<2>>::new(Wide::low(128), Wide::low(100));
+    let short = PartialState::new(Wide::bit(3), Wide::bit(3));
+    let mut subgoals = SubgoalIndex::new();
+    let mut states = StateIndex::new();
+    let mut numbers = 0..;
+    let copies: Vec<u32> = numbers.by_ref().take(200).collect();
+    for &n in &copies {
+        subgoals.insert(&long, n);
+        states.insert(&WorldState::new(Wide::low(100)), n);
+    }
+    let last = numbers.next().unwrap();
+    subgoals.insert(&short, last);
+    states.insert(&WorldState::new(Wide::bit(3)), last);
+    let mut all = copies.clone();
+    all.push(last);
+    let s = WorldState::new(Wide::low(100));
+    assert_eq!(reported(|found| subgoals.satisfied_by(&s, found)), all);
+    assert_eq!(reported(|found| states.satisfying(&short, found)), all);
+    assert_eq!(reported(|found| states.satisfying(&long, found)), copies);
 }
 
 #[test]

@@ -19,6 +19,19 @@ use crate::Bits;
 /// The end of a list in [`NumberLists`].
 const END: usize = usize::MAX;
 
+/// How many distinct items a trie leaf holds before it splits. A leaf's
+/// items are checked one after another in memory, which costs less per
+/// item than reaching scattered nodes; the `meeting_index` bench chose it.
+const BUCKET: usize = 32;
+
+/// Pushes `item` onto `v`, keeping `bytes`, which counts `v`'s capacity,
+/// up to date.
+fn track<T>(bytes: &mut usize, v: &mut Vec<T>, item: T) {
+    *bytes -= crate::vec_bytes(v);
+    v.push(item);
+    *bytes += crate::vec_bytes(v);
+}
+
 /// Every trie node's numbers as a linked list in one vector: most nodes
 /// hold one number, so a vector per node would waste its header.
 #[derive(Clone, Debug, Default)]
@@ -32,6 +45,21 @@ impl NumberLists {
     fn push(&mut self, head: &mut usize, number: u32) {
         self.cells.push((number, *head));
         *head = self.cells.len() - 1;
+    }
+
+    /// Puts the list that starts at `other` in front of the one at `head`.
+    fn append(&mut self, head: &mut usize, other: usize) {
+        let mut tail = other;
+        while let Some(&(_, next)) = self.cells.get(tail) {
+            if next == END {
+                break;
+            }
+            tail = next;
+        }
+        if let Some(cell) = self.cells.get_mut(tail) {
+            cell.1 = *head;
+            *head = other;
+        }
     }
 
     /// Calls `found` with every number of the list that starts at `head`.

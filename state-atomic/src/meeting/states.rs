@@ -1,29 +1,32 @@
 //! [`StateIndex`]: stored complete states, found by the subgoals they
 //! satisfy.
 
-use super::{is_unbounded, lowest, NumberLists, END};
+use super::{is_unbounded, lowest, track, NumberLists, BUCKET, END};
 use crate::{vec_bytes, Bits, PartialState, WorldState};
 
 /// A node of the binary trie.
 #[derive(Clone, Debug)]
 enum Node<B> {
-    /// The stored states below differ first at `atom` (they agree on every
-    /// lower atom): `sides[0]` holds those where it is false, `sides[1]`
-    /// those where it is true.
+    /// `sides[0]` holds the states below where `atom` is false,
+    /// `sides[1]` those where it is true.
     Branch { atom: usize, sides: [usize; 2] },
-    /// One distinct state and the head of its list of numbers.
-    Leaf { state: B, numbers: usize },
+    /// Up to [`BUCKET`] distinct states (more only if they are copies),
+    /// each with the head of its list of numbers.
+    Leaf { bucket: Vec<(B, usize)> },
 }
 
 /// Stored complete states, each with a number, found by the subgoals they
 /// satisfy without checking each state.
 ///
-/// A binary trie over the atoms in index order with path compression (a
-/// crit-bit tree): each branch tests the lowest atom on which the states
-/// below it differ, so the trie has one branch per distinct state and no
-/// chains. A query follows the one side a subgoal asks for at an atom it
-/// cares about and both sides elsewhere, then checks the subgoal against
-/// each state it reaches (the atoms no branch tested).
+/// A binary trie over the atoms in index order with path compression: a
+/// leaf that grows too big splits at the lowest atom on which its states
+/// differ, so atoms on which they all agree take no branch. A query
+/// follows the one side a subgoal asks for at an atom it cares about and
+/// both sides elsewhere, then checks the subgoal against each state of the
+/// leaves it reaches (the atoms no branch tested). Leaves are buckets of
+/// up to a few dozen states: checking them one after another in memory
+/// costs less than reaching the scattered nodes that would tell them
+/// apart.
 ///
 /// Generic over [`Bits`]; a [`SparseBits`](crate::SparseBits) complement
 /// (infinitely many true atoms) is kept aside and checked on every query.
@@ -41,12 +44,12 @@ enum Node<B> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct StateIndex<B: Bits> {
+    /// `nodes[0]` is the root.
     nodes: Vec<Node<B>>,
-    /// The root node, or [`END`] while no state is in the trie.
-    root: usize,
     numbers: NumberLists,
     unbounded: Vec<(WorldState<B>, u32)>,
-    /// The states' heap bytes (none for the fixed widths).
+    /// The buckets' and the states' heap bytes, kept as they grow so that
+    /// [`memory_bytes`](Self::memory_bytes) does not walk the nodes.
     heap_bytes: usize,
     len: usize,
 }
@@ -66,8 +69,7 @@ impl<B: Bits> StateIndex<B> {
     /// ```
     pub fn new() -> Self {
         Self {
-            nodes: Vec::new(),
-            root: END,
+            nodes: vec![Node::Leaf { bucket: Vec::new() }],
             numbers: NumberLists::default(),
             unbounded: Vec::new(),
             heap_bytes: 0,
@@ -93,65 +95,55 @@ impl<B: Bits> StateIndex<B> {
             self.unbounded.push((state.clone(), number));
             return;
         }
-        if self.root == END {
-            self.root = self.push_leaf(bits, number);
-            return;
-        }
-        // The stored state that agrees with `state` on every branch on its
-        // way: where they first differ is where `state` branches off.
-        let mut node = self.root;
-        let differ = loop {
-            match &self.nodes[node] {
+        let mut node = 0;
+        loop {
+            match &mut self.nodes[node] {
                 Node::Branch { atom, sides } => node = sides[usize::from(bits.get(*atom))],
-                Node::Leaf { state: other, .. } => break lowest(&(bits.clone() ^ other)),
-            }
-        };
-        let Some(differ) = differ else {
-            if let Node::Leaf { numbers, .. } = &mut self.nodes[node] {
-                self.numbers.push(numbers, number);
-            }
-            return;
-        };
-        // Every state below the first node past `differ` agrees with the
-        // one found on the atoms before it, so has the other value there.
-        let mut parent = None;
-        let mut node = self.root;
-        while let Node::Branch { atom, sides } = &self.nodes[node] {
-            if *atom > differ {
-                break;
-            }
-            let side = usize::from(bits.get(*atom));
-            parent = Some((node, side));
-            node = sides[side];
-        }
-        let leaf = self.push_leaf(bits, number);
-        let mut sides = [node, node];
-        sides[usize::from(bits.get(differ))] = leaf;
-        self.nodes.push(Node::Branch {
-            atom: differ,
-            sides,
-        });
-        let branch = self.nodes.len() - 1;
-        match parent {
-            None => self.root = branch,
-            Some((parent, side)) => {
-                if let Node::Branch { sides, .. } = &mut self.nodes[parent] {
-                    sides[side] = branch;
+                Node::Leaf { bucket } => {
+                    if let Some((_, numbers)) = bucket.iter_mut().find(|(s, _)| s == bits) {
+                        self.numbers.push(numbers, number);
+                        return;
+                    }
+                    let mut numbers = END;
+                    self.numbers.push(&mut numbers, number);
+                    self.heap_bytes += bits.heap_bytes();
+                    track(&mut self.heap_bytes, bucket, (bits.clone(), numbers));
+                    if bucket.len() > BUCKET {
+                        self.split(node);
+                    }
+                    return;
                 }
             }
         }
     }
 
-    /// A new leaf for `bits` with `number`.
-    fn push_leaf(&mut self, bits: &B, number: u32) -> usize {
-        let mut numbers = END;
-        self.numbers.push(&mut numbers, number);
-        self.heap_bytes += bits.heap_bytes();
-        self.nodes.push(Node::Leaf {
-            state: bits.clone(),
-            numbers,
-        });
-        self.nodes.len() - 1
+    /// Turns the leaf `node` into a branch at the lowest atom on which its
+    /// states differ, with a leaf on each side.
+    fn split(&mut self, node: usize) {
+        let Node::Leaf { bucket } = &mut self.nodes[node] else {
+            return;
+        };
+        let Some((first, _)) = bucket.first() else {
+            return;
+        };
+        let (all, any) = bucket.iter().fold(
+            (first.clone(), first.clone()),
+            |(all, any), (state, _)| (all & state, any | state),
+        );
+        let Some(atom) = lowest(&(all ^ any)) else {
+            return; // copies: nothing tells them apart
+        };
+        let bucket = std::mem::take(bucket);
+        self.heap_bytes -= vec_bytes(&bucket);
+        let mut halves = [Vec::new(), Vec::new()];
+        for (state, numbers) in bucket {
+            let half = &mut halves[usize::from(state.get(atom))];
+            track(&mut self.heap_bytes, half, (state, numbers));
+        }
+        let sides = [self.nodes.len(), self.nodes.len() + 1];
+        self.nodes
+            .extend(halves.map(|bucket| Node::Leaf { bucket }));
+        self.nodes[node] = Node::Branch { atom, sides };
     }
 
     /// Calls `found` with the number of every stored state that satisfies
@@ -169,10 +161,7 @@ impl<B: Bits> StateIndex<B> {
     /// ```
     pub fn satisfying(&self, subgoal: &PartialState<B>, mut found: impl FnMut(u32)) {
         let (care, values) = (subgoal.as_care(), subgoal.as_values());
-        let mut stack = Vec::new();
-        if self.root != END {
-            stack.push(self.root);
-        }
+        let mut stack = vec![0];
         while let Some(node) = stack.pop() {
             match &self.nodes[node] {
                 Node::Branch { atom, sides } => {
@@ -182,9 +171,11 @@ impl<B: Bits> StateIndex<B> {
                         stack.extend(sides);
                     }
                 }
-                Node::Leaf { state, numbers } => {
-                    if state.agrees_on(values, care) {
-                        self.numbers.for_each(*numbers, &mut found);
+                Node::Leaf { bucket } => {
+                    for (state, numbers) in bucket {
+                        if state.agrees_on(values, care) {
+                            self.numbers.for_each(*numbers, &mut found);
+                        }
                     }
                 }
             }

@@ -1,8 +1,6 @@
 //! [`SubgoalIndex`]: stored subgoals, found by the states that satisfy them.
 
-use std::marker::PhantomData;
-
-use super::{is_unbounded, NumberLists, END};
+use super::{is_unbounded, track, NumberLists, BUCKET, END};
 use crate::{vec_bytes, Bits, PartialState, WorldState};
 
 /// One constraint of a subgoal: `atom` must be `value`. Ordered by atom,
@@ -13,18 +11,46 @@ struct Literal {
     value: bool,
 }
 
-/// A node of the set-trie: the literals on the edge into it (a range of
-/// [`SubgoalIndex::literals`], so a chain of single children is one node),
-/// its children and the subgoals that end here.
+/// A node of the set-trie, reached by the literals on the path from the
+/// root.
 #[derive(Clone, Debug)]
-struct Node {
-    start: usize,
-    end: usize,
-    /// `(first literal of the child's edge, child)`, sorted: at most one
-    /// child per literal.
+struct Node<B: Bits> {
+    /// The atom of the last literal on the path (`None` at the root): a
+    /// subgoal's next literal is its lowest atom above it.
+    after: Option<usize>,
+    /// `(literal, child)`, sorted; empty while the node is a leaf.
     children: Vec<(Literal, usize)>,
-    /// The head of this node's list in [`SubgoalIndex::numbers`].
+    /// The head of the list of subgoals whose every literal is on the
+    /// path: reaching the node satisfies them.
     numbers: usize,
+    /// While a leaf: the distinct subgoals with literals below it, each
+    /// with the head of its list of numbers.
+    bucket: Vec<(PartialState<B>, usize)>,
+}
+
+impl<B: Bits> Node<B> {
+    fn new(after: Option<usize>) -> Self {
+        Self {
+            after,
+            children: Vec::new(),
+            numbers: END,
+            bucket: Vec::new(),
+        }
+    }
+}
+
+/// The literal of `subgoal` with the lowest atom above `after`.
+fn next_literal<B: Bits>(subgoal: &PartialState<B>, after: Option<usize>) -> Option<Literal> {
+    let mut next = None;
+    subgoal.as_care().for_each_one(|atom| {
+        if next.is_none() && after.is_none_or(|after| atom > after) {
+            next = Some(atom);
+        }
+    });
+    next.map(|atom| Literal {
+        atom,
+        value: subgoal.as_values().get(atom),
+    })
 }
 
 /// Stored subgoals, each with a number, found by the complete states that
@@ -32,11 +58,12 @@ struct Node {
 ///
 /// A set-trie (Hoffmann and Koehler's UBTree, "A new method to index and
 /// query sets", 1999) over each subgoal's literals `(atom, value)` in atom
-/// order, with chains of single children merged into one node. A query
-/// walks only the edges whose literals the state makes true: every
-/// subgoal down such a path is satisfied, and a whole subtree is skipped
-/// at its first false literal. Subgoals that share literals (a regression
-/// search's subgoals come from the same goal) share their path.
+/// order. A query walks only the edges whose literals the state makes
+/// true, so a whole subtree is skipped at its first false literal, and
+/// subgoals that share literals (a regression search's subgoals come from
+/// the same goal) share their path. Its leaves are buckets of up to a few
+/// dozen subgoals, checked whole: a bucket's contiguous checks cost less
+/// than the scattered nodes that would spell its subgoals out.
 ///
 /// Generic over [`Bits`]; a [`SparseBits`](crate::SparseBits) complement
 /// (infinitely many atoms) is kept aside and checked on every query.
@@ -54,18 +81,15 @@ struct Node {
 /// ```
 #[derive(Clone, Debug)]
 pub struct SubgoalIndex<B: Bits> {
-    /// `nodes[0]` is the root, with no edge: the empty subgoal ends there.
-    nodes: Vec<Node>,
-    /// The edges' literals, each edge a range.
-    literals: Vec<Literal>,
+    /// `nodes[0]` is the root.
+    nodes: Vec<Node<B>>,
     numbers: NumberLists,
     unbounded: Vec<(PartialState<B>, u32)>,
-    /// The children vectors' and the unbounded subgoals' heap bytes, kept
-    /// as they grow so that [`memory_bytes`](Self::memory_bytes) does not
-    /// walk the nodes.
+    /// The nodes' vectors' and the subgoals' heap bytes, kept as they grow
+    /// so that [`memory_bytes`](Self::memory_bytes) does not walk the
+    /// nodes.
     heap_bytes: usize,
     len: usize,
-    bits: PhantomData<B>,
 }
 
 impl<B: Bits> Default for SubgoalIndex<B> {
@@ -83,18 +107,11 @@ impl<B: Bits> SubgoalIndex<B> {
     /// ```
     pub fn new() -> Self {
         Self {
-            nodes: vec![Node {
-                start: 0,
-                end: 0,
-                children: Vec::new(),
-                numbers: END,
-            }],
-            literals: Vec::new(),
+            nodes: vec![Node::new(None)],
             numbers: NumberLists::default(),
             unbounded: Vec::new(),
             heap_bytes: 0,
             len: 0,
-            bits: PhantomData,
         }
     }
 
@@ -115,78 +132,68 @@ impl<B: Bits> SubgoalIndex<B> {
             self.unbounded.push((subgoal.clone(), number));
             return;
         }
-        let values = subgoal.as_values();
-        let mut literals = Vec::with_capacity(subgoal.len());
-        subgoal.as_care().for_each_one(|atom| {
-            literals.push(Literal {
-                atom,
-                value: values.get(atom),
-            });
-        });
-        let mut node = 0;
-        let mut rest = literals.as_slice();
-        while let Some(&first) = rest.first() {
-            match self.nodes[node]
-                .children
-                .binary_search_by_key(&first, |&(literal, _)| literal)
-            {
-                Err(at) => {
-                    let leaf = self.push_node(rest);
-                    let children = &mut self.nodes[node].children;
-                    self.heap_bytes -= vec_bytes(children);
-                    children.insert(at, (first, leaf));
-                    self.heap_bytes += vec_bytes(children);
-                    node = leaf;
-                    rest = &[];
+        let mut head = END;
+        self.numbers.push(&mut head, number);
+        let node = self.place(0, subgoal, head);
+        // One level per insertion: a bucket of copies of one long subgoal
+        // sinks one literal at a time, with no recursion.
+        if self.nodes[node].bucket.len() > BUCKET {
+            self.split(node);
+        }
+    }
+
+    /// Puts `subgoal` with the number list `head` below `node` and returns
+    /// the node that took it.
+    fn place(&mut self, mut node: usize, subgoal: &PartialState<B>, head: usize) -> usize {
+        loop {
+            let Some(next) = next_literal(subgoal, self.nodes[node].after) else {
+                self.numbers.append(&mut self.nodes[node].numbers, head);
+                return node;
+            };
+            if self.nodes[node].children.is_empty() {
+                let bucket = &mut self.nodes[node].bucket;
+                if let Some((_, numbers)) = bucket.iter_mut().find(|(g, _)| g == subgoal) {
+                    self.numbers.append(numbers, head);
+                } else {
+                    self.heap_bytes += subgoal.heap_bytes();
+                    track(&mut self.heap_bytes, bucket, (subgoal.clone(), head));
                 }
-                Ok(at) => {
-                    let child = self.nodes[node].children[at].1;
-                    let (start, end) = (self.nodes[child].start, self.nodes[child].end);
-                    let common = self.literals[start..end]
-                        .iter()
-                        .zip(rest)
-                        .take_while(|(a, b)| a == b)
-                        .count();
-                    if common < end - start {
-                        self.split(child, common);
-                    }
-                    node = child;
-                    rest = &rest[common..];
-                }
+                return node;
+            }
+            node = self.child(node, next);
+        }
+    }
+
+    /// The child of `node` by `literal`, made if missing.
+    fn child(&mut self, node: usize, literal: Literal) -> usize {
+        let children = &self.nodes[node].children;
+        match children.binary_search_by_key(&literal, |&(l, _)| l) {
+            Ok(at) => children[at].1,
+            Err(at) => {
+                let child = self.nodes.len();
+                self.nodes.push(Node::new(Some(literal.atom)));
+                let children = &mut self.nodes[node].children;
+                self.heap_bytes -= vec_bytes(children);
+                children.insert(at, (literal, child));
+                self.heap_bytes += vec_bytes(children);
+                child
             }
         }
-        self.numbers.push(&mut self.nodes[node].numbers, number);
     }
 
-    /// A new childless node whose edge is `edge`.
-    fn push_node(&mut self, edge: &[Literal]) -> usize {
-        let start = self.literals.len();
-        self.literals.extend_from_slice(edge);
-        self.nodes.push(Node {
-            start,
-            end: self.literals.len(),
-            children: Vec::new(),
-            numbers: END,
-        });
-        self.nodes.len() - 1
-    }
-
-    /// Cuts `node`'s edge after `keep` literals: a new node below takes the
-    /// rest of the edge, the children and the numbers, so a subgoal that
-    /// leaves the edge there can branch off or end.
-    fn split(&mut self, node: usize, keep: usize) {
-        let cut = self.nodes[node].start + keep;
-        let below = Node {
-            start: cut,
-            end: self.nodes[node].end,
-            children: std::mem::take(&mut self.nodes[node].children),
-            numbers: std::mem::replace(&mut self.nodes[node].numbers, END),
-        };
-        self.nodes.push(below);
-        let below = self.nodes.len() - 1;
-        self.nodes[node].end = cut;
-        self.nodes[node].children = vec![(self.literals[cut], below)];
-        self.heap_bytes += vec_bytes(&self.nodes[node].children);
+    /// Turns the leaf `node` into an inner node: each subgoal of its
+    /// bucket goes to the child of its next literal.
+    fn split(&mut self, node: usize) {
+        let bucket = std::mem::take(&mut self.nodes[node].bucket);
+        self.heap_bytes -= vec_bytes(&bucket);
+        for (subgoal, head) in bucket {
+            let Some(next) = next_literal(&subgoal, self.nodes[node].after) else {
+                continue; // a bucket holds only subgoals with literals left
+            };
+            self.heap_bytes -= subgoal.heap_bytes();
+            let child = self.child(node, next);
+            self.place(child, &subgoal, head);
+        }
     }
 
     /// Calls `found` with the number of every stored subgoal that `state`
@@ -204,24 +211,20 @@ impl<B: Bits> SubgoalIndex<B> {
     /// ```
     pub fn satisfied_by(&self, state: &WorldState<B>, mut found: impl FnMut(u32)) {
         let bits = state.as_bits();
-        let holds = |literal: &Literal| bits.get(literal.atom) == literal.value;
-        // A stack, not recursion: a subgoal may be as long as its atoms.
+        // A stack, not recursion: a path may be as long as a subgoal.
         let mut stack = vec![0];
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index];
-            // The parent checked the edge's first literal.
-            if !self.literals[node.start..node.end]
-                .iter()
-                .skip(1)
-                .all(holds)
-            {
-                continue;
-            }
             self.numbers.for_each(node.numbers, &mut found);
+            for (subgoal, numbers) in &node.bucket {
+                if state.satisfies(subgoal) {
+                    self.numbers.for_each(*numbers, &mut found);
+                }
+            }
             stack.extend(
                 node.children
                     .iter()
-                    .filter(|(first, _)| holds(first))
+                    .filter(|(literal, _)| bits.get(literal.atom) == literal.value)
                     .map(|&(_, child)| child),
             );
         }
@@ -266,7 +269,6 @@ impl<B: Bits> SubgoalIndex<B> {
     /// ```
     pub fn memory_bytes(&self) -> usize {
         vec_bytes(&self.nodes)
-            + vec_bytes(&self.literals)
             + self.numbers.memory_bytes()
             + vec_bytes(&self.unbounded)
             + self.heap_bytes
