@@ -10,8 +10,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::measurement::WallTime;
 use benches::grid::SplitMix64;
+use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use planners::heuristics::heuristic;
 use planners::{Planner, PlannerConfig};
@@ -412,9 +412,8 @@ fn bench_meeting(c: &mut Criterion) {
         let mut rng = SplitMix64::new(0x5EED + u64::try_from(size).expect("fits"));
         let subgoals: Vec<PartialState<u64>> =
             (0..size).map(|_| random_subgoal(&mut rng)).collect();
-        let states: Vec<WorldState<u64>> = (0..size)
-            .map(|_| WorldState::new(rng.next_u64()))
-            .collect();
+        let states: Vec<WorldState<u64>> =
+            (0..size).map(|_| WorldState::new(rng.next_u64())).collect();
         let state_queries: Vec<WorldState<u64>> = (0..QUERIES)
             .map(|_| WorldState::new(rng.next_u64()))
             .collect();
@@ -435,7 +434,10 @@ fn bench_meeting(c: &mut Criterion) {
         let mut met = 0;
         for q in &state_queries {
             let expected = reported(|found| scan_subgoals(q, found));
-            assert_eq!(reported(|found| by_subgoal.satisfied_by(q, found)), expected);
+            assert_eq!(
+                reported(|found| by_subgoal.satisfied_by(q, found)),
+                expected
+            );
             met += expected.len();
         }
         eprintln!(

@@ -17,7 +17,7 @@
 //!   [`LmCutRegression`] toward the start), pattern databases ([`Ipdb`],
 //!   forward); any closure works too.
 //! - [`SubgoalIndex`] and [`StateIndex`]: where a bidirectional search's
-//!   forward states and regression subgoals meet, found without a scan.
+//!   forward states and regression subgoals meet, without a check per item.
 //!
 //! ```
 //! use search_core::prelude::*;

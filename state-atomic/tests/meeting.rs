@@ -69,7 +69,10 @@ fn check_against_scan<B: Bits>(
                 .filter(|(g, _)| s.satisfies(g))
                 .for_each(|(_, n)| found(*n));
         });
-        prop_assert_eq!(reported(|found| by_subgoal.satisfied_by(s, found)), expected);
+        prop_assert_eq!(
+            reported(|found| by_subgoal.satisfied_by(s, found)),
+            expected
+        );
     }
     for (g, _) in subgoals {
         let expected: Vec<u32> = reported(|found| {
@@ -201,7 +204,10 @@ fn sparse_complements_are_found_too() {
     let everything_but_far = WorldState::new(!far.clone());
     let mut subgoals = SubgoalIndex::<SparseBits>::new();
     // Every atom false: infinitely many literals.
-    subgoals.insert(&PartialState::new(SparseBits::zero(), !SparseBits::zero()), 0);
+    subgoals.insert(
+        &PartialState::new(SparseBits::zero(), !SparseBits::zero()),
+        0,
+    );
     subgoals.insert(&PartialState::new(far.clone(), far.clone()), 1);
     subgoals.insert(&PartialState::new(SparseBits::zero(), far.clone()), 2);
     let s = |found: &mut dyn FnMut(u32)| subgoals.satisfied_by(&WorldState::empty(), found);
@@ -220,4 +226,27 @@ fn sparse_complements_are_found_too() {
     let all_false = PartialState::new(SparseBits::zero(), !SparseBits::zero());
     assert_eq!(reported(|found| states.satisfying(&all_false, found)), [2]);
     assert!(states.memory_bytes() > 0 && subgoals.memory_bytes() > 0);
+}
+
+/// Thousands of items: the set-trie grows several levels and the state
+/// index several blocks of words.
+#[test]
+fn thousands_of_items_agree_with_a_scan() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut random_subgoal = || {
+        let care = next() & next() & next() & next();
+        PartialState::new(next(), care)
+    };
+    let goals: Vec<PartialState<u64>> = (0..3_000).map(|_| random_subgoal()).collect();
+    let worlds: Vec<WorldState<u64>> = (0..3_000).map(|_| WorldState::new(next())).collect();
+    let goals: Vec<_> = goals.into_iter().zip(0..).collect();
+    let worlds: Vec<_> = worlds.into_iter().zip(0..).collect();
+    check_against_scan(&goals, &worlds[..200]).unwrap();
+    check_against_scan(&goals[..200], &worlds).unwrap();
 }

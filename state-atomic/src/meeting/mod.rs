@@ -6,7 +6,7 @@
 //! - [`SubgoalIndex`]: stored subgoals, queried with a state (a subset
 //!   query, in a set-trie over the subgoals' literals).
 //! - [`StateIndex`]: stored states, queried with a subgoal (a pattern
-//!   query, in a binary trie over the states' atoms).
+//!   query, in a bitmap index: one column of bits per atom).
 
 mod states;
 mod subgoals;
@@ -19,10 +19,15 @@ use crate::Bits;
 /// The end of a list in [`NumberLists`].
 const END: usize = usize::MAX;
 
-/// How many distinct items a trie leaf holds before it splits. A leaf's
-/// items are checked one after another in memory, which costs less per
-/// item than reaching scattered nodes; the `meeting_index` bench chose it.
+/// How many distinct subgoals a node of the set-trie holds in its bucket
+/// before it tries to split it. A bucket's subgoals are checked one after
+/// another in memory, which costs less per subgoal than reaching scattered
+/// nodes.
 const BUCKET: usize = 32;
+
+/// The fewest subgoals that share their next literal for which a node of
+/// the set-trie makes a child.
+const GROUP: usize = 4;
 
 /// Pushes `item` onto `v`, keeping `bytes`, which counts `v`'s capacity,
 /// up to date.
@@ -80,13 +85,4 @@ impl NumberLists {
 /// such items are kept aside and checked one by one.
 fn is_unbounded<B: Bits>(bits: &B) -> bool {
     bits.count_ones() == u32::MAX
-}
-
-/// The lowest set bit of `bits` (a finite set).
-fn lowest<B: Bits>(bits: &B) -> Option<usize> {
-    let mut low = None;
-    bits.for_each_one(|i| {
-        low.get_or_insert(i);
-    });
-    low
 }

@@ -1,35 +1,28 @@
 //! [`StateIndex`]: stored complete states, found by the subgoals they
 //! satisfy.
 
-use super::{is_unbounded, lowest, track, NumberLists, BUCKET, END};
-use crate::{vec_bytes, Bits, PartialState, WorldState};
+use rustc_hash::FxHashMap;
 
-/// A node of the binary trie.
-#[derive(Clone, Debug)]
-enum Node<B> {
-    /// `sides[0]` holds the states below where `atom` is false,
-    /// `sides[1]` those where it is true.
-    Branch { atom: usize, sides: [usize; 2] },
-    /// Up to [`BUCKET`] distinct states (more only if they are copies),
-    /// each with the head of its list of numbers.
-    Leaf { bucket: Vec<(B, usize)> },
-}
+use super::is_unbounded;
+use crate::{vec_bytes, Bits, PartialState, WorldState};
 
 /// Stored complete states, each with a number, found by the subgoals they
 /// satisfy without checking each state.
 ///
-/// A binary trie over the atoms in index order with path compression: a
-/// leaf that grows too big splits at the lowest atom on which its states
-/// differ, so atoms on which they all agree take no branch. A query
-/// follows the one side a subgoal asks for at an atom it cares about and
-/// both sides elsewhere, then checks the subgoal against each state of the
-/// leaves it reaches (the atoms no branch tested). Leaves are buckets of
-/// up to a few dozen states: checking them one after another in memory
-/// costs less than reaching the scattered nodes that would tell them
-/// apart.
+/// A bitmap index (bit-sliced): one column of bits per atom, bit `i` set
+/// when the `i`th stored state makes the atom true. A subgoal's answer is
+/// the `and` of its atoms' columns (negated where it wants an atom false),
+/// 64 states a word, reading only the columns of the atoms it cares about,
+/// and a word is left as soon as no state in it remains. A query costs
+/// about `care × states / 64` word operations, against `states` checks for
+/// a scan. (A binary trie over the atoms in index order was 2 to 28 times
+/// slower than a scan on random states in the `meeting_index` bench: a
+/// subgoal that cares about few atoms prunes few of its branches.)
 ///
 /// Generic over [`Bits`]; a [`SparseBits`](crate::SparseBits) complement
-/// (infinitely many true atoms) is kept aside and checked on every query.
+/// (infinitely many true atoms) is kept aside and checked on every query,
+/// and so is every state against a subgoal that cares about infinitely
+/// many atoms.
 ///
 /// ```
 /// use state_atomic::{PartialState, StateIndex, WorldState};
@@ -44,14 +37,16 @@ enum Node<B> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct StateIndex<B: Bits> {
-    /// `nodes[0]` is the root.
-    nodes: Vec<Node<B>>,
-    numbers: NumberLists,
+    /// The stored states in insertion order (for the subgoals no column
+    /// walk can answer), with their numbers.
+    states: Vec<(WorldState<B>, u32)>,
+    /// By atom: bit `i % 64` of word `i / 64` is state `i`'s value. A
+    /// column ends at its last true bit; the words past it are zero.
+    columns: FxHashMap<usize, Vec<u64>>,
     unbounded: Vec<(WorldState<B>, u32)>,
-    /// The buckets' and the states' heap bytes, kept as they grow so that
-    /// [`memory_bytes`](Self::memory_bytes) does not walk the nodes.
+    /// The columns' and the states' heap bytes, kept as they grow so that
+    /// [`memory_bytes`](Self::memory_bytes) does not walk the columns.
     heap_bytes: usize,
-    len: usize,
 }
 
 impl<B: Bits> Default for StateIndex<B> {
@@ -69,11 +64,10 @@ impl<B: Bits> StateIndex<B> {
     /// ```
     pub fn new() -> Self {
         Self {
-            nodes: vec![Node::Leaf { bucket: Vec::new() }],
-            numbers: NumberLists::default(),
+            states: Vec::new(),
+            columns: FxHashMap::default(),
             unbounded: Vec::new(),
             heap_bytes: 0,
-            len: 0,
         }
     }
 
@@ -88,67 +82,30 @@ impl<B: Bits> StateIndex<B> {
     /// assert_eq!(index.len(), 2);
     /// ```
     pub fn insert(&mut self, state: &WorldState<B>, number: u32) {
-        self.len += 1;
         let bits = state.as_bits();
+        self.heap_bytes += bits.heap_bytes();
         if is_unbounded(bits) {
-            self.heap_bytes += bits.heap_bytes();
             self.unbounded.push((state.clone(), number));
             return;
         }
-        let mut node = 0;
-        loop {
-            match &mut self.nodes[node] {
-                Node::Branch { atom, sides } => node = sides[usize::from(bits.get(*atom))],
-                Node::Leaf { bucket } => {
-                    if let Some((_, numbers)) = bucket.iter_mut().find(|(s, _)| s == bits) {
-                        self.numbers.push(numbers, number);
-                        return;
-                    }
-                    let mut numbers = END;
-                    self.numbers.push(&mut numbers, number);
-                    self.heap_bytes += bits.heap_bytes();
-                    track(&mut self.heap_bytes, bucket, (bits.clone(), numbers));
-                    if bucket.len() > BUCKET {
-                        self.split(node);
-                    }
-                    return;
-                }
+        let position = self.states.len();
+        let (word, bit) = (position / 64, position % 64);
+        bits.for_each_one(|atom| {
+            let column = self.columns.entry(atom).or_default();
+            self.heap_bytes -= vec_bytes(column);
+            if column.len() <= word {
+                column.resize(word + 1, 0);
             }
-        }
-    }
-
-    /// Turns the leaf `node` into a branch at the lowest atom on which its
-    /// states differ, with a leaf on each side.
-    fn split(&mut self, node: usize) {
-        let Node::Leaf { bucket } = &mut self.nodes[node] else {
-            return;
-        };
-        let Some((first, _)) = bucket.first() else {
-            return;
-        };
-        let (all, any) = bucket.iter().fold(
-            (first.clone(), first.clone()),
-            |(all, any), (state, _)| (all & state, any | state),
-        );
-        let Some(atom) = lowest(&(all ^ any)) else {
-            return; // copies: nothing tells them apart
-        };
-        let bucket = std::mem::take(bucket);
-        self.heap_bytes -= vec_bytes(&bucket);
-        let mut halves = [Vec::new(), Vec::new()];
-        for (state, numbers) in bucket {
-            let half = &mut halves[usize::from(state.get(atom))];
-            track(&mut self.heap_bytes, half, (state, numbers));
-        }
-        let sides = [self.nodes.len(), self.nodes.len() + 1];
-        self.nodes
-            .extend(halves.map(|bucket| Node::Leaf { bucket }));
-        self.nodes[node] = Node::Branch { atom, sides };
+            column[word] |= 1 << bit;
+            self.heap_bytes += vec_bytes(column);
+        });
+        self.states.push((state.clone(), number));
     }
 
     /// Calls `found` with the number of every stored state that satisfies
-    /// `subgoal` (each stored state once per time it was inserted), in no
-    /// particular order.
+    /// `subgoal` (each stored state once per time it was inserted), in
+    /// insertion order but for [`SparseBits`](crate::SparseBits)
+    /// complements, which come last.
     ///
     /// ```
     /// use state_atomic::{PartialState, StateIndex, WorldState};
@@ -160,29 +117,69 @@ impl<B: Bits> StateIndex<B> {
     /// assert_eq!(found, [4]);
     /// ```
     pub fn satisfying(&self, subgoal: &PartialState<B>, mut found: impl FnMut(u32)) {
-        let (care, values) = (subgoal.as_care(), subgoal.as_values());
-        let mut stack = vec![0];
-        while let Some(node) = stack.pop() {
-            match &self.nodes[node] {
-                Node::Branch { atom, sides } => {
-                    if care.get(*atom) {
-                        stack.push(sides[usize::from(values.get(*atom))]);
-                    } else {
-                        stack.extend(sides);
-                    }
-                }
-                Node::Leaf { bucket } => {
-                    for (state, numbers) in bucket {
-                        if state.agrees_on(values, care) {
-                            self.numbers.for_each(*numbers, &mut found);
-                        }
-                    }
+        if is_unbounded(subgoal.as_care()) {
+            for (state, number) in &self.states {
+                if state.satisfies(subgoal) {
+                    found(*number);
                 }
             }
+        } else {
+            self.satisfying_by_columns(subgoal, &mut found);
         }
         for (state, number) in &self.unbounded {
             if state.satisfies(subgoal) {
                 found(*number);
+            }
+        }
+    }
+
+    /// The column walk of [`satisfying`](Self::satisfying), for a subgoal
+    /// with finitely many atoms.
+    fn satisfying_by_columns(&self, subgoal: &PartialState<B>, found: &mut impl FnMut(u32)) {
+        // A block of words at a time, one column after another: the inner
+        // loop has no branch and runs over memory in order.
+        const BLOCK: usize = 16;
+        let values = subgoal.as_values();
+        // `(column, wanted value)`; an atom no state makes true has no
+        // column, so a subgoal that wants it true meets nothing.
+        let mut wanted = Vec::with_capacity(subgoal.len());
+        let mut impossible = false;
+        subgoal.as_care().for_each_one(|atom| {
+            let value = values.get(atom);
+            match self.columns.get(&atom) {
+                Some(column) => wanted.push((column.as_slice(), value)),
+                None if value => impossible = true,
+                None => {}
+            }
+        });
+        if impossible {
+            return;
+        }
+        let words = self.states.len().div_ceil(64);
+        let mut block = [0_u64; BLOCK];
+        for start in (0..words).step_by(BLOCK) {
+            let meet = &mut block[..BLOCK.min(words - start)];
+            meet.fill(u64::MAX);
+            for &(column, value) in &wanted {
+                let flip = if value { 0 } else { u64::MAX };
+                let here = column.get(start..).unwrap_or_default();
+                for (m, &c) in meet.iter_mut().zip(here) {
+                    *m &= c ^ flip;
+                }
+                for m in meet.iter_mut().skip(here.len()) {
+                    *m &= flip;
+                }
+                if meet.iter().all(|&m| m == 0) {
+                    break;
+                }
+            }
+            for (word, m) in (start..).zip(meet.iter()) {
+                // Bits past the last state stay set; `get` skips them.
+                m.for_each_one(|bit| {
+                    if let Some((_, number)) = self.states.get(64 * word + bit) {
+                        found(*number);
+                    }
+                });
             }
         }
     }
@@ -196,7 +193,7 @@ impl<B: Bits> StateIndex<B> {
     /// assert_eq!(index.len(), 1);
     /// ```
     pub fn len(&self) -> usize {
-        self.len
+        self.states.len() + self.unbounded.len()
     }
 
     /// Whether no state was inserted.
@@ -206,7 +203,7 @@ impl<B: Bits> StateIndex<B> {
     /// assert!(StateIndex::<u64>::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// The heap memory the index holds at its capacity, in bytes: what a
@@ -220,8 +217,8 @@ impl<B: Bits> StateIndex<B> {
     /// assert!(index.memory_bytes() > before);
     /// ```
     pub fn memory_bytes(&self) -> usize {
-        vec_bytes(&self.nodes)
-            + self.numbers.memory_bytes()
+        vec_bytes(&self.states)
+            + self.columns.capacity() * std::mem::size_of::<(usize, Vec<u64>)>()
             + vec_bytes(&self.unbounded)
             + self.heap_bytes
     }
