@@ -192,39 +192,28 @@ impl<B: Bits> SubgoalIndex<B> {
     /// reach than to check the subgoal in the bucket.
     fn split(&mut self, node: usize) {
         let after = self.nodes[node].after;
-        let mut next: Vec<(Literal, usize)> = self.nodes[node]
+        let mut next: Vec<Literal> = self.nodes[node]
             .bucket
             .iter()
-            .enumerate()
-            .filter_map(|(i, (g, _))| Some((next_literal(g, after)?, i)))
+            .filter_map(|(g, _)| next_literal(g, after))
             .collect();
         next.sort_unstable();
-        let mut moved = vec![false; self.nodes[node].bucket.len()];
-        for group in next.chunk_by(|a, b| a.0 == b.0) {
+        let mut grew = false;
+        for group in next.chunk_by(PartialEq::eq) {
             if group.len() >= GROUP {
-                for &(_, i) in group {
-                    moved[i] = true;
-                }
+                self.add_child(node, group[0]);
+                grew = true;
             }
         }
-        if !moved.contains(&true) {
+        if !grew {
             return;
         }
+        // `place` sends each subgoal of a big group to its new child and
+        // the others back to the bucket.
         let bucket = std::mem::take(&mut self.nodes[node].bucket);
         self.heap_bytes -= vec_bytes(&bucket);
-        for ((subgoal, head), moved) in bucket.into_iter().zip(moved) {
+        for (subgoal, head) in bucket {
             self.heap_bytes -= subgoal.heap_bytes();
-            if moved {
-                if let Some(literal) = next_literal(&subgoal, after) {
-                    let children = &self.nodes[node].children;
-                    let child = match children.binary_search_by_key(&literal, |&(l, _)| l) {
-                        Ok(at) => children[at].1,
-                        Err(_) => self.add_child(node, literal),
-                    };
-                    self.place(child, &subgoal, head);
-                    continue;
-                }
-            }
             self.place(node, &subgoal, head);
         }
     }
