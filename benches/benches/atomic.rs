@@ -4,11 +4,13 @@
 //! crate on the same problems in the same group (with `--features peers`).
 //! Every run asserts its cost: admissible configurations against the optimum
 //! found by Dijkstra at setup, the others against "at least the optimum" and
-//! a forward replay of the plan.
+//! a forward replay of the plan. The `meeting_index` group times the
+//! indexes where a bidirectional search's two sides meet against a scan.
 
 use std::hint::black_box;
 use std::time::Duration;
 
+use benches::grid::SplitMix64;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use planners::heuristics::heuristic;
@@ -17,7 +19,7 @@ use search_core::{Algorithm, Blind, Heuristic, Search};
 use state_atomic::problems::{self, Problem};
 use state_atomic::{
     Applicability, Bits, ForwardSpace, Mismatch, PartialState, RegressionSpace, RelaxedForward,
-    RelaxedRegression, Subsumption, Wide, WorldState,
+    RelaxedRegression, StateIndex, SubgoalIndex, Subsumption, Wide, WorldState,
 };
 
 /// The optimal cost, by forward Dijkstra.
@@ -325,6 +327,7 @@ fn main() {
     }
     bench_throughput(&mut c, &families);
     bench_scaling(&mut c);
+    bench_meeting(&mut c);
     c.final_summary();
     #[cfg(feature = "peers")]
     dogoap_deadline(&families[2], Duration::from_secs(120));
@@ -374,4 +377,128 @@ fn bench_planner(g: &mut BenchmarkGroup<'_, WallTime>, p: &Problem<u64>, best: u
             },
         );
     }
+}
+
+/// A random subgoal over 64 atoms that cares about 3 to 12 of them.
+fn random_subgoal(rng: &mut SplitMix64) -> PartialState<u64> {
+    let size = 3 + rng.below(10);
+    let mut care = 0_u64;
+    while care.count_ones() < u32::try_from(size).expect("small") {
+        care |= 1 << rng.below(64);
+    }
+    PartialState::new(rng.next_u64(), care)
+}
+
+/// The numbers `query` reports, sorted.
+fn reported(query: impl FnOnce(&mut dyn FnMut(u32))) -> Vec<u32> {
+    let mut found = Vec::new();
+    query(&mut |n| found.push(n));
+    found.sort_unstable();
+    found
+}
+
+/// Numbers `0..` for the items of a scan.
+fn numbers() -> impl Iterator<Item = u32> {
+    0..
+}
+
+/// One query of each meeting index beside the same answer by a linear scan
+/// (its peer), over 1,000 to 100,000 random stored subgoals or states;
+/// every query is checked against the scan first.
+fn bench_meeting(c: &mut Criterion) {
+    const QUERIES: usize = 256;
+    let mut g = c.benchmark_group("meeting_index");
+    for size in [1_000_usize, 10_000, 100_000] {
+        let mut rng = SplitMix64::new(0x5EED + u64::try_from(size).expect("fits"));
+        let subgoals: Vec<PartialState<u64>> =
+            (0..size).map(|_| random_subgoal(&mut rng)).collect();
+        let states: Vec<WorldState<u64>> =
+            (0..size).map(|_| WorldState::new(rng.next_u64())).collect();
+        let state_queries: Vec<WorldState<u64>> = (0..QUERIES)
+            .map(|_| WorldState::new(rng.next_u64()))
+            .collect();
+        let subgoal_queries: Vec<PartialState<u64>> =
+            (0..QUERIES).map(|_| random_subgoal(&mut rng)).collect();
+
+        let mut by_subgoal = SubgoalIndex::new();
+        for (s, n) in subgoals.iter().zip(numbers()) {
+            by_subgoal.insert(s, n);
+        }
+        let scan_subgoals = |state: &WorldState<u64>, found: &mut dyn FnMut(u32)| {
+            for (s, n) in subgoals.iter().zip(numbers()) {
+                if state.satisfies(s) {
+                    found(n);
+                }
+            }
+        };
+        let mut met = 0;
+        for q in &state_queries {
+            let expected = reported(|found| scan_subgoals(q, found));
+            assert_eq!(
+                reported(|found| by_subgoal.satisfied_by(q, found)),
+                expected
+            );
+            met += expected.len();
+        }
+        eprintln!(
+            "meeting_index {size} subgoals: {} bytes, {met} met by {QUERIES} states",
+            by_subgoal.memory_bytes()
+        );
+        let mut next = 0;
+        g.bench_function(BenchmarkId::new("subgoals-index", size), |b| {
+            b.iter(|| {
+                next = (next + 1) % QUERIES;
+                let mut met = 0_u32;
+                by_subgoal.satisfied_by(black_box(&state_queries[next]), |n| met ^= n);
+                met
+            });
+        });
+        g.bench_function(BenchmarkId::new("subgoals-scan", size), |b| {
+            b.iter(|| {
+                next = (next + 1) % QUERIES;
+                let mut met = 0_u32;
+                scan_subgoals(black_box(&state_queries[next]), &mut |n| met ^= n);
+                met
+            });
+        });
+
+        let mut by_state = StateIndex::new();
+        for (s, n) in states.iter().zip(numbers()) {
+            by_state.insert(s, n);
+        }
+        let scan_states = |subgoal: &PartialState<u64>, found: &mut dyn FnMut(u32)| {
+            for (s, n) in states.iter().zip(numbers()) {
+                if s.satisfies(subgoal) {
+                    found(n);
+                }
+            }
+        };
+        let mut met = 0;
+        for q in &subgoal_queries {
+            let expected = reported(|found| scan_states(q, found));
+            assert_eq!(reported(|found| by_state.satisfying(q, found)), expected);
+            met += expected.len();
+        }
+        eprintln!(
+            "meeting_index {size} states: {} bytes, {met} meet {QUERIES} subgoals",
+            by_state.memory_bytes()
+        );
+        g.bench_function(BenchmarkId::new("states-index", size), |b| {
+            b.iter(|| {
+                next = (next + 1) % QUERIES;
+                let mut met = 0_u32;
+                by_state.satisfying(black_box(&subgoal_queries[next]), |n| met ^= n);
+                met
+            });
+        });
+        g.bench_function(BenchmarkId::new("states-scan", size), |b| {
+            b.iter(|| {
+                next = (next + 1) % QUERIES;
+                let mut met = 0_u32;
+                scan_states(black_box(&subgoal_queries[next]), &mut |n| met ^= n);
+                met
+            });
+        });
+    }
+    g.finish();
 }

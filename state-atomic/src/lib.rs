@@ -16,6 +16,8 @@
 //!   ([`RelaxedForward`], [`RelaxedRegression`]), and LM-cut ([`LmCut`];
 //!   [`LmCutRegression`] toward the start), pattern databases ([`Ipdb`],
 //!   forward); any closure works too.
+//! - [`SubgoalIndex`] and [`StateIndex`]: where a bidirectional search's
+//!   forward states and regression subgoals meet, without a check per item.
 //!
 //! ```
 //! use search_core::prelude::*;
@@ -50,6 +52,7 @@ mod error;
 mod forward;
 pub mod landmarks;
 mod lmcut;
+mod meeting;
 mod mismatch;
 mod pdb;
 pub mod problems;
@@ -70,6 +73,7 @@ pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
 }
 pub use lmcut::{LmCut, LmCutRegression};
+pub use meeting::{StateIndex, SubgoalIndex};
 pub use mismatch::{AdmissibleMismatch, Mismatch};
 pub use pdb::{Ipdb, IpdbConfig};
 pub use registry::{Atom, AtomRegistry, Named};
