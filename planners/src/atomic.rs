@@ -1,5 +1,7 @@
 //! [`PlanningDomain`] for atomic (bitset) GOAP domains.
 
+use search_core::bidirectional::Meeting;
+use state_atomic::AtomicMeeting;
 use state_atomic::{
     ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, WorldState,
 };
@@ -40,6 +42,10 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
 
     fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
         state.satisfies(subgoal)
+    }
+
+    fn meeting(&self) -> impl Meeting<Self::State, Self::Subgoal> + '_ {
+        AtomicMeeting::default()
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {

@@ -9,6 +9,29 @@ use crate::heuristics::NamedHeuristic;
 use crate::PlanError;
 
 /// Which way to search.
+///
+/// ```
+/// use planners::{heuristics::heuristic, Direction, Planner, PlannerConfig};
+/// use state_atomic::ActionSet;
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("buy_groceries", 15).pre("has_supermarket", true).eff("has_groceries", true);
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_supermarket"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+///
+/// // Forward states and regression subgoals meet in the middle.
+/// let planner = Planner::new(PlannerConfig {
+///     direction: Direction::Bidirectional,
+///     heuristic: heuristic("hmax").unwrap(),
+///     ..PlannerConfig::default()
+/// });
+/// let report = planner.plan(&actions, &start, &goal).unwrap();
+/// assert_eq!(report.plan().unwrap().names(&actions), ["buy_groceries", "cook", "eat"]);
+/// let (forward, regression) = (report.forward.unwrap(), report.regression.unwrap());
+/// assert_eq!(report.both.unwrap().expanded, forward.expanded + regression.expanded);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// From the start state towards the goal.

@@ -36,7 +36,10 @@
 //! Also at hand: distances to every reachable node ([`dijkstra_all`],
 //! [`bfs_all`], or within a bound), searches from several starts
 //! ([`MultiSource`]), memory-bound search ([`IdaStar`]), anytime search
-//! ([`Algorithm::RestartingWeightedAStar`]), a [`Grid`] with a dense
+//! ([`Algorithm::RestartingWeightedAStar`]), bidirectional search that
+//! meets in the middle ([`bidirectional`]: NBS and bidirectional Dijkstra,
+//! over two spaces whose nodes may differ, as forward states and regression
+//! subgoals do), a [`Grid`] with a dense
 //! numbering, and with the feature `petgraph`, any petgraph graph as a
 //! space (`graph::GraphSpace`).
 //!

@@ -73,7 +73,7 @@ pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
 }
 pub use lmcut::{LmCut, LmCutRegression};
-pub use meeting::{StateIndex, SubgoalIndex};
+pub use meeting::{AtomicMeeting, StateIndex, SubgoalIndex};
 pub use mismatch::{AdmissibleMismatch, Mismatch};
 pub use pdb::{Ipdb, IpdbConfig};
 pub use registry::{Atom, AtomRegistry, Named};

@@ -207,6 +207,15 @@ pub fn parse_algorithm(name: &str) -> Result<Algorithm, SuiteError> {
         .map_err(|e| SuiteError::Invalid(format!("algorithm `{name}`: {e}")))
 }
 
+/// A searchlab configuration's name: `fwd-astar-hmax`, `bid-nbs-lmcut`.
+fn searchlab_name(direction: Direction, algorithm: Algorithm, heuristic: &str) -> String {
+    format!(
+        "{}-{}-{heuristic}",
+        direction.short_name(),
+        direction.algorithm_name(algorithm)
+    )
+}
+
 /// What ends the name of a configuration pruned by stubborn sets.
 pub(crate) const STUBBORN_SUFFIX: &str = "-sss";
 
@@ -258,14 +267,8 @@ impl Configuration {
         algorithm: Algorithm,
         heuristic: NamedHeuristic,
     ) -> Self {
-        let name = format!(
-            "{}-{}-{}",
-            direction.short_name(),
-            algorithm,
-            heuristic.name()
-        );
         Self {
-            name,
+            name: searchlab_name(direction, algorithm, heuristic.name()),
             method: Method::Searchlab {
                 direction,
                 algorithm,
@@ -399,10 +402,8 @@ impl Configuration {
                 heuristic,
                 stubborn_sets,
             } => format!(
-                "{}-{}-{}{}",
-                direction.short_name(),
-                direction.algorithm_name(*algorithm),
-                heuristic.name(),
+                "{}{}",
+                searchlab_name(*direction, *algorithm, heuristic.name()),
                 if *stubborn_sets { STUBBORN_SUFFIX } else { "" }
             ),
             Method::External(search) => search.name.to_owned(),

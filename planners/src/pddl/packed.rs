@@ -1,5 +1,7 @@
 //! A grounded task on packed (finite-domain) states; see [`Packing`].
 
+use search_core::bidirectional::Meeting;
+use state_atomic::AtomicMeeting;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -335,6 +337,10 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
 
     fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
         state.satisfies(subgoal)
+    }
+
+    fn meeting(&self) -> impl Meeting<Self::State, Self::Subgoal> + '_ {
+        AtomicMeeting::default()
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {

@@ -1,6 +1,8 @@
 //! A grounded task over atomic states of one width ([`Task`]), and its
 //! forward and regression spaces.
 
+use search_core::bidirectional::Meeting;
+use state_atomic::AtomicMeeting;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -605,6 +607,10 @@ impl<B: Bits> PlanningDomain for Task<B> {
 
     fn satisfies(&self, state: &Self::State, subgoal: &Self::Subgoal) -> bool {
         state.satisfies(subgoal)
+    }
+
+    fn meeting(&self) -> impl Meeting<Self::State, Self::Subgoal> + '_ {
+        AtomicMeeting::default()
     }
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {

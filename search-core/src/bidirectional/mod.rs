@@ -50,8 +50,19 @@
 //! ```
 //!
 //! A planner runs it over its forward states and regression subgoals
-//! (`planners`' `Direction::Bidirectional`), meeting where a state
-//! satisfies a subgoal.
+//! (`planners`' `Direction::Bidirectional`, `searchlab plan --direction
+//! bidirectional`, configurations `bid-nbs-<heuristic>`), meeting where a
+//! state satisfies a subgoal; `state_atomic::AtomicMeeting` indexes both
+//! sides of a GOAP task so that the test does not scan, and its example
+//! plans one.
+//!
+//! # When it pays
+//! Front-to-end bidirectional search expands fewer nodes than one-way
+//! search when the heuristic is weak (blind, or `h_max` on long plans):
+//! two searches of half the depth. With a strong heuristic A* alone often
+//! expands fewer, since NBS must raise its lower bound on both sides
+//! (Barker and Korf, AAAI 2015, explain why); `BENCHMARKS.md` has the
+//! figures for graphs and for planning tasks.
 
 mod closures;
 mod frontier;

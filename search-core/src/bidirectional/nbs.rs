@@ -511,6 +511,15 @@ where
 
     fn settle(&mut self) {
         self.core.stats = self.total();
+        let elapsed = self.core.stats.elapsed;
+        let forward = &mut self.forward.frontier;
+        forward.stats.stored = forward.len();
+        forward.stats.estimated_bytes = forward.bytes() + self.forward.heuristic.memory_bytes();
+        forward.stats.elapsed = elapsed;
+        let backward = &mut self.backward.frontier;
+        backward.stats.stored = backward.len();
+        backward.stats.estimated_bytes = backward.bytes() + self.backward.heuristic.memory_bytes();
+        backward.stats.elapsed = elapsed;
     }
 
     fn solution(&self, _goal: u32) -> Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost> {

@@ -14,7 +14,75 @@ mod subgoals;
 pub use states::StateIndex;
 pub use subgoals::SubgoalIndex;
 
-use crate::Bits;
+use search_core::bidirectional::{Meeting, Stored};
+
+use crate::{Bits, PartialState, WorldState};
+
+/// The meeting test of a bidirectional search over atomic states: both
+/// indexes, told of every node each side stores.
+///
+/// ```
+/// use search_core::bidirectional::{Meeting, Nbs, Side};
+/// use state_atomic::{ActionSet, AtomicMeeting, ForwardSpace, RegressionSpace};
+///
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+/// let start = actions.state(["has_groceries"]).unwrap();
+/// let goal = actions.partial([("fed", true)]).unwrap();
+/// let forward = ForwardSpace::new(&actions, goal.clone()).unwrap();
+/// let regression = RegressionSpace::new(&actions, start.clone(), goal.clone()).unwrap();
+/// let result = Nbs::new(&forward, start, &regression, goal, AtomicMeeting::default())
+///     .run()
+///     .unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 15);
+/// ```
+#[derive(Clone, Debug)]
+pub struct AtomicMeeting<B: Bits> {
+    states: StateIndex<B>,
+    subgoals: SubgoalIndex<B>,
+}
+
+impl<B: Bits> Default for AtomicMeeting<B> {
+    fn default() -> Self {
+        Self {
+            states: StateIndex::new(),
+            subgoals: SubgoalIndex::new(),
+        }
+    }
+}
+
+impl<B: Bits> Meeting<WorldState<B>, PartialState<B>> for AtomicMeeting<B> {
+    fn forward_meets(
+        &self,
+        node: &WorldState<B>,
+        _: Stored<'_, PartialState<B>>,
+        met: impl FnMut(u32),
+    ) {
+        self.subgoals.satisfied_by(node, met);
+    }
+
+    fn backward_meets(
+        &self,
+        node: &PartialState<B>,
+        _: Stored<'_, WorldState<B>>,
+        met: impl FnMut(u32),
+    ) {
+        self.states.satisfying(node, met);
+    }
+
+    fn insert_forward(&mut self, node: &WorldState<B>, number: u32) {
+        self.states.insert(node, number);
+    }
+
+    fn insert_backward(&mut self, node: &PartialState<B>, number: u32) {
+        self.subgoals.insert(node, number);
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.states.memory_bytes() + self.subgoals.memory_bytes()
+    }
+}
 
 /// The end of a list in [`NumberLists`].
 const END: usize = usize::MAX;
