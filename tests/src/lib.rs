@@ -134,6 +134,20 @@ pub fn pddl_ipc_benchmarks() -> std::path::PathBuf {
     repository_root().join("benchmarks/pddl-ipc")
 }
 
+/// The domain and problem files of task `task` of IPC domain `domain`
+/// under [`pddl_ipc_benchmarks`]: the task's own domain file
+/// (`<task>-domain.pddl`) where it has one, else the domain's.
+pub fn ipc_task_files(domain: &str, task: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = pddl_ipc_benchmarks().join(domain);
+    let own = dir.join(format!("{task}-domain.pddl"));
+    let domain_file = if own.exists() {
+        own
+    } else {
+        dir.join("domain.pddl")
+    };
+    (domain_file, dir.join(format!("{task}.pddl")))
+}
+
 /// A 4-connected grid with blocked cells and unit move costs.
 ///
 /// Moves are emitted in the order of [`Move::ALL`]; a move onto a blocked cell

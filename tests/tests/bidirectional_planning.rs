@@ -123,15 +123,9 @@ const PDDL_OPTIMA: [(&str, &str, u64); 6] = [
 #[test]
 fn pddl_tasks_meet_at_fast_downwards_optimal_costs() {
     for (domain, task, optimum) in PDDL_OPTIMA {
-        let dir = tests::pddl_ipc_benchmarks().join(domain);
-        let own = dir.join(format!("{task}-domain.pddl"));
-        let domain_file = if own.exists() {
-            own
-        } else {
-            dir.join("domain.pddl")
-        };
-        let domain_text = std::fs::read_to_string(&domain_file).unwrap();
-        let problem_text = std::fs::read_to_string(dir.join(format!("{task}.pddl"))).unwrap();
+        let (domain_file, problem_file) = tests::ipc_task_files(domain, task);
+        let domain_text = std::fs::read_to_string(domain_file).unwrap();
+        let problem_text = std::fs::read_to_string(problem_file).unwrap();
         let config = bidirectional(Algorithm::AStar, "hmax");
         let solution = solve_text(
             &domain_text,

@@ -537,14 +537,7 @@ const ADL_TASKS: [(&str, [&str; 6]); 6] = [
 /// A task with its domain: `NAME-domain.pddl` if there is one, else
 /// `domain.pddl`.
 fn task_files(domain: &str, task: &str) -> (PathBuf, PathBuf) {
-    let dir = tests::pddl_ipc_benchmarks().join(domain);
-    let own = dir.join(format!("{task}-domain.pddl"));
-    let domain_file = if own.exists() {
-        own
-    } else {
-        dir.join("domain.pddl")
-    };
-    (domain_file, dir.join(format!("{task}.pddl")))
+    tests::ipc_task_files(domain, task)
 }
 
 #[test]

@@ -1517,16 +1517,27 @@ pub fn name_legend(configs: &[String]) -> Option<String> {
         let (Some(direction), Some(algorithm)) = (parts.next(), parts.next()) else {
             continue;
         };
-        let Ok(parsed) = algorithm.parse::<search_core::Algorithm>() else {
+        let Ok(side) = direction.parse::<planners::Direction>() else {
             continue;
         };
-        directions.insert(match direction {
-            "fwd" => "fwd: forward",
-            "reg" => "reg: regression",
-            "portfolio" => "portfolio: forward and regression at once",
-            _ => continue,
+        let Ok(parsed) = side.parse_algorithm(algorithm) else {
+            continue;
+        };
+        directions.insert(match side {
+            planners::Direction::Forward => "fwd: forward",
+            planners::Direction::Regression => "reg: regression",
+            planners::Direction::Portfolio => "portfolio: forward and regression at once",
+            planners::Direction::Bidirectional => {
+                "bid: forward and regression meeting in one search"
+            }
         });
-        algorithms.insert(algorithm.to_owned(), parsed.description());
+        let description = match side {
+            planners::Direction::Bidirectional if parsed == search_core::Algorithm::AStar => {
+                "NBS, bidirectional A* (Chen et al. 2017)".to_owned()
+            }
+            _ => parsed.description(),
+        };
+        algorithms.insert(algorithm.to_owned(), description);
         for name in parts.next().into_iter().flat_map(|h| h.split('+')) {
             if let Ok(heuristic) = planners::heuristics::heuristic(name) {
                 let description = &heuristic.info().description;

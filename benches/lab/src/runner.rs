@@ -623,7 +623,7 @@ fn summarize<Id: Copy>(
     let (stats, winner) = match (&report.both, &report.forward, &report.regression) {
         // One search of both sides: nobody won.
         (Some(both), ..) => (both.clone(), None),
-        (None, Some(f), Some(r)) => (sum(f, r), Some(report.direction)),
+        (None, Some(f), Some(r)) => (f.beside(r), Some(report.direction)),
         _ => (report.stats().clone(), None),
     };
     Measured {
@@ -643,22 +643,5 @@ fn summarize<Id: Copy>(
         process_time: None,
         metric: None,
         error: None,
-    }
-}
-
-fn sum(a: &Statistics, b: &Statistics) -> Statistics {
-    Statistics {
-        expanded: a.expanded + b.expanded,
-        generated: a.generated + b.generated,
-        evaluated: a.evaluated + b.evaluated,
-        duplicates: a.duplicates + b.duplicates,
-        reopened: a.reopened + b.reopened,
-        dead_ends: a.dead_ends + b.dead_ends,
-        dominated: a.dominated + b.dominated,
-        expanded_until_last_jump: a.expanded_until_last_jump,
-        max_open: a.max_open + b.max_open,
-        stored: a.stored + b.stored,
-        estimated_bytes: a.estimated_bytes + b.estimated_bytes,
-        elapsed: a.elapsed.max(b.elapsed),
     }
 }

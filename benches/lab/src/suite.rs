@@ -326,7 +326,7 @@ impl Configuration {
     }
 
     /// The configuration called `name`: searchlab's
-    /// (`{fwd,reg,portfolio}-{algorithm}-{heuristic}`, with a built-in
+    /// (`{fwd,reg,portfolio,bid}-{algorithm}-{heuristic}`, with a built-in
     /// heuristic) or a peer's (`fd-astar-blind`, see
     /// [`crate::external::EXTERNAL_SEARCHES`]).
     ///
@@ -340,6 +340,11 @@ impl Configuration {
     /// // LAMA's first iteration: lazy greedy search alternating between ff and lmcount.
     /// assert_eq!(Configuration::by_name("fwd-lazygbfs-ff+lmcount").unwrap().method_name(), "fwd-lazygbfs-ff+lmcount");
     /// assert!(Configuration::by_name("fwd-astar").is_err());
+    /// // Bidirectional A* is NBS.
+    /// let nbs = Configuration::by_name("bid-nbs-lmcut").unwrap();
+    /// assert_eq!((nbs.name.as_str(), nbs.method_name()), ("bid-nbs-lmcut", "bid-nbs-lmcut".to_owned()));
+    /// assert!(nbs.claims_optimal());
+    /// assert!(Configuration::by_name("bid-nbs-lmcut-sss").is_err());
     /// ```
     pub fn by_name(name: &str) -> Result<Self, SuiteError> {
         Self::by_name_among(name, &Registry::builtin())

@@ -10,7 +10,7 @@ use crate::{Cost, Estimate, Heuristic, Limit, SearchError, SearchLimits, SearchS
 /// A node a side stored, or reached more cheaply: the search checks it
 /// against the other side.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Stored {
+pub(crate) struct Arrival {
     pub(crate) number: u32,
     /// First seen (then the meeting's index is told of it).
     pub(crate) new: bool,
@@ -64,7 +64,7 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
     pub(crate) fn expand(
         &mut self,
         guard: &mut Guard<'_, S::Cost>,
-        mut stored: impl FnMut(&Self, Stored),
+        mut stored: impl FnMut(&Self, Arrival),
     ) {
         let Some(number) = self.frontier.close_least_ready() else {
             return;
@@ -102,7 +102,7 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
         parent: Option<(u32, S::Action)>,
         node: S::Node,
         g: S::Cost,
-    ) -> Option<Stored> {
+    ) -> Option<Arrival> {
         let bound = guard.limits.cost_bound;
         if bound.is_some_and(|bound| g > bound) {
             *guard.pruned = true;
@@ -133,12 +133,12 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
         let is_goal = self.space.is_goal(&node);
         let heap = self.space.node_heap_bytes(&node);
         match self.frontier.insert(node, parent, g, h, heap) {
-            Inserted::New(number) => Some(Stored {
+            Inserted::New(number) => Some(Arrival {
                 number,
                 new: true,
                 is_goal,
             }),
-            Inserted::Cheaper(number) => Some(Stored {
+            Inserted::Cheaper(number) => Some(Arrival {
                 number,
                 new: false,
                 is_goal,

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::half::{Guard, Half, Stored};
+use super::half::{Arrival, Guard, Half};
 use super::{Meeting, Side};
 use num_traits::Zero;
 
@@ -329,20 +329,14 @@ where
 
     /// Both sides' statistics together, with what is measured at the end.
     fn total(&self) -> Statistics {
-        let (f, b) = (&self.forward.frontier.stats, &self.backward.frontier.stats);
+        let (f, b) = (&self.forward.frontier, &self.backward.frontier);
         Statistics {
-            expanded: f.expanded + b.expanded,
-            generated: f.generated + b.generated,
-            evaluated: f.evaluated + b.evaluated,
-            duplicates: f.duplicates + b.duplicates,
-            reopened: f.reopened + b.reopened,
-            dead_ends: f.dead_ends + b.dead_ends,
             dominated: 0,
             expanded_until_last_jump: self.core.stats.expanded_until_last_jump,
-            max_open: f.max_open + b.max_open,
-            stored: self.forward.frontier.len() + self.backward.frontier.len(),
+            stored: f.len() + b.len(),
             estimated_bytes: self.bytes(0),
             elapsed: self.core.stats.elapsed,
+            ..f.stats.beside(&b.stats)
         }
     }
 
@@ -359,6 +353,13 @@ where
     }
 }
 
+/// Keeps the solution of `cost` joined at `meet` if it is the cheapest.
+fn offer<C: Cost>(best: &mut Option<(C, Meet)>, cost: C, meet: Meet) {
+    if best.is_none_or(|(least, _)| cost < least) {
+        *best = Some((cost, meet));
+    }
+}
+
 /// Checks a forward node just stored (or reached more cheaply) against the
 /// backward side, and whether it is a goal itself.
 fn note_forward<FS, BS, M, HF, HB>(
@@ -366,39 +367,31 @@ fn note_forward<FS, BS, M, HF, HB>(
     backward: &Half<'_, BS, HB>,
     meeting: &mut M,
     best: &mut Option<(FS::Cost, Meet)>,
-    found: Stored,
+    found: Arrival,
 ) where
     FS: SearchSpace,
     BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
     M: Meeting<FS::Node, BS::Node>,
 {
-    let node = forward.frontier.node(found.number);
-    let g = forward.frontier.g(found.number);
+    let (node, g) = (
+        forward.frontier.node(found.number),
+        forward.frontier.g(found.number),
+    );
     if found.new {
         meeting.insert_forward(node, found.number);
     }
-    let mut offer = |cost: FS::Cost, meet: Meet| {
-        if best.is_none_or(|(best, _)| cost < best) {
-            *best = Some((cost, meet));
-        }
+    let at = |backward| Meet {
+        forward: Some(found.number),
+        backward,
     };
     if found.is_goal {
-        offer(
-            g,
-            Meet {
-                forward: Some(found.number),
-                backward: None,
-            },
-        );
+        offer(best, g, at(None));
     }
     meeting.forward_meets(node, backward.frontier.stored(), |number| {
-        let cost = g.saturating_add(backward.frontier.g(number));
         offer(
-            cost,
-            Meet {
-                forward: Some(found.number),
-                backward: Some(number),
-            },
+            best,
+            g.saturating_add(backward.frontier.g(number)),
+            at(Some(number)),
         );
     });
 }
@@ -411,39 +404,31 @@ fn note_backward<FS, BS, M, HF, HB>(
     backward: &Half<'_, BS, HB>,
     meeting: &mut M,
     best: &mut Option<(FS::Cost, Meet)>,
-    found: Stored,
+    found: Arrival,
 ) where
     FS: SearchSpace,
     BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
     M: Meeting<FS::Node, BS::Node>,
 {
-    let node = backward.frontier.node(found.number);
-    let g = backward.frontier.g(found.number);
+    let (node, g) = (
+        backward.frontier.node(found.number),
+        backward.frontier.g(found.number),
+    );
     if found.new {
         meeting.insert_backward(node, found.number);
     }
-    let mut offer = |cost: FS::Cost, meet: Meet| {
-        if best.is_none_or(|(best, _)| cost < best) {
-            *best = Some((cost, meet));
-        }
+    let at = |forward| Meet {
+        forward,
+        backward: Some(found.number),
     };
     if found.is_goal {
-        offer(
-            g,
-            Meet {
-                forward: None,
-                backward: Some(found.number),
-            },
-        );
+        offer(best, g, at(None));
     }
     meeting.backward_meets(node, forward.frontier.stored(), |number| {
-        let cost = forward.frontier.g(number).saturating_add(g);
         offer(
-            cost,
-            Meet {
-                forward: Some(number),
-                backward: Some(found.number),
-            },
+            best,
+            forward.frontier.g(number).saturating_add(g),
+            at(Some(number)),
         );
     });
 }

@@ -62,4 +62,34 @@ impl Statistics {
             self.expanded_until_last_jump,
         ]
     }
+
+    /// Two searches' statistics together, as of two searches that ran at
+    /// once (a portfolio's, a bidirectional search's sides): counts and
+    /// bytes add up, the time is the longer, and the expansions until the
+    /// last jump are this one's.
+    ///
+    /// ```
+    /// use search_core::Statistics;
+    /// let a = Statistics { expanded: 3, stored: 5, ..Statistics::default() };
+    /// let b = Statistics { expanded: 4, stored: 1, ..Statistics::default() };
+    /// assert_eq!(a.beside(&b).expanded, 7);
+    /// assert_eq!(a.beside(&b).stored, 6);
+    /// ```
+    #[must_use]
+    pub fn beside(&self, other: &Statistics) -> Statistics {
+        Statistics {
+            expanded: self.expanded + other.expanded,
+            generated: self.generated + other.generated,
+            evaluated: self.evaluated + other.evaluated,
+            duplicates: self.duplicates + other.duplicates,
+            reopened: self.reopened + other.reopened,
+            dead_ends: self.dead_ends + other.dead_ends,
+            dominated: self.dominated + other.dominated,
+            expanded_until_last_jump: self.expanded_until_last_jump,
+            max_open: self.max_open + other.max_open,
+            stored: self.stored + other.stored,
+            estimated_bytes: self.estimated_bytes + other.estimated_bytes,
+            elapsed: self.elapsed.max(other.elapsed),
+        }
+    }
 }
