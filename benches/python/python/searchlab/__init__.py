@@ -13,7 +13,8 @@ Load a problem, plan it, read the plan and the statistics::
   typing, negative preconditions, equality, action costs, and ADL).
 - :func:`plan`: load and plan in one call.
 - ``Problem.plan`` and ``PddlTask.plan`` take the options by name:
-  ``direction`` (``forward``, ``regression``, ``portfolio``), ``algorithm``
+  ``direction`` (``forward``, ``regression``, ``portfolio``,
+  ``bidirectional``), ``algorithm``
   (``astar``, ``wastar:2``, ``gbfs``, ``dijkstra``, ``bfs``, ``rwastar``,
   ``lazygbfs``, ``lazytype``), ``heuristic`` (a name from :func:`heuristics`, or a Python
   callable, see :func:`heuristic`) and limits (``max_time`` in seconds,

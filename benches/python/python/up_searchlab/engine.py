@@ -88,8 +88,8 @@ class SearchlabEngine(
 ):
     """searchlab as a Unified Planning engine.
 
-    :param direction: ``forward`` (the default), ``regression`` or
-        ``portfolio``.
+    :param direction: ``forward`` (the default), ``regression``,
+        ``portfolio`` or ``bidirectional``.
     :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
         ``dijkstra``, ``bfs``, ``rwastar``, ``lazygbfs`` or ``lazytype``.
     :param heuristic: a built-in heuristic's name (``searchlab.heuristics()``;
@@ -309,8 +309,8 @@ class SearchlabOptEngine(SearchlabEngine):
     ``searchlab-opt``; the factory picks it when optimality is asked for
     (``optimality_guarantee=SOLVED_OPTIMALLY``).
 
-    :param direction: ``forward`` (the default), ``regression`` or
-        ``portfolio``.
+    :param direction: ``forward`` (the default), ``regression``,
+        ``portfolio`` or ``bidirectional``.
     :param algorithm: ``astar`` (the default) or ``dijkstra``.
     :param heuristic: an admissible heuristic's name (``lmcut`` by
         default; ``hmax``, ``blind`` ...).
