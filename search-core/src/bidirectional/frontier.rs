@@ -3,7 +3,7 @@
 
 use std::cmp::Reverse;
 use std::collections::binary_heap::PeekMut;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeSet, BinaryHeap};
 use std::hash::BuildHasher;
 
 use hashbrown::hash_table::Entry as Slot;
@@ -19,14 +19,32 @@ struct Link<A, C> {
     parent: Option<(u32, A)>,
     g: C,
     h: C,
-    closed: bool,
+    place: Place,
 }
 
-/// An open-list entry: `(key, number, g)`, ordered on the key (`f` while
-/// waiting, `g` when ready) and then on the number. The `g` it was pushed
-/// with tells a stale entry (the node reached more cheaply since, or
-/// expanded) from a live one.
+/// Where a stored node is in the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Open, its `f` above the lower bound so far.
+    Waiting,
+    /// Open, its `f` within the lower bound.
+    Ready,
+    /// Expanded.
+    Closed,
+}
+
+/// A waiting entry: `(f, number, g)`, ordered on `f` and then on the
+/// number. The `g` it was pushed with tells a stale entry (the node
+/// reached more cheaply since, or made ready) from a live one.
 type Entry<C> = Reverse<(C, u32, C)>;
+
+/// A B-tree set's bytes per entry, over the entry's own size: its nodes
+/// are about two-thirds full, with a pointer per child.
+const BTREE_ENTRY: usize = 2;
+
+/// How many of the last layer's deepest nodes [`Frontier::pick`] tries
+/// before it takes the least `g` instead.
+const DEEPEST_TRIED: usize = 32;
 
 /// How [`Frontier::insert`] took a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,14 +101,26 @@ impl<N: Node> Stored<'_, N> {
 ///
 /// The open list is NBS's: nodes wait, ordered on `f`, until the lower
 /// bound reaches their `f`; then they are ready, ordered on `g`, and a
-/// pair of ready nodes (one per side) with the smallest `g`s is expanded.
+/// pair of ready nodes (one per side) whose `g`s add up to at most the
+/// bound is expanded: NBS's pair of least `g`s, or, when every ready node
+/// of a side lies on the bound's own layer (`f` equal to it, as when the
+/// bound has reached the optimal cost), the deepest such node that still
+/// pairs, so that the search dives through the last layer toward a
+/// meeting as A*'s ties on the higher `g` do, where least `g`s would
+/// sweep the whole layer breadth first. A node of that layer has its
+/// cheapest `g` (with a consistent heuristic, no open node of the side
+/// has a lower `f`), so each node is still expanded once.
 #[derive(Clone, Debug)]
 pub(crate) struct Frontier<N, A, C> {
     nodes: Vec<N>,
     links: Vec<Link<A, C>>,
     index: HashTable<u32>,
     waiting: BinaryHeap<Entry<C>>,
-    ready: BinaryHeap<Entry<C>>,
+    /// The ready nodes, `(g, number)`.
+    ready: BTreeSet<(C, u32)>,
+    /// The ready nodes whose `f` is the bound `layer_bound`.
+    layer: BTreeSet<(C, u32)>,
+    layer_bound: Option<C>,
     /// Open nodes (waiting or ready, live entries only).
     open: usize,
     /// Heap bytes the stored nodes own, as the space reports them.
@@ -105,7 +135,9 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
             links: Vec::new(),
             index: HashTable::new(),
             waiting: BinaryHeap::new(),
-            ready: BinaryHeap::new(),
+            ready: BTreeSet::new(),
+            layer: BTreeSet::new(),
+            layer_bound: None,
             open: 0,
             node_heap_bytes: 0,
             stats: Statistics::default(),
@@ -162,14 +194,18 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
                 if g >= link.g {
                     return Inserted::NotCheaper;
                 }
+                let old = (link.g, number);
                 link.g = g;
                 link.parent = parent;
-                if link.closed {
-                    link.closed = false;
-                    self.stats.reopened += 1;
-                } else {
+                match link.place {
+                    Place::Closed => self.stats.reopened += 1,
+                    Place::Ready => {
+                        self.ready.remove(&old);
+                        self.layer.remove(&old);
+                        self.open -= 1;
+                    }
                     // Its older entry goes stale; this one replaces it.
-                    self.open -= 1;
+                    Place::Waiting => self.open -= 1,
                 }
                 let h = link.h;
                 self.push_waiting(number, g, h);
@@ -183,7 +219,7 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
                     parent,
                     g,
                     h,
-                    closed: false,
+                    place: Place::Waiting,
                 });
                 self.node_heap_bytes += heap_bytes;
                 self.push_waiting(number, g, h);
@@ -193,6 +229,7 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     }
 
     fn push_waiting(&mut self, number: u32, g: C, h: C) {
+        self.links[number as usize].place = Place::Waiting;
         self.waiting.push(Reverse((g.saturating_add(h), number, g)));
         self.open += 1;
         self.stats.max_open = self.stats.max_open.max(self.open);
@@ -204,51 +241,70 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     }
 
     /// Moves the waiting nodes whose `f` is at most `bound` to the ready
-    /// queue.
+    /// set, and those whose `f` is `bound` to its layer too.
     pub(crate) fn make_ready(&mut self, bound: C) {
+        if self.layer_bound != Some(bound) {
+            // Every ready node's `f` is below a bound that rose.
+            self.layer.clear();
+            self.layer_bound = Some(bound);
+        }
         while let Some(top) = self.waiting.peek_mut() {
             if top.0 .0 > bound {
                 break;
             }
-            let Reverse((_, number, g)) = PeekMut::pop(top);
-            let link = &self.links[number as usize];
-            if !link.closed && link.g == g {
-                self.ready.push(Reverse((g, number, g)));
+            let Reverse((f, number, g)) = PeekMut::pop(top);
+            let link = &mut self.links[number as usize];
+            if link.place == Place::Waiting && link.g == g {
+                link.place = Place::Ready;
+                self.ready.insert((g, number));
+                if f == bound {
+                    self.layer.insert((g, number));
+                }
             }
         }
     }
 
     /// The smallest `f` among the waiting nodes.
     pub(crate) fn least_waiting_f(&mut self) -> Option<C> {
-        Self::clean(&mut self.waiting, &self.links);
-        self.waiting.peek().map(|&Reverse((f, ..))| f)
+        while let Some(&Reverse((f, number, g))) = self.waiting.peek() {
+            let link = &self.links[number as usize];
+            if link.place == Place::Waiting && link.g == g {
+                return Some(f);
+            }
+            self.waiting.pop();
+        }
+        None
     }
 
     /// The smallest `g` among the ready nodes.
-    pub(crate) fn least_ready_g(&mut self) -> Option<C> {
-        Self::clean(&mut self.ready, &self.links);
-        self.ready.peek().map(|&Reverse((g, ..))| g)
+    pub(crate) fn least_ready_g(&self) -> Option<C> {
+        self.ready.first().map(|&(g, _)| g)
     }
 
-    /// Drops stale entries from the top of `queue`.
-    fn clean(queue: &mut BinaryHeap<Entry<C>>, links: &[Link<A, C>]) {
-        while let Some(&Reverse((_, number, g))) = queue.peek() {
-            let link = &links[number as usize];
-            if !link.closed && link.g == g {
-                break;
+    /// The ready node to expand, its `g` at most `pairs` allows: the
+    /// deepest of the bound's layer when every ready node is on it, else
+    /// (or if none of the deepest few pairs) the one of least `g`.
+    pub(crate) fn pick(&self, pairs: impl Fn(C) -> bool) -> Option<(C, u32)> {
+        let least = self.ready.first().copied()?;
+        if self.layer.len() == self.ready.len() {
+            let deepest = self.layer.iter().rev().take(DEEPEST_TRIED);
+            if let Some(&found) = deepest
+                .take_while(|&&(g, _)| g > least.0)
+                .find(|&&(g, _)| pairs(g))
+            {
+                return Some(found);
             }
-            queue.pop();
         }
+        Some(least)
     }
 
-    /// Takes the ready node with the smallest `g` and closes it.
-    pub(crate) fn close_least_ready(&mut self) -> Option<u32> {
-        Self::clean(&mut self.ready, &self.links);
-        let Reverse((_, number, _)) = self.ready.pop()?;
-        self.links[number as usize].closed = true;
+    /// Closes ready node `number` reached at `g`, to expand it.
+    pub(crate) fn close(&mut self, (g, number): (C, u32)) {
+        self.ready.remove(&(g, number));
+        self.layer.remove(&(g, number));
+        self.links[number as usize].place = Place::Closed;
         self.open -= 1;
         self.stats.expanded += 1;
-        Some(number)
     }
 
     /// The path from the root to `number`: its nodes and the actions
@@ -277,7 +333,8 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
         self.nodes.capacity() * size_of::<N>()
             + self.links.capacity() * size_of::<Link<A, C>>()
             + self.index.capacity() * (size_of::<u32>() + 1)
-            + (self.waiting.capacity() + self.ready.capacity()) * size_of::<Entry<C>>()
+            + self.waiting.capacity() * size_of::<Entry<C>>()
+            + (self.ready.len() + self.layer.len()) * BTREE_ENTRY * size_of::<(C, u32)>()
             + self.node_heap_bytes
     }
 
@@ -305,6 +362,6 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
                 2 * (size_of::<u32>() + 1),
             )
             + grows(self.waiting.len(), self.waiting.capacity(), entry)
-            + grows(self.ready.len(), self.ready.capacity(), entry)
+            + branching * 2 * BTREE_ENTRY * size_of::<(C, u32)>()
     }
 }

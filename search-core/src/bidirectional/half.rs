@@ -59,18 +59,16 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
         }
     }
 
-    /// Expands the ready node with the least `g`, calling `stored` for
+    /// Expands ready node `number`, reached at `g`, calling `stored` for
     /// each successor stored or reached more cheaply.
     pub(crate) fn expand(
         &mut self,
+        (g, number): (S::Cost, u32),
         guard: &mut Guard<'_, S::Cost>,
         mut stored: impl FnMut(&Self, Arrival),
     ) {
-        let Some(number) = self.frontier.close_least_ready() else {
-            return;
-        };
+        self.frontier.close((g, number));
         let node = self.frontier.node(number).clone();
-        let g = self.frontier.g(number);
         let mut children = std::mem::take(&mut self.children);
         self.space.successors(&node, |action, child, cost| {
             children.push((action, child, cost));

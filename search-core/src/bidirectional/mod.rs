@@ -20,9 +20,15 @@
 //! `lb(u, v) = max(g_F(u) + h_F(u), g_B(v) + h_B(v), g_F(u) + g_B(v))`
 //! over pairs of open nodes `u` forward and `v` backward (`h_F` estimates
 //! the cost to the goal, `h_B` the cost back from the start), and expands
-//! the pair that sets it. It stops when `C` reaches the cheapest solution
-//! found, or when either side has no open node left: every path from the
-//! start to the goal passes an open node of each side, or was met.
+//! a pair whose bound is `C`: NBS's pair of least `g`s, except that a side
+//! whose open nodes all lie on `C`'s own layer (`f = C`, as when `C` has
+//! reached the optimal cost) gives its deepest node that still pairs, so
+//! that the search dives through that layer toward a meeting as A*'s ties
+//! on the higher `g` do (with a perfect heuristic, least `g`s would sweep
+//! the whole last layer breadth first). It stops when `C` reaches the
+//! cheapest solution found, or when either side has no open node left:
+//! every path from the start to the goal passes an open node of each
+//! side, or was met.
 //!
 //! # The guarantee
 //! With admissible heuristics the solution is optimal. With consistent
@@ -30,7 +36,11 @@
 //! most twice as many nodes as a minimum vertex cover of the pairs that
 //! any front-to-end bidirectional search must expand (those with
 //! `lb(u, v) < C*`), and no such algorithm can promise less in the worst
-//! case. Without heuristics it is bidirectional Dijkstra.
+//! case. The dive keeps the bound over the pairs with `lb(u, v) <= C*`
+//! (each expanded pair has a bound of at most `C*`, and each node is
+//! expanded once, so the pairs form a matching); the tests check it
+//! against a minimum vertex cover computed by brute force. Without
+//! heuristics it is bidirectional Dijkstra.
 //!
 //! On a graph, [`bidijkstra_fn`] and [`bidir_astar_fn`] take closures as
 //! [`astar_fn`](crate::astar_fn) does:

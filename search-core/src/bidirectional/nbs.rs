@@ -100,8 +100,9 @@ where
     bound: FS::Cost,
     /// The cheapest solution found and where it joins the sides.
     best: Option<(FS::Cost, Meet)>,
-    /// Whether the backward half of the chosen pair is still to expand.
-    backward_next: bool,
+    /// The backward node of the chosen pair, when it is still to expand
+    /// (its `g` and number).
+    backward_next: Option<(FS::Cost, u32)>,
     /// The first path cost that passed the cost type, if one was left out.
     overflow: Option<SearchError>,
     /// Whether the cost bound pruned a path.
@@ -133,7 +134,7 @@ where
             meeting,
             bound: FS::Cost::zero(),
             best: None,
-            backward_next: false,
+            backward_next: None,
             overflow: None,
             pruned: false,
             core: Core::default(),
@@ -252,16 +253,15 @@ where
         }
     }
 
-    /// Chooses the next pair to expand, raising `C` until the least lower
-    /// bound of a ready pair reaches it; ends the search instead when `C`
-    /// reaches the best solution or a side runs dry. Returns whether a
-    /// pair is ready.
-    fn choose_pair(&mut self) -> bool {
+    /// Chooses the next pair to expand (each node's `g` and number),
+    /// raising `C` until the least lower bound of a ready pair reaches it;
+    /// ends the search instead when `C` reaches the best solution or a side
+    /// runs dry.
+    fn choose_pair(&mut self) -> Option<((FS::Cost, u32), (FS::Cost, u32))> {
         loop {
-            let done = self.best.is_some_and(|(cost, _)| cost <= self.bound);
-            if done || self.forward.frontier.is_dry() || self.backward.frontier.is_dry() {
+            if self.is_done() || self.forward.frontier.is_dry() || self.backward.frontier.is_dry() {
                 self.finish();
-                return false;
+                return None;
             }
             self.forward.frontier.make_ready(self.bound);
             self.backward.frontier.make_ready(self.bound);
@@ -272,7 +272,16 @@ where
                 .zip(self.backward.frontier.least_ready_g())
                 .map(|(f, b)| f.saturating_add(b));
             if ready.is_some_and(|sum| sum <= self.bound) {
-                return true;
+                let (bound, least_back) = (self.bound, self.backward.frontier.least_ready_g()?);
+                let forward = self
+                    .forward
+                    .frontier
+                    .pick(|g| g.saturating_add(least_back) <= bound)?;
+                let backward = self
+                    .backward
+                    .frontier
+                    .pick(|g| g.saturating_add(forward.0) <= bound)?;
+                return Some((forward, backward));
             }
             // Every live waiting `f`, and the ready sum, is above `C` now.
             let next = [
@@ -289,10 +298,15 @@ where
                 // are left: no path past here fits the type.
                 _ => {
                     self.finish();
-                    return false;
+                    return None;
                 }
             }
         }
+    }
+
+    /// Whether `C` has reached the cheapest solution found: it is optimal.
+    fn is_done(&self) -> bool {
+        self.best.is_some_and(|(cost, _)| cost <= self.bound)
     }
 
     /// Ends the search: at the best solution if there is one.
@@ -303,9 +317,9 @@ where
         });
     }
 
-    /// Expands the chosen pair's forward node, or its backward node if the
-    /// forward one was expanded last.
-    fn expand(&mut self) {
+    /// Expands forward node `node` (its `g` and number), or backward node
+    /// `node` if `backward`.
+    fn expand(&mut self, node: (FS::Cost, u32), backward: bool) {
         let mut guard = Guard {
             limits: &self.core.limits,
             end: &mut self.core.end,
@@ -313,18 +327,17 @@ where
             pruned: &mut self.pruned,
         };
         let (meeting, best) = (&mut self.meeting, &mut self.best);
-        if self.backward_next {
+        if backward {
             let forward = &self.forward;
-            self.backward.expand(&mut guard, |backward, found| {
+            self.backward.expand(node, &mut guard, |backward, found| {
                 note_backward(forward, backward, meeting, best, found);
             });
         } else {
             let backward = &self.backward;
-            self.forward.expand(&mut guard, |forward, found| {
+            self.forward.expand(node, &mut guard, |forward, found| {
                 note_forward(forward, backward, meeting, best, found);
             });
         }
-        self.backward_next = !self.backward_next;
     }
 
     /// Both sides' statistics together, with what is measured at the end.
@@ -477,10 +490,22 @@ where
         if self.core.end.is_some() {
             return false;
         }
-        if !self.backward_next && !self.choose_pair() {
-            return false;
+        // The pair's backward node follows its forward one, unless the
+        // forward expansion found a solution that the bound proves optimal.
+        match self.backward_next.take() {
+            Some(_) if self.is_done() => {
+                self.finish();
+                return false;
+            }
+            Some(backward) => self.expand(backward, true),
+            None => {
+                let Some((forward, backward)) = self.choose_pair() else {
+                    return false;
+                };
+                self.expand(forward, false);
+                self.backward_next = Some(backward);
+            }
         }
-        self.expand();
         self.core.stats = self.total();
         true
     }
