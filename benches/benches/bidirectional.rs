@@ -48,13 +48,17 @@ fn trio<T: PartialEq + std::fmt::Debug>(
     group.finish();
 }
 
+/// An estimate of the cost to a node's target.
+type Estimate<'h, N> = &'h dyn Fn(&N) -> u32;
+
 /// Expansions of the general engine's one-way search and of NBS, with or
-/// without the heuristics, on a graph whose edges go both ways.
+/// without the heuristics (to the goal, to the start), on a graph whose
+/// edges go both ways.
 fn expansions<N, I>(
     start: N,
     goal: N,
     edges: impl Fn(&N) -> I + Copy,
-    heuristics: Option<(&dyn Fn(&N) -> u32, &dyn Fn(&N) -> u32)>,
+    heuristics: Option<(Estimate<'_, N>, Estimate<'_, N>)>,
 ) -> (u64, u64)
 where
     N: search_core::Node,

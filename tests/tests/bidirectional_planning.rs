@@ -85,24 +85,21 @@ proptest! {
     #[test]
     fn random_tasks_meet_at_the_optimal_cost(task in spec(3..=9, 9)) {
         let narrow = build::<u64>(&task, 0);
-        let best = optimal(&narrow, narrow.start.clone(), Algorithm::Dijkstra, Box::new(Blind));
+        let best = optimal(&narrow, narrow.start, Algorithm::Dijkstra, Box::new(Blind));
         let wide = build::<Wide<2>>(&task, 64);
         for config in [bidirectional(Algorithm::Dijkstra, "blind"), bidirectional(Algorithm::AStar, "hmax")] {
             let name = config.name();
             let report = Planner::new(config.clone()).plan(&narrow.actions, &narrow.start, &narrow.goal).unwrap();
             let wide_report = Planner::new(config).plan(&wide.actions, &wide.start, &wide.goal).unwrap();
-            match best {
-                Some(cost) => {
-                    let plan = report.plan().unwrap_or_else(|| panic!("{name}: {:?}", report.outcome));
-                    prop_assert_eq!(plan.cost, u64::from(cost), "{}", name);
-                    let replayed = planners::validate(&narrow.actions, &narrow.start, &narrow.goal, &plan.actions);
-                    prop_assert_eq!(replayed.ok(), Some(u64::from(cost)));
-                    prop_assert_eq!(wide_report.plan().map(|p| p.cost), Some(u64::from(cost)));
-                }
-                None => {
-                    prop_assert_eq!(&report.outcome, &PlanOutcome::Unsolvable, "{}", name);
-                    prop_assert_eq!(&wide_report.outcome, &PlanOutcome::Unsolvable, "{}", name);
-                }
+            if let Some(cost) = best {
+                let plan = report.plan().unwrap_or_else(|| panic!("{name}: {:?}", report.outcome));
+                prop_assert_eq!(plan.cost, u64::from(cost), "{}", name);
+                let replayed = planners::validate(&narrow.actions, &narrow.start, &narrow.goal, &plan.actions);
+                prop_assert_eq!(replayed.ok(), Some(u64::from(cost)));
+                prop_assert_eq!(wide_report.plan().map(|p| p.cost), Some(u64::from(cost)));
+            } else {
+                prop_assert_eq!(&report.outcome, &PlanOutcome::Unsolvable, "{}", name);
+                prop_assert_eq!(&wide_report.outcome, &PlanOutcome::Unsolvable, "{}", name);
             }
         }
     }
@@ -171,11 +168,7 @@ fn algorithms_without_a_bidirectional_form_are_refused_by_name() {
         .unwrap_err();
     assert!(matches!(error, PlanError::Alternation { .. }), "{error}");
     let planner = Planner::new(bidirectional(Algorithm::AStar, "hmax"));
-    let mut job = PlanJob::new(
-        std::sync::Arc::new(p.actions.clone()),
-        p.start.clone(),
-        p.goal.clone(),
-    );
+    let mut job = PlanJob::new(std::sync::Arc::new(p.actions.clone()), p.start, p.goal);
     let error = job
         .advance(&planner, planners::Budget::Expansions(10))
         .unwrap_err();

@@ -33,6 +33,12 @@ enum Place {
     Closed,
 }
 
+/// A ready node: its `g` and number.
+pub(crate) type Ready<C> = (C, u32);
+
+/// A pair to expand: a forward node and a backward one.
+pub(crate) type Pair<C> = (Ready<C>, Ready<C>);
+
 /// A waiting entry: `(f, number, g)`, ordered on `f` and then on the
 /// number. The `g` it was pushed with tells a stale entry (the node
 /// reached more cheaply since, or made ready) from a live one.
@@ -117,9 +123,9 @@ pub(crate) struct Frontier<N, A, C> {
     index: HashTable<u32>,
     waiting: BinaryHeap<Entry<C>>,
     /// The ready nodes, `(g, number)`.
-    ready: BTreeSet<(C, u32)>,
+    ready: BTreeSet<Ready<C>>,
     /// The ready nodes whose `f` is the bound `layer_bound`.
-    layer: BTreeSet<(C, u32)>,
+    layer: BTreeSet<Ready<C>>,
     layer_bound: Option<C>,
     /// Open nodes (waiting or ready, live entries only).
     open: usize,
@@ -284,7 +290,7 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     /// The ready node to expand, its `g` at most `pairs` allows: the
     /// deepest of the bound's layer when every ready node is on it, else
     /// (or if none of the deepest few pairs) the one of least `g`.
-    pub(crate) fn pick(&self, pairs: impl Fn(C) -> bool) -> Option<(C, u32)> {
+    pub(crate) fn pick(&self, pairs: impl Fn(C) -> bool) -> Option<Ready<C>> {
         let least = self.ready.first().copied()?;
         if self.layer.len() == self.ready.len() {
             let deepest = self.layer.iter().rev().take(DEEPEST_TRIED);
@@ -299,7 +305,7 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     }
 
     /// Closes ready node `number` reached at `g`, to expand it.
-    pub(crate) fn close(&mut self, (g, number): (C, u32)) {
+    pub(crate) fn close(&mut self, (g, number): Ready<C>) {
         self.ready.remove(&(g, number));
         self.layer.remove(&(g, number));
         self.links[number as usize].place = Place::Closed;

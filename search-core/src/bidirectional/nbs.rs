@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use super::frontier::{Pair, Ready};
 use super::half::{Arrival, Guard, Half};
 use super::{Meeting, Side};
 use num_traits::Zero;
@@ -102,7 +103,7 @@ where
     best: Option<(FS::Cost, Meet)>,
     /// The backward node of the chosen pair, when it is still to expand
     /// (its `g` and number).
-    backward_next: Option<(FS::Cost, u32)>,
+    backward_next: Option<Ready<FS::Cost>>,
     /// The first path cost that passed the cost type, if one was left out.
     overflow: Option<SearchError>,
     /// Whether the cost bound pruned a path.
@@ -257,7 +258,7 @@ where
     /// raising `C` until the least lower bound of a ready pair reaches it;
     /// ends the search instead when `C` reaches the best solution or a side
     /// runs dry.
-    fn choose_pair(&mut self) -> Option<((FS::Cost, u32), (FS::Cost, u32))> {
+    fn choose_pair(&mut self) -> Option<Pair<FS::Cost>> {
         loop {
             if self.is_done() || self.forward.frontier.is_dry() || self.backward.frontier.is_dry() {
                 self.finish();
@@ -319,7 +320,7 @@ where
 
     /// Expands forward node `node` (its `g` and number), or backward node
     /// `node` if `backward`.
-    fn expand(&mut self, node: (FS::Cost, u32), backward: bool) {
+    fn expand(&mut self, node: Ready<FS::Cost>, backward: bool) {
         let mut guard = Guard {
             limits: &self.core.limits,
             end: &mut self.core.end,

@@ -98,18 +98,16 @@ where
     queues[BACKWARD].push(zero, zero, goal_number)?;
     let mut tops: [Option<(C, u32)>; 2] = [None, None];
     let mut best: Meeting<C> = None;
-    loop {
-        let (Some((f, f_number)), Some((b, b_number))) = (
-            top(&mut queues[FORWARD], &mut tops[FORWARD], &visited, FORWARD),
-            top(
-                &mut queues[BACKWARD],
-                &mut tops[BACKWARD],
-                &visited,
-                BACKWARD,
-            ),
-        ) else {
-            break; // a side ran dry: every path through it was met
-        };
+    // A side that runs dry ends the search: every path through it was met.
+    while let (Some((f, f_number)), Some((b, b_number))) = (
+        top(&mut queues[FORWARD], &mut tops[FORWARD], &visited, FORWARD),
+        top(
+            &mut queues[BACKWARD],
+            &mut tops[BACKWARD],
+            &visited,
+            BACKWARD,
+        ),
+    ) {
         if best.is_some_and(|(cost, _)| f.saturating_add(b) >= cost) {
             break;
         }
