@@ -76,6 +76,15 @@ fn limits(seconds: u64, mib: usize) -> RunLimits {
     }
 }
 
+/// A memory limit, in MiB, that leaves the child 40 MiB beside its own
+/// program: an address-space limit counts the program's mapped code, which
+/// in a debug build passed 40 MiB. The file, debug information included,
+/// is larger than what the process maps.
+fn tight_mib() -> usize {
+    let program = std::fs::metadata(env!("CARGO_BIN_EXE_searchlab")).map_or(0, |m| m.len());
+    usize::try_from(program >> 20).unwrap_or(0) + 40
+}
+
 #[test]
 fn an_isolated_run_records_what_an_in_process_run_records() {
     let record = run_child(
@@ -108,7 +117,11 @@ fn the_operating_system_enforces_the_memory_limit() {
         memory_slack: 0,
         ..searchlab()
     };
-    let record = run_child(&tight, &child_run(huge(), limits(60, 40)), planned(0));
+    let record = run_child(
+        &tight,
+        &child_run(huge(), limits(60, tight_mib())),
+        planned(0),
+    );
     assert_eq!(
         record.outcome,
         RunOutcome::OutOfMemory,
@@ -178,7 +191,7 @@ fn the_suite_goes_on_past_a_run_that_dies() {
     suite.add_problem(SuiteProblem::pddl("huge", "huge", huge()));
     suite.add_problem(SuiteProblem::pddl("blocks", "task01", blocks()));
     suite.add_config(Configuration::by_name("fwd-astar-hmax").unwrap());
-    suite.limits = limits(60, 40);
+    suite.limits = limits(60, tight_mib());
     let options = RunOptions {
         jobs: Some(1),
         isolation: Some(Isolation {
