@@ -8,10 +8,12 @@
 //! planning they are regression subgoals (partial states). A [`Meeting`]
 //! says when a forward node `f` meets a backward node `b`: every path from
 //! `b` to the goal also leads from `f`. On a graph that is equality
-//! ([`SameNode`]); in planning, `f` satisfies `b`. Every node either side
-//! stores is checked against the nodes the other side stored, open or
-//! expanded, and every meeting is a solution: the start's path to `f`,
-//! then `b`'s path to the goal. A node that its own space calls a goal
+//! ([`SameNode`]); in planning, `f` satisfies `b`. Each forward node is
+//! checked against the backward nodes stored, open or expanded, when it
+//! is stored; each backward node against the forward nodes stored when it
+//! is expanded (once per expansion, not per successor; no meeting is
+//! missed, see [`Nbs`]). Every meeting is a solution: the start's path to
+//! `f`, then `b`'s path to the goal. A node that its own space calls a goal
 //! (forward) or that the start meets (backward) is a solution alone.
 //!
 //! # The stopping rule

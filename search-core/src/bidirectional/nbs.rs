@@ -44,7 +44,9 @@ struct Meet {
 /// predecessors, with the cost of the edge between them). The two sides'
 /// nodes may differ in type: in planning the backward side regresses over
 /// subgoals. A [`Meeting`] says when a forward node meets a backward one;
-/// every node either side stores is checked against the other side's.
+/// each forward node is checked against the stored backward nodes when it
+/// is stored, each backward node against the stored forward nodes when it
+/// is expanded.
 /// Each side's heuristic estimates the cost to its own target: the
 /// forward one to the goal, the backward one back to the start.
 ///
@@ -244,12 +246,18 @@ where
             );
         }
         if let Some(found) = backward {
-            note_backward(
-                &self.forward,
+            note_backward::<FS::Node, _, _, _>(
                 &self.backward,
                 &mut self.meeting,
                 &mut self.best,
                 found,
+            );
+            meet_backward(
+                &self.forward,
+                &self.backward,
+                &self.meeting,
+                &mut self.best,
+                found.number,
             );
         }
     }
@@ -329,9 +337,9 @@ where
         };
         let (meeting, best) = (&mut self.meeting, &mut self.best);
         if backward {
-            let forward = &self.forward;
+            meet_backward(&self.forward, &self.backward, meeting, best, node.1);
             self.backward.expand(node, &mut guard, |backward, found| {
-                note_backward(forward, backward, meeting, best, found);
+                note_backward::<FS::Node, _, _, _>(backward, meeting, best, found);
             });
         } else {
             let backward = &self.backward;
@@ -410,40 +418,65 @@ fn note_forward<FS, BS, M, HF, HB>(
     });
 }
 
-/// Checks a backward node just stored (or reached more cheaply) against
-/// the forward side, and whether the start meets it (a goal of the
-/// backward space).
-fn note_backward<FS, BS, M, HF, HB>(
-    forward: &Half<'_, FS, HF>,
+/// Takes note of a backward node just stored (or reached more cheaply):
+/// tells the meeting's index of it, and offers the solution it is when
+/// the start meets it (a goal of the backward space). Whether it meets a
+/// forward node is asked when it is expanded ([`meet_backward`]).
+fn note_backward<F, BS, M, HB>(
     backward: &Half<'_, BS, HB>,
     meeting: &mut M,
-    best: &mut Option<(FS::Cost, Meet)>,
+    best: &mut Option<(BS::Cost, Meet)>,
     found: Arrival,
+) where
+    BS: SearchSpace,
+    M: Meeting<F, BS::Node>,
+{
+    let node = backward.frontier.node(found.number);
+    if found.new {
+        meeting.insert_backward(node, found.number);
+    }
+    if found.is_goal {
+        let g = backward.frontier.g(found.number);
+        offer(
+            best,
+            g,
+            Meet {
+                forward: None,
+                backward: Some(found.number),
+            },
+        );
+    }
+}
+
+/// Checks backward node `number`, about to be expanded, against the
+/// forward nodes stored so far.
+///
+/// Asking when a backward node is expanded, not when it is stored, asks
+/// once per expansion instead of once per successor (the query on stored
+/// states is the costlier of the two). No meeting on a path is missed:
+/// where the sides' stored nodes overlap on it, either the forward node
+/// was stored after the backward one it meets (and asked then), or the
+/// backward one is expanded after both were stored, or both are still
+/// open, a pair whose bound is at most the path's cost, which keeps the
+/// search going until one of them is expanded.
+fn meet_backward<FS, BS, M, HF, HB>(
+    forward: &Half<'_, FS, HF>,
+    backward: &Half<'_, BS, HB>,
+    meeting: &M,
+    best: &mut Option<(FS::Cost, Meet)>,
+    number: u32,
 ) where
     FS: SearchSpace,
     BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
     M: Meeting<FS::Node, BS::Node>,
 {
-    let (node, g) = (
-        backward.frontier.node(found.number),
-        backward.frontier.g(found.number),
-    );
-    if found.new {
-        meeting.insert_backward(node, found.number);
-    }
-    let at = |forward| Meet {
-        forward,
-        backward: Some(found.number),
-    };
-    if found.is_goal {
-        offer(best, g, at(None));
-    }
-    meeting.backward_meets(node, forward.frontier.stored(), |number| {
-        offer(
-            best,
-            forward.frontier.g(number).saturating_add(g),
-            at(Some(number)),
-        );
+    let (node, g) = (backward.frontier.node(number), backward.frontier.g(number));
+    meeting.backward_meets(node, forward.frontier.stored(), |met| {
+        let at = Meet {
+            forward: Some(met),
+            backward: Some(number),
+        };
+        offer(best, forward.frontier.g(met).saturating_add(g), at);
     });
 }
 
