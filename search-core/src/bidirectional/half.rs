@@ -128,24 +128,22 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
             *guard.end = Some(End::Limit(Limit::StoredNodes));
             return None;
         }
-        let is_goal = self.space.is_goal(&node);
         let heap = self.space.node_heap_bytes(&node);
-        match self.frontier.insert(node, parent, g, h, heap) {
-            Inserted::New(number) => Some(Arrival {
-                number,
-                new: true,
-                is_goal,
-            }),
-            Inserted::Cheaper(number) => Some(Arrival {
-                number,
-                new: false,
-                is_goal,
-            }),
+        let (number, new) = match self.frontier.insert(node, parent, g, h, heap) {
+            Inserted::New(number) => (number, true),
+            Inserted::Cheaper(number) => (number, false),
             Inserted::NotCheaper => {
                 self.frontier.stats.duplicates += 1;
-                None
+                return None;
             }
-        }
+        };
+        // Asked only of a node kept, not of every duplicate.
+        let is_goal = self.space.is_goal(self.frontier.node(number));
+        Some(Arrival {
+            number,
+            new,
+            is_goal,
+        })
     }
 }
 

@@ -13,8 +13,9 @@ use crate::Node;
 /// to `f`, followed by `b`'s path to the goal, is a solution.
 ///
 /// The search tells the meeting every node it stores, so that an index
-/// can answer without scanning (a planner's index of subgoals by the
-/// atoms they fix); one that needs no index of its own, such as
+/// can answer without comparing against each stored node in turn (a
+/// planner's index of subgoals by the atoms they fix); one that needs no
+/// index of its own, such as
 /// [`SameNode`], looks the node up among the other side's [`Stored`]
 /// nodes instead.
 pub trait Meeting<F, B> {

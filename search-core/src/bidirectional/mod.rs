@@ -65,8 +65,8 @@
 //! (`planners`' `Direction::Bidirectional`, `searchlab plan --direction
 //! bidirectional`, configurations `bid-nbs-<heuristic>`), meeting where a
 //! state satisfies a subgoal; `state_atomic::AtomicMeeting` indexes both
-//! sides of a GOAP task so that the test does not scan, and its example
-//! plans one.
+//! sides of a GOAP task so that the test does not compare against each
+//! stored node in turn, and its example plans one.
 //!
 //! # When it pays
 //! Front-to-end bidirectional search expands fewer nodes than one-way

@@ -1,7 +1,9 @@
 //! Where the two halves of a bidirectional search meet: a forward state
 //! meets a regression subgoal when it satisfies it. Each new node on one
 //! side is checked against the stored nodes of the other, so both checks
-//! are index queries rather than scans.
+//! are index queries rather than comparisons with each stored node; the
+//! state index still reads a bit per stored state and fixed atom, so its
+//! queries grow with the states stored (64 to a word).
 //!
 //! - [`SubgoalIndex`]: stored subgoals, queried with a state (a subset
 //!   query, in a set-trie over the subgoals' literals).
