@@ -1,26 +1,11 @@
-//! One direction of a bidirectional search: the nodes it stored, each
-//! once, and its open nodes in NBS's two queues.
+//! One direction of NBS: the nodes it stored, and its open nodes in NBS's
+//! two queues.
 
 use std::cmp::Reverse;
-use std::collections::binary_heap::PeekMut;
 use std::collections::{BTreeSet, BinaryHeap};
-use std::hash::BuildHasher;
 
-use hashbrown::hash_table::Entry as Slot;
-use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
-
+use super::store::{grows, Inserted, Store, Stored};
 use crate::{Cost, Node, Statistics};
-
-/// What a direction knows of one stored node.
-#[derive(Clone, Debug)]
-struct Link<A, C> {
-    /// The node it was reached from and how; `None` for the root.
-    parent: Option<(u32, A)>,
-    g: C,
-    h: C,
-    place: Place,
-}
 
 /// Where a stored node is in the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,57 +37,6 @@ const BTREE_ENTRY: usize = 2;
 /// before it takes the least `g` instead.
 const DEEPEST_TRIED: usize = 32;
 
-/// How [`Frontier::insert`] took a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Inserted {
-    /// First seen: stored under this number.
-    New(u32),
-    /// Seen before, now reached more cheaply (and open again if it was
-    /// closed).
-    Cheaper(u32),
-    /// Seen before at the same cost or cheaper.
-    NotCheaper,
-}
-
-/// The nodes one side of a bidirectional search has stored, numbered in
-/// the order it stored them (its root is 0). A [`Meeting`](super::Meeting)
-/// finds the other side's nodes here.
-pub struct Stored<'a, N> {
-    nodes: &'a [N],
-    index: &'a HashTable<u32>,
-}
-
-impl<N: Node> Stored<'_, N> {
-    /// The number of `node`, if this side stored it.
-    pub fn find(&self, node: &N) -> Option<u32> {
-        let hash = FxBuildHasher.hash_one(node);
-        self.index
-            .find(hash, |&n| &self.nodes[n as usize] == node)
-            .copied()
-    }
-
-    /// The node stored under `number`.
-    pub fn get(&self, number: u32) -> Option<&N> {
-        self.nodes.get(number as usize)
-    }
-
-    /// Every stored node with its number, in the order stored (a meeting
-    /// that scans instead of keeping an index).
-    pub fn iter(&self) -> impl Iterator<Item = (u32, &N)> {
-        (0..).zip(self.nodes)
-    }
-
-    /// How many nodes this side stored.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Whether this side stored nothing yet.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-}
-
 /// One direction's store and open list.
 ///
 /// The open list is NBS's: nodes wait, ordered on `f`, until the lower
@@ -118,9 +52,10 @@ impl<N: Node> Stored<'_, N> {
 /// has a lower `f`), so each node is still expanded once.
 #[derive(Clone, Debug)]
 pub(crate) struct Frontier<N, A, C> {
-    nodes: Vec<N>,
-    links: Vec<Link<A, C>>,
-    index: HashTable<u32>,
+    store: Store<N, A, C>,
+    /// Each stored node's estimate and place, by number.
+    h: Vec<C>,
+    place: Vec<Place>,
     waiting: BinaryHeap<Entry<C>>,
     /// The ready nodes, `(g, number)`.
     ready: BTreeSet<Ready<C>>,
@@ -129,50 +64,48 @@ pub(crate) struct Frontier<N, A, C> {
     layer_bound: Option<C>,
     /// Open nodes (waiting or ready, live entries only).
     open: usize,
-    /// Heap bytes the stored nodes own, as the space reports them.
-    node_heap_bytes: usize,
     pub(crate) stats: Statistics,
 }
 
 impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     pub(crate) fn new() -> Self {
         Self {
-            nodes: Vec::new(),
-            links: Vec::new(),
-            index: HashTable::new(),
+            store: Store::new(),
+            h: Vec::new(),
+            place: Vec::new(),
             waiting: BinaryHeap::new(),
             ready: BTreeSet::new(),
             layer: BTreeSet::new(),
             layer_bound: None,
             open: 0,
-            node_heap_bytes: 0,
             stats: Statistics::default(),
         }
     }
 
+    pub(crate) fn store(&self) -> &Store<N, A, C> {
+        &self.store
+    }
+
     /// The stored nodes, for the other side's meeting test.
     pub(crate) fn stored(&self) -> Stored<'_, N> {
-        Stored {
-            nodes: &self.nodes,
-            index: &self.index,
-        }
+        self.store.stored()
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.nodes.len()
+        self.store.len()
     }
 
     pub(crate) fn node(&self, number: u32) -> &N {
-        &self.nodes[number as usize]
+        self.store.node(number)
     }
 
     pub(crate) fn g(&self, number: u32) -> C {
-        self.links[number as usize].g
+        self.store.g(number)
     }
 
     /// `node`'s number if stored, without storing it.
     pub(crate) fn find(&self, node: &N) -> Option<u32> {
-        self.stored().find(node)
+        self.store.find(node)
     }
 
     /// Stores `node` reached at `g` from `parent`, or lowers its `g`;
@@ -185,57 +118,35 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
         g: C,
         h: C,
         heap_bytes: usize,
-    ) -> Inserted {
-        let hash = FxBuildHasher.hash_one(&node);
-        let nodes = &self.nodes;
-        let slot = self.index.entry(
-            hash,
-            |&n| nodes[n as usize] == node,
-            |&n| FxBuildHasher.hash_one(&nodes[n as usize]),
-        );
-        match slot {
-            Slot::Occupied(found) => {
-                let number = *found.get();
-                let link = &mut self.links[number as usize];
-                if g >= link.g {
-                    return Inserted::NotCheaper;
-                }
-                let old = (link.g, number);
-                link.g = g;
-                link.parent = parent;
-                match link.place {
+    ) -> Inserted<C> {
+        let inserted = self.store.insert(node, parent, g, heap_bytes, |_| true);
+        match inserted {
+            Inserted::Cheaper(number, old) => {
+                match self.place[number as usize] {
                     Place::Closed => self.stats.reopened += 1,
                     Place::Ready => {
-                        self.ready.remove(&old);
-                        self.layer.remove(&old);
+                        self.ready.remove(&(old, number));
+                        self.layer.remove(&(old, number));
                         self.open -= 1;
                     }
                     // Its older entry goes stale; this one replaces it.
                     Place::Waiting => self.open -= 1,
                 }
-                let h = link.h;
-                self.push_waiting(number, g, h);
-                Inserted::Cheaper(number)
+                self.push_waiting(number, g);
             }
-            Slot::Vacant(vacant) => {
-                let number = u32::try_from(self.nodes.len()).unwrap_or(u32::MAX);
-                vacant.insert(number);
-                self.nodes.push(node);
-                self.links.push(Link {
-                    parent,
-                    g,
-                    h,
-                    place: Place::Waiting,
-                });
-                self.node_heap_bytes += heap_bytes;
-                self.push_waiting(number, g, h);
-                Inserted::New(number)
+            Inserted::New(number) => {
+                self.h.push(h);
+                self.place.push(Place::Waiting);
+                self.push_waiting(number, g);
             }
+            Inserted::NotCheaper => {}
         }
+        inserted
     }
 
-    fn push_waiting(&mut self, number: u32, g: C, h: C) {
-        self.links[number as usize].place = Place::Waiting;
+    fn push_waiting(&mut self, number: u32, g: C) {
+        self.place[number as usize] = Place::Waiting;
+        let h = self.h[number as usize];
         self.waiting.push(Reverse((g.saturating_add(h), number, g)));
         self.open += 1;
         self.stats.max_open = self.stats.max_open.max(self.open);
@@ -254,14 +165,13 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
             self.layer.clear();
             self.layer_bound = Some(bound);
         }
-        while let Some(top) = self.waiting.peek_mut() {
-            if top.0 .0 > bound {
+        while let Some(&Reverse((f, number, g))) = self.waiting.peek() {
+            if f > bound {
                 break;
             }
-            let Reverse((f, number, g)) = PeekMut::pop(top);
-            let link = &mut self.links[number as usize];
-            if link.place == Place::Waiting && link.g == g {
-                link.place = Place::Ready;
+            self.waiting.pop();
+            if self.is_live(number, g) {
+                self.place[number as usize] = Place::Ready;
                 self.ready.insert((g, number));
                 if f == bound {
                     self.layer.insert((g, number));
@@ -273,8 +183,7 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     /// The smallest `f` among the waiting nodes.
     pub(crate) fn least_waiting_f(&mut self) -> Option<C> {
         while let Some(&Reverse((f, number, g))) = self.waiting.peek() {
-            let link = &self.links[number as usize];
-            if link.place == Place::Waiting && link.g == g {
+            if self.is_live(number, g) {
                 return Some(f);
             }
             self.waiting.pop();
@@ -308,66 +217,45 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
     pub(crate) fn close(&mut self, (g, number): Ready<C>) {
         self.ready.remove(&(g, number));
         self.layer.remove(&(g, number));
-        self.links[number as usize].place = Place::Closed;
+        self.place[number as usize] = Place::Closed;
         self.open -= 1;
         self.stats.expanded += 1;
-    }
-
-    /// The path from the root to `number`: its nodes and the actions
-    /// between them, root first.
-    pub(crate) fn path(&self, number: u32) -> (Vec<N>, Vec<A>) {
-        let (mut nodes, mut actions) = (Vec::new(), Vec::new());
-        let mut at = number;
-        loop {
-            nodes.push(self.nodes[at as usize].clone());
-            match &self.links[at as usize].parent {
-                Some((parent, action)) => {
-                    actions.push(action.clone());
-                    at = *parent;
-                }
-                None => break,
-            }
-        }
-        nodes.reverse();
-        actions.reverse();
-        (nodes, actions)
     }
 
     /// The engine's estimate of this side's memory: allocated capacity of
     /// the store, its index and the queues, and the nodes' heap bytes.
     pub(crate) fn bytes(&self) -> usize {
-        self.nodes.capacity() * size_of::<N>()
-            + self.links.capacity() * size_of::<Link<A, C>>()
-            + self.index.capacity() * (size_of::<u32>() + 1)
+        self.store.bytes()
+            + self.h.capacity() * size_of::<C>()
+            + self.place.capacity() * size_of::<Place>()
             + self.waiting.capacity() * size_of::<Entry<C>>()
             + (self.ready.len() + self.layer.len()) * BTREE_ENTRY * size_of::<(C, u32)>()
-            + self.node_heap_bytes
     }
 
     /// What storing `branching` more nodes may add to
     /// [`bytes`](Self::bytes): the growth of every structure they would
     /// fill.
     pub(crate) fn growth(&self, branching: usize) -> usize {
-        let grows = |len: usize, capacity: usize, each: usize| {
-            if len + branching > capacity {
-                capacity.max(branching).max(4) * each
-            } else {
-                0
-            }
-        };
-        let entry = size_of::<Entry<C>>();
-        grows(self.nodes.len(), self.nodes.capacity(), size_of::<N>())
+        self.store.growth(branching)
+            + grows(self.h.len(), self.h.capacity(), branching, size_of::<C>())
             + grows(
-                self.links.len(),
-                self.links.capacity(),
-                size_of::<Link<A, C>>(),
+                self.place.len(),
+                self.place.capacity(),
+                branching,
+                size_of::<Place>(),
             )
             + grows(
-                self.index.len(),
-                self.index.capacity(),
-                2 * (size_of::<u32>() + 1),
+                self.waiting.len(),
+                self.waiting.capacity(),
+                branching,
+                size_of::<Entry<C>>(),
             )
-            + grows(self.waiting.len(), self.waiting.capacity(), entry)
             + branching * 2 * BTREE_ENTRY * size_of::<(C, u32)>()
+    }
+
+    /// Whether a waiting entry of `number` pushed at `g` is live: the node
+    /// is still waiting, at that `g`.
+    fn is_live(&self, number: u32, g: C) -> bool {
+        self.place[number as usize] == Place::Waiting && self.store.g(number) == g
     }
 }

@@ -1,7 +1,8 @@
 //! One side of a bidirectional search: its space, heuristic and frontier,
 //! and the expansion of its nodes.
 
-use super::frontier::{Frontier, Inserted};
+use super::frontier::Frontier;
+use super::store::Inserted;
 use num_traits::Zero;
 
 use crate::engine::driver::End;
@@ -131,7 +132,7 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
         let heap = self.space.node_heap_bytes(&node);
         let (number, new) = match self.frontier.insert(node, parent, g, h, heap) {
             Inserted::New(number) => (number, true),
-            Inserted::Cheaper(number) => (number, false),
+            Inserted::Cheaper(number, _) => (number, false),
             Inserted::NotCheaper => {
                 self.frontier.stats.duplicates += 1;
                 return None;
@@ -151,7 +152,7 @@ impl<'s, S: SearchSpace, H: Heuristic<S::Node, S::Cost>> Half<'s, S, H> {
 /// valid and the sum fits: a path past the cost type is left out (the
 /// first such is the error if no solution is found), and a negative or
 /// NaN cost ends the search.
-fn edge<N: std::fmt::Debug, C: Cost>(
+pub(crate) fn edge<N: std::fmt::Debug, C: Cost>(
     guard: &mut Guard<'_, C>,
     node: &N,
     g: C,

@@ -1,7 +1,8 @@
 //! Where the two sides of a bidirectional search meet.
 
-use super::Stored;
-use crate::Node;
+use super::store::Store;
+use super::{Side, Stored};
+use crate::{Cost, Node, Solution};
 
 /// The meeting test of a bidirectional search: which nodes stored by one
 /// side a new node of the other side meets.
@@ -75,5 +76,49 @@ impl<N: Node> Meeting<N, N> for SameNode {
         if let Some(number) = forward.find(node) {
             met(number);
         }
+    }
+}
+
+/// Where a solution joins the two sides.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Meet {
+    /// The forward node it leaves the forward side at; `None` for the
+    /// start itself (met by a backward node that the backward space calls
+    /// a goal).
+    pub(crate) forward: Option<u32>,
+    /// The backward node it joins the backward side at; `None` when the
+    /// forward node is a goal of the forward space itself.
+    pub(crate) backward: Option<u32>,
+}
+
+/// The solution of `cost` joined at `meet`: the forward path from `start`
+/// to the meeting node, then the backward path from the node it meets on
+/// to the goal, tagged by side.
+pub(crate) fn join<F: Node, B: Node, A: Clone, C: Cost>(
+    start: &F,
+    forward: &Store<F, A, C>,
+    backward: &Store<B, A, C>,
+    cost: C,
+    meet: Meet,
+) -> Solution<Side<F, B>, A, C> {
+    let (mut nodes, mut actions) = match meet.forward {
+        Some(number) => {
+            let (nodes, actions) = forward.path(number);
+            (nodes.into_iter().map(Side::Forward).collect(), actions)
+        }
+        None => (vec![Side::Forward(start.clone())], Vec::new()),
+    };
+    if let Some(number) = meet.backward {
+        // The backward path runs from the goal to the meeting node, which
+        // the forward node stands for: passed in reverse, without it.
+        let (mut back, back_actions) = backward.path(number);
+        back.pop();
+        nodes.extend(back.into_iter().rev().map(Side::Backward));
+        actions.extend(back_actions.into_iter().rev());
+    }
+    Solution {
+        actions,
+        nodes,
+        cost,
     }
 }

@@ -81,11 +81,14 @@ mod frontier;
 mod half;
 mod meeting;
 mod nbs;
+mod store;
+mod ttbs;
 
 pub use closures::{bidijkstra_fn, bidir_astar_fn};
-pub use frontier::Stored;
+pub use store::Stored;
 pub use meeting::{Meeting, SameNode};
 pub use nbs::{BidirectionalResult, Nbs};
+pub use ttbs::{front_to_front_fn, FrontToFront, FrontToFrontFn, Ttbs};
 
 /// A node of a bidirectional solution, tagged with the side that stored
 /// it: the forward path to the meeting point, then the backward path on

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::frontier::{Pair, Ready};
 use super::half::{Arrival, Guard, Half};
+use super::meeting::{join, Meet};
 use super::{Meeting, Side};
 use num_traits::Zero;
 
@@ -21,18 +22,6 @@ pub type BidirectionalResult<FS, BS> = SearchResult<
     <FS as SearchSpace>::Action,
     <FS as SearchSpace>::Cost,
 >;
-
-/// Where the cheapest solution found so far joins the two sides.
-#[derive(Clone, Copy, Debug)]
-struct Meet {
-    /// The forward node it leaves the forward side at; `None` for the
-    /// start itself (met by a backward node that the backward space calls
-    /// a goal).
-    forward: Option<u32>,
-    /// The backward node it joins the backward side at; `None` when the
-    /// forward node is a goal of the forward space itself.
-    backward: Option<u32>,
-}
 
 /// A bidirectional search by NBS: optimal with admissible heuristics, and
 /// with consistent ones it expands at most twice the nodes of a minimum
@@ -575,29 +564,13 @@ where
     /// itself, the best so far when a limit stopped it.
     fn best(&self) -> Option<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>> {
         let (cost, meet) = self.best?;
-        let (mut nodes, mut actions) = match meet.forward {
-            Some(number) => {
-                let (nodes, actions) = self.forward.frontier.path(number);
-                (
-                    nodes.into_iter().map(Side::Forward).collect::<Vec<_>>(),
-                    actions,
-                )
-            }
-            None => (vec![Side::Forward(self.start.clone())], Vec::new()),
-        };
-        if let Some(number) = meet.backward {
-            // The backward path runs from the goal to the meeting node,
-            // which the forward node stands for: passed in reverse, without it.
-            let (mut back, back_actions) = self.backward.frontier.path(number);
-            back.pop();
-            nodes.extend(back.into_iter().rev().map(Side::Backward));
-            actions.extend(back_actions.into_iter().rev());
-        }
-        Some(Solution {
-            actions,
-            nodes,
+        Some(join(
+            &self.start,
+            self.forward.frontier.store(),
+            self.backward.frontier.store(),
             cost,
-        })
+            meet,
+        ))
     }
 
     fn dead_ends_are_reliable(&self) -> bool {
