@@ -1,4 +1,4 @@
-//! Bidirectional search (NBS, bidirectional Dijkstra) against
+//! Bidirectional search (NBS, bidirectional Dijkstra, TTBS) against
 //! unidirectional Dijkstra on random graphs with zero-cost edges and
 //! cycles, and NBS's bound on expansions against a minimum vertex cover
 //! computed here.
@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use search_core::bidirectional::{
-    bidijkstra_fn, bidir_astar_fn, Meeting, Nbs, SameNode, Side, Stored,
+    bidijkstra_fn, bidir_astar_fn, FrontToFront, Meeting, Nbs, SameNode, Side, Stored, Ttbs,
 };
 use search_core::{
     dijkstra_fn, Consistent, Estimate, FloatCost, FnSpace, Limit, Outcome, SearchError,
@@ -105,6 +105,23 @@ fn problem(max_nodes: usize) -> impl Strategy<Value = Problem> {
                 goal,
             }
         })
+}
+
+/// A front-to-front estimate that is noise: any value from 0 to 9, or a
+/// dead end, as `seed` mixes the two nodes.
+struct Scrambled(usize);
+
+impl FrontToFront<usize, usize, u32> for Scrambled {
+    fn estimate(&mut self, forward: &usize, backward: &usize) -> Estimate<u32> {
+        let mixed = (forward * 31 + backward * 17 + self.0) % 11;
+        u32::try_from(mixed).map_or(Estimate::DeadEnd, |h| {
+            if h == 10 {
+                Estimate::DeadEnd
+            } else {
+                Estimate::Value(h)
+            }
+        })
+    }
 }
 
 /// Whether left node `u` can be matched, rematching others along an
@@ -223,6 +240,36 @@ proptest! {
             result.stats.expanded,
             search.forward_statistics().expanded + search.backward_statistics().expanded
         );
+    }
+
+    /// TTBS, with any front-to-front estimate (dead ends included), finds
+    /// a path exactly when one exists, and reports what the path costs.
+    #[test]
+    fn ttbs_finds_a_path_when_there_is_one(p in problem(25), seed in 0_usize..1000) {
+        let expected = dijkstra_fn(p.start, p.successors(), |&n| n == p.goal).unwrap().map(|(_, c)| c);
+        let forward = FnSpace::new(p.successors(), |&n: &usize| n == p.goal);
+        let backward = FnSpace::new(p.predecessors(), |&n: &usize| n == p.start);
+        let mut search = Ttbs::new(&forward, p.start, &backward, p.goal, SameNode, Scrambled(seed));
+        let result = search.run().unwrap();
+        let solution = result.outcome.solution();
+        prop_assert_eq!(solution.is_some(), expected.is_some());
+        if let (Some(solution), Some(optimal)) = (solution, expected) {
+            let path: Vec<usize> = solution.nodes.iter().cloned().map(Side::into_node).collect();
+            prop_assert_eq!(p.cost_of(&path), Some(solution.cost));
+            prop_assert!(solution.cost >= optimal);
+            prop_assert_eq!(solution.actions.len() + 1, solution.nodes.len());
+        }
+        prop_assert_eq!(
+            result.stats.expanded,
+            search.forward_statistics().expanded + search.backward_statistics().expanded
+        );
+
+        // Stepping a few expansions at a time ends as one run does.
+        let mut stepped = Ttbs::new(&forward, p.start, &backward, p.goal, SameNode, Scrambled(seed));
+        while stepped.step(1 + seed as u64 % 3).unwrap() == Status::Running {}
+        let again = stepped.run().unwrap();
+        prop_assert_eq!(again.outcome, result.outcome);
+        prop_assert_eq!(again.stats.counters(), result.stats.counters());
     }
 
     /// Stepping a few expansions at a time ends as one run does.
@@ -407,4 +454,42 @@ fn sides_of_different_node_types_meet_where_a_state_satisfies_a_subgoal() {
         Some(Side::Forward(last)) => assert_eq!(last & care, values),
         None => panic!("an empty path"),
     }
+}
+
+#[test]
+fn ttbs_meets_where_a_state_satisfies_a_subgoal() {
+    let start = 0b00_0000;
+    let goal = (0b10_0001, 0b10_0001);
+    // The switches still to flip toward the subgoal.
+    let unmet = search_core::bidirectional::front_to_front_fn(|state: &u8, &(care, values): &(u8, u8)| {
+        ((state & care) ^ values).count_ones()
+    });
+    let regression = Regression { start };
+    let mut search = Ttbs::new(&Switches, start, &regression, goal, Satisfies, unmet);
+    let solution = search.run().unwrap().outcome.solution().unwrap().clone();
+    // Greedy: a plan, not the cheapest; its flips reach the subgoal.
+    let state = solution.actions.iter().fold(start, |state, s| state ^ (1 << s));
+    assert_eq!(state & goal.0, goal.1);
+    let cost: u32 = solution.actions.iter().map(|&s| u32::from(s) + 1).sum();
+    assert_eq!(solution.cost, cost);
+    assert!(search.statistics().expanded <= 4, "{}", search.statistics().expanded);
+}
+
+#[test]
+fn ttbs_honours_the_cost_bound_and_the_expansion_limit() {
+    // A line 0..=30 both ways: the only path costs 30.
+    let forward = FnSpace::new(|&n: &u32| (n < 30).then(|| (n + 1, 1_u32)), |&n: &u32| n == 30);
+    let backward = FnSpace::new(|&n: &u32| n.checked_sub(1).map(|p| (p, 1_u32)), |&n: &u32| n == 0);
+    let distance = search_core::bidirectional::front_to_front_fn(|a: &u32, b: &u32| b.abs_diff(*a));
+    let bounded = SearchLimits { cost_bound: Some(29), ..SearchLimits::default() };
+    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance).limits(bounded).run().unwrap();
+    assert!(matches!(result.outcome, Outcome::LimitReached { limit: Limit::CostBound, best: None }));
+    let few = SearchLimits { max_expansions: Some(4), ..SearchLimits::default() };
+    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance).limits(few).run().unwrap();
+    assert!(matches!(result.outcome, Outcome::LimitReached { limit: Limit::Expansions, best: None }));
+    assert_eq!(result.stats.expanded, 4);
+    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance).run().unwrap();
+    assert_eq!(result.outcome.solution().map(|s| s.cost), Some(30));
+    // Each side walked about half the line.
+    assert!(result.stats.expanded <= 32, "{}", result.stats.expanded);
 }

@@ -248,7 +248,7 @@ where
     /// Whose turn it is.
     backward_turn: bool,
     /// The solution found, its cost and where it joins the sides.
-    found: Option<(FS::Cost, Meet)>,
+    found: Found<FS::Cost>,
     /// The first path cost that passed the cost type, if one was left out.
     overflow: Option<SearchError>,
     /// Whether the cost bound pruned a path.
@@ -282,7 +282,11 @@ where
             start,
             goal: Some(goal),
             backward_turn: false,
-            found: None,
+            found: Found {
+                best: None,
+                bound: None,
+                pruned: false,
+            },
             overflow: None,
             pruned: false,
             core: Core::default(),
@@ -292,6 +296,7 @@ where
     /// Stops the search at these limits; expansions count both sides.
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<FS::Cost>) -> Self {
+        self.found.bound = limits.cost_bound;
         self.core.limits = limits;
         self
     }
@@ -361,9 +366,9 @@ where
 
     /// Ends the search: at the solution if there is one.
     fn finish(&mut self) {
-        self.core.end = Some(match self.found {
+        self.core.end = Some(match self.found.best {
             Some(_) => End::Goal(0),
-            None => End::ran_dry(self.overflow.take(), self.pruned),
+            None => End::ran_dry(self.overflow.take(), self.pruned || self.found.pruned),
         });
     }
 
@@ -388,7 +393,7 @@ where
             }
             let aim = forward.top().unwrap_or(back.aim[number as usize]);
             expand(back, forward, (number, aim), &mut guard, &mut toward, |back, child, new| {
-                note_backward(back, meeting, found, child, new)
+                note_backward(back, meeting, found, child, new);
             });
         } else {
             let mut toward = |f: &FS::Node, b: &BS::Node| value(heuristic.estimate(f, b));
@@ -397,7 +402,7 @@ where
             };
             let aim = back.top().unwrap_or(forward.aim[number as usize]);
             expand(forward, back, (number, aim), &mut guard, &mut toward, |forward, child, new| {
-                note_forward(forward, back, meeting, found, child, new)
+                note_forward(forward, back, meeting, found, child, new);
             });
         }
     }
@@ -467,15 +472,16 @@ where
 /// Expands node `number` of side `own`: each new successor is estimated
 /// toward node `aim` of the `other` side (its top, or with no open node
 /// there, what `number` aimed at), and each successor stored or reached
-/// more cheaply while open is passed to `stored`, which says whether it met
-/// the other side (then the expansion stops).
+/// more cheaply while open is passed to `stored`, which checks whether it
+/// meets the other side (the expansion goes on: a later successor may
+/// meet more cheaply, or be the same node by a cheaper edge).
 fn expand<S, O>(
     own: &mut Front<'_, S>,
     other: &Front<'_, O>,
     (number, aim): (u32, u32),
     guard: &mut Guard<'_, S::Cost>,
     toward: &mut impl FnMut(&S::Node, &O::Node) -> S::Cost,
-    mut stored: impl FnMut(&Front<'_, S>, u32, bool) -> bool,
+    mut stored: impl FnMut(&Front<'_, S>, u32, bool),
 ) where
     S: SearchSpace,
     O: SearchSpace<Action = S::Action, Cost = S::Cost>,
@@ -507,20 +513,31 @@ fn expand<S, O>(
             let h = toward(own.store.node(child), other.store.node(aim));
             own.push(child, h, aim);
         }
-        if stored(own, child, new) {
-            break;
-        }
+        stored(own, child, new);
     }
     own.children = children;
 }
 
 /// Keeps the solution of `cost` joined at `meet` if it is the cheapest
 /// found; returns true.
-fn keep<C: Cost>(found: &mut Option<(C, Meet)>, cost: C, meet: Meet) -> bool {
-    if found.is_none_or(|(least, _)| cost < least) {
-        *found = Some((cost, meet));
+fn keep<C: Cost>(found: &mut Found<C>, cost: C, meet: Meet) -> bool {
+    if found.bound.is_some_and(|bound| cost > bound) {
+        found.pruned = true;
+        return false;
+    }
+    if found.best.is_none_or(|(least, _)| cost < least) {
+        found.best = Some((cost, meet));
     }
     true
+}
+
+/// The solutions the sides' meetings give: the cheapest within the cost
+/// bound, and whether the bound left one out.
+#[derive(Clone, Copy, Debug)]
+struct Found<C> {
+    best: Option<(C, Meet)>,
+    bound: Option<C>,
+    pruned: bool,
 }
 
 /// Checks forward node `number`, just stored or reached more cheaply,
@@ -530,7 +547,7 @@ fn note_forward<FS, BS, M>(
     forward: &Front<'_, FS>,
     backward: &Front<'_, BS>,
     meeting: &mut M,
-    found: &mut Option<(FS::Cost, Meet)>,
+    found: &mut Found<FS::Cost>,
     number: u32,
     new: bool,
 ) -> bool
@@ -568,7 +585,7 @@ where
 fn note_backward<BS, F, M>(
     backward: &Front<'_, BS>,
     meeting: &mut M,
-    found: &mut Option<(BS::Cost, Meet)>,
+    found: &mut Found<BS::Cost>,
     number: u32,
     new: bool,
 ) -> bool
@@ -595,7 +612,7 @@ fn meet_backward<FS, BS, M>(
     forward: &Front<'_, FS>,
     backward: &Front<'_, BS>,
     meeting: &M,
-    found: &mut Option<(FS::Cost, Meet)>,
+    found: &mut Found<FS::Cost>,
     number: u32,
 ) -> bool
 where
@@ -643,7 +660,7 @@ where
     fn prepare(&mut self, _started: Instant) {
         if let Some(goal) = self.goal.take() {
             self.begin(goal);
-            if self.found.is_some() {
+            if self.found.best.is_some() {
                 self.finish();
             }
             self.core.stats = self.total();
@@ -668,7 +685,7 @@ where
         };
         self.expand(backward);
         self.backward_turn = !backward;
-        if self.found.is_some() {
+        if self.found.best.is_some() {
             self.finish();
         }
         self.core.stats = self.total();
@@ -705,7 +722,7 @@ where
     }
 
     fn best(&self) -> Option<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>> {
-        let (cost, meet) = self.found?;
+        let (cost, meet) = self.found.best?;
         Some(join(
             &self.start,
             &self.forward.store,
