@@ -1,15 +1,15 @@
 //! [`PlanningDomain`] for atomic (bitset) GOAP domains.
 
-use search_core::bidirectional::Meeting;
-use state_atomic::AtomicMeeting;
+use search_core::bidirectional::{front_to_front_fn, Meeting};
 use state_atomic::{
-    ActionId, ActionSet, Bits, ForwardSpace, PartialState, RegressionSpace, WorldState,
+    ActionId, ActionSet, AtomicMeeting, Bits, ForwardSpace, PartialState, RegressionSpace,
+    RelaxedBetween, RelaxedKind, WorldState,
 };
 
 use crate::heuristics::{ActionView, Representation, TaskView};
 use std::borrow::Cow;
 
-use crate::{BoxedHeuristic, PlanError, PlanningDomain};
+use crate::{BoxedFrontToFront, BoxedHeuristic, PlanError, PlanningDomain};
 
 impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
     type State = WorldState<B>;
@@ -50,6 +50,13 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
         RegressionSpace::<B>::execution_order(regressed)
+    }
+
+    fn front_to_front(
+        &self,
+        name: &str,
+    ) -> Result<BoxedFrontToFront<'_, WorldState<B>, PartialState<B>>, PlanError> {
+        front_to_front(self, name)
     }
 
     type View = Self;
@@ -212,4 +219,37 @@ impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
             .fold(goal.care(), |read, a| read | a.pre.as_care());
         !expected.as_bits().agrees_on(now.as_bits(), &read)
     }
+}
+
+/// The registry's heuristic `name` between the states and subgoals of
+/// `actions`: the delete relaxation's (`hmax`, `hadd`, `ff`) from one
+/// exploration per state, the subgoal atoms a state gets wrong
+/// (`mismatch`), or 0 (`blind`).
+///
+/// # Errors
+/// [`PlanError::NoFrontToFront`] for any other heuristic.
+pub(crate) fn front_to_front<'a, B: Bits + Send + Sync>(
+    actions: &ActionSet<B>,
+    name: &str,
+) -> Result<BoxedFrontToFront<'a, WorldState<B>, PartialState<B>>, PlanError> {
+    let relaxed =
+        |kind| -> BoxedFrontToFront<'a, _, _> { Box::new(RelaxedBetween::new(actions, kind)) };
+    Ok(match name {
+        "hmax" => relaxed(RelaxedKind::Max),
+        "hadd" => relaxed(RelaxedKind::Add),
+        "ff" => relaxed(RelaxedKind::Ff),
+        "mismatch" => Box::new(front_to_front_fn(
+            |state: &WorldState<B>, subgoal: &PartialState<B>| {
+                ((state.bits() ^ subgoal.as_values()) & subgoal.as_care()).count_ones()
+            },
+        )),
+        "blind" => Box::new(front_to_front_fn(
+            |_: &WorldState<B>, _: &PartialState<B>| 0,
+        )),
+        _ => {
+            return Err(PlanError::NoFrontToFront {
+                heuristic: name.to_owned(),
+            })
+        }
+    })
 }

@@ -1,10 +1,11 @@
 //! Bidirectional planning: forward states and regression subgoals searched
-//! at once, meeting where a state satisfies a subgoal (NBS).
+//! at once, meeting where a state satisfies a subgoal (NBS, bidirectional
+//! Dijkstra, TTBS).
 
 use std::time::{Duration, Instant};
 
-use search_core::bidirectional::{Nbs, Side};
-use search_core::{Algorithm, Blind, Outcome, SearchLimits};
+use search_core::bidirectional::{BidirectionalResult, Nbs, Side, Ttbs};
+use search_core::{Algorithm, Blind, Outcome, SearchLimits, Statistics};
 
 use crate::planner::plan_outcome;
 use crate::{BoxedHeuristic, Direction, PlanError, PlanReport, Planner, PlanningDomain};
@@ -12,7 +13,8 @@ use crate::{BoxedHeuristic, Direction, PlanError, PlanReport, Planner, PlanningD
 impl<D: PlanningDomain> Planner<'_, D> {
     /// One search from both ends: A* as NBS with the configured heuristic
     /// each way (the forward one to the goal, the regression one from the
-    /// start), Dijkstra as bidirectional Dijkstra.
+    /// start), Dijkstra as bidirectional Dijkstra, greedy best-first
+    /// search as TTBS with the heuristic's front-to-front form.
     pub(crate) fn bidirectional(
         &self,
         domain: &D,
@@ -23,6 +25,7 @@ impl<D: PlanningDomain> Planner<'_, D> {
         let blind = match self.config().algorithm {
             Algorithm::AStar => false,
             Algorithm::Dijkstra => true,
+            Algorithm::GreedyBestFirst => return self.ttbs(domain, start, goal, limits),
             other => {
                 return Err(PlanError::NotBidirectional {
                     algorithm: other.to_string(),
@@ -50,36 +53,38 @@ impl<D: PlanningDomain> Planner<'_, D> {
                 .heuristics(to_goal, from_start)
                 .limits(limits);
                 let result = search.run()?;
-                // The forward part of a plan is in execution order; the
-                // regression part was regressed from the goal.
-                let forward_steps = result.outcome.solution().map_or(0, |solution| {
-                    let states = solution
-                        .nodes
-                        .iter()
-                        .filter(|n| matches!(n, Side::Forward(_)));
-                    states.count().saturating_sub(1)
-                });
-                let order = |actions: Vec<D::ActionId>| {
-                    let (prefix, suffix) = actions.split_at(forward_steps.min(actions.len()));
-                    let regressed: Vec<D::ActionId> = suffix.iter().rev().copied().collect();
-                    let mut plan = prefix.to_vec();
-                    plan.extend(domain.execution_order(&regressed));
-                    plan
-                };
-                let outcome: Outcome<_, _, u32> = result.outcome;
-                Ok(PlanReport {
-                    outcome: plan_outcome(outcome, order),
-                    direction: Direction::Bidirectional,
-                    forward: Some(search.forward_statistics().clone()),
-                    regression: Some(search.backward_statistics().clone()),
-                    both: Some(result.stats),
-                    elapsed: Duration::ZERO,
-                    setup_time,
-                    improvements: Vec::new(),
-                    notes: Vec::new(),
-                })
+                let sides = [search.forward_statistics(), search.backward_statistics()];
+                Ok(report(domain, result, sides, setup_time))
             })
         })
+    }
+
+    /// TTBS: greedy search from both ends, each side aiming at the other's
+    /// best node by the configured heuristic's front-to-front form.
+    fn ttbs(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+        limits: SearchLimits<u32>,
+    ) -> Result<PlanReport<D::ActionId>, PlanError> {
+        let forward = domain.forward(goal)?;
+        let (regression, subgoal) = domain.regression(start, goal)?;
+        let setup = Instant::now();
+        let between = domain.front_to_front(self.config().heuristic.name())?;
+        let setup_time = setup.elapsed();
+        let mut search = Ttbs::new(
+            &forward,
+            start.clone(),
+            &regression,
+            subgoal,
+            domain.meeting(),
+            between,
+        )
+        .limits(limits);
+        let result = search.run()?;
+        let sides = [search.forward_statistics(), search.backward_statistics()];
+        Ok(report(domain, result, sides, setup_time))
     }
 
     /// The one heuristic of a direction; an alternation is refused.
@@ -98,4 +103,41 @@ impl<D: PlanningDomain> Planner<'_, D> {
 
 fn boxed_blind<'a, N>() -> BoxedHeuristic<'a, N> {
     Box::new(Blind)
+}
+
+/// The report of a bidirectional search: the plan in execution order (the
+/// forward part as found, then the regressed part reversed), each side's
+/// statistics and both together.
+fn report<D: PlanningDomain>(
+    domain: &D,
+    result: BidirectionalResult<D::Forward<'_>, D::Regression<'_>>,
+    [forward, regression]: [&Statistics; 2],
+    setup_time: Duration,
+) -> PlanReport<D::ActionId> {
+    let forward_steps = result.outcome.solution().map_or(0, |solution| {
+        let states = solution
+            .nodes
+            .iter()
+            .filter(|n| matches!(n, Side::Forward(_)));
+        states.count().saturating_sub(1)
+    });
+    let order = |actions: Vec<D::ActionId>| {
+        let (prefix, suffix) = actions.split_at(forward_steps.min(actions.len()));
+        let regressed: Vec<D::ActionId> = suffix.iter().rev().copied().collect();
+        let mut plan = prefix.to_vec();
+        plan.extend(domain.execution_order(&regressed));
+        plan
+    };
+    let outcome: Outcome<_, _, u32> = result.outcome;
+    PlanReport {
+        outcome: plan_outcome(outcome, order),
+        direction: Direction::Bidirectional,
+        forward: Some(forward.clone()),
+        regression: Some(regression.clone()),
+        both: Some(result.stats),
+        elapsed: Duration::ZERO,
+        setup_time,
+        improvements: Vec::new(),
+        notes: Vec::new(),
+    }
 }

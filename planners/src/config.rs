@@ -65,29 +65,33 @@ impl Direction {
     }
 
     /// The name of `algorithm` in this direction's configuration names:
-    /// its own, except that bidirectional A* is `nbs`.
+    /// its own, except that bidirectional A* is `nbs` and bidirectional
+    /// greedy best-first search `ttbs`.
     ///
     /// ```
     /// use planners::Direction;
     /// use search_core::Algorithm;
     /// assert_eq!(Direction::Bidirectional.algorithm_name(Algorithm::AStar), "nbs");
+    /// assert_eq!(Direction::Bidirectional.algorithm_name(Algorithm::GreedyBestFirst), "ttbs");
     /// assert_eq!(Direction::Forward.algorithm_name(Algorithm::AStar), "astar");
     /// ```
     pub fn algorithm_name(self, algorithm: Algorithm) -> String {
         match (self, algorithm) {
             (Direction::Bidirectional, Algorithm::AStar) => NBS.to_owned(),
+            (Direction::Bidirectional, Algorithm::GreedyBestFirst) => TTBS.to_owned(),
             _ => algorithm.to_string(),
         }
     }
 
     /// Reads an algorithm's name in this direction's configuration names
-    /// (`nbs` is bidirectional A*).
+    /// (`nbs` is bidirectional A*, `ttbs` bidirectional greedy search).
     ///
     /// # Errors
     /// [`PlanError::Search`] for a name that is no algorithm.
     pub fn parse_algorithm(self, name: &str) -> Result<Algorithm, PlanError> {
         match (self, name) {
             (Direction::Bidirectional, NBS) => Ok(Algorithm::AStar),
+            (Direction::Bidirectional, TTBS) => Ok(Algorithm::GreedyBestFirst),
             _ => Ok(name.parse()?),
         }
     }
@@ -95,6 +99,9 @@ impl Direction {
 
 /// Bidirectional A*'s name in configurations.
 const NBS: &str = "nbs";
+
+/// Bidirectional greedy search's name in configurations (front to front).
+const TTBS: &str = "ttbs";
 
 impl fmt::Display for Direction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

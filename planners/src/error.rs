@@ -51,10 +51,17 @@ pub enum PlanError {
         heuristic: String,
     },
     /// Bidirectional search was asked of an algorithm it has no form of.
-    #[error("{algorithm} search has no bidirectional form; bidirectional search runs nbs (astar) or dijkstra")]
+    #[error("{algorithm} search has no bidirectional form; bidirectional search runs nbs (astar), dijkstra or ttbs (gbfs)")]
     NotBidirectional {
         /// The algorithm's name.
         algorithm: String,
+    },
+    /// Front-to-front search (TTBS) was asked with a heuristic that has no
+    /// form between a state and a subgoal, or on a domain without one.
+    #[error("heuristic '{heuristic}' has no front-to-front form on this domain; bidirectional greedy search (ttbs) takes hmax, hadd, ff, mismatch or blind on atomic and PDDL tasks")]
+    NoFrontToFront {
+        /// The heuristic's name.
+        heuristic: String,
     },
     /// An algorithm that cannot be sliced across ticks
     /// ([`PlanJob`](crate::PlanJob)).

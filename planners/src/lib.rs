@@ -79,7 +79,7 @@ pub use config::{Direction, PlannerConfig};
 pub use error::PlanError;
 pub use outcome::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use planner::Planner;
-pub use planning_domain::{validate, BoxedHeuristic, PlanningDomain};
+pub use planning_domain::{validate, BoxedFrontToFront, BoxedHeuristic, PlanningDomain};
 pub use runtime::{cpu, kept_threads};
 pub use sliced::{Budget, PlanJob};
 pub use trace::PlanTrace;

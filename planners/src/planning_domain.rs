@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use search_core::bidirectional::{Meeting, Stored};
+use search_core::bidirectional::{FrontToFront, Meeting, Stored};
 use search_core::{Heuristic, Node, SearchSpace};
 
 use crate::heuristics::TaskView;
@@ -12,6 +12,10 @@ use crate::PlanError;
 
 /// A boxed heuristic over nodes `N` (the planner's costs are `u32`).
 pub type BoxedHeuristic<'a, N> = Box<dyn Heuristic<N, u32> + Send + 'a>;
+
+/// A boxed front-to-front heuristic from states `S` to subgoals `G`, the
+/// estimate of bidirectional greedy search (TTBS).
+pub type BoxedFrontToFront<'a, S, G> = Box<dyn FrontToFront<S, G, u32> + Send + 'a>;
 
 /// A planning domain: a state representation with a forward and a
 /// regression search space, a view for heuristics ([`TaskView`]), names for its
@@ -71,6 +75,22 @@ pub trait PlanningDomain: Sync {
     /// The regressed actions of a solution in execution order.
     fn execution_order(&self, regressed: &[Self::ActionId]) -> Vec<Self::ActionId> {
         regressed.iter().rev().copied().collect()
+    }
+
+    /// The heuristic `name` (a registry name) from a state to a subgoal,
+    /// for bidirectional greedy search (TTBS), where each side aims at the
+    /// other side's best node.
+    ///
+    /// # Errors
+    /// [`PlanError::NoFrontToFront`] where the domain has no such form of
+    /// the heuristic (the default: none).
+    fn front_to_front(
+        &self,
+        name: &str,
+    ) -> Result<BoxedFrontToFront<'_, Self::State, Self::Subgoal>, PlanError> {
+        Err(PlanError::NoFrontToFront {
+            heuristic: name.to_owned(),
+        })
     }
 
     /// What heuristics read of this domain: the domain itself, or the one
@@ -236,6 +256,13 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
 
     fn execution_order(&self, regressed: &[Self::ActionId]) -> Vec<Self::ActionId> {
         (**self).execution_order(regressed)
+    }
+
+    fn front_to_front(
+        &self,
+        name: &str,
+    ) -> Result<BoxedFrontToFront<'_, Self::State, Self::Subgoal>, PlanError> {
+        (**self).front_to_front(name)
     }
 
     type View = D::View;

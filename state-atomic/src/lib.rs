@@ -79,7 +79,8 @@ pub use pdb::{Ipdb, IpdbConfig};
 pub use registry::{Atom, AtomRegistry, Named};
 pub use regression::{RegressionSpace, Subsumption};
 pub use relaxed::{
-    RelaxedForward, RelaxedKind, RelaxedRegression, SmallHMax, SMALL_HMAX_MAX_ACTIONS,
+    RelaxedBetween, RelaxedForward, RelaxedKind, RelaxedRegression, SmallHMax,
+    SMALL_HMAX_MAX_ACTIONS,
 };
 pub use sparse::SparseBits;
 pub use state::{PartialState, WorldState};

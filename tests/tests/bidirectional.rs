@@ -461,34 +461,74 @@ fn ttbs_meets_where_a_state_satisfies_a_subgoal() {
     let start = 0b00_0000;
     let goal = (0b10_0001, 0b10_0001);
     // The switches still to flip toward the subgoal.
-    let unmet = search_core::bidirectional::front_to_front_fn(|state: &u8, &(care, values): &(u8, u8)| {
-        ((state & care) ^ values).count_ones()
-    });
+    let unmet =
+        search_core::bidirectional::front_to_front_fn(|state: &u8, &(care, values): &(u8, u8)| {
+            ((state & care) ^ values).count_ones()
+        });
     let regression = Regression { start };
     let mut search = Ttbs::new(&Switches, start, &regression, goal, Satisfies, unmet);
     let solution = search.run().unwrap().outcome.solution().unwrap().clone();
     // Greedy: a plan, not the cheapest; its flips reach the subgoal.
-    let state = solution.actions.iter().fold(start, |state, s| state ^ (1 << s));
+    let state = solution
+        .actions
+        .iter()
+        .fold(start, |state, s| state ^ (1 << s));
     assert_eq!(state & goal.0, goal.1);
     let cost: u32 = solution.actions.iter().map(|&s| u32::from(s) + 1).sum();
     assert_eq!(solution.cost, cost);
-    assert!(search.statistics().expanded <= 4, "{}", search.statistics().expanded);
+    assert!(
+        search.statistics().expanded <= 4,
+        "{}",
+        search.statistics().expanded
+    );
 }
 
 #[test]
 fn ttbs_honours_the_cost_bound_and_the_expansion_limit() {
     // A line 0..=30 both ways: the only path costs 30.
-    let forward = FnSpace::new(|&n: &u32| (n < 30).then(|| (n + 1, 1_u32)), |&n: &u32| n == 30);
-    let backward = FnSpace::new(|&n: &u32| n.checked_sub(1).map(|p| (p, 1_u32)), |&n: &u32| n == 0);
+    let forward = FnSpace::new(
+        |&n: &u32| (n < 30).then(|| (n + 1, 1_u32)),
+        |&n: &u32| n == 30,
+    );
+    let backward = FnSpace::new(
+        |&n: &u32| n.checked_sub(1).map(|p| (p, 1_u32)),
+        |&n: &u32| n == 0,
+    );
     let distance = search_core::bidirectional::front_to_front_fn(|a: &u32, b: &u32| b.abs_diff(*a));
-    let bounded = SearchLimits { cost_bound: Some(29), ..SearchLimits::default() };
-    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance).limits(bounded).run().unwrap();
-    assert!(matches!(result.outcome, Outcome::LimitReached { limit: Limit::CostBound, best: None }));
-    let few = SearchLimits { max_expansions: Some(4), ..SearchLimits::default() };
-    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance).limits(few).run().unwrap();
-    assert!(matches!(result.outcome, Outcome::LimitReached { limit: Limit::Expansions, best: None }));
+    let bounded = SearchLimits {
+        cost_bound: Some(29),
+        ..SearchLimits::default()
+    };
+    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance)
+        .limits(bounded)
+        .run()
+        .unwrap();
+    assert!(matches!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::CostBound,
+            best: None
+        }
+    ));
+    let few = SearchLimits {
+        max_expansions: Some(4),
+        ..SearchLimits::default()
+    };
+    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance)
+        .limits(few)
+        .run()
+        .unwrap();
+    assert!(matches!(
+        result.outcome,
+        Outcome::LimitReached {
+            limit: Limit::Expansions,
+            best: None
+        }
+    ));
     assert_eq!(result.stats.expanded, 4);
-    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance).run().unwrap();
+    let result = Ttbs::new(&forward, 0, &backward, 30, SameNode, distance)
+        .run()
+        .unwrap();
     assert_eq!(result.outcome.solution().map(|s| s.cost), Some(30));
     // Each side walked about half the line.
     assert!(result.stats.expanded <= 32, "{}", result.stats.expanded);

@@ -1,6 +1,6 @@
 //! A grounded task on packed (finite-domain) states; see [`Packing`].
 
-use search_core::bidirectional::Meeting;
+use search_core::bidirectional::{FrontToFront, Meeting};
 use state_atomic::AtomicMeeting;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -15,7 +15,7 @@ use state_atomic::{
 use searchlab_pddl::{GroundTask, IpcPlan, Mutexes, Packing, PddlError};
 
 use super::{GroundedDomain, GroundedTask, SolveError, Task};
-use crate::{BoxedHeuristic, PlanError, PlanningDomain};
+use crate::{BoxedFrontToFront, BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task whose search runs on packed states `Bp` (one
 /// field per group of mutually exclusive facts, see [`Packing`]) while its
@@ -347,6 +347,16 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
         RegressionSpace::<Bp>::execution_order(regressed)
     }
 
+    fn front_to_front(
+        &self,
+        name: &str,
+    ) -> Result<BoxedFrontToFront<'_, WorldState<Bp>, PartialState<Bp>>, PlanError> {
+        Ok(Box::new(Decoded {
+            facts: crate::atomic::front_to_front(self.facts.actions(), name)?,
+            packing: &self.packing,
+        }))
+    }
+
     type View = ActionSet<Bf>;
 
     fn task_view(&self) -> &ActionSet<Bf> {
@@ -572,5 +582,28 @@ impl PackedGroundedTask {
             Some(pw) => Self::at(ground, packing, pw, fw),
             None => Ok(None),
         }
+    }
+}
+
+/// A front-to-front heuristic on the fact-level view, asked of packed
+/// states and subgoals.
+struct Decoded<'a, Bf: Bits> {
+    facts: BoxedFrontToFront<'a, WorldState<Bf>, PartialState<Bf>>,
+    packing: &'a Packing,
+}
+
+impl<Bp: Bits, Bf: Bits> FrontToFront<WorldState<Bp>, PartialState<Bp>, u32> for Decoded<'_, Bf> {
+    fn estimate(
+        &mut self,
+        state: &WorldState<Bp>,
+        subgoal: &PartialState<Bp>,
+    ) -> search_core::Estimate<u32> {
+        let state = self.packing.decode::<Bp, Bf>(state);
+        let subgoal = self.packing.decode_partial::<Bp, Bf>(subgoal);
+        self.facts.estimate(&state, &subgoal)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.facts.memory_bytes()
     }
 }

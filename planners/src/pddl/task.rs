@@ -19,7 +19,7 @@ use searchlab_pddl::{
 };
 
 use super::SolveError;
-use crate::{BoxedHeuristic, PlanError, PlanningDomain};
+use crate::{BoxedFrontToFront, BoxedHeuristic, PlanError, PlanningDomain};
 
 /// A grounded PDDL task over atomic states of type `B`: one atom per fact,
 /// one action per ground operator, of the operator's cost (1 without
@@ -615,6 +615,13 @@ impl<B: Bits> PlanningDomain for Task<B> {
 
     fn execution_order(&self, regressed: &[ActionId]) -> Vec<ActionId> {
         RegressionSpace::<B>::execution_order(regressed)
+    }
+
+    fn front_to_front(
+        &self,
+        name: &str,
+    ) -> Result<BoxedFrontToFront<'_, WorldState<B>, PartialState<B>>, PlanError> {
+        crate::atomic::front_to_front(self.task_view(), name)
     }
 
     type View = ActionSet<B>;

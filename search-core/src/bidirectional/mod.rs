@@ -85,9 +85,9 @@ mod store;
 mod ttbs;
 
 pub use closures::{bidijkstra_fn, bidir_astar_fn};
-pub use store::Stored;
 pub use meeting::{Meeting, SameNode};
 pub use nbs::{BidirectionalResult, Nbs};
+pub use store::Stored;
 pub use ttbs::{front_to_front_fn, FrontToFront, FrontToFrontFn, Ttbs};
 
 /// A node of a bidirectional solution, tagged with the side that stored

@@ -192,19 +192,22 @@ impl<N: Node, A: Clone, C: Cost> Store<N, A, C> {
     /// What storing `branching` more nodes may add to
     /// [`bytes`](Self::bytes).
     pub(crate) fn growth(&self, branching: usize) -> usize {
-        grows(self.nodes.len(), self.nodes.capacity(), branching, size_of::<N>())
-            + grows(
-                self.links.len(),
-                self.links.capacity(),
-                branching,
-                size_of::<Link<A, C>>(),
-            )
-            + grows(
-                self.index.len(),
-                self.index.capacity(),
-                branching,
-                2 * (size_of::<u32>() + 1),
-            )
+        grows(
+            self.nodes.len(),
+            self.nodes.capacity(),
+            branching,
+            size_of::<N>(),
+        ) + grows(
+            self.links.len(),
+            self.links.capacity(),
+            branching,
+            size_of::<Link<A, C>>(),
+        ) + grows(
+            self.index.len(),
+            self.index.capacity(),
+            branching,
+            2 * (size_of::<u32>() + 1),
+        )
     }
 }
 

@@ -392,18 +392,32 @@ where
                 return;
             }
             let aim = forward.top().unwrap_or(back.aim[number as usize]);
-            expand(back, forward, (number, aim), &mut guard, &mut toward, |back, child, new| {
-                note_backward(back, meeting, found, child, new);
-            });
+            expand(
+                back,
+                forward,
+                (number, aim),
+                &mut guard,
+                &mut toward,
+                |back, child, new| {
+                    note_backward(back, meeting, found, child, new);
+                },
+            );
         } else {
             let mut toward = |f: &FS::Node, b: &BS::Node| value(heuristic.estimate(f, b));
             let Some(number) = next(forward, back, &mut toward) else {
                 return;
             };
             let aim = back.top().unwrap_or(forward.aim[number as usize]);
-            expand(forward, back, (number, aim), &mut guard, &mut toward, |forward, child, new| {
-                note_forward(forward, back, meeting, found, child, new);
-            });
+            expand(
+                forward,
+                back,
+                (number, aim),
+                &mut guard,
+                &mut toward,
+                |forward, child, new| {
+                    note_forward(forward, back, meeting, found, child, new);
+                },
+            );
         }
     }
 

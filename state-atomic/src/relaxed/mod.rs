@@ -19,6 +19,7 @@ mod hff;
 mod hmax;
 mod small;
 
+use search_core::bidirectional::FrontToFront;
 use search_core::{Estimate, Heuristic};
 
 pub(crate) use self::costs::literals;
@@ -376,6 +377,72 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
         self.relaxation.kind == RelaxedKind::Max
     }
     /// The compiled relaxation and the costs explored from the start.
+    fn memory_bytes(&self) -> usize {
+        self.relaxation.heap_bytes() + crate::vec_bytes(&self.lits)
+    }
+}
+
+/// A delete-relaxation heuristic between a state and a regression subgoal:
+/// the front-to-front estimate of
+/// [`Ttbs`](search_core::bidirectional::Ttbs), where a forward state aims at
+/// the regression side's best subgoal and a subgoal is estimated from the
+/// forward side's best state. One full relaxed exploration per state,
+/// kept while the state is asked again (the regression side asks of one
+/// state for all the subgoals of an expansion); each subgoal's value is
+/// then read off it, as [`RelaxedRegression`] does from the start.
+///
+/// ```
+/// use search_core::bidirectional::FrontToFront;
+/// use search_core::Estimate;
+/// use state_atomic::{ActionSet, RelaxedBetween, RelaxedKind};
+/// let mut actions = ActionSet::<u64>::new();
+/// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+/// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+/// let mut h = RelaxedBetween::new(&actions, RelaxedKind::Add);
+/// let state = actions.state(["has_groceries"]).unwrap();
+/// let fed = actions.partial([("fed", true)]).unwrap();
+/// assert_eq!(h.estimate(&state, &fed), Estimate::Value(15));
+/// let food = actions.partial([("has_food", true)]).unwrap();
+/// assert_eq!(h.estimate(&state, &food), Estimate::Value(10));
+/// assert_eq!(h.estimate(&actions.state([]).unwrap(), &food), Estimate::DeadEnd);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RelaxedBetween<B: Bits = u64> {
+    relaxation: Relaxation<B>,
+    /// The state the relaxation was last explored from.
+    explored: Option<WorldState<B>>,
+    lits: Vec<u32>,
+}
+
+impl<B: Bits> RelaxedBetween<B> {
+    /// The `kind` heuristic between states and subgoals of `actions`.
+    pub fn new(actions: &ActionSet<B>, kind: RelaxedKind) -> Self {
+        Self {
+            relaxation: Relaxation::new(actions, kind, None),
+            explored: None,
+            lits: Vec::new(),
+        }
+    }
+}
+
+impl<B: Bits> FrontToFront<WorldState<B>, PartialState<B>, u32> for RelaxedBetween<B> {
+    fn estimate(&mut self, state: &WorldState<B>, subgoal: &PartialState<B>) -> Estimate<u32> {
+        if subgoal.is_wrong_beyond(state.as_bits(), &self.relaxation.known) {
+            return Estimate::DeadEnd;
+        }
+        if self.explored.as_ref() != Some(state) {
+            self.relaxation.explore(state.as_bits());
+            self.explored = Some(state.clone());
+        }
+        let mut lits = std::mem::take(&mut self.lits);
+        lits.clear();
+        literals(subgoal, self.relaxation.atoms, &mut lits);
+        let value = self.relaxation.value(&lits);
+        self.lits = lits;
+        value
+    }
+
+    /// The compiled relaxation and its scratch.
     fn memory_bytes(&self) -> usize {
         self.relaxation.heap_bytes() + crate::vec_bytes(&self.lits)
     }

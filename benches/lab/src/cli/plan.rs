@@ -894,7 +894,8 @@ pub(super) struct PlanArgs {
     plan_file: Option<PathBuf>,
     /// forward, regression, portfolio (both at once, the first answer
     /// wins) or bidirectional (one search from both ends that meets in the
-    /// middle: NBS with astar, bidirectional Dijkstra with dijkstra).
+    /// middle: NBS with astar, bidirectional Dijkstra with dijkstra, TTBS
+    /// (front to front, each side aiming at the other's best node) with gbfs).
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
     /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs, rwastar (restarting
