@@ -46,6 +46,27 @@ fn atomic_scenarios_meet_at_the_optimal_cost() {
     }
 }
 
+/// The heuristics bidirectional greedy search (TTBS) takes.
+const FRONT_TO_FRONT: [&str; 5] = ["ff", "hadd", "hmax", "mismatch", "blind"];
+
+#[test]
+fn ttbs_plans_the_atomic_scenarios() {
+    let ship = |start: &[&str]| atomic::enemy_ship::<u64>(start).unwrap();
+    for p in [
+        atomic::hungry_agent::<u64>().unwrap(),
+        ship(&["safe", "ammo_full"]),
+        ship(&["ammo_full"]),
+        atomic::consumed_fact::<u64>().unwrap(),
+    ] {
+        for name in FRONT_TO_FRONT {
+            let config = bidirectional(Algorithm::GreedyBestFirst, name);
+            // Validated by replaying it; greedy, so any cost.
+            let (cost, _) = plan_and_validate(&p.actions, &p.start, &p.goal, config);
+            assert!(cost > 0, "{} {name}", p.name);
+        }
+    }
+}
+
 #[test]
 fn the_report_counts_both_sides() {
     let p = atomic::consumed_fact::<u64>().unwrap();
@@ -105,6 +126,35 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// On random tasks, TTBS finds a valid plan exactly when there is one,
+    /// on 64-bit and wider states alike.
+    #[test]
+    fn ttbs_plans_random_tasks_when_there_is_a_plan(task in spec(3..=9, 9), h in 0..FRONT_TO_FRONT.len()) {
+        let narrow = build::<u64>(&task, 0);
+        let best = optimal(&narrow, narrow.start, Algorithm::Dijkstra, Box::new(Blind));
+        let wide = build::<Wide<2>>(&task, 64);
+        let config = bidirectional(Algorithm::GreedyBestFirst, FRONT_TO_FRONT[h]);
+        let report = Planner::new(config.clone()).plan(&narrow.actions, &narrow.start, &narrow.goal).unwrap();
+        let wide_report = Planner::new(config).plan(&wide.actions, &wide.start, &wide.goal).unwrap();
+        match best {
+            Some(least) => {
+                let plan = report.plan().unwrap_or_else(|| panic!("{:?}", report.outcome));
+                let replayed = planners::validate(&narrow.actions, &narrow.start, &narrow.goal, &plan.actions);
+                prop_assert_eq!(replayed.ok(), Some(plan.cost));
+                prop_assert!(plan.cost >= u64::from(least));
+                prop_assert_eq!(wide_report.plan().map(|p| p.cost), Some(plan.cost));
+            }
+            None => {
+                prop_assert_eq!(&report.outcome, &PlanOutcome::Unsolvable);
+                prop_assert_eq!(&wide_report.outcome, &PlanOutcome::Unsolvable);
+            }
+        }
+    }
+}
+
 /// Optimal costs of Fast Downward's `astar(lmcut())` or `astar(hmax())`
 /// (the tables of `pddl_costs.rs` and `pddl_adl.rs`): STRIPS with costs
 /// and ADL with conditional effects.
@@ -116,6 +166,30 @@ const PDDL_OPTIMA: [(&str, &str, u64); 6] = [
     ("miconic-simpleadl", "s1-0", 4),
     ("schedule", "probschedule-2-0", 2),
 ];
+
+#[test]
+fn ttbs_plans_pddl_tasks_with_costs_and_adl() {
+    for (domain, task, optimum) in PDDL_OPTIMA {
+        let (domain_file, problem_file) = tests::ipc_task_files(domain, task);
+        let domain_text = std::fs::read_to_string(domain_file).unwrap();
+        let problem_text = std::fs::read_to_string(problem_file).unwrap();
+        let config = bidirectional(Algorithm::GreedyBestFirst, "ff");
+        let solution = solve_text(&domain_text, &problem_text, &config, &PddlOptions::default())
+            .unwrap_or_else(|e| panic!("{domain} {task}: {e}"));
+        // Greedy: no cheaper than optimal, and replayed on the task.
+        let plan = solution.report.plan().unwrap_or_else(|| panic!("{domain} {task}"));
+        assert!(plan.cost >= optimum, "{domain} {task}");
+        let text = solution.plan_text().unwrap();
+        let replayed = planners::pddl::validate_text(
+            ("domain", &domain_text),
+            ("problem", &problem_text),
+            ("plan", &text),
+        );
+        assert_eq!(replayed.ok(), Some(plan.cost), "{domain} {task}");
+        let both = solution.report.both.clone().unwrap();
+        assert!(both.expanded > 0, "{domain} {task}");
+    }
+}
 
 #[test]
 fn pddl_tasks_meet_at_fast_downwards_optimal_costs() {
@@ -147,7 +221,6 @@ fn pddl_tasks_meet_at_fast_downwards_optimal_costs() {
 fn algorithms_without_a_bidirectional_form_are_refused_by_name() {
     let p = atomic::hungry_agent::<u64>().unwrap();
     for (algorithm, name) in [
-        (Algorithm::GreedyBestFirst, "hmax"),
         (Algorithm::BreadthFirst, "blind"),
         (Algorithm::LazyGreedy, "hmax"),
     ] {
@@ -167,6 +240,16 @@ fn algorithms_without_a_bidirectional_form_are_refused_by_name() {
         .plan(&p.actions, &p.start, &p.goal)
         .unwrap_err();
     assert!(matches!(error, PlanError::Alternation { .. }), "{error}");
+    // TTBS needs a heuristic between a state and a subgoal.
+    let error = Planner::new(bidirectional(Algorithm::GreedyBestFirst, "lmcut"))
+        .plan(&p.actions, &p.start, &p.goal)
+        .unwrap_err();
+    assert!(matches!(error, PlanError::NoFrontToFront { .. }), "{error}");
+    assert!(error.to_string().contains("lmcut"), "{error}");
+    let error = Planner::new(bidirectional(Algorithm::GreedyBestFirst, "numeric"))
+        .plan(&hitman().unwrap().domain, &hitman().unwrap().start, &hitman().unwrap().goal)
+        .unwrap_err();
+    assert!(matches!(error, PlanError::NoFrontToFront { .. }), "{error}");
     let planner = Planner::new(bidirectional(Algorithm::AStar, "hmax"));
     let mut job = PlanJob::new(std::sync::Arc::new(p.actions.clone()), p.start, p.goal);
     let error = job
@@ -180,6 +263,14 @@ fn algorithms_without_a_bidirectional_form_are_refused_by_name() {
 fn configuration_names_read_back() {
     let config = bidirectional(Algorithm::AStar, "lmcut");
     assert_eq!(config.name(), "bid-nbs-lmcut");
+    assert_eq!(
+        bidirectional(Algorithm::GreedyBestFirst, "ff").name(),
+        "bid-ttbs-ff"
+    );
+    assert_eq!(
+        Direction::Bidirectional.parse_algorithm("ttbs").unwrap(),
+        Algorithm::GreedyBestFirst
+    );
     assert_eq!(
         Direction::Bidirectional.parse_algorithm("nbs").unwrap(),
         Algorithm::AStar

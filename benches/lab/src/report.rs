@@ -1535,6 +1535,12 @@ pub fn name_legend(configs: &[String]) -> Option<String> {
             planners::Direction::Bidirectional if parsed == search_core::Algorithm::AStar => {
                 "NBS, bidirectional A* (Chen et al. 2017)".to_owned()
             }
+            planners::Direction::Bidirectional
+                if parsed == search_core::Algorithm::GreedyBestFirst =>
+            {
+                "TTBS, front-to-front bidirectional greedy search (Kuroiwa and Fukunaga 2020)"
+                    .to_owned()
+            }
             _ => parsed.description(),
         };
         algorithms.insert(algorithm.to_owned(), description);

@@ -63,10 +63,21 @@
 //!
 //! A planner runs it over its forward states and regression subgoals
 //! (`planners`' `Direction::Bidirectional`, `searchlab plan --direction
-//! bidirectional`, configurations `bid-nbs-<heuristic>`), meeting where a
-//! state satisfies a subgoal; `state_atomic::AtomicMeeting` indexes both
+//! bidirectional`, configurations `bid-nbs-<heuristic>` and
+//! `bid-ttbs-<heuristic>`), meeting where a state satisfies a subgoal; `state_atomic::AtomicMeeting` indexes both
 //! sides of a GOAP task so that the test does not compare against each
 //! stored node in turn, and its example plans one.
+//!
+//! # Front to front: TTBS
+//! [`Ttbs`] is the satisficing counterpart (Kuroiwa and Fukunaga, IJCAI
+//! 2020): two greedy searches whose heuristic is front to front
+//! ([`FrontToFront`]): a forward node is estimated toward the backward
+//! side's best open node, a backward node from the forward side's. The
+//! targets move as the sides advance, so the frontiers head for each other
+//! and meet in the middle, where two front-to-end searches each aim at the
+//! far end and tend to pass each other (the sides then behave as a
+//! portfolio of two one-way searches). It gives the first meeting found,
+//! with no promise on its cost.
 //!
 //! # When it pays
 //! Front-to-end bidirectional search expands fewer nodes than one-way
