@@ -5,10 +5,12 @@
 //! u64 state does.
 
 use proptest::prelude::*;
+use search_core::bidirectional::FrontToFront;
 use search_core::{Algorithm, Blind, Estimate, Heuristic, Outcome, Search, SearchLimits};
 use state_atomic::{
     ActionSet, AdmissibleMismatch, Bits, ForwardSpace, PartialState, RegressionSpace,
-    RelaxedForward, RelaxedRegression, SparseBits, Subsumption, Wide, WorldState,
+    RelaxedBetween, RelaxedForward, RelaxedKind, RelaxedRegression, SparseBits, Subsumption, Wide,
+    WorldState,
 };
 
 /// A random action: preconditions, effects (atom index, value) and cost.
@@ -359,6 +361,22 @@ fn relaxed_agree<B: Bits>(spec: &Spec, state: &[bool]) {
         "regression h_add"
     );
     let ff = RelaxedForward::h_ff(&actions, goal.clone()).estimate(&state);
+    // Front to front: explored toward the goal when the state is new, to
+    // the end when asked again, then read off that exploration.
+    for (kind, expected) in [
+        (RelaxedKind::Max, h_max),
+        (RelaxedKind::Add, h_add),
+        (RelaxedKind::Ff, ff),
+    ] {
+        let mut between = RelaxedBetween::new(&actions, kind);
+        for ask in ["first", "again", "read off"] {
+            assert_eq!(
+                between.estimate(&state, &goal),
+                expected,
+                "{kind:?} between, {ask}"
+            );
+        }
+    }
     assert_eq!(
         ff,
         RelaxedRegression::h_ff(&actions, state).estimate(&goal),

@@ -174,10 +174,18 @@ fn ttbs_plans_pddl_tasks_with_costs_and_adl() {
         let domain_text = std::fs::read_to_string(domain_file).unwrap();
         let problem_text = std::fs::read_to_string(problem_file).unwrap();
         let config = bidirectional(Algorithm::GreedyBestFirst, "ff");
-        let solution = solve_text(&domain_text, &problem_text, &config, &PddlOptions::default())
-            .unwrap_or_else(|e| panic!("{domain} {task}: {e}"));
+        let solution = solve_text(
+            &domain_text,
+            &problem_text,
+            &config,
+            &PddlOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{domain} {task}: {e}"));
         // Greedy: no cheaper than optimal, and replayed on the task.
-        let plan = solution.report.plan().unwrap_or_else(|| panic!("{domain} {task}"));
+        let plan = solution
+            .report
+            .plan()
+            .unwrap_or_else(|| panic!("{domain} {task}"));
         assert!(plan.cost >= optimum, "{domain} {task}");
         let text = solution.plan_text().unwrap();
         let replayed = planners::pddl::validate_text(
@@ -247,7 +255,11 @@ fn algorithms_without_a_bidirectional_form_are_refused_by_name() {
     assert!(matches!(error, PlanError::NoFrontToFront { .. }), "{error}");
     assert!(error.to_string().contains("lmcut"), "{error}");
     let error = Planner::new(bidirectional(Algorithm::GreedyBestFirst, "numeric"))
-        .plan(&hitman().unwrap().domain, &hitman().unwrap().start, &hitman().unwrap().goal)
+        .plan(
+            &hitman().unwrap().domain,
+            &hitman().unwrap().start,
+            &hitman().unwrap().goal,
+        )
         .unwrap_err();
     assert!(matches!(error, PlanError::NoFrontToFront { .. }), "{error}");
     let planner = Planner::new(bidirectional(Algorithm::AStar, "hmax"));

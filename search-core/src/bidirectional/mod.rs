@@ -76,7 +76,7 @@
 //! targets move as the sides advance, so the frontiers head for each other
 //! and meet in the middle, where two front-to-end searches each aim at the
 //! far end and tend to pass each other (the sides then behave as a
-//! portfolio of two one-way searches). It gives the first meeting found,
+//! portfolio of two one-way searches). It gives the first meeting found
 //! with no promise on its cost.
 //!
 //! # When it pays

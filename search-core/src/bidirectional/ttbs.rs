@@ -205,8 +205,9 @@ impl<'s, S: SearchSpace> Front<'s, S> {
 /// The two spaces, the [`Meeting`] and the tagged solution are as for
 /// [`Nbs`](super::Nbs): each forward node is checked against the stored
 /// backward nodes when stored, each backward node against the stored
-/// forward nodes when expanded, and the first meeting ends the search.
-/// Its solution need not be optimal; no node is reopened. A node whose
+/// forward nodes when expanded, and the expansion that finds a meeting
+/// ends the search at the cheapest it found. Its solution need not be
+/// optimal; no node is reopened. A node whose
 /// estimate is a dead end toward one top is kept behind the others, since
 /// it may meet another.
 ///
@@ -373,7 +374,8 @@ where
     }
 
     /// Expands the next node of the backward side if `backward`, else of
-    /// the forward side, until a successor meets the other side.
+    /// the forward side, checking it (backward) or each successor stored
+    /// (forward) against the other side.
     fn expand(&mut self, backward: bool) {
         let mut guard = Guard {
             limits: &self.core.limits,

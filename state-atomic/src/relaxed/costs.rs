@@ -246,6 +246,17 @@ impl<B: Bits> Relaxation<B> {
         }
     }
 
+    /// Makes `lits` the targets an exploration stops at once all are
+    /// settled (none: explore to the end). Each must be tracked, as every
+    /// literal is in a relaxation made without targets.
+    pub(super) fn aim(&mut self, lits: &[u32]) {
+        self.is_target.fill(false);
+        for &l in lits {
+            self.is_target[l as usize] = true;
+        }
+        self.targets = self.is_target.iter().filter(|&&t| t).count();
+    }
+
     /// Explores from `state`: every tracked literal gets its cost, or (with
     /// targets) at least every target does, or the targets are unreachable.
     pub(super) fn explore(&mut self, state: &B) {

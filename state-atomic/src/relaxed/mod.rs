@@ -386,10 +386,13 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
 /// the front-to-front estimate of
 /// [`Ttbs`](search_core::bidirectional::Ttbs), where a forward state aims at
 /// the regression side's best subgoal and a subgoal is estimated from the
-/// forward side's best state. One full relaxed exploration per state,
-/// kept while the state is asked again (the regression side asks of one
-/// state for all the subgoals of an expansion); each subgoal's value is
-/// then read off it, as [`RelaxedRegression`] does from the start.
+/// forward side's best state. A state asked for the first time is
+/// explored until the subgoal's literals are settled, as
+/// [`RelaxedForward`] explores toward its goal (the forward side asks of a
+/// new state each time); asked again, it is explored to the end once and
+/// every further subgoal's value is read off that, as
+/// [`RelaxedRegression`] does from the start (the regression side asks of
+/// one state for all the subgoals of an expansion).
 ///
 /// ```
 /// use search_core::bidirectional::FrontToFront;
@@ -409,8 +412,9 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
 #[derive(Clone, Debug)]
 pub struct RelaxedBetween<B: Bits = u64> {
     relaxation: Relaxation<B>,
-    /// The state the relaxation was last explored from.
-    explored: Option<WorldState<B>>,
+    /// The state the relaxation was last explored from, and whether to the
+    /// end.
+    explored: Option<(WorldState<B>, bool)>,
     lits: Vec<u32>,
 }
 
@@ -430,13 +434,22 @@ impl<B: Bits> FrontToFront<WorldState<B>, PartialState<B>, u32> for RelaxedBetwe
         if subgoal.is_wrong_beyond(state.as_bits(), &self.relaxation.known) {
             return Estimate::DeadEnd;
         }
-        if self.explored.as_ref() != Some(state) {
-            self.relaxation.explore(state.as_bits());
-            self.explored = Some(state.clone());
-        }
         let mut lits = std::mem::take(&mut self.lits);
         lits.clear();
         literals(subgoal, self.relaxation.atoms, &mut lits);
+        match &self.explored {
+            Some((explored, true)) if explored == state => {}
+            Some((explored, false)) if explored == state => {
+                self.relaxation.aim(&[]);
+                self.relaxation.explore(state.as_bits());
+                self.explored = Some((state.clone(), true));
+            }
+            _ => {
+                self.relaxation.aim(&lits);
+                self.relaxation.explore(state.as_bits());
+                self.explored = Some((state.clone(), false));
+            }
+        }
         let value = self.relaxation.value(&lits);
         self.lits = lits;
         value
