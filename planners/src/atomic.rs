@@ -55,8 +55,9 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
     fn front_to_front(
         &self,
         name: &str,
+        goal: &PartialState<B>,
     ) -> Result<BoxedFrontToFront<'_, WorldState<B>, PartialState<B>>, PlanError> {
-        front_to_front(self, name)
+        front_to_front(self, goal, name)
     }
 
     type View = Self;
@@ -221,19 +222,21 @@ impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
     }
 }
 
-/// The registry's heuristic `name` between the states and subgoals of
-/// `actions`: the delete relaxation's (`hmax`, `hadd`, `ff`) from one
-/// exploration per state, the subgoal atoms a state gets wrong
+/// The registry's heuristic `name` between the states of `actions` and
+/// the subgoals regression reaches from `goal`: the delete relaxation's
+/// (`hmax`, `hadd`, `ff`), the subgoal atoms a state gets wrong
 /// (`mismatch`), or 0 (`blind`).
 ///
 /// # Errors
 /// [`PlanError::NoFrontToFront`] for any other heuristic.
 pub(crate) fn front_to_front<'a, B: Bits + Send + Sync>(
     actions: &ActionSet<B>,
+    goal: &PartialState<B>,
     name: &str,
 ) -> Result<BoxedFrontToFront<'a, WorldState<B>, PartialState<B>>, PlanError> {
-    let relaxed =
-        |kind| -> BoxedFrontToFront<'a, _, _> { Box::new(RelaxedBetween::new(actions, kind)) };
+    let relaxed = |kind| -> BoxedFrontToFront<'a, _, _> {
+        Box::new(RelaxedBetween::new(actions, goal, kind))
+    };
     Ok(match name {
         "hmax" => relaxed(RelaxedKind::Max),
         "hadd" => relaxed(RelaxedKind::Add),

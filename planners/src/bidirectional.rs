@@ -71,7 +71,7 @@ impl<D: PlanningDomain> Planner<'_, D> {
         let forward = domain.forward(goal)?;
         let (regression, subgoal) = domain.regression(start, goal)?;
         let setup = Instant::now();
-        let between = domain.front_to_front(self.config().heuristic.name())?;
+        let between = domain.front_to_front(self.config().heuristic.name(), goal)?;
         let setup_time = setup.elapsed();
         let mut search = Ttbs::new(
             &forward,

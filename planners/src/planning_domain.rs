@@ -77,9 +77,9 @@ pub trait PlanningDomain: Sync {
         regressed.iter().rev().copied().collect()
     }
 
-    /// The heuristic `name` (a registry name) from a state to a subgoal,
-    /// for bidirectional greedy search (TTBS), where each side aims at the
-    /// other side's best node.
+    /// The heuristic `name` (a registry name) from a state to a subgoal
+    /// that regression reaches from `goal`, for bidirectional greedy
+    /// search (TTBS), where each side aims at the other side's best node.
     ///
     /// # Errors
     /// [`PlanError::NoFrontToFront`] where the domain has no such form of
@@ -87,7 +87,9 @@ pub trait PlanningDomain: Sync {
     fn front_to_front(
         &self,
         name: &str,
+        goal: &Self::Goal,
     ) -> Result<BoxedFrontToFront<'_, Self::State, Self::Subgoal>, PlanError> {
+        let _ = goal;
         Err(PlanError::NoFrontToFront {
             heuristic: name.to_owned(),
         })
@@ -261,8 +263,9 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
     fn front_to_front(
         &self,
         name: &str,
+        goal: &Self::Goal,
     ) -> Result<BoxedFrontToFront<'_, Self::State, Self::Subgoal>, PlanError> {
-        (**self).front_to_front(name)
+        (**self).front_to_front(name, goal)
     }
 
     type View = D::View;

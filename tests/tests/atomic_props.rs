@@ -368,7 +368,7 @@ fn relaxed_agree<B: Bits>(spec: &Spec, state: &[bool]) {
         (RelaxedKind::Add, h_add),
         (RelaxedKind::Ff, ff),
     ] {
-        let mut between = RelaxedBetween::new(&actions, kind);
+        let mut between = RelaxedBetween::new(&actions, &goal, kind);
         for ask in ["first", "again", "read off"] {
             assert_eq!(
                 between.estimate(&state, &goal),

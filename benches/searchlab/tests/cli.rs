@@ -489,3 +489,47 @@ fn plan_solves_a_pddl_task_beyond_the_widest_fixed_state() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--configs` runs the named configurations in place of a suite file's
+/// own, and names one it does not know.
+#[test]
+fn configs_replace_a_suite_files_own() {
+    let dir = temp_dir("configs");
+    let suite = dir.join("tiny.toml");
+    std::fs::write(
+        &suite,
+        "[[problems]]\ngenerator = \"reference\"\n[[configs]]\nheuristic = \"hmax\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, text_out, err) = searchlab(&[
+        "bench",
+        text(&suite),
+        "--no-progress",
+        "--configs",
+        "fwd-gbfs-mismatch,bid-ttbs-mismatch",
+        "--out",
+        text(&out),
+    ]);
+    assert_eq!(code, 0, "{text_out}{err}");
+    let records = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let configs: std::collections::BTreeSet<&str> = records
+        .lines()
+        .filter_map(|line| line.split("\"config\":\"").nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert_eq!(
+        configs.into_iter().collect::<Vec<_>>(),
+        ["bid-ttbs-mismatch", "fwd-gbfs-mismatch"]
+    );
+    let (code, _, err) = searchlab(&[
+        "bench",
+        text(&suite),
+        "--no-progress",
+        "--configs",
+        "fwd-nope-hmax",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nope"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

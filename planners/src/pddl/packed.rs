@@ -350,9 +350,11 @@ impl<Bp: Bits, Bf: Bits> PlanningDomain for PackedTask<Bp, Bf> {
     fn front_to_front(
         &self,
         name: &str,
+        goal: &PartialState<Bp>,
     ) -> Result<BoxedFrontToFront<'_, WorldState<Bp>, PartialState<Bp>>, PlanError> {
+        let goal = self.packing.decode_partial::<Bp, Bf>(goal);
         Ok(Box::new(Decoded {
-            facts: crate::atomic::front_to_front(self.facts.actions(), name)?,
+            facts: crate::atomic::front_to_front(self.facts.actions(), &goal, name)?,
             packing: &self.packing,
         }))
     }

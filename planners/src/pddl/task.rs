@@ -620,8 +620,9 @@ impl<B: Bits> PlanningDomain for Task<B> {
     fn front_to_front(
         &self,
         name: &str,
+        goal: &PartialState<B>,
     ) -> Result<BoxedFrontToFront<'_, WorldState<B>, PartialState<B>>, PlanError> {
-        crate::atomic::front_to_front(self.task_view(), name)
+        crate::atomic::front_to_front(self.task_view(), goal, name)
     }
 
     type View = ActionSet<B>;

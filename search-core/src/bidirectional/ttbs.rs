@@ -357,6 +357,7 @@ where
             self.heuristic
                 .estimate(self.forward.store.node(f), self.backward.store.node(b)),
         );
+        self.forward.stats.evaluated += 1;
         self.forward.push(f, h, b);
         self.backward.push(b, h, f);
         let (meeting, found) = (&mut self.meeting, &mut self.found);

@@ -247,8 +247,8 @@ impl<B: Bits> Relaxation<B> {
     }
 
     /// Makes `lits` the targets an exploration stops at once all are
-    /// settled (none: explore to the end). Each must be tracked, as every
-    /// literal is in a relaxation made without targets.
+    /// settled (none: explore every tracked literal). Each must be tracked:
+    /// a precondition's, or a target's when the relaxation was made.
     pub(super) fn aim(&mut self, lits: &[u32]) {
         self.is_target.fill(false);
         for &l in lits {

@@ -401,9 +401,9 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
 /// let mut actions = ActionSet::<u64>::new();
 /// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
 /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
-/// let mut h = RelaxedBetween::new(&actions, RelaxedKind::Add);
-/// let state = actions.state(["has_groceries"]).unwrap();
 /// let fed = actions.partial([("fed", true)]).unwrap();
+/// let mut h = RelaxedBetween::new(&actions, &fed, RelaxedKind::Add);
+/// let state = actions.state(["has_groceries"]).unwrap();
 /// assert_eq!(h.estimate(&state, &fed), Estimate::Value(15));
 /// let food = actions.partial([("has_food", true)]).unwrap();
 /// assert_eq!(h.estimate(&state, &food), Estimate::Value(10));
@@ -412,6 +412,8 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for RelaxedRegression<B> {
 #[derive(Clone, Debug)]
 pub struct RelaxedBetween<B: Bits = u64> {
     relaxation: Relaxation<B>,
+    /// The literals the relaxation tracks, by literal.
+    tracked: Vec<bool>,
     /// The state the relaxation was last explored from, and whether to the
     /// end.
     explored: Option<(WorldState<B>, bool)>,
@@ -419,10 +421,22 @@ pub struct RelaxedBetween<B: Bits = u64> {
 }
 
 impl<B: Bits> RelaxedBetween<B> {
-    /// The `kind` heuristic between states and subgoals of `actions`.
-    pub fn new(actions: &ActionSet<B>, kind: RelaxedKind) -> Self {
+    /// The `kind` heuristic between states and the subgoals of `actions`
+    /// that regression reaches from `goal`. Only the literals such a
+    /// subgoal can hold are tracked, those of `goal` and of preconditions
+    /// (in STRIPS tasks, no delete effect), as [`RelaxedForward`] tracks
+    /// toward its goal; a subgoal with another literal is a dead end.
+    pub fn new(actions: &ActionSet<B>, goal: &PartialState<B>, kind: RelaxedKind) -> Self {
+        let mut goal_lits = Vec::new();
+        literals(goal, actions.registry().len(), &mut goal_lits);
+        let relaxation = Relaxation::new(actions, kind, Some(&goal_lits));
+        let mut tracked = vec![false; 2 * relaxation.atoms];
+        for &l in goal_lits.iter().chain(&relaxation.pre) {
+            tracked[l as usize] = true;
+        }
         Self {
-            relaxation: Relaxation::new(actions, kind, None),
+            relaxation,
+            tracked,
             explored: None,
             lits: Vec::new(),
         }
@@ -437,6 +451,10 @@ impl<B: Bits> FrontToFront<WorldState<B>, PartialState<B>, u32> for RelaxedBetwe
         let mut lits = std::mem::take(&mut self.lits);
         lits.clear();
         literals(subgoal, self.relaxation.atoms, &mut lits);
+        if lits.iter().any(|&l| !self.tracked[l as usize]) {
+            self.lits = lits;
+            return Estimate::DeadEnd;
+        }
         match &self.explored {
             Some((explored, true)) if explored == state => {}
             Some((explored, false)) if explored == state => {
@@ -457,6 +475,8 @@ impl<B: Bits> FrontToFront<WorldState<B>, PartialState<B>, u32> for RelaxedBetwe
 
     /// The compiled relaxation and its scratch.
     fn memory_bytes(&self) -> usize {
-        self.relaxation.heap_bytes() + crate::vec_bytes(&self.lits)
+        self.relaxation.heap_bytes()
+            + crate::vec_bytes(&self.lits)
+            + crate::vec_bytes(&self.tracked)
     }
 }

@@ -72,9 +72,10 @@ pub(super) struct BenchArgs {
     /// tasks beside it) or task files, instead of a suite file.
     #[arg(long, num_args = 1.., value_name = "DIR|TASK", conflicts_with = "suite")]
     pub(super) pddl: Vec<PathBuf>,
-    /// The configurations of a `--pddl` suite, by name (comma-separated:
-    /// fwd-astar-hmax, reg-gbfs-ff, fd-astar-lmcut, pp-astar-blind ...).
-    #[arg(long, value_delimiter = ',', requires = "pddl")]
+    /// The configurations to run, by name (comma-separated:
+    /// fwd-astar-hmax, reg-gbfs-ff, fd-astar-lmcut, pp-astar-blind ...):
+    /// a `--pddl` suite's, or in place of a suite file's own.
+    #[arg(long, value_delimiter = ',')]
     pub(super) configs: Vec<String>,
     #[command(flatten)]
     pub(super) limits: LimitArgs,
@@ -120,10 +121,19 @@ fn bench_suite(args: &BenchArgs, heuristics: &Registry) -> Result<Suite, SuiteEr
             max_expansions: None,
         };
         crate::suite_file::pddl_suite_with(&args.pddl, &args.configs, limits, heuristics)?
-    } else if let Some(path) = &args.suite {
-        crate::suite_file::load_suite_with(path, heuristics)?
     } else {
-        default_suite_with(heuristics)?
+        let mut suite = match &args.suite {
+            Some(path) => crate::suite_file::load_suite_with(path, heuristics)?,
+            None => default_suite_with(heuristics)?,
+        };
+        if !args.configs.is_empty() {
+            suite.configs = args
+                .configs
+                .iter()
+                .map(|name| Configuration::by_name_among(name, heuristics))
+                .collect::<Result<_, _>>()?;
+        }
+        suite
     })
 }
 
