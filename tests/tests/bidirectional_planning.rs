@@ -139,18 +139,15 @@ proptest! {
         let config = bidirectional(Algorithm::GreedyBestFirst, FRONT_TO_FRONT[h]);
         let report = Planner::new(config.clone()).plan(&narrow.actions, &narrow.start, &narrow.goal).unwrap();
         let wide_report = Planner::new(config).plan(&wide.actions, &wide.start, &wide.goal).unwrap();
-        match best {
-            Some(least) => {
-                let plan = report.plan().unwrap_or_else(|| panic!("{:?}", report.outcome));
-                let replayed = planners::validate(&narrow.actions, &narrow.start, &narrow.goal, &plan.actions);
-                prop_assert_eq!(replayed.ok(), Some(plan.cost));
-                prop_assert!(plan.cost >= u64::from(least));
-                prop_assert_eq!(wide_report.plan().map(|p| p.cost), Some(plan.cost));
-            }
-            None => {
-                prop_assert_eq!(&report.outcome, &PlanOutcome::Unsolvable);
-                prop_assert_eq!(&wide_report.outcome, &PlanOutcome::Unsolvable);
-            }
+        if let Some(least) = best {
+            let plan = report.plan().unwrap_or_else(|| panic!("{:?}", report.outcome));
+            let replayed = planners::validate(&narrow.actions, &narrow.start, &narrow.goal, &plan.actions);
+            prop_assert_eq!(replayed.ok(), Some(plan.cost));
+            prop_assert!(plan.cost >= u64::from(least));
+            prop_assert_eq!(wide_report.plan().map(|p| p.cost), Some(plan.cost));
+        } else {
+            prop_assert_eq!(&report.outcome, &PlanOutcome::Unsolvable);
+            prop_assert_eq!(&wide_report.outcome, &PlanOutcome::Unsolvable);
         }
     }
 }

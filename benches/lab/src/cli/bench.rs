@@ -114,27 +114,26 @@ fn default_suite_with(heuristics: &Registry) -> Result<Suite, SuiteError> {
 /// with the user's `heuristics` among the configurations a suite can name
 /// (and in the default suite).
 fn bench_suite(args: &BenchArgs, heuristics: &Registry) -> Result<Suite, SuiteError> {
-    Ok(if !args.pddl.is_empty() {
+    if !args.pddl.is_empty() {
         let limits = RunLimits {
             max_time: Some(Duration::from_secs(60)),
             max_memory_bytes: Some(2048 << 20),
             max_expansions: None,
         };
-        crate::suite_file::pddl_suite_with(&args.pddl, &args.configs, limits, heuristics)?
-    } else {
-        let mut suite = match &args.suite {
-            Some(path) => crate::suite_file::load_suite_with(path, heuristics)?,
-            None => default_suite_with(heuristics)?,
-        };
-        if !args.configs.is_empty() {
-            suite.configs = args
-                .configs
-                .iter()
-                .map(|name| Configuration::by_name_among(name, heuristics))
-                .collect::<Result<_, _>>()?;
-        }
-        suite
-    })
+        return crate::suite_file::pddl_suite_with(&args.pddl, &args.configs, limits, heuristics);
+    }
+    let mut suite = match &args.suite {
+        Some(path) => crate::suite_file::load_suite_with(path, heuristics)?,
+        None => default_suite_with(heuristics)?,
+    };
+    if !args.configs.is_empty() {
+        suite.configs = args
+            .configs
+            .iter()
+            .map(|name| Configuration::by_name_among(name, heuristics))
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(suite)
 }
 
 /// `searchlab bench`, with the user's `heuristics` among the
