@@ -533,3 +533,41 @@ fn ttbs_honours_the_cost_bound_and_the_expansion_limit() {
     // Each side walked about half the line.
     assert!(result.stats.expanded <= 32, "{}", result.stats.expanded);
 }
+
+#[test]
+fn nbs_returns_no_solution_past_the_cost_bound() {
+    // A line 0..=20: each side's nodes stay within a bound of 15, but the
+    // only solution, joined in the middle, costs 20.
+    let forward = FnSpace::new(
+        |&n: &u32| (n < 20).then(|| (n + 1, 1_u32)),
+        |&n: &u32| n == 20,
+    );
+    let backward = FnSpace::new(
+        |&n: &u32| n.checked_sub(1).map(|p| (p, 1_u32)),
+        |&n: &u32| n == 0,
+    );
+    let bounded = |bound| SearchLimits {
+        cost_bound: Some(bound),
+        ..SearchLimits::default()
+    };
+    let result = Nbs::new(&forward, 0, &backward, 20, SameNode)
+        .limits(bounded(15))
+        .run()
+        .unwrap();
+    assert!(
+        matches!(
+            result.outcome,
+            Outcome::LimitReached {
+                limit: Limit::CostBound,
+                best: None
+            }
+        ),
+        "{:?}",
+        result.outcome
+    );
+    let result = Nbs::new(&forward, 0, &backward, 20, SameNode)
+        .limits(bounded(20))
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.solution().map(|s| s.cost), Some(20));
+}

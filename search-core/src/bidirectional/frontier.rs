@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
-use super::store::{grows, Inserted, Store, Stored};
+use super::store::{grows, Inserted, Store};
 use crate::{Cost, Node, Statistics};
 
 /// Where a stored node is in the search.
@@ -86,21 +86,12 @@ impl<N: Node, A: Clone, C: Cost> Frontier<N, A, C> {
         &self.store
     }
 
-    /// The stored nodes, for the other side's meeting test.
-    pub(crate) fn stored(&self) -> Stored<'_, N> {
-        self.store.stored()
-    }
-
     pub(crate) fn len(&self) -> usize {
         self.store.len()
     }
 
     pub(crate) fn node(&self, number: u32) -> &N {
         self.store.node(number)
-    }
-
-    pub(crate) fn g(&self, number: u32) -> C {
-        self.store.g(number)
     }
 
     /// `node`'s number if stored, without storing it.

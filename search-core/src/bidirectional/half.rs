@@ -2,22 +2,12 @@
 //! and the expansion of its nodes.
 
 use super::frontier::Frontier;
+use super::meeting::Arrival;
 use super::store::Inserted;
 use num_traits::Zero;
 
 use crate::engine::driver::End;
 use crate::{Cost, Estimate, Heuristic, Limit, SearchError, SearchLimits, SearchSpace};
-
-/// A node a side stored, or reached more cheaply: the search checks it
-/// against the other side.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Arrival {
-    pub(crate) number: u32,
-    /// First seen (then the meeting's index is told of it).
-    pub(crate) new: bool,
-    /// A goal of this side's space.
-    pub(crate) is_goal: bool,
-}
 
 /// What expanding a node may stop on, shared with the search.
 pub(crate) struct Guard<'a, C> {

@@ -79,6 +79,17 @@ impl<N: Node> Meeting<N, N> for SameNode {
     }
 }
 
+/// A node a side stored, or reached more cheaply: the search checks it
+/// against the other side.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Arrival {
+    pub(crate) number: u32,
+    /// First seen (then the meeting's index is told of it).
+    pub(crate) new: bool,
+    /// A goal of this side's space.
+    pub(crate) is_goal: bool,
+}
+
 /// Where a solution joins the two sides.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Meet {
@@ -120,5 +131,152 @@ pub(crate) fn join<F: Node, B: Node, A: Clone, C: Cost>(
         actions,
         nodes,
         cost,
+    }
+}
+
+/// The meetings of a bidirectional search so far: the meeting test, told
+/// of every node each side stores, and the cheapest solution the meetings
+/// gave within the cost bound.
+#[derive(Clone, Debug)]
+pub(crate) struct Meetings<M, C> {
+    pub(crate) test: M,
+    best: Option<(C, Meet)>,
+    /// Whether the cost bound left a solution out.
+    pub(crate) pruned: bool,
+}
+
+impl<M, C: Cost> Meetings<M, C> {
+    pub(crate) fn new(test: M) -> Self {
+        Self {
+            test,
+            best: None,
+            pruned: false,
+        }
+    }
+
+    /// The cheapest solution found: its cost and where it joins the sides.
+    pub(crate) fn best(&self) -> Option<(C, Meet)> {
+        self.best
+    }
+
+    /// Keeps the solution of `cost` joined at `meet` if it is within
+    /// `bound` and the cheapest; whether it is within `bound`.
+    fn keep(&mut self, cost: C, meet: Meet, bound: Option<C>) -> bool {
+        if bound.is_some_and(|bound| cost > bound) {
+            self.pruned = true;
+            return false;
+        }
+        if self.best.is_none_or(|(least, _)| cost < least) {
+            self.best = Some((cost, meet));
+        }
+        true
+    }
+
+    /// Forward node `number`, just stored (`new`) or reached more cheaply:
+    /// tells the test of it, and keeps the solution it ends (a goal of the
+    /// forward space) or, else, the cheapest one through a stored
+    /// backward node it meets. Whether it gave a solution within `bound`.
+    pub(crate) fn forward_stored<F: Node, B: Node, A: Clone>(
+        &mut self,
+        forward: &Store<F, A, C>,
+        backward: &Store<B, A, C>,
+        Arrival {
+            number,
+            new,
+            is_goal,
+        }: Arrival,
+        bound: Option<C>,
+    ) -> bool
+    where
+        M: Meeting<F, B>,
+    {
+        let (node, g) = (forward.node(number), forward.g(number));
+        if new {
+            self.test.insert_forward(node, number);
+        }
+        let at = |backward| Meet {
+            forward: Some(number),
+            backward,
+        };
+        if is_goal {
+            // The backward side's `g`s are not negative: no meeting is
+            // cheaper.
+            return self.keep(g, at(None), bound);
+        }
+        let mut met = None;
+        self.test.forward_meets(node, backward.stored(), |b| {
+            let cost = g.saturating_add(backward.g(b));
+            if met.is_none_or(|(least, _)| cost < least) {
+                met = Some((cost, b));
+            }
+        });
+        met.is_some_and(|(cost, b)| self.keep(cost, at(Some(b)), bound))
+    }
+
+    /// Backward node `number`, just stored (`new`) or reached more
+    /// cheaply: tells the test of it, and keeps the solution it is if the
+    /// start meets it (`is_goal`: a goal of the backward space). Whether it
+    /// gave a solution within `bound`. Whether it meets a stored forward
+    /// node is asked when it is expanded
+    /// ([`backward_expanded`](Self::backward_expanded)).
+    pub(crate) fn backward_stored<F, B: Node, A: Clone>(
+        &mut self,
+        backward: &Store<B, A, C>,
+        Arrival {
+            number,
+            new,
+            is_goal,
+        }: Arrival,
+        bound: Option<C>,
+    ) -> bool
+    where
+        M: Meeting<F, B>,
+    {
+        if new {
+            self.test.insert_backward(backward.node(number), number);
+        }
+        let at = Meet {
+            forward: None,
+            backward: Some(number),
+        };
+        is_goal && self.keep(backward.g(number), at, bound)
+    }
+
+    /// Backward node `number`, about to be expanded: keeps the cheapest
+    /// solution through a stored forward node it meets; whether that is
+    /// within `bound`.
+    ///
+    /// Asking when a backward node is expanded, not when it is stored,
+    /// asks once per expansion instead of once per successor (the query on
+    /// stored states is the costlier of the two). No meeting on a path is
+    /// missed: where the sides' stored nodes overlap on it, either the
+    /// forward node was stored after the backward one it meets (and asked
+    /// then), or the backward one is expanded after both were stored, or
+    /// both are still open, and a search that ends with open nodes on a
+    /// cheaper path than its solution says why it may (NBS's bound, TTBS's
+    /// first meeting).
+    pub(crate) fn backward_expanded<F: Node, B: Node, A: Clone>(
+        &mut self,
+        forward: &Store<F, A, C>,
+        backward: &Store<B, A, C>,
+        number: u32,
+        bound: Option<C>,
+    ) -> bool
+    where
+        M: Meeting<F, B>,
+    {
+        let (node, g) = (backward.node(number), backward.g(number));
+        let mut met = None;
+        self.test.backward_meets(node, forward.stored(), |f| {
+            let cost = forward.g(f).saturating_add(g);
+            if met.is_none_or(|(least, _)| cost < least) {
+                met = Some((cost, f));
+            }
+        });
+        let at = |f| Meet {
+            forward: Some(f),
+            backward: Some(number),
+        };
+        met.is_some_and(|(cost, f)| self.keep(cost, at(f), bound))
     }
 }

@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::frontier::{Pair, Ready};
-use super::half::{Arrival, Guard, Half};
-use super::meeting::{join, Meet};
+use super::half::{Guard, Half};
+use super::meeting::{join, Meetings};
 use super::{Meeting, Side};
 use num_traits::Zero;
 
@@ -87,11 +87,10 @@ where
     start: FS::Node,
     /// The backward root, until the first step stores both roots.
     goal: Option<BS::Node>,
-    meeting: M,
+    /// The meeting test, and the cheapest solution found.
+    meetings: Meetings<M, FS::Cost>,
     /// `C`: no solution not yet found costs less.
     bound: FS::Cost,
-    /// The cheapest solution found and where it joins the sides.
-    best: Option<(FS::Cost, Meet)>,
     /// The backward node of the chosen pair, when it is still to expand
     /// (its `g` and number).
     backward_next: Option<Ready<FS::Cost>>,
@@ -123,9 +122,8 @@ where
             backward: Half::new(backward, Blind),
             start,
             goal: Some(goal),
-            meeting,
+            meetings: Meetings::new(meeting),
             bound: FS::Cost::zero(),
-            best: None,
             backward_next: None,
             overflow: None,
             pruned: false,
@@ -156,9 +154,8 @@ where
             backward: self.backward.with_heuristic(backward),
             start: self.start,
             goal: self.goal,
-            meeting: self.meeting,
+            meetings: self.meetings,
             bound: self.bound,
-            best: self.best,
             backward_next: self.backward_next,
             overflow: self.overflow,
             pruned: self.pruned,
@@ -225,29 +222,19 @@ where
             .offer(&mut guard, None, self.start.clone(), zero);
         let backward = self.backward.offer(&mut guard, None, goal, zero);
         // The backward root is checked against the forward one.
+        let bound = self.core.limits.cost_bound;
+        let (forward_store, backward_store) = (
+            self.forward.frontier.store(),
+            self.backward.frontier.store(),
+        );
         if let Some(found) = forward {
-            note_forward(
-                &self.forward,
-                &self.backward,
-                &mut self.meeting,
-                &mut self.best,
-                found,
-            );
+            self.meetings
+                .forward_stored(forward_store, backward_store, found, bound);
         }
         if let Some(found) = backward {
-            note_backward::<FS::Node, _, _, _>(
-                &self.backward,
-                &mut self.meeting,
-                &mut self.best,
-                found,
-            );
-            meet_backward(
-                &self.forward,
-                &self.backward,
-                &self.meeting,
-                &mut self.best,
-                found.number,
-            );
+            self.meetings.backward_stored(backward_store, found, bound);
+            self.meetings
+                .backward_expanded(forward_store, backward_store, found.number, bound);
         }
     }
 
@@ -304,14 +291,16 @@ where
 
     /// Whether `C` has reached the cheapest solution found: it is optimal.
     fn is_done(&self) -> bool {
-        self.best.is_some_and(|(cost, _)| cost <= self.bound)
+        self.meetings
+            .best()
+            .is_some_and(|(cost, _)| cost <= self.bound)
     }
 
     /// Ends the search: at the best solution if there is one.
     fn finish(&mut self) {
-        self.core.end = Some(match self.best {
+        self.core.end = Some(match self.meetings.best() {
             Some(_) => End::Goal(0),
-            None => End::ran_dry(self.overflow.take(), self.pruned),
+            None => End::ran_dry(self.overflow.take(), self.pruned || self.meetings.pruned),
         });
     }
 
@@ -324,16 +313,17 @@ where
             overflow: &mut self.overflow,
             pruned: &mut self.pruned,
         };
-        let (meeting, best) = (&mut self.meeting, &mut self.best);
+        let (meetings, bound) = (&mut self.meetings, self.core.limits.cost_bound);
         if backward {
-            meet_backward(&self.forward, &self.backward, meeting, best, node.1);
+            let forward = self.forward.frontier.store();
+            meetings.backward_expanded(forward, self.backward.frontier.store(), node.1, bound);
             self.backward.expand(node, &mut guard, |backward, found| {
-                note_backward::<FS::Node, _, _, _>(backward, meeting, best, found);
+                meetings.backward_stored(backward.frontier.store(), found, bound);
             });
         } else {
-            let backward = &self.backward;
+            let backward = self.backward.frontier.store();
             self.forward.expand(node, &mut guard, |forward, found| {
-                note_forward(forward, backward, meeting, best, found);
+                meetings.forward_stored(forward.frontier.store(), backward, found, bound);
             });
         }
     }
@@ -358,115 +348,10 @@ where
             + self.backward.frontier.bytes()
             + self.forward.frontier.growth(branching)
             + self.backward.frontier.growth(branching)
-            + self.meeting.memory_bytes()
+            + self.meetings.test.memory_bytes()
             + self.forward.heuristic.memory_bytes()
             + self.backward.heuristic.memory_bytes()
     }
-}
-
-/// Keeps the solution of `cost` joined at `meet` if it is the cheapest.
-fn offer<C: Cost>(best: &mut Option<(C, Meet)>, cost: C, meet: Meet) {
-    if best.is_none_or(|(least, _)| cost < least) {
-        *best = Some((cost, meet));
-    }
-}
-
-/// Checks a forward node just stored (or reached more cheaply) against the
-/// backward side, and whether it is a goal itself.
-fn note_forward<FS, BS, M, HF, HB>(
-    forward: &Half<'_, FS, HF>,
-    backward: &Half<'_, BS, HB>,
-    meeting: &mut M,
-    best: &mut Option<(FS::Cost, Meet)>,
-    found: Arrival,
-) where
-    FS: SearchSpace,
-    BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
-    M: Meeting<FS::Node, BS::Node>,
-{
-    let (node, g) = (
-        forward.frontier.node(found.number),
-        forward.frontier.g(found.number),
-    );
-    if found.new {
-        meeting.insert_forward(node, found.number);
-    }
-    let at = |backward| Meet {
-        forward: Some(found.number),
-        backward,
-    };
-    if found.is_goal {
-        offer(best, g, at(None));
-    }
-    meeting.forward_meets(node, backward.frontier.stored(), |number| {
-        offer(
-            best,
-            g.saturating_add(backward.frontier.g(number)),
-            at(Some(number)),
-        );
-    });
-}
-
-/// Takes note of a backward node just stored (or reached more cheaply):
-/// tells the meeting's index of it, and offers the solution it is when
-/// the start meets it (a goal of the backward space). Whether it meets a
-/// forward node is asked when it is expanded ([`meet_backward`]).
-fn note_backward<F, BS, M, HB>(
-    backward: &Half<'_, BS, HB>,
-    meeting: &mut M,
-    best: &mut Option<(BS::Cost, Meet)>,
-    found: Arrival,
-) where
-    BS: SearchSpace,
-    M: Meeting<F, BS::Node>,
-{
-    let node = backward.frontier.node(found.number);
-    if found.new {
-        meeting.insert_backward(node, found.number);
-    }
-    if found.is_goal {
-        let g = backward.frontier.g(found.number);
-        offer(
-            best,
-            g,
-            Meet {
-                forward: None,
-                backward: Some(found.number),
-            },
-        );
-    }
-}
-
-/// Checks backward node `number`, about to be expanded, against the
-/// forward nodes stored so far.
-///
-/// Asking when a backward node is expanded, not when it is stored, asks
-/// once per expansion instead of once per successor (the query on stored
-/// states is the costlier of the two). No meeting on a path is missed:
-/// where the sides' stored nodes overlap on it, either the forward node
-/// was stored after the backward one it meets (and asked then), or the
-/// backward one is expanded after both were stored, or both are still
-/// open, a pair whose bound is at most the path's cost, which keeps the
-/// search going until one of them is expanded.
-fn meet_backward<FS, BS, M, HF, HB>(
-    forward: &Half<'_, FS, HF>,
-    backward: &Half<'_, BS, HB>,
-    meeting: &M,
-    best: &mut Option<(FS::Cost, Meet)>,
-    number: u32,
-) where
-    FS: SearchSpace,
-    BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
-    M: Meeting<FS::Node, BS::Node>,
-{
-    let (node, g) = (backward.frontier.node(number), backward.frontier.g(number));
-    meeting.backward_meets(node, forward.frontier.stored(), |met| {
-        let at = Meet {
-            forward: Some(met),
-            backward: Some(number),
-        };
-        offer(best, forward.frontier.g(met).saturating_add(g), at);
-    });
 }
 
 impl<FS, BS, M, HF, HB> Step for Nbs<'_, FS, BS, M, HF, HB>
@@ -563,7 +448,7 @@ where
     /// The cheapest solution found: optimal when the search ended by
     /// itself, the best so far when a limit stopped it.
     fn best(&self) -> Option<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>> {
-        let (cost, meet) = self.best?;
+        let (cost, meet) = self.meetings.best()?;
         Some(join(
             &self.start,
             self.forward.frontier.store(),

@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::half::{edge, Guard};
-use super::meeting::{join, Meet};
+use super::meeting::{join, Arrival, Meetings};
 use super::nbs::BidirectionalResult;
 use super::store::{grows, Inserted, Store};
 use super::{Meeting, Side};
@@ -163,6 +163,16 @@ impl<'s, S: SearchSpace> Front<'s, S> {
         }
     }
 
+    /// Node `number`, just stored (`new`) or reached more cheaply, as the
+    /// meetings take it.
+    fn arrival(&self, number: u32, new: bool) -> Arrival {
+        Arrival {
+            number,
+            new,
+            is_goal: self.space.is_goal(self.store.node(number)),
+        }
+    }
+
     fn bytes(&self) -> usize {
         self.store.bytes()
             + self.h.capacity() * size_of::<S::Cost>()
@@ -242,14 +252,13 @@ where
     forward: Front<'s, FS>,
     backward: Front<'s, BS>,
     heuristic: H,
-    meeting: M,
+    /// The meeting test, and the cheapest solution found.
+    meetings: Meetings<M, FS::Cost>,
     start: FS::Node,
     /// The backward root, until the first step stores both roots.
     goal: Option<BS::Node>,
     /// Whose turn it is.
     backward_turn: bool,
-    /// The solution found, its cost and where it joins the sides.
-    found: Found<FS::Cost>,
     /// The first path cost that passed the cost type, if one was left out.
     overflow: Option<SearchError>,
     /// Whether the cost bound pruned a path.
@@ -279,15 +288,10 @@ where
             forward: Front::new(forward),
             backward: Front::new(backward),
             heuristic,
-            meeting,
+            meetings: Meetings::new(meeting),
             start,
             goal: Some(goal),
             backward_turn: false,
-            found: Found {
-                best: None,
-                bound: None,
-                pruned: false,
-            },
             overflow: None,
             pruned: false,
             core: Core::default(),
@@ -297,7 +301,6 @@ where
     /// Stops the search at these limits; expansions count both sides.
     #[must_use]
     pub fn limits(mut self, limits: SearchLimits<FS::Cost>) -> Self {
-        self.found.bound = limits.cost_bound;
         self.core.limits = limits;
         self
     }
@@ -360,17 +363,23 @@ where
         self.forward.stats.evaluated += 1;
         self.forward.push(f, h, b);
         self.backward.push(b, h, f);
-        let (meeting, found) = (&mut self.meeting, &mut self.found);
-        let _ = note_forward(&self.forward, &self.backward, meeting, found, f, true)
-            || note_backward(&self.backward, meeting, found, b, true)
-            || meet_backward(&self.forward, &self.backward, meeting, found, b);
+        let bound = self.core.limits.cost_bound;
+        let (forward, backward) = (&self.forward, &self.backward);
+        let meetings = &mut self.meetings;
+        let _ = meetings.forward_stored(
+            &forward.store,
+            &backward.store,
+            forward.arrival(f, true),
+            bound,
+        ) || meetings.backward_stored(&backward.store, backward.arrival(b, true), bound)
+            || meetings.backward_expanded(&forward.store, &backward.store, b, bound);
     }
 
     /// Ends the search: at the solution if there is one.
     fn finish(&mut self) {
-        self.core.end = Some(match self.found.best {
+        self.core.end = Some(match self.meetings.best() {
             Some(_) => End::Goal(0),
-            None => End::ran_dry(self.overflow.take(), self.pruned || self.found.pruned),
+            None => End::ran_dry(self.overflow.take(), self.pruned || self.meetings.pruned),
         });
     }
 
@@ -384,14 +393,15 @@ where
             overflow: &mut self.overflow,
             pruned: &mut self.pruned,
         };
-        let (heuristic, meeting, found) = (&mut self.heuristic, &mut self.meeting, &mut self.found);
+        let (heuristic, meetings) = (&mut self.heuristic, &mut self.meetings);
+        let bound = self.core.limits.cost_bound;
         let (forward, back) = (&mut self.forward, &mut self.backward);
         if backward {
             let mut toward = |b: &BS::Node, f: &FS::Node| value(heuristic.estimate(f, b));
             let Some(number) = next(back, forward, &mut toward) else {
                 return;
             };
-            if meet_backward(forward, back, meeting, found, number) {
+            if meetings.backward_expanded(&forward.store, &back.store, number, bound) {
                 return;
             }
             let aim = forward.top().unwrap_or(back.aim[number as usize]);
@@ -402,7 +412,7 @@ where
                 &mut guard,
                 &mut toward,
                 |back, child, new| {
-                    note_backward(back, meeting, found, child, new);
+                    meetings.backward_stored(&back.store, back.arrival(child, new), bound);
                 },
             );
         } else {
@@ -418,7 +428,8 @@ where
                 &mut guard,
                 &mut toward,
                 |forward, child, new| {
-                    note_forward(forward, back, meeting, found, child, new);
+                    let arrival = forward.arrival(child, new);
+                    meetings.forward_stored(&forward.store, &back.store, arrival, bound);
                 },
             );
         }
@@ -443,7 +454,7 @@ where
             + self.backward.bytes()
             + self.forward.growth(branching)
             + self.backward.growth(branching)
-            + self.meeting.memory_bytes()
+            + self.meetings.test.memory_bytes()
             + self.heuristic.memory_bytes()
     }
 }
@@ -535,124 +546,6 @@ fn expand<S, O>(
     own.children = children;
 }
 
-/// Keeps the solution of `cost` joined at `meet` if it is the cheapest
-/// found; returns true.
-fn keep<C: Cost>(found: &mut Found<C>, cost: C, meet: Meet) -> bool {
-    if found.bound.is_some_and(|bound| cost > bound) {
-        found.pruned = true;
-        return false;
-    }
-    if found.best.is_none_or(|(least, _)| cost < least) {
-        found.best = Some((cost, meet));
-    }
-    true
-}
-
-/// The solutions the sides' meetings give: the cheapest within the cost
-/// bound, and whether the bound left one out.
-#[derive(Clone, Copy, Debug)]
-struct Found<C> {
-    best: Option<(C, Meet)>,
-    bound: Option<C>,
-    pruned: bool,
-}
-
-/// Checks forward node `number`, just stored or reached more cheaply,
-/// against the stored backward nodes, and whether it is a goal itself;
-/// whether it met.
-fn note_forward<FS, BS, M>(
-    forward: &Front<'_, FS>,
-    backward: &Front<'_, BS>,
-    meeting: &mut M,
-    found: &mut Found<FS::Cost>,
-    number: u32,
-    new: bool,
-) -> bool
-where
-    FS: SearchSpace,
-    BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
-    M: Meeting<FS::Node, BS::Node>,
-{
-    let (node, g) = (forward.store.node(number), forward.store.g(number));
-    if new {
-        meeting.insert_forward(node, number);
-    }
-    let at = |backward| Meet {
-        forward: Some(number),
-        backward,
-    };
-    if forward.space.is_goal(node) {
-        return keep(found, g, at(None));
-    }
-    let mut met = None;
-    let store = &backward.store;
-    meeting.forward_meets(node, store.stored(), |b| {
-        let cost = g.saturating_add(store.g(b));
-        if met.is_none_or(|(least, _)| cost < least) {
-            met = Some((cost, b));
-        }
-    });
-    met.is_some_and(|(cost, b)| keep(found, cost, at(Some(b))))
-}
-
-/// Tells the meeting of backward node `number`, just stored (or reached
-/// more cheaply); whether the start meets it (a goal of the backward
-/// space). Whether it meets a stored forward node is asked when it is
-/// expanded ([`meet_backward`]).
-fn note_backward<BS, F, M>(
-    backward: &Front<'_, BS>,
-    meeting: &mut M,
-    found: &mut Found<BS::Cost>,
-    number: u32,
-    new: bool,
-) -> bool
-where
-    BS: SearchSpace,
-    M: Meeting<F, BS::Node>,
-{
-    let node = backward.store.node(number);
-    if new {
-        meeting.insert_backward(node, number);
-    }
-    let at = Meet {
-        forward: None,
-        backward: Some(number),
-    };
-    backward.space.is_goal(node) && keep(found, backward.store.g(number), at)
-}
-
-/// Checks backward node `number`, about to be expanded, against the stored
-/// forward nodes (once per expansion, not per successor, as
-/// [`Nbs`](super::Nbs) does: a forward node stored later is checked when
-/// it is stored); whether it met.
-fn meet_backward<FS, BS, M>(
-    forward: &Front<'_, FS>,
-    backward: &Front<'_, BS>,
-    meeting: &M,
-    found: &mut Found<FS::Cost>,
-    number: u32,
-) -> bool
-where
-    FS: SearchSpace,
-    BS: SearchSpace<Action = FS::Action, Cost = FS::Cost>,
-    M: Meeting<FS::Node, BS::Node>,
-{
-    let (node, g) = (backward.store.node(number), backward.store.g(number));
-    let mut met = None;
-    let store = &forward.store;
-    meeting.backward_meets(node, store.stored(), |f| {
-        let cost = store.g(f).saturating_add(g);
-        if met.is_none_or(|(least, _)| cost < least) {
-            met = Some((cost, f));
-        }
-    });
-    let at = |f| Meet {
-        forward: Some(f),
-        backward: Some(number),
-    };
-    met.is_some_and(|(cost, f)| keep(found, cost, at(f)))
-}
-
 impl<FS, BS, M, H> Step for Ttbs<'_, FS, BS, M, H>
 where
     FS: SearchSpace,
@@ -677,7 +570,7 @@ where
     fn prepare(&mut self, _started: Instant) {
         if let Some(goal) = self.goal.take() {
             self.begin(goal);
-            if self.found.best.is_some() {
+            if self.meetings.best().is_some() {
                 self.finish();
             }
             self.core.stats = self.total();
@@ -702,7 +595,7 @@ where
         };
         self.expand(backward);
         self.backward_turn = !backward;
-        if self.found.best.is_some() {
+        if self.meetings.best().is_some() {
             self.finish();
         }
         self.core.stats = self.total();
@@ -739,7 +632,7 @@ where
     }
 
     fn best(&self) -> Option<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>> {
-        let (cost, meet) = self.found.best?;
+        let (cost, meet) = self.meetings.best()?;
         Some(join(
             &self.start,
             &self.forward.store,
