@@ -79,6 +79,22 @@ impl<Id> PlanOutcome<Id> {
         }
     }
 
+    /// The plan, taken out: the solution, or the best plan a limit or
+    /// cancellation left.
+    ///
+    /// ```
+    /// use planners::{Plan, PlanOutcome};
+    /// let outcome = PlanOutcome::Solved(Plan { actions: vec![1_u32], cost: 3 });
+    /// assert_eq!(outcome.into_plan().unwrap().cost, 3);
+    /// ```
+    pub fn into_plan(self) -> Option<Plan<Id>> {
+        match self {
+            PlanOutcome::Solved(plan) => Some(plan),
+            PlanOutcome::LimitReached { best, .. } | PlanOutcome::Cancelled { best } => best,
+            PlanOutcome::Unsolvable | PlanOutcome::NoPlanFound => None,
+        }
+    }
+
     /// The limit that stopped the search, if one did.
     pub fn limit(&self) -> Option<Limit> {
         match self {

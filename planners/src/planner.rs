@@ -499,10 +499,10 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         limits: &SearchLimits<u32>,
         watch: Option<Watch<'_>>,
     ) -> Option<DirectionRun<D::ActionId>> {
-        if self.forward.is_some() || !self.runs_tiny(limits, watch) {
+        if watch.is_some() || !self.runs_quick(limits) {
             return None;
         }
-        let mut heuristic = domain.quick_forward_heuristic(self.builtin?, goal)?;
+        let mut heuristic = self.quick_heuristic(domain, goal)?;
         let result = self
             .forward_tiny
             .with(|ws| tiny_astar(space, start.clone(), &mut heuristic, limits, ws))?;
@@ -512,6 +512,22 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             setup_time: Duration::ZERO,
             improvements: Vec::new(),
         })
+    }
+
+    /// Whether a forward search may run in the tiny engine with a quick
+    /// heuristic: no custom heuristic, and [`runs_tiny`](Self::runs_tiny).
+    pub(crate) fn runs_quick(&self, limits: &SearchLimits<u32>) -> bool {
+        self.forward.is_none() && self.runs_tiny(limits, None)
+    }
+
+    /// The domain's quick form of the config's built-in heuristic toward
+    /// `goal`, if it has one.
+    pub(crate) fn quick_heuristic<'a>(
+        &self,
+        domain: &'a D,
+        goal: &'a D::Goal,
+    ) -> Option<impl Heuristic<D::State, u32> + 'a> {
+        domain.quick_forward_heuristic(self.builtin?, goal)
     }
 
     /// Whether a search may run in the tiny engine: A* outside a

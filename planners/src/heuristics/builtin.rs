@@ -131,9 +131,10 @@ pub(super) fn registry() -> Registry {
 /// nodes of equal `g`.
 struct BlindFactory;
 
-struct BlindEstimate<F> {
-    cheapest: u32,
-    unmet: F,
+pub(crate) struct BlindEstimate<F> {
+    pub(crate) cheapest: u32,
+    /// Whether a node does not meet the goal yet.
+    pub(crate) unmet: F,
 }
 
 impl<N, F: FnMut(&N) -> bool> Heuristic<N, u32> for BlindEstimate<F> {

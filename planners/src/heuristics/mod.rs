@@ -32,7 +32,7 @@
 //! assert!(Registry::builtin().markdown_table().contains("`hmax`"));
 //! ```
 
-mod builtin;
+pub(crate) mod builtin;
 mod factory;
 mod named;
 pub(crate) mod quick;
