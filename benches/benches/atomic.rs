@@ -14,7 +14,7 @@ use benches::grid::SplitMix64;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use planners::heuristics::heuristic;
-use planners::{Planner, PlannerConfig};
+use planners::{PlanBuffer, Planner, PlannerConfig};
 use search_core::{Algorithm, Blind, Heuristic, Search};
 use state_atomic::problems::{self, Problem};
 use state_atomic::{
@@ -374,6 +374,20 @@ fn bench_planner(g: &mut BenchmarkGroup<'_, WallTime>, p: &Problem<u64>, best: u
             BenchmarkId::new(format!("planner-forward-{label}"), name),
             |b| {
                 b.iter(|| assert_eq!(plan(black_box(p)), u64::from(best)));
+            },
+        );
+        // The same plans into one kept buffer, as an agent plans each frame.
+        let mut buffer = PlanBuffer::new();
+        g.bench_function(
+            BenchmarkId::new(format!("buffer-forward-{label}"), name),
+            |b| {
+                b.iter(|| {
+                    let p = black_box(p);
+                    let report = planner
+                        .plan_into(&p.actions, &p.start, &p.goal, &mut buffer)
+                        .expect("plans");
+                    assert_eq!(report.plan().map(|plan| plan.cost), Some(u64::from(best)));
+                });
             },
         );
     }
