@@ -24,7 +24,13 @@
 //!    ([`PlanningBudget`]): a search that does not end in this tick goes on
 //!    in the next ([`TickStatus::Planning`]); a goal with no plan (or whose
 //!    search passed the watchdog) is reported and the next goal is tried, and
-//!    it is not tried again until the agent's view changes;
+//!    it is not tried again until the agent's view changes. Where the
+//!    planner runs A* in its tiny engine (the built-in `blind`, `mismatch`
+//!    and `hmax` forward) and the budget leaves room for 64 expansions or
+//!    more, a new search runs at once into buffers the agent keeps
+//!    ([`PlanBuffer`](crate::PlanBuffer)), several times faster than a
+//!    sliced search and with the same plan; one that does not end within
+//!    the budget is sliced from then on;
 //! 6. runs the current action's executor once: `Running` waits for the next
 //!    tick, `Success` applies the action's effects (shared parts to the world,
 //!    the rest to the agent) and moves on, `Failure` drops the plan so the
@@ -50,9 +56,11 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use search_core::{Limit, SearchLimits};
+
 use crate::{
-    Budget, Direction, PlanError, PlanJob, PlanOutcome, PlanTrace, Planner, PlannerConfig,
-    PlanningDomain,
+    Budget, Direction, PlanBuffer, PlanError, PlanJob, PlanOutcome, PlanReport, PlanTrace, Planner,
+    PlannerConfig, PlanningDomain,
 };
 
 /// A [`PlanningDomain`] that agents can act in: it can merge the world's
@@ -564,6 +572,19 @@ struct Search<D: PlanningDomain> {
     job: PlanJob<D>,
 }
 
+/// The fewest expansions a tick's budget must leave for a search to be
+/// tried at once, in the tiny engine, rather than sliced: below it a search
+/// that does not fit would spend the tick's budget and start again sliced.
+const AT_ONCE_MIN: u64 = 64;
+
+/// How a search tried at once ended.
+enum AtOnce<Id> {
+    Planned(Box<PlanReport<Id>>),
+    /// Too large for the tiny engine or the budget: slice it, with what
+    /// is left of the budget.
+    Slice(Budget),
+}
+
 /// How the planning step of a tick ended.
 enum Planned<S, Id> {
     Plan(CurrentPlan<S, Id>),
@@ -612,6 +633,8 @@ pub struct Agent<D: AgentDomain, C = ()> {
     executors: HashMap<D::ActionId, Box<dyn Executor<D::State, C>>>,
     sensors: Vec<Sensor<D::State, C>>,
     planner: Planner<'static, D>,
+    /// The buffers of the plans made at once, without a sliced search.
+    buffer: PlanBuffer<D>,
     current: Option<CurrentPlan<D::State, D::ActionId>>,
     search: Option<Search<D>>,
     carried: Option<Carried<D::ActionId>>,
@@ -639,6 +662,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
             executors: HashMap::new(),
             sensors: Vec::new(),
             planner: Planner::new(PlannerConfig::default()),
+            buffer: PlanBuffer::new(),
             current: None,
             search: None,
             carried: None,
@@ -1090,7 +1114,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
 
     /// Why the replan policy drops the current plan before its next action,
     /// if it does.
-    fn policy_replan(&self, view: &D::State) -> Result<Option<ReplanReason>, PlanError> {
+    fn policy_replan(&mut self, view: &D::State) -> Result<Option<ReplanReason>, PlanError> {
         let Some(current) = self.current.as_ref().filter(|c| !c.started) else {
             return Ok(None);
         };
@@ -1108,7 +1132,9 @@ impl<D: AgentDomain, C> Agent<D, C> {
         let Ok(left) = self.domain.validate(view, goal, rest) else {
             return Ok(None); // a broken plan is the other checks' business
         };
-        let report = self.planner.plan(&self.domain, view, goal)?;
+        let report = self
+            .planner
+            .plan_into(&self.domain, view, goal, &mut self.buffer)?;
         let cheaper = report
             .plan()
             .is_some_and(|plan| plan.cost.saturating_add(margin) < left);
@@ -1159,6 +1185,17 @@ impl<D: AgentDomain, C> Agent<D, C> {
         if self.search.as_ref().is_some_and(|s| s.goal != goal) {
             self.search = None; // another goal matters more now
         }
+        let mut budget = budget;
+        if self.search.is_none() && !self.record_traces {
+            match self.plan_at_once(goal, view, budget)? {
+                AtOnce::Planned(report) => {
+                    let report = *report;
+                    let left = budget_left(budget, report.stats().expanded, report.elapsed);
+                    return self.settle(goal, report, true, None, view, left);
+                }
+                AtOnce::Slice(left) => budget = left,
+            }
+        }
         let search = self.search.take().unwrap_or_else(|| Search {
             goal,
             job: PlanJob::new(
@@ -1169,6 +1206,50 @@ impl<D: AgentDomain, C> Agent<D, C> {
             .record_trace(self.record_traces),
         });
         self.search_for(search, view, budget)
+    }
+
+    /// Plans for `goal` at once, into the agent's kept buffer, where the
+    /// planner runs the search in its tiny engine, `budget` leaves room
+    /// for [`AT_ONCE_MIN`] expansions and the search ends within it (no
+    /// allocation but the plan the agent keeps). Otherwise the goal is
+    /// left to a search sliced over ticks, with what is left of `budget`
+    /// (an attempt that ran out spent it).
+    fn plan_at_once(
+        &mut self,
+        goal: usize,
+        view: &D::State,
+        budget: Budget,
+    ) -> Result<AtOnce<D::ActionId>, PlanError> {
+        let cap = budget.expansions_at_once();
+        if cap < AT_ONCE_MIN {
+            return Ok(AtOnce::Slice(budget));
+        }
+        let began = Instant::now();
+        let limits = &self.planner.config().limits;
+        let capped = SearchLimits {
+            max_expansions: Some(limits.max_expansions.map_or(cap, |m| m.min(cap))),
+            ..limits.clone()
+        };
+        let goal = &self.goals[goal].goal;
+        let ran = self
+            .planner
+            .tiny_into(&self.domain, view, goal, &mut self.buffer, &capped)?;
+        let report = self.buffer.report();
+        // A search handed back as too large for the tiny engine stopped
+        // within the cap; counted as the whole cap.
+        let expanded = if ran { report.stats().expanded } else { cap };
+        let elapsed = began.elapsed();
+        self.spent.0 += expanded;
+        self.spent.1 += elapsed;
+        // Stopped by the cap, not by the planner's own limit: too large.
+        let capped_only = report.outcome.limit() == Some(Limit::Expansions)
+            && limits.max_expansions.is_none_or(|m| m > cap);
+        if !ran || capped_only {
+            return Ok(AtOnce::Slice(budget_left(budget, expanded, elapsed)));
+        }
+        let mut report = Box::new(report.clone());
+        report.elapsed = elapsed;
+        Ok(AtOnce::Planned(report))
     }
 
     /// Advances `search` by `budget` and acts on how it ended.
@@ -1185,12 +1266,8 @@ impl<D: AgentDomain, C> Agent<D, C> {
         self.spent.1 += began.elapsed();
         let advanced = advanced?;
         // What is left of the tick's budget for the next goal, if any.
-        let left = match budget {
-            Budget::Expansions(n) => {
-                Budget::Expansions(n.saturating_sub(search.job.spent().0 - expanded_before))
-            }
-            Budget::Time(max) => Budget::Time(max.saturating_sub(began.elapsed())),
-        };
+        let expanded = search.job.spent().0 - expanded_before;
+        let left = budget_left(budget, expanded, began.elapsed());
         let Some(report) = advanced else {
             let (expanded, elapsed) = search.job.spent();
             if self
@@ -1210,11 +1287,28 @@ impl<D: AgentDomain, C> Agent<D, C> {
             self.search = Some(search);
             return Ok(Planned::Searching);
         };
-        let entry = &self.goals[search.goal];
+        let from_view = search.job.start() == view;
+        let trace = search.job.trace().cloned();
+        self.settle(search.goal, report, from_view, trace, view, left)
+    }
+
+    /// Acts on a finished search for `goal`: follows its plan if it still
+    /// works from `view` (`from_view`: it was planned from `view`), or
+    /// goes on to the next goal with what is `left` of the tick's budget.
+    fn settle(
+        &mut self,
+        goal: usize,
+        report: PlanReport<D::ActionId>,
+        from_view: bool,
+        trace: Option<PlanTrace>,
+        view: &D::State,
+        left: Budget,
+    ) -> Result<Planned<D::State, D::ActionId>, PlanError> {
+        let entry = &self.goals[goal];
         match report.outcome {
             // Planned from an earlier view: it must still work from this one.
             PlanOutcome::Solved(plan)
-                if search.job.start() == view
+                if from_view
                     || self
                         .domain
                         .validate(view, &entry.goal, &plan.actions)
@@ -1226,7 +1320,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
                     actions: actions.iter().map(|&a| a.to_owned()).collect(),
                     cost: plan.cost,
                     direction: report.direction,
-                    trace: search.job.trace().cloned(),
+                    trace,
                 });
                 let event = AgentEvent::PlanFound {
                     goal: &entry.name,
@@ -1235,7 +1329,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
                 };
                 emit(&mut self.observers, &event);
                 Ok(Planned::Plan(CurrentPlan {
-                    goal: search.goal,
+                    goal,
                     actions: plan.actions,
                     step: 0,
                     started: false,
@@ -1253,7 +1347,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
                     outcome: outcome.name(),
                 };
                 emit(&mut self.observers, &event);
-                self.give_up(search.goal, view);
+                self.give_up(goal, view);
                 self.next_goal(view, left)
             }
         }
@@ -1427,6 +1521,14 @@ impl<D: AgentDomain> Agent<D> {
     /// [`PlanError`] when planning meets bad input (not when no plan exists).
     pub fn tick(&mut self, world: &mut D::State) -> Result<TickStatus, PlanError> {
         self.tick_with(world, &mut ())
+    }
+}
+
+/// What is left of `budget` after `expanded` expansions in `elapsed`.
+fn budget_left(budget: Budget, expanded: u64, elapsed: Duration) -> Budget {
+    match budget {
+        Budget::Expansions(n) => Budget::Expansions(n.saturating_sub(expanded)),
+        Budget::Time(max) => Budget::Time(max.saturating_sub(elapsed)),
     }
 }
 

@@ -31,8 +31,8 @@
 //! observers ([`Agent::observe`]) as they happen; they are not forwarded as
 //! bevy messages.
 //!
-//! **What a budget counts.** The sliced searches of every goal
-//! ([`Agent::planning_spent`]); the searches of
+//! **What a budget counts.** The searches of every goal, run at once or
+//! sliced ([`Agent::planning_spent`]); the searches of
 //! [`ReplanPolicy::cheaper_by`](crate::agent::ReplanPolicy::cheaper_by),
 //! executors and sensors are not counted. An expansion budget is kept
 //! exactly when the agents' own per-tick budgets (if any) count expansions

@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use search_core::{tiny_astar, Outcome, SearchSpace, Solution, Statistics, TinyWorkspace};
+use search_core::{
+    tiny_astar, Outcome, SearchLimits, SearchSpace, Solution, Statistics, TinyWorkspace,
+};
 
 use crate::planner::plan_outcome;
 use crate::{Direction, Plan, PlanError, PlanOutcome, PlanReport, Planner, PlanningDomain};
@@ -194,8 +196,7 @@ impl<D: PlanningDomain> Planner<'_, D> {
         buffer: &'b mut PlanBuffer<D>,
     ) -> Result<&'b PlanReport<D::ActionId>, PlanError> {
         let began = buffer.timing.then(Instant::now);
-        buffer.recycle();
-        if !self.tiny_into(domain, start, goal, buffer)? {
+        if !self.tiny_into(domain, start, goal, buffer, &self.config().limits)? {
             let report = self.plan(domain, start, goal)?;
             buffer.report = report;
             if buffer.record_states {
@@ -208,16 +209,19 @@ impl<D: PlanningDomain> Planner<'_, D> {
         Ok(&buffer.report)
     }
 
-    /// Forward A* in the tiny engine with the domain's quick heuristic, in
-    /// the buffer's tables; whether it settled the plan.
-    fn tiny_into(
+    /// Forward A* in the tiny engine with the domain's quick heuristic,
+    /// within `limits`, in the buffer's tables; whether it ran (else the
+    /// problem is not tiny, or the configuration not one the tiny engine
+    /// runs, and the buffer holds no report).
+    pub(crate) fn tiny_into(
         &self,
         domain: &D,
         start: &D::State,
         goal: &D::Goal,
         buffer: &mut PlanBuffer<D>,
+        limits: &SearchLimits<u32>,
     ) -> Result<bool, PlanError> {
-        let limits = &self.config().limits;
+        buffer.recycle();
         if self.config().direction != Direction::Forward || !self.runs_quick(limits) {
             return Ok(false);
         }

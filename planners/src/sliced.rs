@@ -33,6 +33,20 @@ impl Budget {
 
     /// Half of it, for each direction of a portfolio (at least one
     /// expansion, so both go on).
+    /// The expansions a search run at once, not sliced, may take within
+    /// this budget: all of an expansion budget, and for a time budget as
+    /// many as the tiny engine runs in that time at
+    /// [`TINY_EXPANSION`] each (at least one).
+    pub(crate) fn expansions_at_once(self) -> u64 {
+        match self {
+            Budget::Expansions(n) => n,
+            Budget::Time(t) => {
+                let n = t.as_nanos() / TINY_EXPANSION.as_nanos();
+                u64::try_from(n).unwrap_or(u64::MAX).max(1)
+            }
+        }
+    }
+
     fn half(self) -> Self {
         match self {
             Budget::Expansions(n) => Budget::Expansions(n.div_ceil(2)),
@@ -44,6 +58,12 @@ impl Budget {
 /// Expansions between two looks at the clock under a time budget: a clock
 /// read costs about as much as a fast expansion.
 const CLOCK_STRIDE: u64 = 8;
+
+/// A generous time for one expansion of the tiny engine on a game agent's
+/// problem (the reference scenarios take 30 to 150 ns an expansion,
+/// `cargo bench -p benches --bench atomic -- buffer-forward`), so that a
+/// search run at once within a time budget stops well inside it.
+const TINY_EXPANSION: Duration = Duration::from_nanos(500);
 
 /// One direction of a job.
 enum Side<N, Id> {

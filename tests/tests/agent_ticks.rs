@@ -289,3 +289,74 @@ fn a_new_plan_that_starts_with_the_running_action_goes_on_with_it() {
     );
     assert_eq!(*acted.lock().unwrap(), 6 + 1 + 1);
 }
+
+/// The plans an agent makes over a walk of `steps` steps (beside a second
+/// walk of `aside` steps that leads nowhere) and what its searches
+/// expanded, with `per_tick` as its budget.
+fn walk_plans(steps: usize, aside: usize, per_tick: Option<Budget>) -> (Vec<String>, u64, usize) {
+    let mut actions = ActionSet::new();
+    chain(&mut actions, "s", steps, None);
+    chain(&mut actions, "t", aside, None);
+    let actions = Arc::new(actions);
+    let start = if aside > 0 { vec!["s0", "t0"] } else { vec!["s0"] };
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state(start).unwrap());
+    agent.add_goal(
+        "walk",
+        actions
+            .partial([(format!("s{steps}").as_str(), true)])
+            .unwrap(),
+        1,
+    );
+    agent.set_planning_budget(PlanningBudget {
+        per_tick,
+        watchdog: None,
+    });
+    let _ = count_acts(&mut agent, &actions, 1);
+    let seen = events(&mut agent);
+    let mut world = actions.state([]).unwrap();
+    let mut planning_ticks = 0;
+    for _ in 0..200 {
+        match agent.tick(&mut world).unwrap() {
+            TickStatus::Planning => planning_ticks += 1,
+            TickStatus::Idle => break,
+            _ => {}
+        }
+    }
+    let found = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| e.starts_with("plans to"))
+        .cloned()
+        .collect();
+    (found, agent.planning_spent().0, planning_ticks)
+}
+
+#[test]
+fn a_search_run_at_once_plans_as_a_sliced_one() {
+    // Twenty steps: 21 expansions. With no budget, or one that leaves room
+    // for a search at once, the plan comes in the first tick; with three
+    // expansions a tick, a sliced search plans for six ticks and acts in
+    // the seventh, which ends its search. The plans and
+    // the expansions counted agree.
+    let (at_once, expanded, ticks) = walk_plans(20, 0, None);
+    assert_eq!(ticks, 0);
+    let (roomy, roomy_expanded, roomy_ticks) = walk_plans(20, 0, Some(Budget::Expansions(1000)));
+    let (sliced, sliced_expanded, sliced_ticks) = walk_plans(20, 0, Some(Budget::Expansions(3)));
+    assert_eq!(at_once.len(), 1, "{at_once:?}");
+    assert_eq!(at_once, roomy);
+    assert_eq!(at_once, sliced);
+    assert_eq!((roomy_ticks, sliced_ticks), (0, 6));
+    assert_eq!(expanded, 21);
+    assert_eq!((roomy_expanded, sliced_expanded), (21, 21));
+    // A budget that the search at once runs out of (twelve steps beside a
+    // walk of twelve more: A* expands more than 64 nodes, 64 a tick):
+    // that attempt is spent, then the search is sliced, and the plan is the
+    // same.
+    let (long, long_expanded, _) = walk_plans(12, 12, None);
+    assert!(long_expanded > 64, "{long_expanded}");
+    let (tight, tight_expanded, tight_ticks) = walk_plans(12, 12, Some(Budget::Expansions(64)));
+    assert_eq!(long, tight);
+    assert!(tight_ticks >= 2, "{tight_ticks}");
+    assert_eq!(tight_expanded, 64 + long_expanded);
+}
