@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use search_core::{
-    tiny_astar, Estimate, Outcome, Search, SearchLimits, SearchSpace, Statistics, TinyWorkspace,
-    TINY_MAX_NODES,
+    tiny_astar, Estimate, Outcome, Search, SearchLimits, SearchSpace, Statistics, Status,
+    TinyAstar, TinyWorkspace, TINY_MAX_NODES,
 };
 
 /// A directed graph: `edges[n]` lists `(action, target, cost)`.
@@ -79,6 +79,32 @@ proptest! {
             prop_assert_eq!(&tiny.outcome, &general.outcome);
             prop_assert_eq!(counters(&tiny.stats), counters(&general.stats));
         }
+    }
+
+    #[test]
+    fn tiny_stepped_in_slices_matches_one_run(
+        (g, h) in graph(24),
+        slices in prop::collection::vec(1..5_u64, 1..40),
+    ) {
+        let limits = SearchLimits::default();
+        let mut ws = TinyWorkspace::default();
+        let whole = tiny_astar(&g, 0, &mut table(&h), &limits, &mut ws).unwrap();
+        let mut heuristic = table(&h);
+        let mut search = TinyAstar::new(&g, 0, &mut heuristic, &limits, &mut ws).unwrap();
+        let mut finished = false;
+        for &slice in slices.iter().cycle().take(1000) {
+            let before = search.expanded();
+            let status = search.step(slice).unwrap();
+            prop_assert!(search.expanded() - before <= slice);
+            if status == Status::Finished {
+                finished = true;
+                break;
+            }
+        }
+        prop_assert!(finished);
+        let stepped = search.into_result().unwrap();
+        prop_assert_eq!(&stepped.outcome, &whole.outcome);
+        prop_assert_eq!(counters(&stepped.stats), counters(&whole.stats));
     }
 }
 

@@ -298,7 +298,11 @@ fn walk_plans(steps: usize, aside: usize, per_tick: Option<Budget>) -> (Vec<Stri
     chain(&mut actions, "s", steps, None);
     chain(&mut actions, "t", aside, None);
     let actions = Arc::new(actions);
-    let start = if aside > 0 { vec!["s0", "t0"] } else { vec!["s0"] };
+    let start = if aside > 0 {
+        vec!["s0", "t0"]
+    } else {
+        vec!["s0"]
+    };
     let mut agent = Agent::new(Arc::clone(&actions), actions.state(start).unwrap());
     agent.add_goal(
         "walk",

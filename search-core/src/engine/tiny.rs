@@ -30,7 +30,7 @@ use rustc_hash::FxBuildHasher;
 use crate::engine::open::Entry;
 use crate::{
     Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchLimits, SearchSpace, Solution,
-    Statistics,
+    Statistics, Status,
 };
 
 /// The most nodes a tiny search stores before it gives the problem back to
@@ -199,23 +199,107 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost> + ?Sized,
 {
-    if !tiny_accepts(limits) {
-        return None;
+    let mut search = TinyAstar::new(space, start, heuristic, limits, workspace)?;
+    search.step(u64::MAX)?;
+    search.into_result()
+}
+
+/// [`tiny_astar`] a few expansions at a time: a caller can run two tiny
+/// searches side by side on one thread (a portfolio's two directions on a
+/// problem too small to hand to a second thread) and stop both when one
+/// ends.
+///
+/// ```
+/// use search_core::{FnSpace, SearchLimits, Status, TinyAstar, TinyWorkspace};
+///
+/// let space = FnSpace::new(|&n: &u8| (n < 9).then(|| (n + 1, 1_u32)), |&n: &u8| n == 9);
+/// let (mut workspace, mut h, limits) = (TinyWorkspace::default(), |_: &u8| 0, SearchLimits::default());
+/// let mut search = TinyAstar::new(&space, 0, &mut h, &limits, &mut workspace).unwrap();
+/// assert_eq!(search.step(4), Some(Status::Running));
+/// assert_eq!(search.step(100), Some(Status::Finished));
+/// let result = search.into_result().unwrap();
+/// assert_eq!(result.outcome.solution().unwrap().cost, 9);
+/// assert_eq!(result.stats.expanded, 10);
+/// ```
+pub struct TinyAstar<'t, S: SearchSpace, H: ?Sized> {
+    tiny: Tiny<'t, S, H>,
+    limits: &'t SearchLimits<S::Cost>,
+    started: Option<std::time::Instant>,
+}
+
+impl<'t, S, H> TinyAstar<'t, S, H>
+where
+    S: SearchSpace,
+    H: Heuristic<S::Node, S::Cost> + ?Sized,
+{
+    /// A tiny A* from `start`, not stepped yet; `None` where [`tiny_astar`]
+    /// would give the problem back before searching (limits it does not
+    /// honour, or a priority that overflows at the start).
+    pub fn new(
+        space: &'t S,
+        start: S::Node,
+        heuristic: &'t mut H,
+        limits: &'t SearchLimits<S::Cost>,
+        workspace: &'t mut TinyWorkspace<S::Node, S::Action, S::Cost>,
+    ) -> Option<Self> {
+        if !tiny_accepts(limits) {
+            return None;
+        }
+        let started = workspace.timed.then(std::time::Instant::now);
+        workspace.clear();
+        let mut tiny = Tiny {
+            space,
+            heuristic,
+            ws: workspace,
+            stats: Statistics::default(),
+            seq: 0,
+            last_f: None,
+            end: None,
+        };
+        tiny.begin(start)?;
+        Some(Self {
+            tiny,
+            limits,
+            started,
+        })
     }
-    let started = workspace.timed.then(std::time::Instant::now);
-    workspace.clear();
-    let mut tiny = Tiny {
-        space,
-        heuristic,
-        ws: workspace,
-        stats: Statistics::default(),
-        seq: 0,
-    };
-    let mut result = tiny.run(start, limits)?;
-    result.stats.stored = tiny.ws.records.len();
-    result.stats.estimated_bytes = tiny.bytes();
-    result.stats.elapsed = started.map(|t| t.elapsed()).unwrap_or_default();
-    Some(result)
+
+    /// Runs at most `expansions` more expansions; `None` when the problem
+    /// is not tiny after all (see [`tiny_astar`]): run
+    /// [`Search`](crate::Search) then.
+    pub fn step(&mut self, expansions: u64) -> Option<Status> {
+        self.tiny.advance(self.limits, expansions)?;
+        Some(if self.tiny.end.is_some() {
+            Status::Finished
+        } else {
+            Status::Running
+        })
+    }
+
+    /// The nodes waiting in the open list (stale entries included): how
+    /// wide the search has grown, to choose which of two to step.
+    pub fn open_len(&self) -> usize {
+        self.tiny.ws.open.len()
+    }
+
+    /// Expansions so far.
+    pub fn expanded(&self) -> u64 {
+        let tiny = &self.tiny;
+        tiny.end
+            .as_ref()
+            .map_or(tiny.stats.expanded, |result| result.stats.expanded)
+    }
+
+    /// The result, once [`step`](Self::step) said
+    /// [`Finished`](Status::Finished); `None` before.
+    pub fn into_result(self) -> Option<ResultOf<S>> {
+        let mut tiny = self.tiny;
+        let mut result = tiny.end.take()?;
+        result.stats.stored = tiny.ws.records.len();
+        result.stats.estimated_bytes = tiny.bytes();
+        result.stats.elapsed = self.started.map(|t| t.elapsed()).unwrap_or_default();
+        Some(result)
+    }
 }
 
 /// A tiny search in progress.
@@ -226,6 +310,10 @@ struct Tiny<'t, S: SearchSpace, H: ?Sized> {
     stats: Statistics,
     /// Pushes so far, for first-in-first-out ties.
     seq: u32,
+    /// The `f` of the last node expanded.
+    last_f: Option<S::Cost>,
+    /// The result, once the search ended.
+    end: Option<ResultOf<S>>,
 }
 
 impl<S, H> Tiny<'_, S, H>
@@ -233,7 +321,9 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost> + ?Sized,
 {
-    fn run(&mut self, start: S::Node, limits: &SearchLimits<S::Cost>) -> Option<ResultOf<S>> {
+    /// Stores and opens the start (or ends at once, at a dead end); `None`
+    /// hands the problem over.
+    fn begin(&mut self, start: S::Node) -> Option<()> {
         let zero = S::Cost::zero();
         self.stats.generated = 1;
         self.stats.evaluated = 1;
@@ -241,7 +331,8 @@ where
             Estimate::Value(h) => h,
             Estimate::DeadEnd => {
                 self.stats.dead_ends = 1;
-                return Some(self.ran_dry());
+                self.end = Some(self.ran_dry());
+                return Some(());
             }
         };
         let hash = FxBuildHasher.hash_one(&start);
@@ -254,34 +345,47 @@ where
             closed: false,
             dead: false,
         });
-        self.push(zero, h, 0)?;
-        let mut last_f = None;
-        loop {
+        self.push(zero, h, 0)
+    }
+
+    /// Runs at most `expansions` expansions, or to the end (then `end` is
+    /// set); `None` hands the problem over.
+    fn advance(&mut self, limits: &SearchLimits<S::Cost>, expansions: u64) -> Option<()> {
+        let mut left = expansions;
+        while self.end.is_none() && left > 0 {
             if limits
                 .cancel
                 .as_ref()
                 .is_some_and(|flag| flag.load(Atomic::Relaxed))
             {
-                return Some(self.result(Outcome::Cancelled { best: None }));
+                self.end = Some(self.result(Outcome::Cancelled { best: None }));
+                break;
             }
             if limits
                 .max_expansions
                 .is_some_and(|m| self.stats.expanded >= m)
             {
-                return Some(self.result(Outcome::LimitReached {
+                self.end = Some(self.result(Outcome::LimitReached {
                     limit: Limit::Expansions,
                     best: None,
                 }));
+                break;
             }
-            let Some(index) = self.pop(&mut last_f) else {
-                return Some(self.ran_dry());
+            let mut last_f = self.last_f;
+            let popped = self.pop(&mut last_f);
+            self.last_f = last_f;
+            let Some(index) = popped else {
+                self.end = Some(self.ran_dry());
+                break;
             };
+            left -= 1;
             let open_before = self.ws.open.len();
             self.stats.expanded += 1;
             let record = &self.ws.records[index as usize];
             if self.space.is_goal(&record.node) {
                 let solution = self.solution(index);
-                return Some(self.result(Outcome::Solved(solution)));
+                self.end = Some(self.result(Outcome::Solved(solution)));
+                break;
             }
             let node = record.node.clone();
             let (g, grandparent) = (record.g, (index != 0).then_some(record.parent));
@@ -298,6 +402,7 @@ where
             }
             self.stats.max_open = self.stats.max_open.max(self.ws.open.len().max(open_before));
         }
+        Some(())
     }
 
     /// The next node to expand, marked closed.
