@@ -62,6 +62,7 @@ mod config;
 mod error;
 mod factored;
 pub mod heuristics;
+mod inline_portfolio;
 mod outcome;
 pub mod pddl;
 mod plan_buffer;

@@ -183,6 +183,21 @@ pub struct PlanImprovement<Id> {
 }
 
 impl<Id> PlanReport<Id> {
+    /// A report of no search yet: no plan found, forward, no statistics.
+    pub(crate) fn empty() -> Self {
+        PlanReport {
+            outcome: PlanOutcome::NoPlanFound,
+            direction: Direction::Forward,
+            forward: None,
+            regression: None,
+            both: None,
+            elapsed: Duration::ZERO,
+            setup_time: Duration::ZERO,
+            improvements: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// The same report with every plan's actions (the outcome's and the
     /// improvements') renamed by `rename`: a domain's action identifiers as
     /// a task's numbers, say.

@@ -71,17 +71,7 @@ impl<D: PlanningDomain> PlanBuffer<D> {
         let mut tiny = TinyWorkspace::default();
         tiny.set_timed(false);
         Self {
-            report: PlanReport {
-                outcome: PlanOutcome::NoPlanFound,
-                direction: Direction::Forward,
-                forward: None,
-                regression: None,
-                both: None,
-                elapsed: Duration::ZERO,
-                setup_time: Duration::ZERO,
-                improvements: Vec::new(),
-                notes: Vec::new(),
-            },
+            report: PlanReport::empty(),
             states: Vec::new(),
             record_states: false,
             timing: false,

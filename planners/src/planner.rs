@@ -72,8 +72,8 @@ pub struct Planner<'h, D: PlanningDomain> {
     regression: Option<Factory<'h, D::Subgoal>>,
     pub(crate) forward_buffers: Buffers<D::State, D::ActionId>,
     pub(crate) regression_buffers: Buffers<D::Subgoal, D::ActionId>,
-    forward_tiny: TinyBuffers<D::State, D::ActionId>,
-    regression_tiny: TinyBuffers<D::Subgoal, D::ActionId>,
+    pub(crate) forward_tiny: TinyBuffers<D::State, D::ActionId>,
+    pub(crate) regression_tiny: TinyBuffers<D::Subgoal, D::ActionId>,
     /// The config's heuristic's name when it is one built-in heuristic,
     /// which a domain may have a quick form of.
     builtin: Option<&'static str>,
@@ -331,12 +331,26 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         Ok((report, trace))
     }
 
+    /// Both directions: first on this thread while the problem looks tiny
+    /// ([`portfolio_inline`](Self::portfolio_inline)), then on two threads.
+    fn portfolio(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+    ) -> Result<PlanReport<D::ActionId>, PlanError> {
+        match self.portfolio_inline(domain, start, goal)? {
+            Some(report) => Ok(report),
+            None => self.portfolio_threads(domain, start, goal),
+        }
+    }
+
     /// Forward and regression at once: forward on this thread, regression
     /// on another that is free for it (see [`run_beside`]), so both always
     /// run together. The first definitive answer wins
     /// and raises the shared flag that cancels the other; so does an error,
     /// which ends the portfolio anyway.
-    fn portfolio(
+    fn portfolio_threads(
         &self,
         domain: &D,
         start: &D::State,
@@ -517,7 +531,13 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     /// Whether a forward search may run in the tiny engine with a quick
     /// heuristic: no custom heuristic, and [`runs_tiny`](Self::runs_tiny).
     pub(crate) fn runs_quick(&self, limits: &SearchLimits<u32>) -> bool {
-        self.forward.is_none() && self.runs_tiny(limits, None)
+        self.forward.is_none() && self.runs_tiny_here(limits)
+    }
+
+    /// Whether a search on the caller's thread (not a portfolio's) may run
+    /// in the tiny engine.
+    pub(crate) fn runs_tiny_here(&self, limits: &SearchLimits<u32>) -> bool {
+        self.runs_tiny(limits, None)
     }
 
     /// The domain's quick form of the config's built-in heuristic toward

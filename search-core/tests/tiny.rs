@@ -93,9 +93,9 @@ proptest! {
         let mut search = TinyAstar::new(&g, 0, &mut heuristic, &limits, &mut ws).unwrap();
         let mut finished = false;
         for &slice in slices.iter().cycle().take(1000) {
-            let before = search.expanded();
+            let before = search.statistics().expanded;
             let status = search.step(slice).unwrap();
-            prop_assert!(search.expanded() - before <= slice);
+            prop_assert!(search.statistics().expanded - before <= slice);
             if status == Status::Finished {
                 finished = true;
                 break;

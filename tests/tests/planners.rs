@@ -449,6 +449,9 @@ fn a_portfolio_runs_both_directions_at_once_in_a_busy_pool() {
         direction: Direction::Portfolio,
         limits: SearchLimits {
             max_expansions: Some(limit),
+            // A time limit keeps the portfolio out of the tiny engine, so
+            // that both directions run on threads (not first on this one).
+            max_time: Some(std::time::Duration::from_secs(600)),
             ..SearchLimits::default()
         },
         ..PlannerConfig::default()
@@ -465,4 +468,39 @@ fn a_portfolio_runs_both_directions_at_once_in_a_busy_pool() {
     assert_eq!(report.direction, Direction::Regression);
     let forward = report.forward.unwrap().expanded;
     assert!(forward < limit / 2, "forward expanded {forward} nodes");
+}
+
+/// On problems its first phase settles on the caller's thread, a portfolio
+/// returns the plan of the direction that settled it, as that direction
+/// alone plans it; on one it does not settle (chains-40), the threaded
+/// portfolio's.
+#[test]
+fn the_portfolio_first_phase_returns_the_plans_of_each_direction_alone() {
+    let mut problems = vec![
+        atomic::hungry_agent::<u64>().unwrap(),
+        atomic::enemy_ship(&["safe", "ammo_full"]).unwrap(),
+        atomic::consumed_fact().unwrap(),
+        atomic::shortcuts(40, 1).unwrap(),
+        atomic::toggles(40, 1).unwrap(),
+    ];
+    problems.push(atomic::chains(40, 1).unwrap());
+    for p in &problems {
+        for h in ["hmax", "blind"] {
+            let alone = |direction| {
+                Planner::new(config(direction, Algorithm::AStar, heuristic(h)))
+                    .plan(&p.actions, &p.start, &p.goal)
+                    .unwrap()
+            };
+            let portfolio = alone(Direction::Portfolio);
+            let winner = alone(portfolio.direction);
+            assert_eq!(portfolio.plan(), winner.plan(), "{} {h}", p.name);
+            assert_eq!(
+                portfolio.plan().map(|plan| plan.cost),
+                alone(Direction::Forward).plan().map(|plan| plan.cost),
+                "{} {h}",
+                p.name
+            );
+            assert!(portfolio.forward.is_some() && portfolio.regression.is_some());
+        }
+    }
 }

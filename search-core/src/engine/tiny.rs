@@ -282,12 +282,13 @@ where
         self.tiny.ws.open.len()
     }
 
-    /// Expansions so far.
-    pub fn expanded(&self) -> u64 {
+    /// The statistics so far (without `elapsed`, `stored` and
+    /// `estimated_bytes`, which the result gives).
+    pub fn statistics(&self) -> &Statistics {
         let tiny = &self.tiny;
         tiny.end
             .as_ref()
-            .map_or(tiny.stats.expanded, |result| result.stats.expanded)
+            .map_or(&tiny.stats, |result| &result.stats)
     }
 
     /// The result, once [`step`](Self::step) said
