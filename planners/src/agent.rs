@@ -26,7 +26,7 @@
 //!    search passed the watchdog) is reported and the next goal is tried, and
 //!    it is not tried again until the agent's view changes. Where the
 //!    planner runs A* in its tiny engine (the built-in `blind`, `mismatch`
-//!    and `hmax` forward) and the budget leaves room for 64 expansions or
+//!    and `hmax` forward) and the budget leaves room for 16 expansions or
 //!    more, a new search runs at once into buffers the agent keeps
 //!    ([`PlanBuffer`](crate::PlanBuffer)), several times faster than a
 //!    sliced search and with the same plan; one that does not end within
@@ -573,9 +573,11 @@ struct Search<D: PlanningDomain> {
 }
 
 /// The fewest expansions a tick's budget must leave for a search to be
-/// tried at once, in the tiny engine, rather than sliced: below it a search
-/// that does not fit would spend the tick's budget and start again sliced.
-const AT_ONCE_MIN: u64 = 64;
+/// tried at once, in the tiny engine, rather than sliced. A game agent's
+/// plan takes a handful of expansions (2 to 8 on the reference scenarios
+/// with `h_max`); a budget below this asks for slicing, and a search that
+/// does not fit would spend it and start again sliced.
+const AT_ONCE_MIN: u64 = 16;
 
 /// How a search tried at once ended.
 enum AtOnce<Id> {
@@ -646,6 +648,8 @@ pub struct Agent<D: AgentDomain, C = ()> {
     budget: PlanningBudget,
     /// Expansions and time of the sliced searches over the agent's life.
     spent: (u64, Duration),
+    /// What had been spent when the tick in progress began.
+    spent_before_tick: (u64, Duration),
     /// Whether searches record their traces, and the last plan made.
     record_traces: bool,
     last_plan: Option<PlanRecord>,
@@ -671,6 +675,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
             policy: ReplanPolicy::default(),
             budget: PlanningBudget::default(),
             spent: (0, Duration::ZERO),
+            spent_before_tick: (0, Duration::ZERO),
             record_traces: false,
             last_plan: None,
         }
@@ -995,6 +1000,9 @@ impl<D: AgentDomain, C> Agent<D, C> {
     /// sensors read and its executors use; see the [module docs](self).
     /// Effects on shared state are written into `world`.
     ///
+    /// It is [`plan_phase`](Agent::plan_phase) then, unless that ended
+    /// the tick, [`act_phase`](Agent::act_phase).
+    ///
     /// # Errors
     /// [`PlanError`] when planning meets bad input (not when no plan exists).
     pub fn tick_with(
@@ -1002,11 +1010,35 @@ impl<D: AgentDomain, C> Agent<D, C> {
         world: &mut D::State,
         context: &mut C,
     ) -> Result<TickStatus, PlanError> {
+        match self.plan_phase(world, context)? {
+            Some(status) => Ok(status),
+            None => self.act_phase(world, context),
+        }
+    }
+
+    /// The first part of a tick, which reads the world and the context but
+    /// changes neither: the sensors run, the current plan is checked and
+    /// dropped if it must be, and a plan is searched where there is none
+    /// (steps 1 to 5 of the [module docs](self)). Many agents can take this
+    /// phase at once, on several threads, from the same world; each then
+    /// takes [`act_phase`](Agent::act_phase) in turn.
+    ///
+    /// Returns the tick's status when the tick ends here (planning goes
+    /// on, nothing to do, or stuck), `None` when the agent has an action to
+    /// run.
+    ///
+    /// # Errors
+    /// [`PlanError`] when planning meets bad input (not when no plan exists).
+    pub fn plan_phase(
+        &mut self,
+        world: &D::State,
+        context: &C,
+    ) -> Result<Option<TickStatus>, PlanError> {
         for sense in &mut self.sensors {
             sense(context, &mut self.own);
         }
         let view = self.domain.view(world, &self.own);
-        let before = self.spent;
+        self.spent_before_tick = self.spent;
         if let Some(reason) = self.plan_is_stale(&view) {
             self.drop_plan(reason, &view);
         }
@@ -1022,24 +1054,42 @@ impl<D: AgentDomain, C> Agent<D, C> {
             current.ticks = current.ticks.saturating_add(1);
         }
         if self.current.is_none() {
-            match self.plan(&view, self.left_of_tick(before))? {
+            match self.plan(&view, self.left_of_tick(self.spent_before_tick))? {
                 Planned::Plan(current) => self.follow(current),
                 // The action of the dropped plan runs on meanwhile.
                 Planned::Searching if self.carried.is_some() => {}
-                Planned::Searching => return Ok(TickStatus::Planning),
+                Planned::Searching => return Ok(Some(TickStatus::Planning)),
                 Planned::Idle => {
                     self.carried = None;
-                    return Ok(TickStatus::Idle);
+                    return Ok(Some(TickStatus::Idle));
                 }
                 Planned::Stuck => {
                     self.carried = None;
-                    return Ok(TickStatus::Stuck);
+                    return Ok(Some(TickStatus::Stuck));
                 }
             }
         }
+        Ok(None)
+    }
+
+    /// The second part of a tick, after [`plan_phase`](Agent::plan_phase)
+    /// returned `None`: the current action's executor runs once, in the
+    /// world as it is now (another agent may have changed it since this
+    /// one planned: an action whose precondition broke is refused and its
+    /// plan dropped), and when a plan ends the next one's search starts,
+    /// within what is left of the tick's budget (step 6).
+    ///
+    /// # Errors
+    /// [`PlanError`] when planning meets bad input (not when no plan exists).
+    pub fn act_phase(
+        &mut self,
+        world: &mut D::State,
+        context: &mut C,
+    ) -> Result<TickStatus, PlanError> {
+        let view = self.domain.view(world, &self.own);
         if self.act(&view, world, context) && self.current.is_none() {
             // Done with a plan: the next one's search starts now, not next tick.
-            let left = self.left_of_tick(before);
+            let left = self.left_of_tick(self.spent_before_tick);
             if !left.is_spent(0, Duration::ZERO) {
                 let view = self.domain.view(world, &self.own);
                 if let Planned::Plan(next) = self.plan(&view, left)? {

@@ -339,7 +339,7 @@ fn walk_plans(steps: usize, aside: usize, per_tick: Option<Budget>) -> (Vec<Stri
 #[test]
 fn a_search_run_at_once_plans_as_a_sliced_one() {
     // Twenty steps: 21 expansions. With no budget, or one that leaves room
-    // for a search at once, the plan comes in the first tick; with three
+    // for a search at once (16 or more), the plan comes in the first tick; with three
     // expansions a tick, a sliced search plans for six ticks and acts in
     // the seventh, which ends its search. The plans and
     // the expansions counted agree.
@@ -354,13 +354,13 @@ fn a_search_run_at_once_plans_as_a_sliced_one() {
     assert_eq!(expanded, 21);
     assert_eq!((roomy_expanded, sliced_expanded), (21, 21));
     // A budget that the search at once runs out of (twelve steps beside a
-    // walk of twelve more: A* expands more than 64 nodes, 64 a tick):
+    // walk of twelve more: A* expands more than 16 nodes, 16 a tick):
     // that attempt is spent, then the search is sliced, and the plan is the
     // same.
     let (long, long_expanded, _) = walk_plans(12, 12, None);
-    assert!(long_expanded > 64, "{long_expanded}");
-    let (tight, tight_expanded, tight_ticks) = walk_plans(12, 12, Some(Budget::Expansions(64)));
+    assert!(long_expanded > 16, "{long_expanded}");
+    let (tight, tight_expanded, tight_ticks) = walk_plans(12, 12, Some(Budget::Expansions(16)));
     assert_eq!(long, tight);
     assert!(tight_ticks >= 2, "{tight_ticks}");
-    assert_eq!(tight_expanded, 64 + long_expanded);
+    assert_eq!(tight_expanded, 16 + long_expanded);
 }
