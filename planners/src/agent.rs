@@ -256,6 +256,64 @@ pub enum AgentEvent<'a> {
     },
 }
 
+/// Which kind of [`AgentEvent`] it is, without its names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentEventKind {
+    /// [`AgentEvent::PlanFound`].
+    PlanFound,
+    /// [`AgentEvent::NoPlan`].
+    NoPlan,
+    /// [`AgentEvent::PlanningAbandoned`].
+    PlanningAbandoned,
+    /// [`AgentEvent::Replanning`].
+    Replanning,
+    /// [`AgentEvent::ActionStarted`].
+    ActionStarted,
+    /// [`AgentEvent::ActionFinished`].
+    ActionFinished,
+    /// [`AgentEvent::ActionFailed`].
+    ActionFailed,
+    /// [`AgentEvent::GoalReached`].
+    GoalReached,
+}
+
+impl AgentEvent<'_> {
+    /// Which kind of event it is.
+    ///
+    /// ```
+    /// use planners::agent::{AgentEvent, AgentEventKind};
+    /// let event = AgentEvent::ActionStarted { action: "cook" };
+    /// assert_eq!(event.kind(), AgentEventKind::ActionStarted);
+    /// assert_eq!(event.subject(), "cook");
+    /// ```
+    pub fn kind(&self) -> AgentEventKind {
+        match self {
+            AgentEvent::PlanFound { .. } => AgentEventKind::PlanFound,
+            AgentEvent::NoPlan { .. } => AgentEventKind::NoPlan,
+            AgentEvent::PlanningAbandoned { .. } => AgentEventKind::PlanningAbandoned,
+            AgentEvent::Replanning { .. } => AgentEventKind::Replanning,
+            AgentEvent::ActionStarted { .. } => AgentEventKind::ActionStarted,
+            AgentEvent::ActionFinished { .. } => AgentEventKind::ActionFinished,
+            AgentEvent::ActionFailed { .. } => AgentEventKind::ActionFailed,
+            AgentEvent::GoalReached { .. } => AgentEventKind::GoalReached,
+        }
+    }
+
+    /// The goal or the action the event is about.
+    pub fn subject(&self) -> &str {
+        match self {
+            AgentEvent::PlanFound { goal, .. }
+            | AgentEvent::NoPlan { goal, .. }
+            | AgentEvent::PlanningAbandoned { goal, .. }
+            | AgentEvent::Replanning { goal, .. }
+            | AgentEvent::GoalReached { goal } => goal,
+            AgentEvent::ActionStarted { action }
+            | AgentEvent::ActionFinished { action }
+            | AgentEvent::ActionFailed { action } => action,
+        }
+    }
+}
+
 impl fmt::Display for AgentEvent<'_> {
     /// One line for a log: `plans to eat: cook, eat (cost 15)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

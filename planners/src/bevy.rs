@@ -28,8 +28,19 @@
 //! the context (a queue of orders) for a later system to apply.
 //!
 //! **Events.** [`AgentEvent`](crate::agent::AgentEvent)s reach the agent's
-//! observers ([`Agent::observe`]) as they happen; they are not forwarded as
-//! bevy messages.
+//! observers ([`Agent::observe`]) as they happen. An agent spawned
+//! [`with_messages`](GoapAgent::with_messages) also sends each as a
+//! [`GoapMessage`] (its entity, the event's kind, the goal or action it
+//! names, and the event in words), written after the agents' ticks, for
+//! any system to read with a `MessageReader<GoapMessage>`.
+//!
+//! **Threads.** A tick is two phases ([`Agent::plan_phase`], which reads
+//! the world, and [`Agent::act_phase`], which changes it). The system runs
+//! every agent's plan phase first, on [`PlanningThreads`] threads (one by
+//! default), each thread taking an equal part of the agents and of the
+//! frame's budget, then the act phases one agent after another. Agents
+//! plan from the world as the frame found it; an action another agent's
+//! act phase broke meanwhile is refused, and its plan dropped.
 //!
 //! **What a budget counts.** The searches of every goal, run at once or
 //! sliced ([`Agent::planning_spent`]); the searches of
@@ -85,13 +96,14 @@
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy_app::{App, First, Plugin, Update};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 
-use crate::agent::{Agent, AgentDomain, PlanningBudget, TickStatus};
+use crate::agent::{Agent, AgentDomain, AgentEvent, AgentEventKind, PlanningBudget, TickStatus};
 use crate::{Budget, PlanError};
 
 /// Ticks every [`GoapAgent<D, C>`](GoapAgent) once per run of its schedule;
@@ -148,8 +160,10 @@ struct FramePlugin;
 impl Plugin for FramePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FrameBudget>()
+            .init_resource::<PlanningThreads>()
             .init_resource::<FrameReport>()
             .init_resource::<NoContext>()
+            .add_message::<GoapMessage>()
             .add_systems(First, |mut report: ResMut<FrameReport>| {
                 *report = FrameReport::default();
             });
@@ -164,6 +178,24 @@ pub struct GoapSystems;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoContext;
 
+/// An [`AgentEvent`](crate::agent::AgentEvent) as a bevy message, from an
+/// agent spawned [`with_messages`](GoapAgent::with_messages).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct GoapMessage {
+    /// The agent's entity.
+    pub entity: Entity,
+    /// Which event it is.
+    pub kind: AgentEventKind,
+    /// The goal or action it names.
+    pub subject: String,
+    /// The event in words (its `Display`: the plan and its cost, the
+    /// reason to replan).
+    pub text: String,
+}
+
+/// Events an agent's observer keeps for the system to send.
+type Outbox = Arc<Mutex<Vec<(AgentEventKind, String, String)>>>;
+
 /// A GOAP agent as a component, with what its last tick did.
 ///
 /// It dereferences to its [`Agent`], so goals, executors, sensors and
@@ -172,6 +204,10 @@ pub struct NoContext;
 pub struct GoapAgent<D: AgentDomain, C = NoContext> {
     agent: Agent<D, C>,
     status: Option<TickStatus>,
+    /// Whether this frame's plan phase left an action to run.
+    acts: bool,
+    /// Events to send as [`GoapMessage`]s, when asked for.
+    outbox: Option<Outbox>,
 }
 
 impl<D: AgentDomain, C> GoapAgent<D, C> {
@@ -180,6 +216,49 @@ impl<D: AgentDomain, C> GoapAgent<D, C> {
         Self {
             agent,
             status: None,
+            acts: false,
+            outbox: None,
+        }
+    }
+
+    /// The component for `agent`, whose events are also sent as
+    /// [`GoapMessage`]s (each one's names copied into strings).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bevy_app::prelude::*;
+    /// use bevy_ecs::prelude::*;
+    /// use planners::agent::{Agent, AgentEventKind};
+    /// use planners::bevy::{GoapAgent, GoapMessage, GoapPlugin, SharedWorld};
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let actions = Arc::new(actions);
+    /// let mut app = App::new();
+    /// app.add_plugins(GoapPlugin::<ActionSet>::new())
+    ///     .insert_resource(SharedWorld::<ActionSet>(actions.state([]).unwrap()));
+    /// let mut agent = Agent::new(Arc::clone(&actions), actions.state(["has_food"]).unwrap());
+    /// agent.add_goal("eat", actions.partial([("fed", true)]).unwrap(), 1);
+    /// let entity = app.world_mut().spawn(GoapAgent::<ActionSet>::with_messages(agent)).id();
+    /// app.update();
+    /// let messages = app.world().resource::<Messages<GoapMessage>>();
+    /// let kinds: Vec<_> = messages.iter_current_update_messages().map(|m| (m.entity, m.kind)).collect();
+    /// assert_eq!(kinds[0], (entity, AgentEventKind::PlanFound));
+    /// assert_eq!(kinds.last(), Some(&(entity, AgentEventKind::GoalReached)));
+    /// ```
+    pub fn with_messages(mut agent: Agent<D, C>) -> Self {
+        let outbox = Outbox::default();
+        let sink = Arc::clone(&outbox);
+        agent.observe(move |event: &AgentEvent<'_>| {
+            let kept = (event.kind(), event.subject().to_owned(), event.to_string());
+            if let Ok(mut kept_events) = sink.lock() {
+                kept_events.push(kept);
+            }
+        });
+        Self {
+            outbox: Some(outbox),
+            ..Self::new(agent)
         }
     }
 
@@ -230,6 +309,33 @@ pub struct FrameBudget {
     pub per_frame: Option<Budget>,
 }
 
+/// How many threads the agents' plan phases run on in each frame: 1 (the
+/// default) plans on the system's thread; more plans on that many, each
+/// taking an equal part of the agents (in the frame's order) and of the
+/// [`FrameBudget`].
+///
+/// ```
+/// use planners::bevy::PlanningThreads;
+/// assert_eq!(PlanningThreads::default(), PlanningThreads(1));
+/// let all = PlanningThreads::available();
+/// assert!(all.0 >= 1);
+/// ```
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanningThreads(pub usize);
+
+impl Default for PlanningThreads {
+    fn default() -> Self {
+        Self(1)
+    }
+}
+
+impl PlanningThreads {
+    /// As many threads as the machine runs at once.
+    pub fn available() -> Self {
+        Self(std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+    }
+}
+
 /// What the agents did in the last frame (since `First` ran), over every
 /// [`GoapPlugin`].
 #[derive(Resource, Debug, Default)]
@@ -253,6 +359,8 @@ pub struct FrameReport {
     pub planning_time: Duration,
     /// Ticks that failed, by agent.
     pub errors: Vec<(Entity, PlanError)>,
+    /// The first agent in this frame's order left waiting.
+    first_waiting: Option<Entity>,
 }
 
 /// The first agent left waiting in the last frame, which goes first in this
@@ -260,65 +368,214 @@ pub struct FrameReport {
 #[derive(Default)]
 struct Rotation(Option<Entity>);
 
-/// Ticks every agent once, from the one left waiting last frame, each
-/// within its share of the frame's budget.
+/// The threads the agents' plan phases run on, kept between frames.
+#[derive(Default)]
+struct Helpers(Option<rayon::ThreadPool>);
+
+/// Ticks every agent once, from the one left waiting last frame: first
+/// every agent's [`plan_phase`](Agent::plan_phase), on
+/// [`PlanningThreads`] threads, each within its share of the frame's
+/// budget; then, in turn, the [`act_phase`](Agent::act_phase) of those
+/// with an action to run.
 #[expect(
     clippy::needless_pass_by_value,
-    reason = "bevy passes system parameters by value"
+    clippy::too_many_arguments,
+    reason = "bevy passes system parameters by value, one per resource"
 )]
 fn tick_agents<D: AgentDomain + Sync + 'static, C: Resource>(
     mut agents: Query<(Entity, &mut GoapAgent<D, C>)>,
     mut world: ResMut<SharedWorld<D>>,
     mut context: ResMut<C>,
     budget: Res<FrameBudget>,
+    threads: Res<PlanningThreads>,
     mut report: ResMut<FrameReport>,
     mut rotation: Local<Rotation>,
+    mut helpers: Local<Helpers>,
+    mut messages: MessageWriter<GoapMessage>,
 ) where
     Agent<D, C>: Send + Sync,
 {
+    let mut order: Vec<(Entity, Mut<GoapAgent<D, C>>)> = agents.iter_mut().collect();
     let start = rotation
         .0
         .take()
-        .and_then(|first| agents.iter().position(|(entity, _)| entity == first))
+        .and_then(|first| order.iter().position(|(entity, _)| *entity == first))
         .unwrap_or(0);
-    let mut tick = |entity: Entity, goap: &mut GoapAgent<D, C>| {
+    order.rotate_left(start);
+
+    // The plan phases: the frame's budget split evenly between the chunks.
+    let chunks = threads.0.clamp(1, order.len().max(1));
+    let share = match budget.per_frame.map(|frame| left(frame, &report)) {
+        None => Share::Unbounded,
+        Some(None) => Share::Spent,
+        Some(Some(left)) => Share::Of(left.split(chunks)),
+    };
+    let (world_now, context_now) = (&world.0, &*context);
+    let plan_chunk = |chunk: &mut [(Entity, Mut<GoapAgent<D, C>>)]| {
+        let mut tally = FrameReport::default();
+        for (entity, goap) in chunk {
+            plan_one(*entity, goap, world_now, context_now, share, &mut tally);
+        }
+        tally
+    };
+    let chunk_len = order.len().div_ceil(chunks).max(1);
+    let tallies: Vec<FrameReport> = if chunks == 1 {
+        vec![plan_chunk(&mut order)]
+    } else {
+        let pool = helpers.0.get_or_insert_with(|| helper_pool(chunks - 1));
+        if pool.current_num_threads() != chunks - 1 {
+            *pool = helper_pool(chunks - 1);
+        }
+        let mut parts: Vec<_> = order.chunks_mut(chunk_len).collect();
+        let mut tallies: Vec<FrameReport> =
+            (0..parts.len()).map(|_| FrameReport::default()).collect();
+        let (first, rest) = parts.split_first_mut().expect("at least one chunk");
+        let (mine, theirs) = tallies.split_first_mut().expect("one tally a chunk");
+        pool.in_place_scope(|scope| {
+            for (part, tally) in rest.iter_mut().zip(theirs.iter_mut()) {
+                let plan_chunk = &plan_chunk;
+                scope.spawn(move |_| *tally = plan_chunk(part));
+            }
+            *mine = plan_chunk(first);
+        });
+        tallies
+    };
+    for tally in tallies {
+        if rotation.0.is_none() {
+            rotation.0 = tally.first_waiting;
+        }
+        report.absorb(tally);
+    }
+
+    // The act phases, one agent after another: they change the world.
+    for (entity, goap) in &mut order {
+        if !goap.acts {
+            continue;
+        }
         let own = goap.agent.planning_budget();
-        let frame_left = budget.per_frame.map(|frame| left(frame, &report));
-        let starved = frame_left == Some(None);
-        let per_tick = match frame_left {
+        let per_tick = match budget.per_frame.map(|frame| left(frame, &report)) {
             None => own.per_tick,
-            Some(None) => Some(Budget::Expansions(0)), // act, but plan nothing
-            Some(Some(left)) => Some(share(left, own.per_tick)),
+            Some(None) => Some(Budget::Expansions(0)),
+            Some(Some(left)) => Some(share_of(left, own.per_tick)),
         };
         goap.agent
             .set_planning_budget(PlanningBudget { per_tick, ..own });
         let before = goap.agent.planning_spent();
-        let ticked = goap.agent.tick_with(&mut world.0, &mut context);
+        let acted = goap.agent.act_phase(&mut world.0, &mut context);
         goap.agent.set_planning_budget(own);
-        let after = goap.agent.planning_spent();
-        report.ticked += 1;
-        report.expanded += after.0 - before.0;
-        report.planning_time += after.1.saturating_sub(before.1);
-        goap.status = ticked.as_ref().ok().copied();
-        match ticked {
-            Ok(TickStatus::Acting) => report.acting += 1,
-            Ok(TickStatus::Idle) => report.idle += 1,
-            Ok(TickStatus::Stuck) => report.stuck += 1,
-            Ok(TickStatus::Planning) => {
-                report.planning += 1;
-                if starved {
-                    report.waiting += 1;
-                    rotation.0.get_or_insert(entity);
-                }
-            }
-            Err(error) => report.errors.push((entity, error)),
+        report.count_spent(before, goap.agent.planning_spent());
+        goap.status = acted.as_ref().ok().copied();
+        match acted {
+            Ok(_) => report.acting += 1,
+            Err(error) => report.errors.push((*entity, error)),
         }
-    };
-    for (entity, mut goap) in agents.iter_mut().skip(start) {
-        tick(entity, &mut goap);
     }
-    for (entity, mut goap) in agents.iter_mut().take(start) {
-        tick(entity, &mut goap);
+    for (entity, goap) in &order {
+        let Some(outbox) = &goap.outbox else {
+            continue;
+        };
+        let Ok(mut kept) = outbox.lock() else {
+            continue;
+        };
+        for (kind, subject, text) in kept.drain(..) {
+            messages.write(GoapMessage {
+                entity: *entity,
+                kind,
+                subject,
+                text,
+            });
+        }
+    }
+}
+
+/// A pool of `threads` threads for the plan phases beside the system's own.
+fn helper_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("searchlab-goap-{i}"))
+        .build()
+        .expect("the operating system starts a thread")
+}
+
+/// A chunk's part of the frame's budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Share {
+    /// No frame budget.
+    Unbounded,
+    /// Nothing was left at the frame's start.
+    Spent,
+    Of(Budget),
+}
+
+/// One agent's plan phase within `share` of the frame's budget, less what
+/// its chunk spent so far (`tally`), counted in `tally`.
+fn plan_one<D: AgentDomain, C>(
+    entity: Entity,
+    goap: &mut GoapAgent<D, C>,
+    world: &D::State,
+    context: &C,
+    share: Share,
+    tally: &mut FrameReport,
+) {
+    let own = goap.agent.planning_budget();
+    let chunk_left = match share {
+        Share::Unbounded => None,
+        Share::Spent => Some(None),
+        Share::Of(share) => Some(left(share, tally)),
+    };
+    let starved = chunk_left == Some(None);
+    let per_tick = match chunk_left {
+        None => own.per_tick,
+        Some(None) => Some(Budget::Expansions(0)), // act, but plan nothing
+        Some(Some(left)) => Some(share_of(left, own.per_tick)),
+    };
+    goap.agent
+        .set_planning_budget(PlanningBudget { per_tick, ..own });
+    let before = goap.agent.planning_spent();
+    let planned = goap.agent.plan_phase(world, context);
+    goap.agent.set_planning_budget(own);
+    tally.count_spent(before, goap.agent.planning_spent());
+    tally.ticked += 1;
+    goap.acts = matches!(planned, Ok(None));
+    goap.status = match &planned {
+        Ok(Some(status)) => Some(*status),
+        Ok(None) | Err(_) => None,
+    };
+    match planned {
+        Ok(None) => {}
+        Ok(Some(TickStatus::Acting)) => tally.acting += 1,
+        Ok(Some(TickStatus::Idle)) => tally.idle += 1,
+        Ok(Some(TickStatus::Stuck)) => tally.stuck += 1,
+        Ok(Some(TickStatus::Planning)) => {
+            tally.planning += 1;
+            if starved {
+                tally.waiting += 1;
+                tally.first_waiting.get_or_insert(entity);
+            }
+        }
+        Err(error) => tally.errors.push((entity, error)),
+    }
+}
+
+impl FrameReport {
+    /// Counts what an agent spent planning between `before` and `after`
+    /// ([`Agent::planning_spent`]).
+    fn count_spent(&mut self, before: (u64, Duration), after: (u64, Duration)) {
+        self.expanded += after.0 - before.0;
+        self.planning_time += after.1.saturating_sub(before.1);
+    }
+
+    /// Adds a chunk's tally of plan phases.
+    fn absorb(&mut self, tally: FrameReport) {
+        self.ticked += tally.ticked;
+        self.acting += tally.acting;
+        self.planning += tally.planning;
+        self.idle += tally.idle;
+        self.stuck += tally.stuck;
+        self.waiting += tally.waiting;
+        self.expanded += tally.expanded;
+        self.planning_time += tally.planning_time;
+        self.errors.extend(tally.errors);
     }
 }
 
@@ -334,7 +591,7 @@ fn left(frame: Budget, report: &FrameReport) -> Option<Budget> {
 /// An agent's share of what is `left` of the frame's budget: at most its
 /// own `slice` where that counts the same thing, its slice where it counts
 /// the other.
-fn share(left: Budget, slice: Option<Budget>) -> Budget {
+fn share_of(left: Budget, slice: Option<Budget>) -> Budget {
     match (left, slice) {
         (Budget::Expansions(n), Some(Budget::Expansions(m))) => Budget::Expansions(n.min(m)),
         (Budget::Time(t), Some(Budget::Time(u))) => Budget::Time(t.min(u)),

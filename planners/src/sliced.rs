@@ -47,6 +47,16 @@ impl Budget {
         }
     }
 
+    /// One of `parts` equal parts of this budget (rounded down, so that
+    /// the parts stay within it).
+    pub(crate) fn split(self, parts: usize) -> Self {
+        let parts = parts.max(1);
+        match self {
+            Budget::Expansions(n) => Budget::Expansions(n / parts as u64),
+            Budget::Time(t) => Budget::Time(t / u32::try_from(parts).unwrap_or(u32::MAX)),
+        }
+    }
+
     fn half(self) -> Self {
         match self {
             Budget::Expansions(n) => Budget::Expansions(n.div_ceil(2)),

@@ -10,7 +10,9 @@ use std::time::Duration;
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use planners::agent::{Agent, AgentEvent, ExecStatus, PlanningBudget, TickStatus};
-use planners::bevy::{FrameBudget, FrameReport, GoapAgent, GoapPlugin, SharedWorld};
+use planners::bevy::{
+    FrameBudget, FrameReport, GoapAgent, GoapPlugin, PlanningThreads, SharedWorld,
+};
 use planners::{Budget, PlanError, PlannerConfig};
 use search_core::Algorithm;
 use state_atomic::{ActionSet, WorldState};
@@ -246,4 +248,39 @@ fn a_failed_tick_is_reported_not_panicked() {
     ));
     let agent = app.world().get::<GoapAgent<ActionSet, Game>>(entity);
     assert_eq!(agent.and_then(GoapAgent::status), None);
+}
+
+/// On two threads the plan phases keep the frame's expansion budget (each
+/// thread a half) and every walker gets its turns, arriving as often as on
+/// one thread.
+#[test]
+fn plan_phases_on_two_threads_keep_the_budget_and_starve_no_agent() {
+    let actions = walk();
+    let arrivals_with = |threads: usize| {
+        let budget = 20;
+        let mut app = app(&actions, Some(Budget::Expansions(budget)), Game::default());
+        app.insert_resource(PlanningThreads(threads));
+        let arrivals: Vec<Arc<AtomicUsize>> = (0..40).map(|_| Arc::default()).collect();
+        for count in &arrivals {
+            app.world_mut()
+                .spawn(GoapAgent::new(walker::<Game>(&actions, count)));
+        }
+        let mut expanded = 0;
+        for _ in 0..300 {
+            app.update();
+            let report = report(&app);
+            assert_eq!(report.ticked, 40);
+            assert!(report.expanded <= budget, "{} expansions", report.expanded);
+            assert!(report.errors.is_empty());
+            expanded += report.expanded;
+        }
+        let arrived: Vec<usize> = arrivals.iter().map(|a| a.load(Ordering::Relaxed)).collect();
+        (arrived, expanded)
+    };
+    let (one, one_expanded) = arrivals_with(1);
+    let (two, two_expanded) = arrivals_with(2);
+    assert!(two.iter().min() >= Some(&9), "an agent starved: {two:?}");
+    let total = |arrived: &[usize]| arrived.iter().sum::<usize>();
+    assert!(total(&two) + 40 >= total(&one), "{two:?} against {one:?}");
+    assert!(two_expanded > 290 * 20 && one_expanded > 290 * 20);
 }
