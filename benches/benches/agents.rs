@@ -2,7 +2,9 @@
 //! directions.
 //!
 //! - `agents/plans`: 1,000 enemy ships sharing one action set replan from
-//!   varied starts through one `Planner`: `sequential` on one core, and
+//!   varied starts through one `Planner`, each thread into its own
+//!   `PlanBuffer`: `sequential` on one core (`sequential-report` through
+//!   `Planner::plan`, a report allocated per plan), and
 //!   `threads-N` sharded over a pool of N threads, one chunk of ships per
 //!   thread (no hand-off per plan); `kept-N` with the caller planning the
 //!   first chunk and N-1 kept threads the others; `scoped-N` the same on
@@ -12,7 +14,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use planners::heuristics::heuristic;
-use planners::{Direction, Planner, PlannerConfig};
+use planners::{Direction, PlanBuffer, Planner, PlannerConfig};
 use rayon::prelude::*;
 use state_atomic::problems::{self, Problem};
 use state_atomic::WorldState;
@@ -48,11 +50,27 @@ fn agents(c: &mut Criterion) {
             .expect("scenario plans");
         report.plan().map_or(0, |p| p.cost)
     };
+    // A shard's ships planned into one buffer, as an agent system would.
+    let plan_all = |ships: &[WorldState]| {
+        let mut buffer = PlanBuffer::new();
+        ships
+            .iter()
+            .map(|start| {
+                let report = planner
+                    .plan_into(&ship.actions, start, &ship.goal, &mut buffer)
+                    .expect("scenario plans");
+                report.plan().map_or(0, |p| p.cost)
+            })
+            .sum::<u64>()
+    };
     let expected: u64 = starts.iter().map(plan).sum();
     let mut group = c.benchmark_group("agents/plans");
     group.throughput(Throughput::Elements(starts.len() as u64));
-    group.bench_function("sequential", |b| {
+    group.bench_function("sequential-report", |b| {
         b.iter(|| assert_eq!(starts.iter().map(plan).sum::<u64>(), expected));
+    });
+    group.bench_function("sequential", |b| {
+        b.iter(|| assert_eq!(plan_all(&starts), expected));
     });
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     for threads in (1..=cores).filter(|&n| n > 1) {
@@ -63,12 +81,7 @@ fn agents(c: &mut Criterion) {
         let chunk = starts.len().div_ceil(threads);
         group.bench_function(format!("threads-{threads}"), |b| {
             b.iter(|| {
-                let sum = pool.install(|| {
-                    starts
-                        .par_chunks(chunk)
-                        .map(|ships| ships.iter().map(plan).sum::<u64>())
-                        .sum::<u64>()
-                });
+                let sum = pool.install(|| starts.par_chunks(chunk).map(plan_all).sum::<u64>());
                 assert_eq!(sum, expected);
             });
         });
@@ -88,9 +101,9 @@ fn agents(c: &mut Criterion) {
                 let mut sums = vec![0; threads - 1];
                 let mine: u64 = pool.in_place_scope(|scope| {
                     for (ships, sum) in shards.zip(&mut sums) {
-                        scope.spawn(move |_| *sum = ships.iter().map(plan).sum());
+                        scope.spawn(move |_| *sum = plan_all(ships));
                     }
-                    first.iter().map(plan).sum()
+                    plan_all(first)
                 });
                 assert_eq!(mine + sums.iter().sum::<u64>(), expected);
             });
@@ -105,9 +118,9 @@ fn agents(c: &mut Criterion) {
                     let mut shards = starts.chunks(chunk);
                     let first = shards.next().unwrap_or_default();
                     let others: Vec<_> = shards
-                        .map(|ships| scope.spawn(move || ships.iter().map(plan).sum::<u64>()))
+                        .map(|ships| scope.spawn(move || plan_all(ships)))
                         .collect();
-                    let mine: u64 = first.iter().map(plan).sum();
+                    let mine: u64 = plan_all(first);
                     mine + others
                         .into_iter()
                         .map(|h| h.join().expect("no panic"))

@@ -10,9 +10,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
 use planners::heuristics::heuristic;
-use planners::{Direction, Planner, PlannerConfig};
+use planners::{Direction, PlanBuffer, Planner, PlannerConfig};
 use search_core::{Algorithm, Heuristic, Outcome, Search, SearchLimits};
 use state_factored::problems::{chains_spec, economy_spec, hitman_spec, Problem, Spec};
 use state_factored::{
@@ -298,8 +299,28 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
             });
         }
     }
-    // Through one `Planner`, made once, as an agent that replans would: it
-    // keeps its search buffers between plans.
+    bench_planner(&mut g, &p, best);
+    #[cfg(feature = "peers")]
+    match peer::solve_within(spec, Duration::from_secs(60)) {
+        Some((cost, steps)) => {
+            eprintln!("{name}: dogoap cost {cost} in {steps} steps");
+            assert!(cost >= best as usize);
+            let d = peer::convert(spec);
+            g.sample_size(10);
+            g.bench_function(BenchmarkId::new("dogoap", name), |b| {
+                b.iter(|| peer::solve(black_box(&d)));
+            });
+        }
+        None => eprintln!("{name}: dogoap MISS: no plan within 60 s (one run)"),
+    }
+    g.finish();
+}
+
+/// Plans through one `Planner`, made once, as an agent that replans would:
+/// with the registry's heuristics (it keeps its search buffers between
+/// plans), and into a kept `PlanBuffer`.
+fn bench_planner(g: &mut BenchmarkGroup<'_, WallTime>, p: &Problem, best: u32) {
+    let name = p.name.as_str();
     for (label, heuristic) in [
         ("distance-max", heuristic("numeric").unwrap()),
         ("hmax", heuristic("hmax").unwrap()),
@@ -315,7 +336,7 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
             let report = planner.plan(&p.domain, &p.start, &p.goal).expect("plans");
             report.plan().map(|plan| plan.cost)
         };
-        let (found, once) = time_once(|| plan(&p));
+        let (found, once) = time_once(|| plan(p));
         let Some(cost) = found else {
             eprintln!("{name}: planner-forward-{label} MISS ({once:?})");
             continue;
@@ -324,23 +345,37 @@ fn bench_problem(c: &mut Criterion, spec: &Spec) {
         g.sample_size(samples_for(once));
         let id = BenchmarkId::new(format!("planner-forward-{label}"), name);
         g.bench_function(id, |b| {
-            b.iter(|| assert_eq!(plan(black_box(&p)), Some(cost)));
+            b.iter(|| assert_eq!(plan(black_box(p)), Some(cost)));
         });
     }
-    #[cfg(feature = "peers")]
-    match peer::solve_within(spec, Duration::from_secs(60)) {
-        Some((cost, steps)) => {
-            eprintln!("{name}: dogoap cost {cost} in {steps} steps");
-            assert!(cost >= best as usize);
-            let d = peer::convert(spec);
-            g.sample_size(10);
-            g.bench_function(BenchmarkId::new("dogoap", name), |b| {
-                b.iter(|| peer::solve(black_box(&d)));
+    // Into a kept buffer, with the one heuristic whose quick form factored
+    // domains have: the tiny engine, allocating nothing after warm-up.
+    let planner = Planner::new(PlannerConfig {
+        direction: Direction::Forward,
+        algorithm: Algorithm::AStar,
+        heuristic: heuristic("blind").unwrap(),
+        limits: limits(),
+    });
+    let mut buffer = PlanBuffer::new();
+    let cost = planner
+        .plan_into(&p.domain, &p.start, &p.goal, &mut buffer)
+        .expect("plans")
+        .plan()
+        .map(|plan| plan.cost);
+    if cost == Some(u64::from(best)) {
+        g.sample_size(100);
+        g.bench_function(BenchmarkId::new("buffer-forward-blind", name), |b| {
+            b.iter(|| {
+                let p = black_box(p);
+                let report = planner
+                    .plan_into(&p.domain, &p.start, &p.goal, &mut buffer)
+                    .expect("plans");
+                assert_eq!(report.plan().map(|plan| plan.cost), cost);
             });
-        }
-        None => eprintln!("{name}: dogoap MISS: no plan within 60 s (one run)"),
+        });
+    } else {
+        eprintln!("{name}: buffer-forward-blind MISS ({cost:?})");
     }
-    g.finish();
 }
 
 fn main() {

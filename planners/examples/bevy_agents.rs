@@ -1,12 +1,18 @@
 //! A village of GOAP agents in a headless bevy app: 1,000 villagers (the
 //! hungry agent of searchlab's reference scenario 1, with work, sleep and a
 //! restaurant) live for 1,000 frames within one planning budget per frame,
-//! and the example prints the frame-time percentiles.
+//! and the example prints the frame-time percentiles and the plans made
+//! per frame.
 //!
 //! ```text
 //! cargo run --release -p planners --features bevy --example bevy_agents
+//! cargo run --release -p planners --features bevy --example bevy_agents -- --agents 10000 --budget 0 --threads 2
 //! cargo run -p planners --features bevy --example bevy_agents -- --frames 20 --agents 100
 //! ```
+//!
+//! `--threads N` plans on N threads ([`PlanningThreads`]); `--budget 0`
+//! sets no frame budget (each villager still plans at most 16 expansions
+//! a tick).
 //!
 //! Villagers get hungry and tired again some frames after eating and
 //! sleeping (sensors reading the village's clock), work for money, and take
@@ -22,7 +28,9 @@ use std::time::{Duration, Instant};
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use planners::agent::{Agent, AgentEvent, ExecStatus, PlanningBudget, ReplanPolicy};
-use planners::bevy::{FrameBudget, FrameReport, GoapAgent, GoapPlugin, GoapSystems, SharedWorld};
+use planners::bevy::{
+    FrameBudget, FrameReport, GoapAgent, GoapPlugin, GoapSystems, PlanningThreads, SharedWorld,
+};
 use planners::heuristics::heuristic;
 use planners::{Budget, Direction, PlannerConfig};
 use state_atomic::{ActionSet, Atom, AtomicError, WorldState};
@@ -46,6 +54,7 @@ struct Options {
     frames: usize,
     agents: usize,
     budget: u64,
+    threads: usize,
 }
 
 fn options() -> Result<Options, Box<dyn Error>> {
@@ -53,6 +62,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
         frames: 1000,
         agents: 1000,
         budget: 4000,
+        threads: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -62,9 +72,10 @@ fn options() -> Result<Options, Box<dyn Error>> {
             "--frames" => options.frames = usize::try_from(number(&value)?)?,
             "--agents" => options.agents = usize::try_from(number(&value)?)?,
             "--budget" => options.budget = number(&value)?,
+            "--threads" => options.threads = usize::try_from(number(&value)?)?.max(1),
             _ => {
                 return Err(format!(
-                    "unknown option {flag} (--frames N --agents N --budget EXPANSIONS, 0 for none)"
+                    "unknown option {flag} (--frames N --agents N --budget EXPANSIONS, 0 for none, --threads N)"
                 )
                 .into())
             }
@@ -233,6 +244,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .insert_resource(FrameBudget {
             per_frame: (options.budget > 0).then_some(Budget::Expansions(options.budget)),
         })
+        .insert_resource(PlanningThreads(options.threads))
         .add_systems(Update, keep_hours.before(GoapSystems));
     for i in 0..options.agents as u64 {
         let agent = villager(&actions, i, &tally)?;
@@ -243,6 +255,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let (mut ticks, mut expanded, mut waiting, mut errors) = (0, 0, 0, 0);
     let mut times = Vec::with_capacity(options.frames);
+    let mut plans_per_frame = Vec::with_capacity(options.frames);
     // The slowest frame: its number, time, plans made and expansions.
     let mut slowest = (0, Duration::ZERO, 0, 0);
     for frame in 1..=options.frames {
@@ -252,8 +265,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         let time = began.elapsed();
         times.push(time);
         let report = app.world().resource::<FrameReport>();
+        let plans = tally.plans.load(Ordering::Relaxed) - plans;
+        plans_per_frame.push(plans);
         if time > slowest.1 {
-            let plans = tally.plans.load(Ordering::Relaxed) - plans;
             slowest = (frame, time, plans, report.expanded);
         }
         ticks += report.ticked;
@@ -271,8 +285,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         n => format!("{n} expansions"),
     };
     println!(
-        "{} agents, {} frames, planning budget per frame: {budget}",
-        options.agents, options.frames
+        "{} agents, {} frames, planning budget per frame: {budget}, {} planning thread(s)",
+        options.agents, options.frames, options.threads
     );
     println!(
         "frame time: p50 {:?}, p90 {:?}, p99 {:?}, max {:?}, mean {:?}",
@@ -281,6 +295,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         quantile(&times, 0.99),
         times[times.len() - 1],
         total / u32::try_from(times.len())?,
+    );
+    let most_plans = plans_per_frame.iter().max().copied().unwrap_or(0);
+    let all_plans: u64 = plans_per_frame.iter().sum();
+    let frames = u64::try_from(plans_per_frame.len())?;
+    println!(
+        "plans per frame: mean {}, max {most_plans}",
+        all_plans / frames
     );
     let (frame, time, plans, expansions) = slowest;
     println!("slowest: frame {frame}, {time:?}, {plans} plans, {expansions} expansions");

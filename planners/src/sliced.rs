@@ -49,6 +49,7 @@ impl Budget {
 
     /// One of `parts` equal parts of this budget (rounded down, so that
     /// the parts stay within it).
+    #[cfg(feature = "bevy")]
     pub(crate) fn split(self, parts: usize) -> Self {
         let parts = parts.max(1);
         match self {
