@@ -199,9 +199,20 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost> + ?Sized,
 {
-    let mut search = TinyAstar::new(space, start, heuristic, limits, workspace)?;
-    search.step(u64::MAX)?;
-    search.into_result()
+    if !tiny_accepts(limits) {
+        return None;
+    }
+    let started = workspace.timed.then(std::time::Instant::now);
+    workspace.clear();
+    let mut tiny = Tiny::new(space, heuristic, workspace);
+    let result = match tiny.begin(start)? {
+        Stretch::Ended(result) => result,
+        Stretch::Paused => match tiny.advance(limits, u64::MAX)? {
+            Stretch::Ended(result) => result,
+            Stretch::Paused => unreachable!("a search without a bound on its stretch ends"),
+        },
+    };
+    Some(tiny.finish(result, started))
 }
 
 /// [`tiny_astar`] a few expansions at a time: a caller can run two tiny
@@ -225,6 +236,8 @@ pub struct TinyAstar<'t, S: SearchSpace, H: ?Sized> {
     tiny: Tiny<'t, S, H>,
     limits: &'t SearchLimits<S::Cost>,
     started: Option<std::time::Instant>,
+    /// The result, once the search ended.
+    end: Option<ResultOf<S>>,
 }
 
 impl<'t, S, H> TinyAstar<'t, S, H>
@@ -247,20 +260,16 @@ where
         }
         let started = workspace.timed.then(std::time::Instant::now);
         workspace.clear();
-        let mut tiny = Tiny {
-            space,
-            heuristic,
-            ws: workspace,
-            stats: Statistics::default(),
-            seq: 0,
-            last_f: None,
-            end: None,
+        let mut tiny = Tiny::new(space, heuristic, workspace);
+        let end = match tiny.begin(start)? {
+            Stretch::Ended(result) => Some(result),
+            Stretch::Paused => None,
         };
-        tiny.begin(start)?;
         Some(Self {
             tiny,
             limits,
             started,
+            end,
         })
     }
 
@@ -268,11 +277,15 @@ where
     /// is not tiny after all (see [`tiny_astar`]): run
     /// [`Search`](crate::Search) then.
     pub fn step(&mut self, expansions: u64) -> Option<Status> {
-        self.tiny.advance(self.limits, expansions)?;
-        Some(if self.tiny.end.is_some() {
-            Status::Finished
-        } else {
-            Status::Running
+        if self.end.is_some() {
+            return Some(Status::Finished);
+        }
+        Some(match self.tiny.advance(self.limits, expansions)? {
+            Stretch::Paused => Status::Running,
+            Stretch::Ended(result) => {
+                self.end = Some(result);
+                Status::Finished
+            }
         })
     }
 
@@ -285,21 +298,16 @@ where
     /// The statistics so far (without `elapsed`, `stored` and
     /// `estimated_bytes`, which the result gives).
     pub fn statistics(&self) -> &Statistics {
-        let tiny = &self.tiny;
-        tiny.end
+        self.end
             .as_ref()
-            .map_or(&tiny.stats, |result| &result.stats)
+            .map_or(&self.tiny.stats, |result| &result.stats)
     }
 
     /// The result, once [`step`](Self::step) said
     /// [`Finished`](Status::Finished); `None` before.
     pub fn into_result(self) -> Option<ResultOf<S>> {
-        let mut tiny = self.tiny;
-        let mut result = tiny.end.take()?;
-        result.stats.stored = tiny.ws.records.len();
-        result.stats.estimated_bytes = tiny.bytes();
-        result.stats.elapsed = self.started.map(|t| t.elapsed()).unwrap_or_default();
-        Some(result)
+        let result = self.end?;
+        Some(self.tiny.finish(result, self.started))
     }
 }
 
@@ -313,18 +321,47 @@ struct Tiny<'t, S: SearchSpace, H: ?Sized> {
     seq: u32,
     /// The `f` of the last node expanded.
     last_f: Option<S::Cost>,
-    /// The result, once the search ended.
-    end: Option<ResultOf<S>>,
 }
 
-impl<S, H> Tiny<'_, S, H>
+/// How a stretch of a tiny search ended.
+enum Stretch<R> {
+    /// Its expansions are spent; the search goes on.
+    Paused,
+    Ended(R),
+}
+
+impl<'t, S, H> Tiny<'t, S, H>
 where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost> + ?Sized,
 {
+    fn new(
+        space: &'t S,
+        heuristic: &'t mut H,
+        ws: &'t mut TinyWorkspace<S::Node, S::Action, S::Cost>,
+    ) -> Self {
+        Tiny {
+            space,
+            heuristic,
+            ws,
+            stats: Statistics::default(),
+            seq: 0,
+            last_f: None,
+        }
+    }
+
+    /// The result with what is measured at the end: the nodes stored, the
+    /// bytes, and the time since `started` if timed.
+    fn finish(&self, mut result: ResultOf<S>, started: Option<std::time::Instant>) -> ResultOf<S> {
+        result.stats.stored = self.ws.records.len();
+        result.stats.estimated_bytes = self.bytes();
+        result.stats.elapsed = started.map(|t| t.elapsed()).unwrap_or_default();
+        result
+    }
+
     /// Stores and opens the start (or ends at once, at a dead end); `None`
     /// hands the problem over.
-    fn begin(&mut self, start: S::Node) -> Option<()> {
+    fn begin(&mut self, start: S::Node) -> Option<Stretch<ResultOf<S>>> {
         let zero = S::Cost::zero();
         self.stats.generated = 1;
         self.stats.evaluated = 1;
@@ -332,8 +369,7 @@ where
             Estimate::Value(h) => h,
             Estimate::DeadEnd => {
                 self.stats.dead_ends = 1;
-                self.end = Some(self.ran_dry());
-                return Some(());
+                return Some(Stretch::Ended(self.ran_dry()));
             }
         };
         let hash = FxBuildHasher.hash_one(&start);
@@ -346,38 +382,39 @@ where
             closed: false,
             dead: false,
         });
-        self.push(zero, h, 0)
+        self.push(zero, h, 0)?;
+        Some(Stretch::Paused)
     }
 
-    /// Runs at most `expansions` expansions, or to the end (then `end` is
-    /// set); `None` hands the problem over.
-    fn advance(&mut self, limits: &SearchLimits<S::Cost>, expansions: u64) -> Option<()> {
+    /// Runs at most `expansions` expansions, or to the end; `None` hands
+    /// the problem over.
+    fn advance(
+        &mut self,
+        limits: &SearchLimits<S::Cost>,
+        expansions: u64,
+    ) -> Option<Stretch<ResultOf<S>>> {
         let mut left = expansions;
-        while self.end.is_none() && left > 0 {
+        while left > 0 {
             if limits
                 .cancel
                 .as_ref()
                 .is_some_and(|flag| flag.load(Atomic::Relaxed))
             {
-                self.end = Some(self.result(Outcome::Cancelled { best: None }));
-                break;
+                return Some(Stretch::Ended(
+                    self.result(Outcome::Cancelled { best: None }),
+                ));
             }
             if limits
                 .max_expansions
                 .is_some_and(|m| self.stats.expanded >= m)
             {
-                self.end = Some(self.result(Outcome::LimitReached {
+                return Some(Stretch::Ended(self.result(Outcome::LimitReached {
                     limit: Limit::Expansions,
                     best: None,
-                }));
-                break;
+                })));
             }
-            let mut last_f = self.last_f;
-            let popped = self.pop(&mut last_f);
-            self.last_f = last_f;
-            let Some(index) = popped else {
-                self.end = Some(self.ran_dry());
-                break;
+            let Some(index) = self.pop() else {
+                return Some(Stretch::Ended(self.ran_dry()));
             };
             left -= 1;
             let open_before = self.ws.open.len();
@@ -385,8 +422,7 @@ where
             let record = &self.ws.records[index as usize];
             if self.space.is_goal(&record.node) {
                 let solution = self.solution(index);
-                self.end = Some(self.result(Outcome::Solved(solution)));
-                break;
+                return Some(Stretch::Ended(self.result(Outcome::Solved(solution))));
             }
             let node = record.node.clone();
             let (g, grandparent) = (record.g, (index != 0).then_some(record.parent));
@@ -403,20 +439,20 @@ where
             }
             self.stats.max_open = self.stats.max_open.max(self.ws.open.len().max(open_before));
         }
-        Some(())
+        Some(Stretch::Paused)
     }
 
     /// The next node to expand, marked closed.
-    fn pop(&mut self, last_f: &mut Option<S::Cost>) -> Option<u32> {
+    fn pop(&mut self) -> Option<u32> {
         while let Some(entry) = self.ws.open.pop() {
             let record = &mut self.ws.records[entry.index as usize];
             if record.closed {
                 continue; // a stale entry of a node expanded at a lower cost
             }
-            if last_f.is_some_and(|last| entry.key > last) {
+            if self.last_f.is_some_and(|last| entry.key > last) {
                 self.stats.expanded_until_last_jump = self.stats.expanded;
             }
-            *last_f = Some(entry.key);
+            self.last_f = Some(entry.key);
             record.closed = true;
             return Some(entry.index);
         }
