@@ -56,7 +56,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use search_core::{Limit, SearchLimits};
+use search_core::{Limit, SearchLimits, TINY_MAX_NODES};
+
+use crate::plan_buffer::TinyRun;
 
 use crate::{
     Budget, Direction, PlanBuffer, PlanError, PlanJob, PlanOutcome, PlanReport, PlanTrace, Planner,
@@ -1339,20 +1341,23 @@ impl<D: AgentDomain, C> Agent<D, C> {
             ..limits.clone()
         };
         let goal = &self.goals[goal].goal;
-        let ran = self
+        let run = self
             .planner
             .tiny_into(&self.domain, view, goal, &mut self.buffer, &capped)?;
         let report = self.buffer.report();
-        // A search handed back as too large for the tiny engine stopped
-        // within the cap; counted as the whole cap.
-        let expanded = if ran { report.stats().expanded } else { cap };
+        let expanded = match run {
+            TinyRun::Settled => report.stats().expanded,
+            // It stopped within the cap and past the tiny engine's size.
+            TinyRun::TooLarge => cap.min(TINY_MAX_NODES as u64),
+            TinyRun::NotRun => 0,
+        };
         let elapsed = began.elapsed();
-        self.spent.0 += expanded;
+        self.spent.0 = self.spent.0.saturating_add(expanded);
         self.spent.1 += elapsed;
         // Stopped by the cap, not by the planner's own limit: too large.
         let capped_only = report.outcome.limit() == Some(Limit::Expansions)
             && limits.max_expansions.is_none_or(|m| m > cap);
-        if !ran || capped_only {
+        if run != TinyRun::Settled || capped_only {
             return Ok(AtOnce::Slice(budget_left(budget, expanded, elapsed)));
         }
         let mut report = Box::new(report.clone());

@@ -186,7 +186,8 @@ impl<D: PlanningDomain> Planner<'_, D> {
         buffer: &'b mut PlanBuffer<D>,
     ) -> Result<&'b PlanReport<D::ActionId>, PlanError> {
         let began = buffer.timing.then(Instant::now);
-        if !self.tiny_into(domain, start, goal, buffer, &self.config().limits)? {
+        let limits = &self.config().limits;
+        if self.tiny_into(domain, start, goal, buffer, limits)? != TinyRun::Settled {
             let report = self.plan(domain, start, goal)?;
             buffer.report = report;
             if buffer.record_states {
@@ -200,9 +201,10 @@ impl<D: PlanningDomain> Planner<'_, D> {
     }
 
     /// Forward A* in the tiny engine with the domain's quick heuristic,
-    /// within `limits`, in the buffer's tables; whether it ran (else the
-    /// problem is not tiny, or the configuration not one the tiny engine
-    /// runs, and the buffer holds no report).
+    /// within `limits`, in the buffer's tables: whether it settled the
+    /// report, found the problem too large, or did not run (the
+    /// configuration is not one the tiny engine runs). Only a settled run
+    /// leaves a report in the buffer.
     pub(crate) fn tiny_into(
         &self,
         domain: &D,
@@ -210,13 +212,13 @@ impl<D: PlanningDomain> Planner<'_, D> {
         goal: &D::Goal,
         buffer: &mut PlanBuffer<D>,
         limits: &SearchLimits<u32>,
-    ) -> Result<bool, PlanError> {
+    ) -> Result<TinyRun, PlanError> {
         buffer.recycle();
         if self.config().direction != Direction::Forward || !self.runs_quick(limits) {
-            return Ok(false);
+            return Ok(TinyRun::NotRun);
         }
         let Some(mut heuristic) = self.quick_heuristic(domain, goal) else {
-            return Ok(false);
+            return Ok(TinyRun::NotRun);
         };
         let space = domain.forward(goal)?;
         let found = tiny_astar(
@@ -227,11 +229,22 @@ impl<D: PlanningDomain> Planner<'_, D> {
             &mut buffer.tiny,
         );
         let Some(result) = found else {
-            return Ok(false);
+            return Ok(TinyRun::TooLarge);
         };
         buffer.settle_forward(result.outcome, result.stats);
-        Ok(true)
+        Ok(TinyRun::Settled)
     }
+}
+
+/// How a plan in the tiny engine went ([`Planner::tiny_into`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TinyRun {
+    /// It ran to an outcome; the buffer holds the report.
+    Settled,
+    /// It stored more nodes than the tiny engine keeps and gave up.
+    TooLarge,
+    /// The configuration or the domain has no tiny path.
+    NotRun,
 }
 
 /// The states along `plan` from `start`, into `states`, replayed through

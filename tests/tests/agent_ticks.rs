@@ -364,3 +364,24 @@ fn a_search_run_at_once_plans_as_a_sliced_one() {
     assert!(tight_ticks >= 2, "{tight_ticks}");
     assert_eq!(tight_expanded, 16 + long_expanded);
 }
+
+/// A planner with no tiny path (a heuristic without a quick form) plans
+/// sliced, with no budget too, and counts only the expansions it made: a
+/// search at once that did not run spends nothing.
+#[test]
+fn a_planner_without_a_tiny_path_plans_sliced_and_counts_what_it_spent() {
+    let mut actions = ActionSet::new();
+    chain(&mut actions, "s", 5, None);
+    let actions = Arc::new(actions);
+    let mut agent = Agent::new(Arc::clone(&actions), actions.state(["s0"]).unwrap());
+    agent.add_goal("walk", actions.partial([("s5", true)]).unwrap(), 1);
+    agent.set_planner(planners::PlannerConfig {
+        heuristic: planners::heuristics::heuristic("ff").unwrap(),
+        ..planners::PlannerConfig::default()
+    });
+    let _ = count_acts(&mut agent, &actions, 1);
+    let mut world = actions.state([]).unwrap();
+    while agent.tick(&mut world).unwrap() != TickStatus::Idle {}
+    let (expanded, _) = agent.planning_spent();
+    assert!((1..100).contains(&expanded), "{expanded}");
+}
