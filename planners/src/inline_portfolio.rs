@@ -138,15 +138,12 @@ where
             if status == Status::Finished {
                 let others = regression.statistics().clone();
                 let result = forward.into_result()?;
-                if !matches!(result.outcome, Outcome::Solved(_) | Outcome::Exhausted) {
-                    return None;
-                }
+                let report = settled(result.outcome, |actions| actions)?;
                 return Some(PlanReport {
-                    outcome: plan_outcome(result.outcome, |actions| actions),
                     direction: Direction::Forward,
                     forward: Some(result.stats),
                     regression: Some(others),
-                    ..PlanReport::empty()
+                    ..report
                 });
             }
         } else {
@@ -155,18 +152,27 @@ where
             if status == Status::Finished {
                 let others = forward.statistics().clone();
                 let result = regression.into_result()?;
-                if !matches!(result.outcome, Outcome::Solved(_) | Outcome::Exhausted) {
-                    return None;
-                }
                 let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+                let report = settled(result.outcome, order)?;
                 return Some(PlanReport {
-                    outcome: plan_outcome(result.outcome, order),
                     direction: Direction::Regression,
                     forward: Some(others),
                     regression: Some(result.stats),
-                    ..PlanReport::empty()
+                    ..report
                 });
             }
         }
     }
+}
+
+/// A report of `outcome` (its plan's actions put in execution order by
+/// `order`) if it settles the problem: a plan, or a proof there is none.
+fn settled<N, Id: Copy>(
+    outcome: Outcome<N, Id, u32>,
+    order: impl FnOnce(Vec<Id>) -> Vec<Id>,
+) -> Option<PlanReport<Id>> {
+    matches!(outcome, Outcome::Solved(_) | Outcome::Exhausted).then(|| PlanReport {
+        outcome: plan_outcome(outcome, order),
+        ..PlanReport::empty()
+    })
 }

@@ -203,13 +203,10 @@ impl<M, C: Cost> Meetings<M, C> {
             // cheaper.
             return self.keep(g, at(None), bound);
         }
-        let mut met = None;
-        self.test.forward_meets(node, backward.stored(), |b| {
-            let cost = g.saturating_add(backward.g(b));
-            if met.is_none_or(|(least, _)| cost < least) {
-                met = Some((cost, b));
-            }
-        });
+        let met = cheapest(
+            |met| self.test.forward_meets(node, backward.stored(), met),
+            |b| g.saturating_add(backward.g(b)),
+        );
         met.is_some_and(|(cost, b)| self.keep(cost, at(Some(b)), bound))
     }
 
@@ -266,17 +263,29 @@ impl<M, C: Cost> Meetings<M, C> {
         M: Meeting<F, B>,
     {
         let (node, g) = (backward.node(number), backward.g(number));
-        let mut met = None;
-        self.test.backward_meets(node, forward.stored(), |f| {
-            let cost = forward.g(f).saturating_add(g);
-            if met.is_none_or(|(least, _)| cost < least) {
-                met = Some((cost, f));
-            }
-        });
+        let met = cheapest(
+            |met| self.test.backward_meets(node, forward.stored(), met),
+            |f| forward.g(f).saturating_add(g),
+        );
         let at = |f| Meet {
             forward: Some(f),
             backward: Some(number),
         };
         met.is_some_and(|(cost, f)| self.keep(cost, at(f), bound))
     }
+}
+
+/// The cheapest of the nodes `meets` reports, by `cost`, with its cost.
+fn cheapest<C: Cost>(
+    meets: impl FnOnce(&mut dyn FnMut(u32)),
+    cost: impl Fn(u32) -> C,
+) -> Option<(C, u32)> {
+    let mut met = None;
+    meets(&mut |number| {
+        let cost = cost(number);
+        if met.is_none_or(|(least, _)| cost < least) {
+            met = Some((cost, number));
+        }
+    });
+    met
 }
