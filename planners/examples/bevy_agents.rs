@@ -12,7 +12,9 @@
 //!
 //! `--threads N` plans on N threads ([`PlanningThreads`]); `--budget 0`
 //! sets no frame budget (each villager still plans at most 16 expansions
-//! a tick).
+//! a tick); `--trace FILE` records the first villager's searches and
+//! writes its last plan's search as an HTML page (the search tree, and
+//! the open list at each step).
 //!
 //! Villagers get hungry and tired again some frames after eating and
 //! sleeping (sensors reading the village's clock), work for money, and take
@@ -55,6 +57,7 @@ struct Options {
     agents: usize,
     budget: u64,
     threads: usize,
+    trace: Option<String>,
 }
 
 fn options() -> Result<Options, Box<dyn Error>> {
@@ -63,6 +66,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
         agents: 1000,
         budget: 4000,
         threads: 1,
+        trace: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -73,9 +77,10 @@ fn options() -> Result<Options, Box<dyn Error>> {
             "--agents" => options.agents = usize::try_from(number(&value)?)?,
             "--budget" => options.budget = number(&value)?,
             "--threads" => options.threads = usize::try_from(number(&value)?)?.max(1),
+            "--trace" => options.trace = Some(value),
             _ => {
                 return Err(format!(
-                    "unknown option {flag} (--frames N --agents N --budget EXPANSIONS, 0 for none, --threads N)"
+                    "unknown option {flag} (--frames N --agents N --budget EXPANSIONS, 0 for none, --threads N, --trace FILE)"
                 )
                 .into())
             }
@@ -246,9 +251,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         })
         .insert_resource(PlanningThreads(options.threads))
         .add_systems(Update, keep_hours.before(GoapSystems));
+    let mut traced = None;
     for i in 0..options.agents as u64 {
-        let agent = villager(&actions, i, &tally)?;
-        app.world_mut().spawn(GoapAgent::new(agent));
+        let mut agent = villager(&actions, i, &tally)?;
+        if i == 0 && options.trace.is_some() {
+            agent.record_traces(true);
+        }
+        let entity = app.world_mut().spawn(GoapAgent::new(agent)).id();
+        traced.get_or_insert(entity);
     }
     app.finish();
     app.cleanup();
@@ -311,5 +321,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         tally.replans.load(Ordering::Relaxed),
         app.world().resource::<Village>().meals,
     );
+    if let (Some(path), Some(entity)) = (&options.trace, traced) {
+        let villager = app
+            .world()
+            .get::<GoapAgent<ActionSet, Village>>(entity)
+            .ok_or("the first villager is gone")?;
+        let trace = villager
+            .last_plan()
+            .and_then(|plan| plan.trace.as_ref())
+            .ok_or("the first villager made no plan with a trace")?;
+        std::fs::write(path, trace.to_html())?;
+        println!("wrote the first villager's last search to {path}");
+    }
     Ok(())
 }

@@ -12,8 +12,9 @@ use crate::{Direction, PlanningDomain};
 /// [`Planner::plan_traced`](crate::Planner::plan_traced), or from a search
 /// of one's own ([`search_core::Search::trace`]) with
 /// [`forward`](PlanTrace::forward) or [`regression`](PlanTrace::regression);
-/// write it with [`to_text`](PlanTrace::to_text) or
-/// [`to_dot`](PlanTrace::to_dot) (Graphviz: `dot -Tsvg trace.dot`).
+/// write it with [`to_text`](PlanTrace::to_text),
+/// [`to_dot`](PlanTrace::to_dot) (Graphviz: `dot -Tsvg trace.dot`) or
+/// [`to_html`](PlanTrace::to_html) (a page to open in a browser).
 ///
 /// A forward search's nodes are states, from the start to a state that
 /// meets the goal. A regression's nodes are subgoals, partial states (what
@@ -129,5 +130,26 @@ impl PlanTrace {
     /// The trace as a Graphviz DOT digraph; see [`Trace::to_dot`].
     pub fn to_dot(&self) -> String {
         self.trace.to_dot(String::clone, String::clone)
+    }
+
+    /// The trace as one self-contained HTML page: the search tree with
+    /// `g`, `h` and `f`, the plan's path highlighted, and a slider over the
+    /// expansions that lists the open list before each; see
+    /// [`Trace::to_html`].
+    ///
+    /// ```
+    /// use planners::{Planner, PlannerConfig};
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let start = actions.state(["has_food"]).unwrap();
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let (_, trace) = Planner::new(PlannerConfig::default()).plan_traced(&actions, &start, &goal).unwrap();
+    /// let html = trace.unwrap().to_html();
+    /// assert!(html.contains(r#""action":"eat","label":"{has_food, fed}""#));
+    /// ```
+    pub fn to_html(&self) -> String {
+        self.trace.to_html(String::clone, String::clone)
     }
 }

@@ -1,4 +1,4 @@
-//! `searchlab plan --trace dot|text`: the search's exploration, with the
+//! `searchlab plan --trace dot|text|html`: the search's exploration, with the
 //! problem's names, for problem files and PDDL tasks.
 
 use std::path::PathBuf;
@@ -150,7 +150,7 @@ fn no_trace_unless_asked() {
 #[test]
 fn a_bad_trace_format_is_a_clear_error() {
     let error = "svg".parse::<TraceFormat>().unwrap_err();
-    assert_eq!(error, "unknown trace format `svg`: give dot or text");
+    assert_eq!(error, "unknown trace format `svg`: give dot, text or html");
     assert_eq!("text".parse::<TraceFormat>(), Ok(TraceFormat::Text));
     let file = problem("hungry_agent.toml");
     let file = file.to_str().unwrap();
@@ -180,4 +180,48 @@ fn trace_out_writes_the_trace_to_a_file() {
     let dot = std::fs::read_to_string(&out).unwrap();
     assert_eq!(highlighted_actions(&dot), ["buy_groceries", "cook", "eat"]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The HTML page of a problem file's search: self-contained (it loads
+/// nothing), every node in its data with the plan's path marked in order,
+/// and no label able to close the data's `<script>` element.
+#[test]
+fn the_html_page_of_a_problem_file_carries_the_tree_and_the_plan() {
+    for direction in [Direction::Forward, Direction::Regression] {
+        let planned = plan_file_traced(
+            &problem("hungry_agent.toml"),
+            &traced(TraceFormat::Html, direction),
+        );
+        assert_eq!(planned.code, EXIT_SOLVED, "{}", planned.text);
+        let html = planned.trace.unwrap();
+        assert!(html.starts_with("<!doctype html>"), "{html}");
+        assert!(html.trim_end().ends_with("</html>"));
+        for outside in ["http:", "https:", "src=", "href="] {
+            assert!(!html.contains(outside), "{outside} in the page");
+        }
+        let data = html
+            .split("<script type=\"application/json\" id=\"trace-data\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .expect("the trace's data");
+        assert!(!data.contains('<'), "{data}");
+        let data: serde_json::Value = serde_json::from_str(data).unwrap();
+        let nodes = data["nodes"].as_array().unwrap();
+        let path: Vec<&str> = nodes
+            .iter()
+            .filter(|n| n["path"] == true)
+            .filter_map(|n| n["action"].as_str())
+            .collect();
+        let mut plan = path.clone();
+        if direction == Direction::Regression {
+            plan.reverse(); // the path runs from the goal back
+        }
+        assert_eq!(plan, ["buy_groceries", "cook", "eat"], "{direction}");
+        assert!(nodes
+            .iter()
+            .any(|n| n["label"].as_str().unwrap().contains("has_supermarket")));
+        let steps = data["steps"].as_u64().unwrap();
+        assert!(steps >= 3, "{steps}");
+        assert!(data["goal"].as_u64().is_some());
+    }
 }

@@ -10,6 +10,8 @@ use std::fmt::{Display, Write as _};
 
 use crate::engine::store::NodeStore;
 
+mod html;
+
 /// How many nodes [`Trace::to_text`] and [`Trace::to_dot`] write unless
 /// told otherwise ([`Trace::set_max_nodes`]): a picture Graphviz still lays
 /// out in about a second.

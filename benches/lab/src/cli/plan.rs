@@ -83,7 +83,7 @@ pub struct PlanRequest {
 /// use searchlab_lab::cli::plan::TraceFormat;
 /// assert_eq!("dot".parse::<TraceFormat>().unwrap(), TraceFormat::Dot);
 /// let error = "svg".parse::<TraceFormat>().unwrap_err();
-/// assert_eq!(error, "unknown trace format `svg`: give dot or text");
+/// assert_eq!(error, "unknown trace format `svg`: give dot, text or html");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceFormat {
@@ -91,6 +91,9 @@ pub enum TraceFormat {
     Dot,
     /// An indented tree, one node a line ([`PlanTrace::to_text`]).
     Text,
+    /// One self-contained HTML page: the tree, and a slider over the
+    /// expansions with the open list before each ([`PlanTrace::to_html`]).
+    Html,
 }
 
 impl FromStr for TraceFormat {
@@ -100,7 +103,10 @@ impl FromStr for TraceFormat {
         match s {
             "dot" => Ok(TraceFormat::Dot),
             "text" => Ok(TraceFormat::Text),
-            _ => Err(format!("unknown trace format `{s}`: give dot or text")),
+            "html" => Ok(TraceFormat::Html),
+            _ => Err(format!(
+                "unknown trace format `{s}`: give dot, text or html"
+            )),
         }
     }
 }
@@ -110,6 +116,7 @@ impl fmt::Display for TraceFormat {
         f.write_str(match self {
             TraceFormat::Dot => "dot",
             TraceFormat::Text => "text",
+            TraceFormat::Html => "html",
         })
     }
 }
@@ -191,6 +198,7 @@ impl PlanRequest {
         Some(match format {
             TraceFormat::Dot => trace.to_dot(),
             TraceFormat::Text => trace.to_text(),
+            TraceFormat::Html => trace.to_html(),
         })
     }
 }
@@ -930,9 +938,12 @@ pub(super) struct PlanArgs {
     #[arg(long)]
     json: bool,
     /// Record the search's exploration and write it as Graphviz DOT
-    /// (`dot`: `searchlab plan FILE --trace dot | dot -Tsvg > trace.svg`)
-    /// or as an indented tree (`text`). It goes to standard output and the
-    /// report to standard error, unless `--trace-out` names a file.
+    /// (`dot`: `searchlab plan FILE --trace dot | dot -Tsvg > trace.svg`),
+    /// as an indented tree (`text`) or as one HTML page to open in a
+    /// browser, no Graphviz needed (`html`: the tree, and a slider over the
+    /// expansions with the open list before each). It goes to standard
+    /// output and the report to standard error, unless `--trace-out` names
+    /// a file.
     #[arg(long, value_name = "FORMAT")]
     trace: Option<TraceFormat>,
     /// Write the trace to this file instead of standard output (a new path
