@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use search_core::{Heuristic, Outcome, Status, TinyAstar};
 
-use crate::planner::{cannot_regress, plan_outcome};
+use crate::planner::plan_outcome;
 use crate::{Direction, PlanError, PlanReport, Planner, PlanningDomain};
 
 /// Expansions per turn: one, so that the direction that needs fewer is not
@@ -47,19 +47,24 @@ impl<D: PlanningDomain> Planner<'_, D> {
             return Ok(None);
         }
         let forward = domain.forward(goal)?;
-        let (regression, subgoal) = match domain.regression(start, goal) {
-            Ok(space) => space,
-            Err(e) if cannot_regress(&e) => return Ok(None),
-            Err(e) => return Err(e),
+        let Ok((regression, subgoal)) = domain.regression(start, goal) else {
+            return Ok(None); // the threaded portfolio says why, or goes forward
         };
         let mut quick = self.quick_heuristic(domain, goal);
         self.with_forward_heuristics(domain, start, goal, |make_forward| {
             self.with_regression_heuristics(domain, start, goal, |make_regression| {
-                let mut made_forward = match quick {
-                    Some(_) => Vec::new(),
-                    None => make_forward()?,
+                // A heuristic that one direction does not serve is the
+                // threaded portfolio's to handle (forward alone, with a
+                // note), as is every other error in making them.
+                let made_forward = match quick {
+                    Some(_) => Ok(Vec::new()),
+                    None => make_forward(),
                 };
-                let mut made_regression = make_regression()?;
+                let (Ok(mut made_forward), Ok(mut made_regression)) =
+                    (made_forward, make_regression())
+                else {
+                    return Ok(None);
+                };
                 let to_goal: &mut dyn Heuristic<D::State, u32> =
                     match (&mut quick, &mut made_forward[..]) {
                         (Some(quick), _) => quick,

@@ -504,3 +504,29 @@ fn the_portfolio_first_phase_returns_the_plans_of_each_direction_alone() {
         }
     }
 }
+
+/// A portfolio with a heuristic that serves forward only (iPDB) plans
+/// forward, with a note, as where regression cannot run at all: its first
+/// phase on the caller's thread leaves such a problem to the threaded
+/// portfolio.
+#[test]
+fn a_portfolio_with_a_forward_only_heuristic_plans_forward() {
+    let p = atomic::hungry_agent::<u64>().unwrap();
+    let report = Planner::new(config(
+        Direction::Portfolio,
+        Algorithm::AStar,
+        heuristic("ipdb"),
+    ))
+    .plan(&p.actions, &p.start, &p.goal)
+    .unwrap();
+    assert_eq!(report.plan().map(|plan| plan.cost), Some(30));
+    assert_eq!(report.direction, Direction::Forward);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("planned forward only")),
+        "{:?}",
+        report.notes
+    );
+}
