@@ -44,8 +44,11 @@ pub enum Direction {
     /// not serve it), forward alone, with a note in
     /// [`PlanReport::notes`](crate::PlanReport::notes).
     ///
-    /// A* whose limits the tiny engine honours first runs both directions
-    /// on the caller's thread for up to 60 µs, in turns that go to the
+    /// A* whose limits the tiny engine honours, with a built-in heuristic
+    /// the domain has a quick form of (small GOAP tasks: `blind`,
+    /// `mismatch` and `hmax` on atomic domains, `blind` on factored ones),
+    /// first runs both directions on the caller's thread for up to 60 µs,
+    /// in turns that go to the
     /// direction with less work ahead (its open list times its time per
     /// expansion): a small problem is answered there, without the tens of
     /// microseconds a second thread costs, with the plan its winning

@@ -34,8 +34,10 @@ const INLINE_TIME: Duration = Duration::from_micros(60);
 impl<D: PlanningDomain> Planner<'_, D> {
     /// Both directions in the tiny engine on this thread, until one
     /// settles the problem (a plan, or a proof that there is none) or
-    /// [`INLINE_TIME`] is spent; `None` when they did not settle it
-    /// or the configuration is not one the tiny engine runs.
+    /// [`INLINE_TIME`] is spent; `None` when they did not settle it, or the
+    /// configuration is not one the tiny engine runs, or the domain has no
+    /// quick form of the forward heuristic (then the problem is not a
+    /// small GOAP task, and making its heuristics here would be paid twice).
     pub(crate) fn portfolio_inline(
         &self,
         domain: &D,
@@ -43,58 +45,46 @@ impl<D: PlanningDomain> Planner<'_, D> {
         goal: &D::Goal,
     ) -> Result<Option<PlanReport<D::ActionId>>, PlanError> {
         let limits = &self.config().limits;
-        if !self.runs_tiny_here(limits) {
+        if !self.runs_quick(limits) {
             return Ok(None);
         }
+        let Some(mut to_goal) = self.quick_heuristic(domain, goal) else {
+            return Ok(None);
+        };
         let forward = domain.forward(goal)?;
         let Ok((regression, subgoal)) = domain.regression(start, goal) else {
             return Ok(None); // the threaded portfolio says why, or goes forward
         };
-        let mut quick = self.quick_heuristic(domain, goal);
-        self.with_forward_heuristics(domain, start, goal, |make_forward| {
-            self.with_regression_heuristics(domain, start, goal, |make_regression| {
-                // A heuristic that one direction does not serve is the
-                // threaded portfolio's to handle (forward alone, with a
-                // note), as is every other error in making them.
-                let made_forward = match quick {
-                    Some(_) => Ok(Vec::new()),
-                    None => make_forward(),
-                };
-                let (Ok(mut made_forward), Ok(mut made_regression)) =
-                    (made_forward, make_regression())
-                else {
-                    return Ok(None);
-                };
-                let to_goal: &mut dyn Heuristic<D::State, u32> =
-                    match (&mut quick, &mut made_forward[..]) {
-                        (Some(quick), _) => quick,
-                        (None, [one]) => one.as_mut(),
-                        _ => return Ok(None),
+        self.with_regression_heuristics(domain, start, goal, |make_regression| {
+            // A heuristic regression does not serve is the threaded
+            // portfolio's to handle (forward alone, with a note), as is
+            // every other error in making it.
+            let Ok(mut made_regression) = make_regression() else {
+                return Ok(None);
+            };
+            let [from_start] = &mut made_regression[..] else {
+                return Ok(None);
+            };
+            self.forward_tiny.with(|forward_buffers| {
+                self.regression_tiny.with(|regression_buffers| {
+                    let forward = TinyAstar::new(
+                        &forward,
+                        start.clone(),
+                        &mut to_goal,
+                        limits,
+                        forward_buffers,
+                    );
+                    let regression = TinyAstar::new(
+                        &regression,
+                        subgoal,
+                        from_start.as_mut(),
+                        limits,
+                        regression_buffers,
+                    );
+                    let (Some(forward), Some(regression)) = (forward, regression) else {
+                        return Ok(None);
                     };
-                let [from_start] = &mut made_regression[..] else {
-                    return Ok(None);
-                };
-                self.forward_tiny.with(|forward_buffers| {
-                    self.regression_tiny.with(|regression_buffers| {
-                        let forward = TinyAstar::new(
-                            &forward,
-                            start.clone(),
-                            to_goal,
-                            limits,
-                            forward_buffers,
-                        );
-                        let regression = TinyAstar::new(
-                            &regression,
-                            subgoal,
-                            from_start.as_mut(),
-                            limits,
-                            regression_buffers,
-                        );
-                        let (Some(forward), Some(regression)) = (forward, regression) else {
-                            return Ok(None);
-                        };
-                        Ok(race(domain, forward, regression))
-                    })
+                    Ok(race(domain, forward, regression))
                 })
             })
         })
