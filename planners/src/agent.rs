@@ -28,7 +28,7 @@
 //!    planner runs A* in its tiny engine (the built-in `blind`, `mismatch`
 //!    and `hmax` forward) and the budget leaves room for 16 expansions or
 //!    more, a new search runs at once into buffers the agent keeps
-//!    ([`PlanBuffer`](crate::PlanBuffer)), several times faster than a
+//!    ([`PlanBuffer`]), several times faster than a
 //!    sliced search and with the same plan; one that does not end within
 //!    the budget is sliced from then on;
 //! 6. runs the current action's executor once: `Running` waits for the next
