@@ -27,7 +27,7 @@
 //! inserts. Executors that change other entities can record what to do in
 //! the context (a queue of orders) for a later system to apply.
 //!
-//! **Events.** [`AgentEvent`](crate::agent::AgentEvent)s reach the agent's
+//! **Events.** [`AgentEvent`]s reach the agent's
 //! observers ([`Agent::observe`]) as they happen. An agent spawned
 //! [`with_messages`](GoapAgent::with_messages) also sends each as a
 //! [`GoapMessage`] (its entity, the event's kind, the goal or action it
@@ -178,7 +178,7 @@ pub struct GoapSystems;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoContext;
 
-/// An [`AgentEvent`](crate::agent::AgentEvent) as a bevy message, from an
+/// An [`AgentEvent`] as a bevy message, from an
 /// agent spawned [`with_messages`](GoapAgent::with_messages).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct GoapMessage {
