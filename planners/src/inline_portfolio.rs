@@ -4,11 +4,12 @@
 //! On a problem that one direction solves in a few dozen expansions,
 //! handing the other direction to a second thread costs more than the
 //! search (tens of microseconds to wake it and to join). So a portfolio
-//! first steps both directions here, a few expansions at a time, giving
-//! each turn to the direction whose open list is shorter (the cheaper one
-//! to finish, as in Pohl's cardinality rule for bidirectional search). The
-//! first direction that settles the problem answers; past a small budget
-//! the problem is not tiny, and the threaded portfolio starts afresh.
+//! first steps both directions here, an expansion at a time, giving each
+//! turn to the direction with less work ahead: its open list times its
+//! time per expansion (Pohl's cardinality rule for bidirectional search,
+//! weighed by what a node costs each direction). The first direction that
+//! settles the problem answers; past a small budget of time the problem is
+//! not tiny, and the threaded portfolio starts afresh.
 
 use std::time::{Duration, Instant};
 
@@ -119,6 +120,8 @@ where
         let ahead = |time: Duration, expanded: u64, open: usize| {
             time.as_nanos() * open as u128 / u128::from(expanded.max(1))
         };
+        // Regression takes the first turn: in a GOAP task its expansions
+        // are the cheaper (its heuristic reads a table made from the start).
         let forward_turn = regression_stats.expanded > 0
             && ahead(forward_time, forward_stats.expanded, forward.open_len())
                 <= ahead(
