@@ -86,8 +86,9 @@ impl<D: PlanningDomain> PlanBuffer<D> {
         self
     }
 
-    /// Whether to measure the time a plan takes (the report's `elapsed`
-    /// and its searches' `elapsed`); without, they are zero.
+    /// Whether to measure the time a plan takes: the report's `elapsed`,
+    /// and on the tiny path its search's. Without, they are zero (a plan
+    /// on the general path still times its searches).
     #[must_use]
     pub fn with_timing(mut self, timing: bool) -> Self {
         self.timing = timing;
@@ -170,8 +171,8 @@ impl<D: PlanningDomain> Planner<'_, D> {
     /// the states along the plan stay in the buffer until the next call.
     ///
     /// Forward A* on a tiny problem with a built-in heuristic the domain
-    /// has a quick form of (`blind`, `mismatch`, `hmax` on atomic domains)
-    /// runs in the buffer's own tables and reuses the last plan's vectors:
+    /// has a quick form of (`blind`, `mismatch`, `hmax` on atomic domains,
+    /// `blind` on factored ones) runs in the buffer's own tables and reuses the last plan's vectors:
     /// after the first few plans it allocates nothing (a test counts). Any
     /// other plan runs as [`plan`](Planner::plan) does and moves its report
     /// into the buffer.
