@@ -188,9 +188,15 @@ impl<D: PlanningDomain> Planner<'_, D> {
     ) -> Result<&'b PlanReport<D::ActionId>, PlanError> {
         let began = buffer.timing.then(Instant::now);
         let limits = &self.config().limits;
-        if self.tiny_into(domain, start, goal, buffer, limits)? != TinyRun::Settled {
-            let report = self.plan(domain, start, goal)?;
-            buffer.report = report;
+        let run = self.tiny_into(domain, start, goal, buffer, limits)?;
+        if run != TinyRun::Settled {
+            // Too large for the tiny engine: forward search without it.
+            buffer.report = match run {
+                TinyRun::TooLarge => self
+                    .forward(domain, start, goal, limits.clone(), None, false)?
+                    .into_report(Direction::Forward),
+                _ => self.plan(domain, start, goal)?,
+            };
             if buffer.record_states {
                 if let Some(plan) = buffer.report.plan() {
                     replay(domain, start, goal, &plan.actions, &mut buffer.states)?;

@@ -9,6 +9,7 @@ use search_core::{
     Search, SearchLimits, SearchSpace, Solution, Status, Trace, Workspace,
 };
 
+use crate::plan_buffer::TinyRun;
 use crate::runtime::beside::run_beside;
 use crate::runtime::tiny_buffers::TinyBuffers;
 
@@ -237,34 +238,12 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let began = Instant::now();
         let limits = &self.config.limits;
         let mut report = match self.config.direction {
-            Direction::Forward => {
-                let run = self.forward(domain, start, goal, limits.clone(), None)?;
-                PlanReport {
-                    outcome: run.outcome,
-                    direction: Direction::Forward,
-                    forward: Some(run.stats),
-                    regression: None,
-                    both: None,
-                    elapsed: Duration::ZERO,
-                    setup_time: run.setup_time,
-                    improvements: run.improvements,
-                    notes: Vec::new(),
-                }
-            }
-            Direction::Regression => {
-                let run = self.regression(domain, start, goal, limits.clone(), None)?;
-                PlanReport {
-                    outcome: run.outcome,
-                    direction: Direction::Regression,
-                    forward: None,
-                    regression: Some(run.stats),
-                    both: None,
-                    elapsed: Duration::ZERO,
-                    setup_time: run.setup_time,
-                    improvements: run.improvements,
-                    notes: Vec::new(),
-                }
-            }
+            Direction::Forward => self
+                .forward(domain, start, goal, limits.clone(), None, true)?
+                .into_report(Direction::Forward),
+            Direction::Regression => self
+                .regression(domain, start, goal, limits.clone(), None)?
+                .into_report(Direction::Regression),
             Direction::Portfolio => self.portfolio(domain, start, goal)?,
             Direction::Bidirectional => self.bidirectional(domain, start, goal, limits.clone())?,
         };
@@ -397,7 +376,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
                     std::thread::park();
                 }
                 let raised = StopOnPanic(&stop);
-                let forward = self.forward(domain, start, goal, limits.clone(), Some(watch));
+                let forward = self.forward(domain, start, goal, limits.clone(), Some(watch), true);
                 finish(&forward, FORWARD);
                 drop(raised);
                 forward
@@ -463,23 +442,31 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         })
     }
 
-    fn forward(
+    /// Forward search; `tiny` false where the tiny engine already found
+    /// the problem too large (it is not tried again).
+    pub(crate) fn forward(
         &self,
         domain: &D,
         start: &D::State,
         goal: &D::Goal,
         limits: SearchLimits<u32>,
         watch: Option<Watch<'_>>,
+        tiny: bool,
     ) -> Result<DirectionRun<D::ActionId>, PlanError> {
         let space = domain.forward(goal)?;
-        if let Some(run) = self.quick_forward(domain, &space, start, goal, &limits, watch) {
-            return Ok(run);
+        let mut tiny = tiny;
+        if tiny {
+            match self.quick_forward(domain, &space, start, goal, &limits, watch) {
+                Ok(run) => return Ok(run),
+                Err(TinyRun::TooLarge) => tiny = false,
+                Err(_) => {}
+            }
         }
         let setup = Instant::now();
         self.with_forward_heuristics(domain, start, goal, |make| {
             let heuristic = make()?;
             let setup_time = setup.elapsed();
-            let buffers = (&self.forward_buffers, &self.forward_tiny);
+            let buffers = (&self.forward_buffers, tiny.then_some(&self.forward_tiny));
             let (result, improvements, trace) = self.search(
                 &space,
                 start.clone(),
@@ -503,7 +490,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
 
     /// A tiny forward A* with the domain's quick form of the built-in
     /// heuristic (no set-up), when the search and the heuristic allow it
-    /// and the problem is tiny; `None` otherwise.
+    /// and the problem is tiny; otherwise why not: it did not run, or the
+    /// problem is too large.
     fn quick_forward(
         &self,
         domain: &D,
@@ -512,15 +500,16 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         goal: &D::Goal,
         limits: &SearchLimits<u32>,
         watch: Option<Watch<'_>>,
-    ) -> Option<DirectionRun<D::ActionId>> {
+    ) -> Result<DirectionRun<D::ActionId>, TinyRun> {
         if watch.is_some() || !self.runs_quick(limits) {
-            return None;
+            return Err(TinyRun::NotRun);
         }
-        let mut heuristic = self.quick_heuristic(domain, goal)?;
+        let mut heuristic = self.quick_heuristic(domain, goal).ok_or(TinyRun::NotRun)?;
         let result = self
             .forward_tiny
-            .with(|ws| tiny_astar(space, start.clone(), &mut heuristic, limits, ws))?;
-        Some(DirectionRun {
+            .with(|ws| tiny_astar(space, start.clone(), &mut heuristic, limits, ws))
+            .ok_or(TinyRun::TooLarge)?;
+        Ok(DirectionRun {
             outcome: plan_outcome(result.outcome, |actions| actions),
             stats: result.stats,
             setup_time: Duration::ZERO,
@@ -572,7 +561,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         self.with_regression_heuristics(domain, start, goal, |make| {
             let heuristic = make()?;
             let setup_time = setup.elapsed();
-            let buffers = (&self.regression_buffers, &self.regression_tiny);
+            let buffers = (&self.regression_buffers, Some(&self.regression_tiny));
             let (result, improvements, trace) =
                 self.search(&space, node, heuristic, make, limits, watch, buffers)?;
             if let (Some(traces), Some(trace)) = (&self.traces, trace) {
@@ -662,7 +651,8 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         watch: Option<Watch<'_>>,
         (buffers, tiny): KeptBuffers<'_, S::Node, S::Action>,
     ) -> Result<SearchRun<S>, PlanError> {
-        if heuristics.len() == 1 && self.runs_tiny(&limits, watch) {
+        let tiny = tiny.filter(|_| heuristics.len() == 1 && self.runs_tiny(&limits, watch));
+        if let Some(tiny) = tiny {
             let heuristic = &mut heuristics[0];
             let found = tiny.with(|ws| tiny_astar(space, start.clone(), heuristic, &limits, ws));
             if let Some(result) = found {
@@ -710,8 +700,9 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     }
 }
 
-/// A direction's kept buffers: the general engine's and the tiny engine's.
-type KeptBuffers<'b, N, A> = (&'b Buffers<N, A>, &'b TinyBuffers<N, A>);
+/// A direction's kept buffers: the general engine's, and the tiny
+/// engine's unless the tiny engine is not to be tried.
+type KeptBuffers<'b, N, A> = (&'b Buffers<N, A>, Option<&'b TinyBuffers<N, A>>);
 
 /// A search's result, an anytime search's plans on the way, and the trace
 /// when recording.
@@ -733,9 +724,25 @@ pub(crate) struct DirectionRun<Id> {
     pub(crate) improvements: Vec<PlanImprovement<Id>>,
 }
 
+impl<Id> DirectionRun<Id> {
+    /// The report of a plan that searched in `direction` alone.
+    pub(crate) fn into_report(self, direction: Direction) -> PlanReport<Id> {
+        let forward = direction == Direction::Forward;
+        PlanReport {
+            outcome: self.outcome,
+            direction,
+            forward: forward.then(|| self.stats.clone()),
+            regression: (!forward).then_some(self.stats),
+            setup_time: self.setup_time,
+            improvements: self.improvements,
+            ..PlanReport::empty()
+        }
+    }
+}
+
 /// The caller's cancellation flag, passed on to a portfolio's shared flag.
 #[derive(Clone, Copy)]
-struct Watch<'a> {
+pub(crate) struct Watch<'a> {
     user: Option<&'a AtomicBool>,
     stop: &'a AtomicBool,
 }

@@ -110,6 +110,24 @@ fn the_general_path_gives_the_report_plan_gives_with_its_states() {
     }
 }
 
+fn a_problem_too_large_for_the_tiny_engine_plans_as_plan_does() {
+    // Forward A* with h_max stores thousands of nodes on toggles-40, more
+    // than the tiny engine keeps: the general engine answers.
+    let p = problems::toggles::<u64>(40, 1).unwrap();
+    let planner = Planner::new(config("hmax"));
+    let expected = planner.plan(&p.actions, &p.start, &p.goal).unwrap();
+    assert!(expected.stats().stored > search_core::TINY_MAX_NODES);
+    let mut buffer = PlanBuffer::new().with_states(true);
+    let report = planner
+        .plan_into(&p.actions, &p.start, &p.goal, &mut buffer)
+        .unwrap();
+    assert_eq!(report.plan(), expected.plan());
+    assert_eq!(report.stats().expanded, expected.stats().expanded);
+    let plan = buffer.plan().unwrap().clone();
+    assert_eq!(buffer.states().len(), plan.len() + 1);
+    assert!(buffer.states()[plan.len()].satisfies(&p.goal));
+}
+
 fn a_buffer_without_a_plan_says_so_and_keeps_no_states() {
     let mut actions = state_atomic::ActionSet::<u64>::new();
     actions
@@ -136,7 +154,7 @@ fn a_buffer_without_a_plan_says_so_and_keeps_no_states() {
 }
 
 fn main() {
-    let checks: [(&str, fn()); 4] = [
+    let checks: [(&str, fn()); 5] = [
         (
             "atomic reference scenarios plan without allocating",
             atomic_reference_scenarios_plan_without_allocating,
@@ -148,6 +166,10 @@ fn main() {
         (
             "the general path gives the report plan gives, with its states",
             the_general_path_gives_the_report_plan_gives_with_its_states,
+        ),
+        (
+            "a problem too large for the tiny engine plans as plan does",
+            a_problem_too_large_for_the_tiny_engine_plans_as_plan_does,
         ),
         (
             "a buffer without a plan says so and keeps no states",
