@@ -21,13 +21,8 @@ if [ ! -f "$report" ]; then
     exit 2
 fi
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-    echo "installing chromium (Debian package) ..." >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    browser=$(command -v chromium)
-fi
+# shellcheck source=scripts/chromium.sh
+. "$(dirname "$0")/chromium.sh"
 
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
@@ -38,9 +33,7 @@ case $out in
 esac
 url="file://$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
 
-"$browser" --headless --no-sandbox --disable-gpu \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --no-first-run --disable-quic --user-data-dir="$profile" \
+"$browser" "${chromium_flags[@]}" --user-data-dir="$profile" \
     --hide-scrollbars --window-size="$size" --screenshot="$out" "$url" 2>"$profile/stderr" || {
     cat "$profile/stderr" >&2
     exit 1

@@ -16,20 +16,13 @@ mkdir -p "$out"
 cargo build -q -p searchlab
 target/debug/searchlab plan "$problem" --trace html --trace-out "$out/trace.html" >/dev/null
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-    echo "installing chromium (Debian package) ..." >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    browser=$(command -v chromium)
-fi
+# shellcheck source=scripts/chromium.sh
+. scripts/chromium.sh
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 url="file://$(cd "$out" && pwd)/trace.html"
 dom() {
-    "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-        --dump-dom "$url#step=$1" 2>"$profile/stderr"
+    "$browser" "${chromium_flags[@]}" --user-data-dir="$profile" --dump-dom "$url#step=$1" 2>"$profile/stderr"
 }
 dom 0 >"$out/step0.html"
 dom 9999 >"$out/last.html"
@@ -57,7 +50,5 @@ check("step0", start_open)
 check("last", left_open)
 print(f"trace page checked: {nodes} nodes drawn, {data['steps']} steps, open list {start_open} then {left_open}")
 PY
-"$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-    --hide-scrollbars --window-size=1400,900 --screenshot="$(pwd)/$out/trace.png" "$url" 2>/dev/null
+"$browser" "${chromium_flags[@]}" --user-data-dir="$profile" --hide-scrollbars --window-size=1400,900 --screenshot="$(pwd)/$out/trace.png" "$url" 2>/dev/null
 echo "wrote $out/trace.html and $out/trace.png"
