@@ -148,6 +148,43 @@ proptest! {
             }
         }
     }
+
+    /// The portfolio (whose first phase steps both directions in the tiny
+    /// engine) and `plan_into` (the buffer's tiny path) on random tasks:
+    /// the general engine's optimal cost and outcome kind, valid plans.
+    #[test]
+    fn the_portfolio_and_the_buffer_plan_as_the_general_engine(spec in spec()) {
+        let (actions, start, goal) = build(&spec);
+        let limits = SearchLimits::default();
+        for name in ["hmax", "blind"] {
+            let expected = general(&actions, start, goal, name, &limits);
+            let config = |direction| PlannerConfig {
+                direction,
+                heuristic: heuristic(name).unwrap(),
+                ..PlannerConfig::default()
+            };
+            let portfolio = Planner::new(config(Direction::Portfolio));
+            let forward = Planner::new(config(Direction::Forward));
+            let mut buffer = planners::PlanBuffer::new();
+            for _ in 0..2 {
+                let outcomes = [
+                    portfolio.plan(&actions, &start, &goal).unwrap().outcome,
+                    forward.plan_into(&actions, &start, &goal, &mut buffer).unwrap().outcome.clone(),
+                ];
+                for outcome in outcomes {
+                    match (&outcome, &expected) {
+                        (PlanOutcome::Solved(plan), Outcome::Solved(solution)) => {
+                            prop_assert_eq!(plan.cost, u64::from(solution.cost), "{}", name);
+                            let replayed = planners::validate(&actions, &start, &goal, &plan.actions);
+                            prop_assert_eq!(replayed.unwrap(), plan.cost);
+                        }
+                        (PlanOutcome::Unsolvable, Outcome::Exhausted) => {}
+                        _ => prop_assert!(false, "{name}: {outcome:?} against {expected:?}"),
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]
