@@ -3,14 +3,17 @@
 //! callgrind (`valgrind --tool=callgrind target/release/examples/plan_loop
 //! hungry-agent hmax 20000`, then divide the total by the count).
 //!
-//! Arguments: the scenario (`hungry-agent`, `consumed-fact`, `hitman`),
-//! the heuristic (a built-in name) and the number of plans.
+//! Arguments: the scenario (`hungry-agent`, `consumed-fact`,
+//! `enemy-ship-4` (the ship that starts safe, with full ammunition and its
+//! aim ready), `hitman`), the heuristic (a built-in name), the number of
+//! plans, and `buffer` to plan into one kept `PlanBuffer`
+//! (`Planner::plan_into`) instead of through `Planner::plan`.
 
 use std::hint::black_box;
 use std::process::ExitCode;
 
 use planners::heuristics::heuristic;
-use planners::{Planner, PlannerConfig, PlanningDomain};
+use planners::{PlanBuffer, Planner, PlannerConfig, PlanningDomain};
 use state_atomic::problems;
 use state_factored::problems::hitman_spec;
 
@@ -21,6 +24,14 @@ fn main() -> ExitCode {
     let Some(plans) = args.next().map_or(Some(10_000), |n| n.parse::<u64>().ok()) else {
         eprintln!("the number of plans must be a whole number");
         return ExitCode::FAILURE;
+    };
+    let into_buffer = match args.next().as_deref() {
+        None => false,
+        Some("buffer") => true,
+        Some(other) => {
+            eprintln!("unknown mode `{other}` (buffer, or nothing)");
+            return ExitCode::FAILURE;
+        }
     };
     let config = match heuristic(&name) {
         Ok(heuristic) => PlannerConfig {
@@ -33,27 +44,29 @@ fn main() -> ExitCode {
         }
     };
     let total = match scenario.as_str() {
-        "hungry-agent" | "consumed-fact" => {
-            let problem = if scenario == "hungry-agent" {
-                problems::hungry_agent::<u64>()
-            } else {
-                problems::consumed_fact()
+        "hungry-agent" | "consumed-fact" | "enemy-ship-4" => {
+            let problem = match scenario.as_str() {
+                "hungry-agent" => problems::hungry_agent::<u64>(),
+                "consumed-fact" => problems::consumed_fact(),
+                _ => problems::enemy_ship(&["safe", "ammo_full", "aim_ready"]),
             };
             let Ok(p) = problem else {
                 eprintln!("the scenario does not build");
                 return ExitCode::FAILURE;
             };
-            plan_many(config, (&p.actions, &p.start, &p.goal), plans)
+            plan_many(config, (&p.actions, &p.start, &p.goal), plans, into_buffer)
         }
         "hitman" => {
             let Ok(p) = hitman_spec().build() else {
                 eprintln!("the scenario does not build");
                 return ExitCode::FAILURE;
             };
-            plan_many(config, (&p.domain, &p.start, &p.goal), plans)
+            plan_many(config, (&p.domain, &p.start, &p.goal), plans, into_buffer)
         }
         other => {
-            eprintln!("unknown scenario `{other}` (hungry-agent, consumed-fact, hitman)");
+            eprintln!(
+                "unknown scenario `{other}` (hungry-agent, consumed-fact, enemy-ship-4, hitman)"
+            );
             return ExitCode::FAILURE;
         }
     };
@@ -61,15 +74,30 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Plans `plans` times through one planner made once; the sum of the costs.
+/// Plans `plans` times through one planner made once, into one kept
+/// buffer if `into_buffer`; the sum of the costs.
 fn plan_many<D: PlanningDomain>(
     config: PlannerConfig,
     (domain, start, goal): (&D, &D::State, &D::Goal),
     plans: u64,
+    into_buffer: bool,
 ) -> u64 {
     let planner = Planner::new(config);
-    (0..plans)
-        .filter_map(|_| planner.plan(black_box(domain), start, goal).ok())
-        .filter_map(|report| report.plan().map(|plan| plan.cost))
-        .sum()
+    let mut buffer = PlanBuffer::new();
+    let mut total = 0;
+    for _ in 0..plans {
+        let cost = if into_buffer {
+            planner
+                .plan_into(black_box(domain), start, goal, &mut buffer)
+                .ok()
+                .and_then(|report| report.plan().map(|plan| plan.cost))
+        } else {
+            planner
+                .plan(black_box(domain), start, goal)
+                .ok()
+                .and_then(|report| report.plan().map(|plan| plan.cost))
+        };
+        total += cost.unwrap_or(0);
+    }
+    total
 }
