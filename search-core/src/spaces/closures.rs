@@ -139,7 +139,9 @@ where
 }
 
 /// A* over closures: the cheapest path from `start` to a node where
-/// `is_goal` holds, if `heuristic` never overestimates.
+/// `is_goal` holds, if `heuristic` never overestimates. `heuristic` is
+/// called once for each node the search stores: a cheaper path found to
+/// a node later keeps its estimate.
 ///
 /// A 4-connected grid with walls, as in the `pathfinding` crate's examples:
 ///

@@ -154,11 +154,48 @@ where
     Ok(None)
 }
 
-/// What A* keeps per node.
+/// What A* keeps per node: its path cost, parent and estimate.
 #[derive(Clone, Copy)]
-struct Reached<C> {
+struct Reached<C, H> {
     g: C,
     parent: u32,
+    h: H,
+}
+
+/// A node's heuristic estimate as the loop keeps it: A* keeps the value,
+/// so that a cheaper path to a node does not call the caller's heuristic
+/// again (a fifth of the calls on the road graph); Dijkstra keeps nothing.
+trait Estimate<C>: Copy {
+    fn keep(h: C) -> Self;
+    fn value(self) -> C;
+}
+
+impl<C: Cost> Estimate<C> for C {
+    #[inline(always)]
+    fn keep(h: C) -> Self {
+        h
+    }
+
+    #[inline(always)]
+    fn value(self) -> C {
+        self
+    }
+}
+
+/// Dijkstra's estimate: always zero, so not stored.
+#[derive(Clone, Copy)]
+struct Blind;
+
+impl<C: Cost> Estimate<C> for Blind {
+    #[inline(always)]
+    fn keep(_: C) -> Self {
+        Self
+    }
+
+    #[inline(always)]
+    fn value(self) -> C {
+        C::zero()
+    }
 }
 
 /// A* from `start`: the cheapest path to a goal if `heuristic` never
@@ -177,7 +214,7 @@ where
     FH: FnMut(&N) -> C,
     FG: FnMut(&N) -> bool,
 {
-    best_first(start, successors, heuristic, is_goal, Open::default())
+    best_first::<_, _, _, _, _, _, C>(start, successors, heuristic, is_goal, Open::default())
 }
 
 /// Dijkstra's algorithm from `start`: the cheapest path to a goal.
@@ -195,7 +232,7 @@ where
 {
     let blind = |_: &N| C::zero();
     if C::zero().to_bucket().is_some() {
-        best_first(
+        best_first::<_, _, _, _, _, _, Blind>(
             start,
             successors,
             blind,
@@ -203,12 +240,13 @@ where
             Ring::<(C, u32)>::default(),
         )
     } else {
-        best_first(start, successors, blind, is_goal, Open::default())
+        best_first::<_, _, _, _, _, _, Blind>(start, successors, blind, is_goal, Open::default())
     }
 }
 
-/// The loop A* and Dijkstra share, with the open list each starts with.
-fn best_first<N, C, FS, I, FH, FG>(
+/// The loop A* and Dijkstra share, with the open list each starts with
+/// and what each keeps of a node's estimate (`H`).
+fn best_first<N, C, FS, I, FH, FG, H>(
     start: N,
     mut successors: FS,
     mut heuristic: FH,
@@ -222,10 +260,17 @@ where
     I: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> C,
     FG: FnMut(&N) -> bool,
+    H: Estimate<C>,
 {
     let zero = C::zero();
-    open.push(heuristic(&start), zero, 0)?;
-    let mut visited = Visited::new(start, Reached { g: zero, parent: 0 });
+    let h = heuristic(&start);
+    open.push(h, zero, 0)?;
+    let first = Reached {
+        g: zero,
+        parent: 0,
+        h: H::keep(h),
+    };
+    let mut visited = Visited::new(start, first);
     while let Some((g, number)) = open.pop() {
         let at = number as usize;
         if g > visited.values[at].g {
@@ -243,19 +288,26 @@ where
                 return Err(GaveUp);
             }
             let child_g = g.checked_add(&cost).ok_or(GaveUp)?;
+            // The estimate is filled in below if the child is new.
             let reached = Reached {
                 g: child_g,
                 parent: number,
+                h: H::keep(zero),
             };
             let (child_number, new) = visited.insert(child, reached)?;
             let old = &mut visited.values[child_number as usize];
-            if !new {
+            let h = if new {
+                let h = heuristic(&visited.nodes[child_number as usize]);
+                old.h = H::keep(h);
+                h
+            } else {
                 if child_g >= old.g {
                     continue;
                 }
-                *old = reached;
-            }
-            let h = heuristic(&visited.nodes[child_number as usize]);
+                old.g = child_g;
+                old.parent = number;
+                old.h.value()
+            };
             open.push(
                 child_g.checked_add(&h).ok_or(GaveUp)?,
                 child_g,
@@ -293,6 +345,25 @@ mod tests {
             .flatten()
             .map(|m| (m, 1))
             .collect()
+    }
+
+    #[test]
+    fn a_cheaper_path_to_a_node_keeps_its_estimate() {
+        // 2 is reached at cost 5, then at 2 through 1, before its expansion.
+        let edges = |&n: &u32| match n {
+            0 => vec![(1, 1), (2, 5)],
+            1 => vec![(2, 1)],
+            2 => vec![(3, 1)],
+            _ => vec![],
+        };
+        let mut calls = [0; 4];
+        let h = |&n: &u32| {
+            calls[n as usize] += 1;
+            0
+        };
+        let found = astar(0, edges, h, |&n: &u32| n == 3).ok().flatten();
+        assert_eq!(found, Some((vec![0, 1, 2, 3], 3)));
+        assert_eq!(calls, [1, 1, 1, 1]);
     }
 
     #[test]
