@@ -135,7 +135,12 @@ impl<B: Bits> TaskView for ActionSet<B> {
         self.iter()
             .filter_map(|action| {
                 let mut changes = Vec::new();
-                action.eff.as_care().for_each_one(|atom| changes.push(atom));
+                // What a conditional effect may change counts too.
+                let care = action
+                    .when
+                    .iter()
+                    .fold(action.eff.care(), |care, w| care | w.effect.as_care());
+                care.for_each_one(|atom| changes.push(atom));
                 let id = self.find(&action.name)?;
                 Some(ActionView {
                     id,
@@ -176,6 +181,10 @@ impl<B: Bits> TaskView for ActionSet<B> {
     fn require_fixed_costs(&self, needed_by: &str) -> Result<(), PlanError> {
         Ok(self.check_fixed_costs(needed_by)?)
     }
+
+    fn require_unconditional(&self, needed_by: &str) -> Result<(), PlanError> {
+        Ok(self.check_unconditional(needed_by)?)
+    }
 }
 
 impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
@@ -197,7 +206,7 @@ impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
         let action = self.action(action)?;
         state
             .satisfies(&action.pre)
-            .then(|| state.apply(&action.eff))
+            .then(|| state.apply_when(&action.eff, &action.when))
     }
 
     fn is_satisfied(&self, state: &WorldState<B>, goal: &PartialState<B>) -> bool {
@@ -217,7 +226,8 @@ impl<B: Bits + Send + Sync> crate::agent::AgentDomain for ActionSet<B> {
     ) -> bool {
         let read = self
             .iter()
-            .fold(goal.care(), |read, a| read | a.pre.as_care());
+            .flat_map(|a| std::iter::once(&a.pre).chain(a.when.iter().map(|w| &w.condition)))
+            .fold(goal.care(), |read, pre| read | pre.as_care());
         !expected.as_bits().agrees_on(now.as_bits(), &read)
     }
 }

@@ -110,7 +110,9 @@ impl PlanError {
             PlanError::UnsupportedHeuristic { .. }
                 | PlanError::DerivedPredicates { .. }
                 | PlanError::Factored(FactoredError::NotRegressable { .. })
-                | PlanError::Atomic(AtomicError::StateDependentCost { .. })
+                | PlanError::Atomic(
+                    AtomicError::StateDependentCost { .. } | AtomicError::ConditionalEffects { .. }
+                )
         )
     }
 }

@@ -774,7 +774,10 @@ pub(crate) fn cannot_regress(error: &PlanError) -> bool {
     matches!(
         error,
         PlanError::Factored(state_factored::FactoredError::NotRegressable { .. })
-            | PlanError::Atomic(state_atomic::AtomicError::StateDependentCost { .. })
+            | PlanError::Atomic(
+                state_atomic::AtomicError::StateDependentCost { .. }
+                    | state_atomic::AtomicError::ConditionalEffects { .. }
+            )
             | PlanError::DerivedPredicates { .. }
             | PlanError::UnsupportedHeuristic {
                 direction: Direction::Regression,

@@ -39,9 +39,29 @@ pub struct Action<B: Bits = u64> {
     pub pre: PartialState<B>,
     /// What it sets.
     pub eff: PartialState<B>,
+    /// What it sets where a condition holds ([`ActionSet::add_when`]);
+    /// see [`WorldState::apply_when`].
+    pub when: Vec<When<B>>,
     /// What it costs, unless its set gives it a cost function
     /// ([`ActionBuilder::cost_fn`]); then nothing reads this.
     pub cost: u32,
+}
+
+/// A conditional effect (PDDL's `when`): applied in a state where
+/// `condition` holds, the action also sets `effect`.
+///
+/// Forward search, replay and validation apply them, and so do the delete
+/// relaxation's heuristics (`h_max`, `h_add`, `h_FF`) and the landmark
+/// count, which see each as an action of its own whose precondition adds
+/// the condition (Fast Downward's unary operators). What needs every effect
+/// unconditional (regression, LM-cut, pattern databases, stubborn sets)
+/// refuses such a set through [`ActionSet::check_unconditional`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct When<B: Bits = u64> {
+    /// What must hold, before the action, for the effect to happen.
+    pub condition: PartialState<B>,
+    /// What the action then also sets.
+    pub effect: PartialState<B>,
 }
 
 /// The compact part of an action the search loops read.
@@ -50,6 +70,18 @@ pub(crate) struct Rule<B: Bits> {
     pub(crate) pre: PartialState<B>,
     pub(crate) eff: PartialState<B>,
     pub(crate) cost: u32,
+    /// Whether the action has conditional effects ([`Action::when`]).
+    pub(crate) conditional: bool,
+}
+
+/// One action of the delete relaxation: an action's precondition and
+/// unconditional effect, or its precondition joined with a conditional
+/// effect's condition, and that effect; see [`ActionSet::relaxed_parts`].
+pub(crate) struct RelaxedPart<'a, B: Bits> {
+    /// The action it comes from.
+    pub(crate) action: usize,
+    pub(crate) pre: PartialState<B>,
+    pub(crate) eff: &'a PartialState<B>,
 }
 
 /// The cost functions of a set's actions, by index; empty while no action
@@ -167,6 +199,17 @@ impl<B: Bits> ActionSet<B> {
     /// ```
     pub fn heap_bytes(&self) -> usize {
         let names: usize = self.actions.iter().map(|a| a.name.capacity()).sum();
+        let whens: usize = self
+            .actions
+            .iter()
+            .map(|a| {
+                crate::vec_bytes(&a.when)
+                    + a.when
+                        .iter()
+                        .map(|w| w.condition.heap_bytes() + w.effect.heap_bytes())
+                        .sum::<usize>()
+            })
+            .sum();
         let masks: usize = self
             .rules
             .iter()
@@ -174,6 +217,7 @@ impl<B: Bits> ActionSet<B> {
             .sum();
         crate::vec_bytes(&self.actions)
             + masks
+            + whens
             + crate::vec_bytes(&self.rules)
             + 2 * names
             + self.by_name.capacity() * (std::mem::size_of::<(String, ActionId)>() + 1)
@@ -224,12 +268,14 @@ impl<B: Bits> ActionSet<B> {
             name: name.to_owned(),
             pre: PartialState::empty(),
             eff: PartialState::empty(),
+            when: Vec::new(),
             cost,
         });
         self.rules.push(Rule {
             pre: PartialState::empty(),
             eff: PartialState::empty(),
             cost,
+            conditional: false,
         });
         if !self.cost_fns.0.is_empty() {
             self.cost_fns.0.push(None);
@@ -274,18 +320,7 @@ impl<B: Bits> ActionSet<B> {
                 name: name.to_owned(),
             });
         }
-        let known = self.registry.as_mask();
-        // `care` lies within `known` where `known` is set wherever `care` is.
-        let within = |care: &B| known.agrees_on(&!B::zero(), care);
-        if !within(pre.as_care()) || !within(eff.as_care()) {
-            let unknown = (pre.care() | eff.as_care()) & !known.clone();
-            let first = (0..B::CAPACITY)
-                .find(|&i| unknown.get(i))
-                .unwrap_or_default();
-            return Err(AtomicError::UnknownAtom {
-                name: format!("#{first}"),
-            });
-        }
+        self.check_known(&pre, &eff)?;
         let index = u32::try_from(self.actions.len()).map_err(|_| AtomicError::UnknownAction {
             index: self.actions.len(),
         })?;
@@ -295,17 +330,140 @@ impl<B: Bits> ActionSet<B> {
             pre: pre.clone(),
             eff: eff.clone(),
             cost,
+            conditional: false,
         });
         self.actions.push(Action {
             name: name.to_owned(),
             pre,
             eff,
+            when: Vec::new(),
             cost,
         });
         if !self.cost_fns.0.is_empty() {
             self.cost_fns.0.push(None);
         }
         Ok(id)
+    }
+
+    /// [`AtomicError::UnknownAtom`] (naming the bit position) if `a` or `b`
+    /// mentions an atom the registry does not hold.
+    fn check_known(&self, a: &PartialState<B>, b: &PartialState<B>) -> Result<(), AtomicError> {
+        let known = self.registry.as_mask();
+        // `care` lies within `known` where `known` is set wherever `care` is.
+        let within = |care: &B| known.agrees_on(&!B::zero(), care);
+        if within(a.as_care()) && within(b.as_care()) {
+            return Ok(());
+        }
+        let unknown = (a.care() | b.as_care()) & !known.clone();
+        let first = (0..B::CAPACITY)
+            .find(|&i| unknown.get(i))
+            .unwrap_or_default();
+        Err(AtomicError::UnknownAtom {
+            name: format!("#{first}"),
+        })
+    }
+
+    /// Gives action `id` a conditional effect: applied where `condition`
+    /// holds, it also sets `effect` (see [`When`]).
+    ///
+    /// # Errors
+    /// [`AtomicError::UnknownAction`] for an id of another set,
+    /// [`AtomicError::UnknownAtom`] if `condition` or `effect` mentions an
+    /// atom the registry does not hold.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, ForwardSpace, PartialState, RelaxedForward};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let flip = actions.add_action("flip", 1).id().unwrap();
+    /// let on = actions.partial([("on", true)]).unwrap();
+    /// let off = actions.partial([("on", false)]).unwrap();
+    /// actions.add_when(flip, on, off).unwrap();
+    /// actions.add_when(flip, off, on).unwrap();
+    /// assert_eq!(actions.replay(actions.state([]).unwrap(), &[flip]).unwrap(), actions.state(["on"]).unwrap());
+    /// assert_eq!(actions.replay(actions.state(["on"]).unwrap(), &[flip]).unwrap(), actions.state([]).unwrap());
+    /// assert!(actions.check_unconditional("regression").is_err());
+    /// let plan = search_core::astar(&ForwardSpace::new(&actions, on).unwrap(), actions.state([]).unwrap(), RelaxedForward::h_max(&actions, on)).unwrap();
+    /// assert_eq!(plan.outcome.solution().unwrap().cost, 1);
+    /// ```
+    pub fn add_when(
+        &mut self,
+        id: ActionId,
+        condition: PartialState<B>,
+        effect: PartialState<B>,
+    ) -> Result<(), AtomicError> {
+        if id.index() >= self.actions.len() {
+            return Err(AtomicError::UnknownAction { index: id.index() });
+        }
+        self.check_known(&condition, &effect)?;
+        self.actions[id.index()]
+            .when
+            .push(When { condition, effect });
+        self.rules[id.index()].conditional = true;
+        Ok(())
+    }
+
+    /// Whether some action has conditional effects ([`add_when`](Self::add_when)).
+    ///
+    /// ```
+    /// use state_atomic::ActionSet;
+    /// assert!(!ActionSet::<u64>::new().has_conditional_effects());
+    /// ```
+    pub fn has_conditional_effects(&self) -> bool {
+        self.rules.iter().any(|r| r.conditional)
+    }
+
+    /// Checks that no action has conditional effects, for `needed_by` (a
+    /// direction or heuristic that reads every effect as unconditional).
+    ///
+    /// # Errors
+    /// [`AtomicError::ConditionalEffects`] naming the first action with
+    /// conditional effects, and `needed_by`.
+    ///
+    /// ```
+    /// use state_atomic::{ActionSet, AtomicError};
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let flip = actions.add_action("flip", 1).eff("done", true).id().unwrap();
+    /// assert!(actions.check_unconditional("heuristic `lmcut`").is_ok());
+    /// let done = actions.partial([("done", true)]).unwrap();
+    /// actions.add_when(flip, done, done).unwrap();
+    /// let error = actions.check_unconditional("heuristic `lmcut`").unwrap_err();
+    /// assert!(matches!(&error, AtomicError::ConditionalEffects { action, .. } if action == "flip"));
+    /// ```
+    pub fn check_unconditional(&self, needed_by: &str) -> Result<(), AtomicError> {
+        match self.rules.iter().position(|r| r.conditional) {
+            None => Ok(()),
+            Some(index) => Err(AtomicError::ConditionalEffects {
+                action: self.actions[index].name.clone(),
+                needed_by: needed_by.to_owned(),
+            }),
+        }
+    }
+
+    /// The actions of the delete relaxation: each action's precondition
+    /// and unconditional effect, then, for each of its conditional effects
+    /// whose condition does not contradict the precondition, the two joined
+    /// and that effect.
+    pub(crate) fn relaxed_parts(&self) -> impl Iterator<Item = RelaxedPart<'_, B>> {
+        self.actions.iter().enumerate().flat_map(|(action, a)| {
+            let whole = RelaxedPart {
+                action,
+                pre: a.pre.clone(),
+                eff: &a.eff,
+            };
+            let parts = a
+                .when
+                .iter()
+                .filter(|w| !a.pre.conflicts_with(&w.condition))
+                .map(move |w| RelaxedPart {
+                    action,
+                    pre: PartialState::new(
+                        a.pre.values() | w.condition.as_values(),
+                        a.pre.care() | w.condition.as_care(),
+                    ),
+                    eff: &w.effect,
+                });
+            std::iter::once(whole).chain(parts)
+        })
     }
 
     /// Declares groups of atoms (by index) of which at most one holds in
@@ -598,7 +756,7 @@ impl<B: Bits> ActionSet<B> {
                     atom: self.first_wrong(&state, &action.pre).to_owned(),
                 });
             }
-            state = state.apply(&action.eff);
+            state = state.apply_when(&action.eff, &action.when);
         }
         Ok(state)
     }
@@ -637,7 +795,7 @@ impl<B: Bits> ActionSet<B> {
         for &id in plan {
             cost += u64::from(self.cost_in(id, &state).unwrap_or(0));
             if let Some(action) = self.action(id) {
-                state = state.apply(&action.eff);
+                state = state.apply_when(&action.eff, &action.when);
             }
         }
         Ok(cost)

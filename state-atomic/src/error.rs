@@ -71,6 +71,15 @@ pub enum AtomicError {
         /// What refused it: "regression", "heuristic `hmax`".
         needed_by: String,
     },
+    /// A direction or heuristic that needs every effect of an action to be
+    /// unconditional met an action with conditional effects.
+    #[error("{needed_by} does not handle conditional effects, but action `{action}` has them: plan forward, with `h_max`, `h_add`, `h_FF`, the landmark count or a heuristic that reads no actions")]
+    ConditionalEffects {
+        /// The first action with conditional effects.
+        action: String,
+        /// What refused it: "regression", "heuristic `lmcut`".
+        needed_by: String,
+    },
     /// An action index that is not in the action set.
     #[error("no action with index {index} in this action set")]
     UnknownAction {

@@ -96,6 +96,9 @@ impl<B: Bits> GroupedIndex<B> {
 #[derive(Clone, Debug)]
 pub struct ForwardSpace<'a, B: Bits = u64> {
     rules: &'a [Rule<B>],
+    /// The set, for its actions' conditional effects; `None` when no
+    /// action has any.
+    conditional: Option<&'a ActionSet<B>>,
     /// Cost functions by action index; empty when no action has one.
     cost_fns: &'a CostFns<B>,
     goal: PartialState<B>,
@@ -132,6 +135,7 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
         actions.check()?;
         Ok(Self {
             rules: actions.rules(),
+            conditional: actions.has_conditional_effects().then_some(actions),
             cost_fns: actions.cost_fns(),
             goal,
             grouped: None,
@@ -145,7 +149,9 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// Seipp and Sievers, `SoCS` 2020): fewer successors where actions do
     /// not interfere, the same optimal plan cost. Pruning switches itself
     /// off when the first 1,000 states prune less than a fifth of their
-    /// actions.
+    /// actions. A set with conditional effects is not pruned (the stubborn
+    /// sets' interference reads every effect as unconditional):
+    /// [`pruning_stats`](Self::pruning_stats) then gives `None`.
     ///
     /// ```
     /// use search_core::astar;
@@ -168,6 +174,9 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
     /// ```
     #[must_use]
     pub fn stubborn_sets(mut self) -> Self {
+        if self.conditional.is_some() {
+            return self;
+        }
         self.stubborn = Some(Box::new(StubbornSets::new(self.rules, &self.goal)));
         self
     }
@@ -283,7 +292,10 @@ impl<B: Bits> ForwardSpace<'_, B> {
     where
         F: FnMut(ActionId, WorldState<B>, u32),
     {
-        let next = node.apply(&rule.eff);
+        let next = match self.conditional.and_then(|set| set.action(id)) {
+            Some(action) if rule.conditional => node.apply_when(&rule.eff, &action.when),
+            _ => node.apply(&rule.eff),
+        };
         if next != *node {
             let cost = match self.cost_fns.0.get(id.index()) {
                 Some(Some(cost)) => cost(node),
@@ -315,7 +327,7 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
                 |push| self.for_each_applicable(node, |id, _| push(id.0)),
                 |i| self.emit_successor(node, ActionId(i), &self.rules[i as usize], &mut emit),
             );
-        } else if self.cost_fns.0.is_empty() {
+        } else if self.cost_fns.0.is_empty() && self.conditional.is_none() {
             self.for_each_applicable(node, |id, rule| {
                 let next = node.apply(&rule.eff);
                 if next != *node {

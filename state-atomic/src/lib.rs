@@ -63,7 +63,7 @@ mod sparse;
 mod state;
 mod stubborn;
 
-pub use action::{Action, ActionBuilder, ActionId, ActionSet, CostFn};
+pub use action::{Action, ActionBuilder, ActionId, ActionSet, CostFn, When};
 pub use bits::{Bits, Wide};
 pub use error::AtomicError;
 pub use forward::{Applicability, ForwardSpace};

@@ -159,6 +159,21 @@ impl Queue {
     }
 }
 
+/// Every literal `action` may make true, into `out` (cleared first): a
+/// conditional effect counts as unconditional, so the action achieves
+/// more than it can and the cuts stay admissible.
+fn effect_literals<B: Bits>(action: &crate::Action<B>, atoms: usize, out: &mut Vec<u32>) {
+    out.clear();
+    literals(&action.eff, atoms, out);
+    for w in &action.when {
+        literals(&w.effect, atoms, out);
+    }
+    if !action.when.is_empty() {
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
 /// The LM-cut heuristic for [`ForwardSpace`](crate::ForwardSpace): the sum
 /// of the costs of disjunctive action landmarks found by repeated cuts in
 /// the `h_max` justification graph. Admissible, and at least `h_max`
@@ -167,6 +182,10 @@ impl Queue {
 /// end.
 ///
 /// Zero-cost actions are fine: they join the goal zone rather than a cut.
+/// An action with conditional effects ([`ActionSet::add_when`](crate::ActionSet::add_when)) counts as
+/// achieving every one of them whatever their conditions (Fast Downward's
+/// LM-cut refuses such tasks): the relaxation gains plans, so the cuts stay
+/// admissible, but inform less.
 /// Atoms the registry does not know (bits beyond it) are compared with the
 /// state directly: no action changes them. The buffers of the computation
 /// are kept, so an estimate does not allocate.
@@ -339,8 +358,7 @@ impl<B: Bits> LmCut<B> {
         for (i, action) in actions.iter().enumerate() {
             scratch.clear();
             literals(&action.pre, atoms, &mut scratch);
-            effects.clear();
-            literals(&action.eff, atoms, &mut effects);
+            effect_literals(action, atoms, &mut effects);
             add(&scratch, &effects, actions.least_cost(i));
         }
         add(&goal_lits, &[to_u32(artificial_goal)], 0);

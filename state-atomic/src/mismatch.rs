@@ -121,7 +121,7 @@ impl<B: Bits> AdmissibleMismatch<B> {
     /// ```
     pub fn forward(actions: &ActionSet<B>, goal: PartialState<B>) -> Self {
         let (per_action, cheapest) = fixers(actions, |eff| {
-            (eff.care() & goal.care() & !(eff.values() ^ goal.values())).count_ones()
+            eff.care() & goal.care() & !(eff.values() ^ goal.values())
         });
         Self {
             against: goal,
@@ -142,7 +142,7 @@ impl<B: Bits> AdmissibleMismatch<B> {
     /// assert_eq!(h.estimate(&goal), Estimate::Value(5));
     /// ```
     pub fn regression(actions: &ActionSet<B>, start: &WorldState<B>) -> Self {
-        let (per_action, cheapest) = fixers(actions, |eff| eff.care().count_ones());
+        let (per_action, cheapest) = fixers(actions, PartialState::care);
         Self {
             against: start.to_partial(!B::zero()),
             per_action,
@@ -165,12 +165,18 @@ impl<B: Bits> AdmissibleMismatch<B> {
     }
 }
 
-/// The most atoms one action fixes, and the cheapest action that fixes one.
-fn fixers<B: Bits>(actions: &ActionSet<B>, fixes: impl Fn(&PartialState<B>) -> u32) -> (u32, u32) {
+/// The most atoms one action fixes, and the cheapest action that fixes one;
+/// `fixes` gives the atoms an effect fixes. An action with conditional
+/// effects may fix what any of its effects fixes.
+fn fixers<B: Bits>(actions: &ActionSet<B>, fixes: impl Fn(&PartialState<B>) -> B) -> (u32, u32) {
     let mut most = 0;
     let mut cheapest = u32::MAX;
     for (i, action) in actions.iter().enumerate() {
-        let k = fixes(&action.eff);
+        let k = action
+            .when
+            .iter()
+            .fold(fixes(&action.eff), |bits, w| bits | fixes(&w.effect))
+            .count_ones();
         if k > 0 {
             most = most.max(k);
             cheapest = cheapest.min(actions.least_cost(i));

@@ -292,6 +292,7 @@ impl<'a, B: Bits> RegressionSpace<'a, B> {
     ) -> Result<Self, AtomicError> {
         actions.check()?;
         actions.check_fixed_costs("regression")?;
+        actions.check_unconditional("regression")?;
         let rules = actions.rules();
         let words = rules.len().div_ceil(64).max(1);
         Ok(Self {

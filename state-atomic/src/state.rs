@@ -1,6 +1,6 @@
 //! Complete world states and partial states (goals, preconditions, effects).
 
-use crate::{Atom, Bits};
+use crate::{Atom, Bits, When};
 
 /// A complete world state: one bit per atom; atoms never set are false.
 ///
@@ -123,6 +123,33 @@ impl<B: Bits> WorldState<B> {
     #[must_use]
     pub fn apply(&self, effect: &PartialState<B>) -> Self {
         Self((self.0.clone() & !effect.care.clone()) | &effect.values)
+    }
+
+    /// The state after applying `effect` and each conditional effect of
+    /// `when` whose condition holds in this state (the state before: one
+    /// effect does not enable another). An atom that one effect makes true
+    /// and another false ends true, as PDDL has it.
+    ///
+    /// ```
+    /// use state_atomic::{PartialState, When, WorldState};
+    /// // Turning the cube: whatever is at 0 moves to 1, whatever is at 1 to 0.
+    /// let turn = [
+    ///     When { condition: PartialState::new(0b01, 0b01), effect: PartialState::new(0b10, 0b11) },
+    ///     When { condition: PartialState::new(0b10, 0b10), effect: PartialState::new(0b01, 0b11) },
+    /// ];
+    /// let s = WorldState::<u64>::new(0b01);
+    /// assert_eq!(s.apply_when(&PartialState::empty(), &turn).bits(), 0b10);
+    /// assert_eq!(WorldState::<u64>::new(0b11).apply_when(&PartialState::empty(), &turn).bits(), 0b11);
+    /// ```
+    #[must_use]
+    pub fn apply_when(&self, effect: &PartialState<B>, when: &[When<B>]) -> Self {
+        let mut care = effect.care.clone();
+        let mut values = effect.values.clone();
+        for w in when.iter().filter(|w| self.satisfies(&w.condition)) {
+            care = care | &w.effect.care;
+            values = values | &w.effect.values;
+        }
+        Self((self.0.clone() & !care) | &values)
     }
 
     /// An agent's view: `world`'s atoms where `shared` is set, this state's

@@ -442,6 +442,7 @@ fn an_action_with_contradictory_preconditions_never_applies() {
         neg_pre: vec![0],
         add: vec![1],
         del: vec![],
+        effects: vec![],
         cost: 1,
         numeric: None,
     }];

@@ -465,8 +465,17 @@ fn a_huge_split_ends_at_the_grounding_limit() {
     );
     let d = parse_domain("d", domain).unwrap();
     let p = parse_problem(&d, "p", &problem).unwrap();
+    // By default the operator keeps its conditional effects: one operator.
+    let kept = ground(&d, &p, GroundingLimits::default()).unwrap();
+    let all: Vec<_> = kept.operators.iter().filter(|o| o.name == "all").collect();
+    assert_eq!(all.len(), 1);
+    // Only `q o0` matters to the goal: the other effects go.
+    assert_eq!(all[0].effects.len(), 1);
+    assert_eq!(kept.stats.conditional_operators, 1);
+    // Split without bound, it meets the limits.
     let limits = GroundingLimits {
         max_steps: 200_000,
+        max_variants: usize::MAX,
         ..GroundingLimits::default()
     };
     let error = ground(&d, &p, limits).unwrap_err();
@@ -479,6 +488,7 @@ fn a_huge_split_ends_at_the_grounding_limit() {
     );
     let limits = GroundingLimits {
         max_memory_bytes: Some(8 << 20),
+        max_variants: usize::MAX,
         ..GroundingLimits::default()
     };
     let error = ground(&d, &p, limits).unwrap_err();
@@ -616,4 +626,180 @@ fn optimal_costs_agree_with_fast_downward() {
             "{name} {task}: {plan}"
         );
     }
+}
+
+/// Options whose grounding keeps every operator's conditional effects
+/// (none split into variants).
+fn kept_effects() -> PddlOptions {
+    PddlOptions {
+        grounding: GroundingLimits {
+            max_variants: 0,
+            ..GroundingLimits::default()
+        },
+        ..PddlOptions::default()
+    }
+}
+
+/// The cost `config` finds with `options`, after validating the plan on
+/// the text (which splits nothing it need not).
+fn validated_cost(
+    (domain, problem): (&str, &str),
+    config: &PlannerConfig,
+    options: &PddlOptions,
+) -> (u64, PddlSolution) {
+    let s = solve_text(domain, problem, config, options).unwrap_or_else(|e| panic!("{e}"));
+    let PlanOutcome::Solved(plan) = &s.report.outcome else {
+        panic!("not solved: {:?}", s.report.outcome);
+    };
+    let text = s.plan_text().unwrap();
+    let validated = validate_text(("d", domain), ("p", problem), ("plan", &text))
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(validated, plan.cost, "{text}");
+    (plan.cost, s)
+}
+
+#[test]
+fn kept_conditional_effects_plan_as_their_split_variants_do() {
+    // Forward A* with admissible heuristics finds the same optimal cost
+    // whether conditional effects are split or kept; LM-cut and h_max
+    // read kept ones as relaxed actions of their own.
+    let briefcase = "(define (problem p) (:domain briefcase)
+  (:objects home office - place a b c - thing)
+  (:init (case-at home) (at a home) (at b home) (at c home))
+  (:goal (and (at a office) (at b office) (at c home) (case-at home)
+    (not (in a)) (not (in b)))))";
+    let mut tasks = vec![(BRIEFCASE.to_owned(), briefcase.to_owned())];
+    for (domain, task) in [
+        ("miconic-simpleadl", "s1-0"),
+        ("miconic-simpleadl", "s2-0"),
+        ("miconic-fulladl", "f2-0"),
+    ] {
+        let (d, p) = task_files(domain, task);
+        tasks.push((read(&d), read(&p)));
+    }
+    for (domain, problem) in &tasks {
+        let kept = grounded_with(domain, problem, kept_effects().grounding);
+        assert!(kept.stats.conditional_operators > 0, "{problem}");
+        for h in ["hmax", "lmcut", "blind"] {
+            let config = tests::planner_config(Direction::Forward, Algorithm::AStar, heuristic(h));
+            let split = validated_cost((domain, problem), &config, &PddlOptions::default()).0;
+            let (cost, solution) = validated_cost((domain, problem), &config, &kept_effects());
+            assert_eq!(cost, split, "{h}: {problem}");
+            assert!(solution.grounding.conditional_operators > 0);
+        }
+        // Greedy search with the satisficing heuristics plans too.
+        let config = tests::planner_config(
+            Direction::Forward,
+            Algorithm::LazyGreedy,
+            heuristic("ff+lmcount"),
+        );
+        validated_cost((domain, problem), &config, &kept_effects());
+    }
+}
+
+fn grounded_with(domain: &str, problem: &str, limits: GroundingLimits) -> GroundTask {
+    let d = parse_domain("d.pddl", domain).unwrap_or_else(|e| panic!("{e}"));
+    let p = parse_problem(&d, "p.pddl", problem).unwrap_or_else(|e| panic!("{e}"));
+    ground(&d, &p, limits).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A task of `benchmarks/ipc-sample` (see its `MANIFEST.txt`): the
+/// domain's text and the task's.
+fn sample_task(domain: &str, task: &str) -> (String, String) {
+    let dir = tests::repository_root()
+        .join("benchmarks/ipc-sample")
+        .join(domain);
+    let own = dir.join(format!("domain-{task}.pddl"));
+    let domain_file = if own.exists() {
+        own
+    } else {
+        dir.join("domain.pddl")
+    };
+    (read(&domain_file), read(&dir.join(format!("{task}.pddl"))))
+}
+
+#[test]
+fn rubiks_cube_settlers_and_flashfill_ground_small_and_plan() {
+    // Split into variants, a rubiks-cube turn would need billions (every
+    // cubie moves under a condition of its own): grounding ran out of
+    // 2 GiB. Kept, each turn is one operator.
+    let config = tests::planner_config(
+        Direction::Forward,
+        Algorithm::LazyGreedy,
+        heuristic("ff+lmcount"),
+    );
+    let small = PddlOptions {
+        grounding: GroundingLimits {
+            max_memory_bytes: Some(64 << 20),
+            ..GroundingLimits::default()
+        },
+        ..PddlOptions::default()
+    };
+    for (domain, task, conditional) in [
+        ("rubiks-cube-sat23-adl", "p01", 12),
+        ("rubiks-cube-sat23-adl", "p03", 12),
+        ("settlers-opt18-adl", "p01", 139),
+        ("flashfill-sat18-adl", "p01", 12),
+    ] {
+        let (d, p) = sample_task(domain, task);
+        let (_, solution) = validated_cost((&d, &p), &config, &small);
+        assert_eq!(
+            solution.grounding.conditional_operators, conditional,
+            "{domain} {task}"
+        );
+    }
+    let (d, p) = sample_task("rubiks-cube-sat23-adl", "p03");
+    let astar = tests::planner_config(Direction::Forward, Algorithm::AStar, heuristic("hmax"));
+    assert_eq!(validated_cost((&d, &p), &astar, &small).0, 3);
+}
+
+#[test]
+fn what_reads_effects_as_unconditional_refuses_kept_ones_by_name() {
+    let (d, p) = sample_task("rubiks-cube-sat23-adl", "p01");
+    let regression =
+        tests::planner_config(Direction::Regression, Algorithm::AStar, heuristic("hmax"));
+    let error = solve_text(&d, &p, &regression, &PddlOptions::default()).unwrap_err();
+    assert!(error.is_unsupported(), "{error}");
+    let text = error.to_string();
+    assert!(
+        text.starts_with("regression does not handle conditional effects, but action `"),
+        "{text}"
+    );
+    let ipdb = tests::planner_config(Direction::Forward, Algorithm::AStar, heuristic("ipdb"));
+    let error = solve_text(&d, &p, &ipdb, &PddlOptions::default()).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("heuristic `ipdb` does not handle conditional effects"),
+        "{error}"
+    );
+    // The portfolio plans forward, and says why.
+    let portfolio =
+        tests::planner_config(Direction::Portfolio, Algorithm::AStar, heuristic("hmax"));
+    let s = solve_text(&d, &p, &portfolio, &PddlOptions::default()).unwrap();
+    assert!(s.report.outcome.plan().is_some());
+    assert!(
+        s.report
+            .notes
+            .iter()
+            .any(|n| n.contains("planned forward only") && n.contains("conditional effects")),
+        "{:?}",
+        s.report.notes
+    );
+    // Stubborn sets switch off, with a note.
+    let stubborn = PddlOptions {
+        stubborn_sets: true,
+        ..PddlOptions::default()
+    };
+    let forward = tests::planner_config(Direction::Forward, Algorithm::AStar, heuristic("lmcut"));
+    let s = solve_text(&d, &p, &forward, &stubborn).unwrap();
+    assert!(s.report.outcome.plan().is_some());
+    assert!(
+        s.report
+            .notes
+            .iter()
+            .any(|n| n == "stubborn sets are off: the task has conditional effects"),
+        "{:?}",
+        s.report.notes
+    );
 }

@@ -14,6 +14,13 @@
 //! disjunct applies in any state, with exactly the effects PDDL gives it.
 //! Every variant and every product of the normal form counts as a step of
 //! the grounding limits.
+//!
+//! Splitting multiplies: an operator whose effects would split into more
+//! than [`GroundingLimits::max_variants`](crate::GroundingLimits::max_variants)
+//! variants (rubiks-cube's turns move every cubie at once, under a
+//! condition each) keeps its conditional effects instead, as one
+//! operator, when the task has no numeric fluents
+//! ([`Instantiate::keep_conditional`]).
 
 use std::mem::size_of;
 
@@ -74,6 +81,39 @@ pub(crate) struct Variant {
     /// [`Numbers::effect`] numbers them (the unconditional ones are the
     /// caller's).
     pub(crate) numeric: Vec<u32>,
+    /// The conditional effects kept as such (none once split).
+    pub(crate) effects: Vec<Conditional>,
+}
+
+impl Variant {
+    /// Its estimated bytes, as the grounding budget counts them.
+    fn bytes(&self) -> usize {
+        let effects: usize = self
+            .effects
+            .iter()
+            .map(|e| {
+                size_of::<Conditional>()
+                    + list_bytes(&e.condition)
+                    + list_bytes(&e.add)
+                    + list_bytes(&e.del)
+            })
+            .sum();
+        size_of::<Variant>()
+            + list_bytes(&self.pre)
+            + list_bytes(&self.add)
+            + list_bytes(&self.del)
+            + list_bytes(&self.numeric)
+            + effects
+    }
+}
+
+/// A conditional effect kept in its operator: its condition as sorted
+/// literals, and what it adds and deletes.
+#[derive(Debug)]
+pub(crate) struct Conditional {
+    pub(crate) condition: Vec<Lit>,
+    pub(crate) add: Vec<u32>,
+    pub(crate) del: Vec<u32>,
 }
 
 /// The numeric part of instantiation: comparisons in formulas and the
@@ -118,6 +158,11 @@ pub(crate) struct Instantiate<'a, L, N> {
     /// Per type: its objects, subtypes' included.
     pub(crate) objects: &'a [Vec<u32>],
     pub(crate) budget: &'a mut Budget,
+    /// Whether an operator may keep its conditional effects rather than
+    /// split into more than the limits' `max_variants`: the atomic state has
+    /// conditional effects, the factored one that numeric tasks ground
+    /// onto does not.
+    pub(crate) keep_conditional: bool,
 }
 
 impl<L, N> Instantiate<'_, L, N>
@@ -325,16 +370,49 @@ where
             if always.undefined {
                 continue; // an effect that always fires reads an undefined value
             }
+            // Split, unless that makes more variants than the limit and
+            // the effects can stay conditional (no numeric part).
+            let keepable = self.keep_conditional
+                && effects.iter().all(|e| e.numeric.is_empty() && !e.undefined);
+            let limit = if keepable {
+                self.budget.limits.max_variants
+            } else {
+                usize::MAX
+            };
+            let before = (variants.len(), held);
             let mut split = Split {
                 effects: &effects,
                 always: &always,
                 fired: Vec::new(),
                 out: &mut variants,
+                left: limit,
+                overflowed: false,
                 held,
                 budget: &mut *self.budget,
             };
-            split.branch(pre, 0)?;
+            split.branch(pre.clone(), 0)?;
             held = split.held;
+            if split.overflowed {
+                variants.truncate(before.0);
+                held = before.1;
+                let kept = Variant {
+                    pre,
+                    add: always.add,
+                    del: always.del,
+                    numeric: always.numeric,
+                    effects: effects
+                        .into_iter()
+                        .map(|e| Conditional {
+                            condition: e.condition,
+                            add: e.add,
+                            del: e.del,
+                        })
+                        .collect(),
+                };
+                held += kept.bytes();
+                self.budget.step(held)?;
+                variants.push(kept);
+            }
         }
         Ok(variants)
     }
@@ -582,6 +660,10 @@ struct Split<'s> {
     /// The effects that fire on the current branch.
     fired: Vec<usize>,
     out: &'s mut Vec<Variant>,
+    /// How many more variants may be made; past it the split stops, as
+    /// `overflowed`.
+    left: usize,
+    overflowed: bool,
     /// Estimated bytes of the variants made.
     held: usize,
     budget: &'s mut Budget,
@@ -590,6 +672,9 @@ struct Split<'s> {
 impl Split<'_> {
     /// The variants that decide effects `next..` under `pre`.
     fn branch(&mut self, pre: Vec<Lit>, next: usize) -> Result<(), PddlError> {
+        if self.overflowed {
+            return Ok(());
+        }
         let Some(effect) = self.effects.get(next) else {
             return self.emit(pre);
         };
@@ -624,6 +709,11 @@ impl Split<'_> {
     }
 
     fn emit(&mut self, pre: Vec<Lit>) -> Result<(), PddlError> {
+        let Some(left) = self.left.checked_sub(1) else {
+            self.overflowed = true;
+            return Ok(());
+        };
+        self.left = left;
         let mut add = self.always.add.clone();
         let mut del = self.always.del.clone();
         let mut numeric = self.always.numeric.clone();
@@ -632,18 +722,16 @@ impl Split<'_> {
             del.extend_from_slice(&self.effects[i].del);
             numeric.extend_from_slice(&self.effects[i].numeric);
         }
-        self.held += size_of::<Variant>()
-            + list_bytes(&pre)
-            + list_bytes(&add)
-            + list_bytes(&del)
-            + list_bytes(&numeric);
-        self.budget.step(self.held)?;
-        self.out.push(Variant {
+        let variant = Variant {
             pre,
             add,
             del,
             numeric,
-        });
+            effects: Vec::new(),
+        };
+        self.held += variant.bytes();
+        self.budget.step(self.held)?;
+        self.out.push(variant);
         Ok(())
     }
 }

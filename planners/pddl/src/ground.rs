@@ -51,6 +51,11 @@ pub struct GroundingStats {
     pub facts: usize,
     /// Operators kept: those that change a fact the goal depends on.
     pub operators: usize,
+    /// Of those, the operators that keep conditional effects rather than
+    /// split into more than
+    /// [`max_variants`](crate::GroundingLimits::max_variants) STRIPS
+    /// variants.
+    pub conditional_operators: usize,
     /// Ground axioms (`:derived`) reachable in the delete relaxation.
     pub reachable_axioms: usize,
     /// Ground axioms kept: those that derive a fact the goal depends on.
@@ -79,6 +84,10 @@ pub struct GroundOperator {
     pub add: Vec<u32>,
     /// Facts made false (none that it also adds).
     pub del: Vec<u32>,
+    /// Its conditional effects, where grounding kept them rather than
+    /// split the operator into more than a few hundred variants (see
+    /// [`GroundEffect`]); empty for every STRIPS operator.
+    pub effects: Vec<GroundEffect>,
     /// What it costs: 1 without action costs; with them, what it adds to
     /// `total-cost` or the metric (0 if nothing; see also
     /// [`OperatorNumeric::cost`]).
@@ -86,6 +95,43 @@ pub struct GroundOperator {
     /// Its numeric conditions, effects and state-dependent cost, in a task
     /// with numeric fluents ([`GroundTask::numeric`]).
     pub numeric: Option<Box<OperatorNumeric>>,
+}
+
+/// A conditional effect of a [`GroundOperator`]: where its condition
+/// holds in the state the operator is applied in, it adds and deletes
+/// facts too. All conditions are read in the state before the operator;
+/// a fact one effect adds and another deletes ends true.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GroundEffect {
+    /// Facts the condition wants true.
+    pub pre: Vec<u32>,
+    /// Facts the condition wants false.
+    pub neg_pre: Vec<u32>,
+    /// Facts made true.
+    pub add: Vec<u32>,
+    /// Facts made false (none that it also adds).
+    pub del: Vec<u32>,
+}
+
+impl GroundOperator {
+    /// The heap bytes of its conditional effects.
+    pub(crate) fn effects_bytes(&self) -> usize {
+        let slots = match self.effects.capacity() {
+            0 => 0,
+            capacity => allocated(capacity * size_of::<GroundEffect>()),
+        };
+        slots
+            + self
+                .effects
+                .iter()
+                .map(|e| {
+                    [&e.pre, &e.neg_pre, &e.add, &e.del]
+                        .into_iter()
+                        .map(list_bytes)
+                        .sum::<usize>()
+                })
+                .sum::<usize>()
+    }
 }
 
 /// The name of the goal actions that a disjunctive goal compiles to: one
@@ -147,6 +193,7 @@ impl GroundTask {
                         .into_iter()
                         .map(list_bytes)
                         .sum::<usize>()
+                    + o.effects_bytes()
             })
             .sum();
         let lists = [&self.init, &self.goal, &self.goal_false];

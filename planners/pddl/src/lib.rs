@@ -67,7 +67,9 @@ mod syntax;
 
 pub use axioms::{bits_of, negated_derived, Axioms};
 pub use error::{Location, PddlError};
-pub use ground::{ground, GroundOperator, GroundTask, GroundingStats, GOAL_ACTION, GOAL_REACHED};
+pub use ground::{
+    ground, GroundEffect, GroundOperator, GroundTask, GroundingStats, GOAL_ACTION, GOAL_REACHED,
+};
 pub use ipc::{decimal_cost, IpcPlan, PlanStep};
 pub use limits::{GroundingExceeded, GroundingLimits};
 pub use mutex::{h2_mutexes, h2_mutexes_until, Mutexes};

@@ -19,7 +19,8 @@ use crate::PddlError;
 /// milliseconds of its limit.
 ///
 /// The default allows 2·10⁹ steps and an estimated 2 GiB, without a time
-/// limit.
+/// limit, and splits an operator's conditional effects into at most 256
+/// variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GroundingLimits {
     /// Matching and enumeration steps (a step is one candidate binding).
@@ -30,6 +31,15 @@ pub struct GroundingLimits {
     /// found, the hash tables and indices built to find them, and the
     /// operators of the result.
     pub max_memory_bytes: Option<usize>,
+    /// The most STRIPS variants one ADL operator's conditional effects
+    /// split into (one per choice of the effects that fire, so that
+    /// regression, LM-cut's precise cuts and pattern databases see STRIPS
+    /// actions). An operator that would need more keeps its conditional
+    /// effects ([`GroundOperator::effects`](crate::GroundOperator::effects)):
+    /// rubiks-cube's turns, which move every cubie under a condition each,
+    /// would need billions. 0 keeps every operator's. Numeric tasks always
+    /// split (the factored state has no conditional effects).
+    pub max_variants: usize,
 }
 
 impl Default for GroundingLimits {
@@ -38,6 +48,7 @@ impl Default for GroundingLimits {
             max_steps: 2_000_000_000,
             max_time: None,
             max_memory_bytes: Some(2 << 30),
+            max_variants: 256,
         }
     }
 }

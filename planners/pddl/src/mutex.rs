@@ -106,7 +106,8 @@ impl Mutexes {
 /// Computes the `h^2` mutexes of `task` (pairs of distinct facts, both
 /// reachable on their own, that no reachable state holds together). A
 /// task with derived predicates (axioms) gets none: its operators alone
-/// do not say which states are reachable.
+/// do not say which states are reachable; nor does one with conditional
+/// effects, which the fixpoint does not read.
 pub fn h2_mutexes(task: &GroundTask) -> Mutexes {
     // Without a deadline the fixpoint always ends; no mutexes would be the
     // sound answer anyway.
@@ -140,7 +141,7 @@ pub fn h2_mutexes_until(task: &GroundTask, deadline: Option<Instant>) -> Option<
     }
     let n = task.facts.len();
     let words = n.div_ceil(64).max(1);
-    if !task.axioms.is_empty() {
+    if !task.axioms.is_empty() || task.operators.iter().any(|o| !o.effects.is_empty()) {
         return Some(Mutexes {
             facts: n,
             words,

@@ -180,12 +180,22 @@ fn failed(c: &LinearCondition, names: &[String], values: &[f64]) -> String {
     )
 }
 
-/// Applies `o`: deletes, then adds; numeric effects read the state before.
+/// Applies `o`: deletes, then adds, the conditional effects' among them
+/// where their conditions hold before; numeric effects read the state
+/// before.
 fn apply(o: &GroundOperator, facts: &mut [bool], values: &mut [f64]) {
-    for &f in &o.del {
+    let fired: Vec<_> = o
+        .effects
+        .iter()
+        .filter(|e| {
+            e.pre.iter().all(|&f| facts[f as usize])
+                && !e.neg_pre.iter().any(|&f| facts[f as usize])
+        })
+        .collect();
+    for &f in o.del.iter().chain(fired.iter().flat_map(|e| &e.del)) {
         facts[f as usize] = false;
     }
-    for &f in &o.add {
+    for &f in o.add.iter().chain(fired.iter().flat_map(|e| &e.add)) {
         facts[f as usize] = true;
     }
     let Some(numeric) = o.numeric.as_deref() else {

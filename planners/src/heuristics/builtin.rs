@@ -74,6 +74,7 @@ pub(super) fn registry() -> Registry {
         .aliases(&["pdb", "i-pdb"])
         .admissible()
         .fixed_costs()
+        .unconditional()
         .forward_only()
         .mutex_groups()
         .atomic(IpdbFactory),

@@ -37,6 +37,10 @@ pub struct HeuristicInfo {
     /// ([`TaskView::require_fixed_costs`]) rather than use a cost the
     /// search would not.
     pub fixed_costs: bool,
+    /// It reads every effect as unconditional, so it refuses a task with
+    /// conditional effects ([`TaskView::require_unconditional`]) rather
+    /// than misjudge it.
+    pub unconditional: bool,
     /// It reads the task's mutex groups as finite-domain variables
     /// ([`ActionSet::mutex_groups`](state_atomic::ActionSet::mutex_groups)),
     /// so the PDDL front end finds them (`h^2` mutexes, grouped as packing
@@ -123,6 +127,7 @@ impl NamedHeuristic {
                 directions: Directions::Both,
                 representations: Vec::new(),
                 fixed_costs: false,
+                unconditional: false,
                 mutex_groups: false,
             },
             slots: Slots::default(),
@@ -194,6 +199,7 @@ impl NamedHeuristic {
             directions,
             representations,
             fixed_costs: parts.iter().any(|h| h.info().fixed_costs),
+            unconditional: parts.iter().any(|h| h.info().unconditional),
             mutex_groups: parts.iter().any(|h| h.info().mutex_groups),
         };
         NamedHeuristic(Arc::new(Entry {
@@ -296,6 +302,9 @@ impl NamedHeuristic {
 
     /// A heuristic of fixed costs refuses a task whose costs are not.
     fn fixed_costs_of<T: TaskView>(&self, task: &T) -> Result<(), PlanError> {
+        if self.0.info.unconditional {
+            task.require_unconditional(&format!("heuristic `{}`", self.name()))?;
+        }
         if self.0.info.fixed_costs {
             task.require_fixed_costs(&format!("heuristic `{}`", self.name()))?;
         }
@@ -409,6 +418,19 @@ impl HeuristicBuilder {
     /// ```
     pub fn fixed_costs(mut self) -> Self {
         self.info.fixed_costs = true;
+        self
+    }
+
+    /// It reads every effect as unconditional
+    /// ([`HeuristicInfo::unconditional`]).
+    ///
+    /// ```
+    /// use planners::heuristics::heuristic;
+    /// assert!(heuristic("ipdb").unwrap().info().unconditional);
+    /// assert!(!heuristic("ff").unwrap().info().unconditional);
+    /// ```
+    pub fn unconditional(mut self) -> Self {
+        self.info.unconditional = true;
         self
     }
 

@@ -141,4 +141,32 @@ pub trait TaskView: Sync + 'static {
         let _ = needed_by;
         Ok(())
     }
+
+    /// Checks that no action has conditional effects, for `needed_by` (a
+    /// heuristic that reads every effect as unconditional,
+    /// [`HeuristicInfo::unconditional`](crate::heuristics::HeuristicInfo::unconditional)).
+    /// The default has nothing to refuse; atomic domains refuse an action
+    /// with conditional effects
+    /// ([`ActionSet::add_when`](state_atomic::ActionSet::add_when)).
+    ///
+    /// # Errors
+    /// [`PlanError::Atomic`] with
+    /// [`AtomicError::ConditionalEffects`](state_atomic::AtomicError::ConditionalEffects),
+    /// naming the action.
+    ///
+    /// ```
+    /// use planners::heuristics::TaskView;
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// let flip = actions.add_action("flip", 1).id().unwrap();
+    /// let on = actions.partial([("on", true)]).unwrap();
+    /// actions.add_when(flip, on, actions.partial([("on", false)]).unwrap()).unwrap();
+    /// let error = actions.require_unconditional("heuristic `ipdb`").unwrap_err();
+    /// assert!(error.to_string().contains("action `flip`"), "{error}");
+    /// ```
+    fn require_unconditional(&self, needed_by: &str) -> Result<(), PlanError> {
+        let _ = needed_by;
+        Ok(())
+    }
 }

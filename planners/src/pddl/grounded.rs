@@ -202,7 +202,13 @@ impl GroundedTask {
             .iter()
             .map(|op| {
                 let pre = op.pre.len() + op.neg_pre.len();
-                masks(pre, op.add.len() + op.del.len()) + 16 + 2 * op.name.len() + 64
+                // A conditional effect is two masks, once in the action.
+                let effects: usize = op
+                    .effects
+                    .iter()
+                    .map(|e| masks(e.pre.len() + e.neg_pre.len(), e.add.len() + e.del.len()) / 2)
+                    .sum();
+                masks(pre, op.add.len() + op.del.len()) + effects + 16 + 2 * op.name.len() + 64
             })
             .fold(0, usize::saturating_add);
         if ground.axioms.is_empty() {

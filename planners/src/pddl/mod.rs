@@ -439,16 +439,18 @@ fn solve_named(
     // The grounded task, held through the search, counts toward the limit.
     let (ground_bytes, limit) = (ground_task.heap_bytes(), grounding.max_memory_bytes);
     let fact_words = task_words(&ground_task, ground_bytes, limit)?;
-    // Axioms leave packing and mutexes off: the operators alone do not
-    // say which states are reachable (and regression refuses the task).
+    // Axioms and conditional effects leave packing and mutexes off: the
+    // operators' preconditions and effects alone do not say which states
+    // are reachable (and regression refuses the task).
     let has_axioms = !ground_task.axioms.is_empty();
-    let wants_mutexes = options.mutexes && config.direction != Direction::Forward && !has_axioms;
+    let has_conditional = ground_task.operators.iter().any(|o| !o.effects.is_empty());
+    let plain = !has_axioms && !has_conditional;
+    let wants_mutexes = options.mutexes && config.direction != Direction::Forward && plain;
     // A heuristic that reads variables gets the packing's groups, packed
     // or not.
-    let wants_groups = options.mutexes && config.heuristic.info().mutex_groups && !has_axioms;
-    let may_pack = options.packing
-        && !has_axioms
-        && packing_fits(&ground_task, ground_bytes, fact_words, limit);
+    let wants_groups = options.mutexes && config.heuristic.info().mutex_groups && plain;
+    let may_pack =
+        options.packing && plain && packing_fits(&ground_task, ground_bytes, fact_words, limit);
     let began = Instant::now();
     let (mutexes, mut notes) = if wants_mutexes || may_pack || wants_groups {
         let deadline = remaining().and_then(|left| began.checked_add(left));
@@ -504,8 +506,10 @@ fn solve_named(
         (task.words(), None, run)
     };
     let mut run = run?;
-    let why = has_axioms.then_some("the task has derived predicates (axioms)");
-    notes.extend(stubborn_sets_off(options, why));
+    notes.extend(stubborn_sets_off(
+        options,
+        unpruned(has_axioms, has_conditional),
+    ));
     notes.append(&mut run.report.notes);
     run.report.notes = notes;
     run.report.elapsed = began.elapsed();
@@ -554,6 +558,15 @@ fn unpacked(
 fn stubborn_sets_off(options: &PddlOptions, why: Option<&str>) -> Option<String> {
     why.filter(|_| options.stubborn_sets)
         .map(|why| format!("stubborn sets are off: {why}"))
+}
+
+/// Why stubborn sets cannot prune a STRIPS or ADL task, if they cannot.
+fn unpruned(has_axioms: bool, has_conditional: bool) -> Option<&'static str> {
+    if has_axioms {
+        Some("the task has derived predicates (axioms)")
+    } else {
+        has_conditional.then_some("the task has conditional effects")
+    }
 }
 
 /// A numeric task planned on the factored state ([`NumericTask`]), with

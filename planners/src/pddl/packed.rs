@@ -60,13 +60,14 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
     /// The task `ground` packed by `packing` (made for it). `None` when the
     /// start or goal do not pack: a goal that wants two facts of one group
     /// (no plan reaches it, and the unpacked task says so), or a task with
-    /// derived predicates (axioms), which is searched unpacked.
+    /// derived predicates (axioms) or conditional effects, which is
+    /// searched unpacked.
     ///
     /// # Errors
     /// As for [`Task::new`] on `Bf`, and [`PddlError::TooManyFacts`] if
     /// the packed state does not fit `Bp`.
     pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, SolveError> {
-        if !ground.axioms.is_empty() {
+        if !ground.axioms.is_empty() || ground.operators.iter().any(|o| !o.effects.is_empty()) {
             return Ok(None);
         }
         let mut facts = Task::<Bf>::new(ground)?;

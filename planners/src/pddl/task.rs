@@ -140,9 +140,19 @@ impl<B: Bits> Task<B> {
             let pre = PartialState::new(pre_true.clone(), pre_true | bits_of::<B>(&op.neg_pre));
             let add: B = bits_of(&op.add);
             let eff = PartialState::new(add.clone(), add | bits_of::<B>(&op.del));
-            actions
+            let id = actions
                 .add_partial(&name, op.cost, pre, eff)
                 .map_err(PlanError::from)?;
+            for e in &op.effects {
+                let when_true: B = bits_of(&e.pre);
+                let condition =
+                    PartialState::new(when_true.clone(), when_true | bits_of::<B>(&e.neg_pre));
+                let add: B = bits_of(&e.add);
+                let effect = PartialState::new(add.clone(), add | bits_of::<B>(&e.del));
+                actions
+                    .add_when(id, condition, effect)
+                    .map_err(PlanError::from)?;
+            }
         }
         if let Some(&f) = ground.goal.iter().find(|f| ground.goal_false.contains(f)) {
             return Err(PddlError::ContradictoryGoal {
@@ -294,7 +304,7 @@ impl<B: Bits> Task<B> {
             }
         }
         if let Some(action) = self.actions.action(chosen) {
-            *state = self.close(state.apply(&action.eff));
+            *state = self.close(state.apply_when(&action.eff, &action.when));
         }
         Some(chosen)
     }
@@ -359,7 +369,7 @@ impl<B: Bits> Task<B> {
                     atom: first_wrong(&state, &action.pre),
                 }));
             }
-            state = self.close(state.apply(&action.eff));
+            state = self.close(state.apply_when(&action.eff, &action.when));
             cost += u64::from(action.cost);
         }
         if !state.satisfies(goal) {

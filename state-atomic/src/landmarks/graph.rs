@@ -129,24 +129,28 @@ impl LandmarkGraph {
     ) -> Result<Self, Stopped> {
         let atoms = actions.registry().len();
         let literal_count = 2 * atoms;
+        // By relaxed action: an action, or one of its conditional effects
+        // with the condition joined to the precondition.
         let mut pre: Vec<Vec<u32>> = Vec::with_capacity(actions.len());
         let mut eff: Vec<Vec<u32>> = Vec::with_capacity(actions.len());
+        let mut action_of: Vec<ActionId> = Vec::with_capacity(actions.len());
         let mut users: Vec<Vec<u32>> = vec![Vec::new(); literal_count];
-        let mut achievers: Vec<Vec<ActionId>> = vec![Vec::new(); literal_count];
-        for (a, action) in actions.iter().enumerate() {
+        let mut achievers: Vec<Vec<u32>> = vec![Vec::new(); literal_count];
+        for (a, part) in actions.relaxed_parts().enumerate() {
             let mut p = Vec::new();
-            literals(&action.pre, atoms, &mut p);
+            literals(&part.pre, atoms, &mut p);
             let mut e = Vec::new();
-            literals(&action.eff, atoms, &mut e);
+            literals(part.eff, atoms, &mut e);
             let id = u32::try_from(a).unwrap_or(u32::MAX);
             for &l in &p {
                 users[l as usize].push(id);
             }
             for &l in &e {
-                achievers[l as usize].push(ActionId(id));
+                achievers[l as usize].push(id);
             }
             pre.push(p);
             eff.push(e);
+            action_of.push(ActionId(u32::try_from(part.action).unwrap_or(u32::MAX)));
         }
 
         let lists = |lists: &Vec<Vec<u32>>| lists.iter().map(Vec::len).sum::<usize>();
@@ -187,7 +191,14 @@ impl LandmarkGraph {
                 atom: (l / 2) as usize,
                 value: l % 2 == 1,
                 is_goal: goal_literals.contains(&l),
-                achievers: achievers[l as usize].clone(),
+                achievers: {
+                    let mut ids: Vec<ActionId> = achievers[l as usize]
+                        .iter()
+                        .map(|&a| action_of[a as usize])
+                        .collect();
+                    ids.dedup();
+                    ids
+                },
             });
         }
         let ordering_bytes = std::mem::size_of::<(usize, usize, Ordering)>();
@@ -210,7 +221,7 @@ impl LandmarkGraph {
         &mut self,
         l: u32,
         labels: &[Option<Vec<u32>>],
-        achievers: &[Vec<ActionId>],
+        achievers: &[Vec<u32>],
         pre: &[Vec<u32>],
     ) {
         let to = self.id(l);
@@ -223,8 +234,8 @@ impl LandmarkGraph {
         // relaxation. A literal true at the start has no first achiever.
         if labels[l as usize].as_ref().is_some_and(|x| x.len() > 1) {
             let mut shared: Option<Vec<u32>> = None;
-            for a in &achievers[l as usize] {
-                let p = &pre[a.index()];
+            for &a in &achievers[l as usize] {
+                let p = &pre[a as usize];
                 if p.iter().all(|&q| labels[q as usize].is_some()) {
                     let mut sorted = p.clone();
                     sorted.sort_unstable();

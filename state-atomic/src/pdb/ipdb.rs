@@ -73,7 +73,11 @@ impl<B: Bits> Ipdb<B> {
         Self::with_config(actions, start, goal, &IpdbConfig::default())
     }
 
-    /// iPDB as [`new`](Self::new), within `config`.
+    /// iPDB as [`new`](Self::new), within `config`. An action set with
+    /// conditional effects ([`ActionSet::add_when`](crate::ActionSet::add_when)) gets no pattern, so
+    /// the estimate is 0 (but for a goal no action can reach): projections
+    /// read every effect as unconditional. Planners refuse iPDB on such a
+    /// set.
     ///
     /// ```
     /// use search_core::{Estimate, Heuristic};
@@ -96,7 +100,13 @@ impl<B: Bits> Ipdb<B> {
     ) -> Self {
         let task = Variables::new(actions, &goal);
         let start_values: Vec<u32> = (0..task.len()).map(|v| task.value(v, start)).collect();
-        let databases = hill_climb(&task, &start_values, config);
+        // Projections read every effect as unconditional: a set with
+        // conditional effects gets no database, and the estimate 0.
+        let databases = if actions.has_conditional_effects() {
+            Vec::new()
+        } else {
+            hill_climb(&task, &start_values, config)
+        };
         let changing: Vec<Vec<u64>> = databases
             .iter()
             .map(|d| affecting(&task, &d.pattern))

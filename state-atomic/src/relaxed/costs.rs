@@ -68,6 +68,11 @@ impl Queue {
 pub(super) struct Relaxation<B: Bits> {
     pub(super) atoms: usize,
     pub(super) kind: RelaxedKind,
+    /// The relaxed actions are the action set's
+    /// [`relaxed_parts`](ActionSet::relaxed_parts): an action and each of
+    /// its conditional effects. Their arrays below are by part; this gives
+    /// each part's action.
+    pub(super) action_of: Vec<u32>,
     pub(super) cost: Vec<u64>,
     /// `Some(c)` for `h_max` when every action costs `c`: explore breadth-first.
     pub(super) uniform: Option<u64>,
@@ -158,15 +163,15 @@ impl<B: Bits> Relaxation<B> {
     pub(super) fn new(actions: &ActionSet<B>, kind: RelaxedKind, targets: Option<&[u32]>) -> Self {
         let atoms = actions.registry().len();
         let lits = 2 * atoms;
-        let n = actions.len();
         let mut pre_start = vec![0];
         let mut pre = Vec::new();
         let mut no_pre = Vec::new();
-        let mut cost = Vec::with_capacity(n);
+        let mut cost = Vec::with_capacity(actions.len());
+        let mut action_of = Vec::with_capacity(actions.len());
         let mut users_lists = vec![Vec::new(); lits];
-        for (a, action) in actions.iter().enumerate() {
+        for (a, part) in actions.relaxed_parts().enumerate() {
             let before = pre.len();
-            literals(&action.pre, atoms, &mut pre);
+            literals(&part.pre, atoms, &mut pre);
             for &l in &pre[before..] {
                 users_lists[l as usize].push(to_u32(a));
             }
@@ -174,8 +179,10 @@ impl<B: Bits> Relaxation<B> {
                 no_pre.push(to_u32(a));
             }
             pre_start.push(to_u32(pre.len()));
-            cost.push(u64::from(actions.least_cost(a)));
+            cost.push(u64::from(actions.least_cost(part.action)));
+            action_of.push(to_u32(part.action));
         }
+        let n = action_of.len();
         let mut is_target = vec![false; lits];
         let mut tracked = vec![targets.is_none(); lits];
         for &l in targets.unwrap_or_default() {
@@ -188,9 +195,9 @@ impl<B: Bits> Relaxation<B> {
         let mut eff_start = vec![0];
         let mut eff = Vec::new();
         let mut scratch = Vec::new();
-        for action in actions.iter() {
+        for part in actions.relaxed_parts() {
             scratch.clear();
-            literals(&action.eff, atoms, &mut scratch);
+            literals(part.eff, atoms, &mut scratch);
             eff.extend(scratch.iter().filter(|&&l| tracked[l as usize]));
             eff_start.push(to_u32(eff.len()));
         }
@@ -242,7 +249,8 @@ impl<B: Bits> Relaxation<B> {
             acc: vec![0; n],
             queue,
             fifo: Vec::with_capacity(lits),
-            plan: RelaxedPlan::new(n),
+            plan: RelaxedPlan::new(n, actions.len()),
+            action_of,
         }
     }
 

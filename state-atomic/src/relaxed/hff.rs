@@ -12,9 +12,13 @@ use crate::Bits;
 /// The scratch of a relaxed plan's extraction.
 #[derive(Clone, Debug)]
 pub(super) struct RelaxedPlan {
-    /// Actions already in the plan, and their list (to unmark them).
+    /// Relaxed actions (parts) already in the plan, and their list (to
+    /// unmark them).
     marked: Vec<bool>,
     marked_list: Vec<u32>,
+    /// Actions whose cost the plan counts: an action with conditional
+    /// effects is one relaxed action per effect, but is paid once.
+    charged: Vec<bool>,
     /// Literals still to support.
     stack: Vec<u32>,
     /// The actions of the last plan extracted, for helpful actions.
@@ -26,15 +30,18 @@ impl RelaxedPlan {
         use crate::vec_bytes;
         vec_bytes(&self.marked)
             + vec_bytes(&self.marked_list)
+            + vec_bytes(&self.charged)
             + vec_bytes(&self.stack)
             + vec_bytes(&self.last)
     }
 
-    /// Scratch for a task of `actions` actions.
-    pub(super) fn new(actions: usize) -> Self {
+    /// Scratch for a task of `parts` relaxed actions made of `actions`
+    /// actions.
+    pub(super) fn new(parts: usize, actions: usize) -> Self {
         Self {
-            marked: vec![false; actions],
+            marked: vec![false; parts],
             marked_list: Vec::new(),
+            charged: vec![false; actions],
             stack: Vec::new(),
             last: Vec::new(),
         }
@@ -49,6 +56,7 @@ impl<B: Bits> Relaxation<B> {
         let mut total: u64 = 0;
         plan.stack.clear();
         plan.stack.extend_from_slice(goal);
+        plan.last.clear();
         while let Some(l) = plan.stack.pop() {
             let a = self.supporter[l as usize];
             if a == NONE || plan.marked[a as usize] {
@@ -57,7 +65,11 @@ impl<B: Bits> Relaxation<B> {
             let a = a as usize;
             plan.marked[a] = true;
             plan.marked_list.push(to_u32(a));
-            total = total.saturating_add(self.cost[a]);
+            let action = self.action_of[a];
+            if !std::mem::replace(&mut plan.charged[action as usize], true) {
+                plan.last.push(action);
+                total = total.saturating_add(self.cost[a]);
+            }
             for k in self.pre_start[a] as usize..self.pre_start[a + 1] as usize {
                 let p = self.pre[k];
                 plan.stack.push(p);
@@ -66,7 +78,9 @@ impl<B: Bits> Relaxation<B> {
         for &a in &plan.marked_list {
             plan.marked[a as usize] = false;
         }
-        std::mem::swap(&mut plan.marked_list, &mut plan.last);
+        for &action in &plan.last {
+            plan.charged[action as usize] = false;
+        }
         plan.marked_list.clear();
         total
     }

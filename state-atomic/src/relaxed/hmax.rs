@@ -206,13 +206,13 @@ impl<B: Bits> Layers<B> {
         let (goal_true, goal_false) = (trues(goal), falses(goal));
         // A false literal matters only if something asks for it.
         let mut asks_false = goal_false.clone();
-        for a in actions.iter() {
+        for a in actions.relaxed_parts() {
             asks_false = asks_false | falses(&a.pre);
         }
         let mut positive = Vec::new();
         let mut general = Vec::new();
-        for a in actions.iter() {
-            let (add_true, add_false) = (trues(&a.eff), falses(&a.eff) & &asks_false);
+        for a in actions.relaxed_parts() {
+            let (add_true, add_false) = (trues(a.eff), falses(a.eff) & &asks_false);
             if asks_false.is_zero() {
                 if !add_true.is_zero() {
                     positive.push((trues(&a.pre), add_true));

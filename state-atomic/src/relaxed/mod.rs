@@ -26,7 +26,7 @@ pub(crate) use self::costs::literals;
 use self::costs::{to_u32, Relaxation};
 use self::hmax::Layers;
 pub use self::small::{SmallHMax, SMALL_HMAX_MAX_ACTIONS};
-use crate::{ActionSet, Bits, PartialState, WorldState};
+use crate::{Action, ActionSet, Bits, PartialState, WorldState};
 
 /// Which delete-relaxation heuristic a [`RelaxedForward`] or
 /// [`RelaxedRegression`] computes.
@@ -76,6 +76,9 @@ pub struct RelaxedForward<B: Bits = u64> {
     /// width), the state last estimated, and the successors its relaxed
     /// plan's applicable actions lead to (made when first asked).
     steps: Steps,
+    /// The actions with conditional effects, by index: their successors
+    /// are not `steps`' alone.
+    conditional: Vec<(u32, Action<B>)>,
     estimated: Option<WorldState<B>>,
     helpful: Option<Vec<WorldState<B>>>,
 }
@@ -104,12 +107,19 @@ impl<B: Bits> RelaxedForward<B> {
         } else {
             Steps::default()
         };
+        let conditional = actions
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| kind == RelaxedKind::Ff && !a.when.is_empty())
+            .map(|(i, a)| (to_u32(i), a.clone()))
+            .collect();
         Self {
             relaxation,
             layers,
             goal,
             goal_lits,
             steps,
+            conditional,
             estimated: None,
             helpful: None,
         }
@@ -205,10 +215,19 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
             return false;
         }
         let steps = &self.steps;
+        let conditional = &self.conditional;
         let plan = &self.relaxation.plan.last;
         let helpful = self.helpful.get_or_insert_with(|| {
             plan.iter()
-                .filter_map(|&a| steps.apply(a, parent))
+                .filter_map(|&a| match conditional.binary_search_by_key(&a, |c| c.0) {
+                    Ok(k) => {
+                        let action = &conditional[k].1;
+                        parent
+                            .satisfies(&action.pre)
+                            .then(|| parent.apply_when(&action.eff, &action.when))
+                    }
+                    Err(_) => steps.apply(a, parent),
+                })
                 .collect()
         });
         helpful.contains(child)

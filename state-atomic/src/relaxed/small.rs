@@ -42,8 +42,9 @@ pub struct SmallHMax<'a, B: Bits = u64> {
 impl<'a, B: Bits> SmallHMax<'a, B> {
     /// `h_max` towards `goal`, or `None` when the task is not small (more
     /// than 64 atoms fit `B`, or more than [`SMALL_HMAX_MAX_ACTIONS`]
-    /// actions) or an action's cost depends on the state
-    /// ([`ActionBuilder::cost_fn`](crate::ActionBuilder::cost_fn)).
+    /// actions), an action's cost depends on the state
+    /// ([`ActionBuilder::cost_fn`](crate::ActionBuilder::cost_fn)) or an
+    /// action has conditional effects.
     ///
     /// ```
     /// use state_atomic::{ActionSet, SmallHMax};
@@ -55,7 +56,8 @@ impl<'a, B: Bits> SmallHMax<'a, B> {
     pub fn new(actions: &'a ActionSet<B>, goal: PartialState<B>) -> Option<Self> {
         (B::CAPACITY <= 64
             && actions.len() <= SMALL_HMAX_MAX_ACTIONS
-            && actions.cost_fns().0.is_empty())
+            && actions.cost_fns().0.is_empty()
+            && !actions.has_conditional_effects())
         .then_some(Self { actions, goal })
     }
 }

@@ -580,6 +580,7 @@ fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution) -> String {
     value["grounding"] = json!({
         "facts": solution.grounding.facts,
         "operators": solution.grounding.operators,
+        "conditional_operators": solution.grounding.conditional_operators,
         "reachable_facts": solution.grounding.reachable_facts,
         "reachable_operators": solution.grounding.reachable_operators,
         "words": solution.words,
@@ -629,6 +630,13 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
         "parse + ground time",
         format!("{:.2?}", solution.parse_time + g.elapsed),
     );
+    if g.conditional_operators > 0 {
+        let _ = writeln!(
+            text,
+            "{:<26}{:>12}",
+            "conditional (not split)", g.conditional_operators
+        );
+    }
     if let Some(p) = &solution.packing {
         let _ = writeln!(
             text,

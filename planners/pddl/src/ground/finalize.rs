@@ -7,8 +7,8 @@ use std::mem::size_of;
 
 use super::numeric::NumericGrounding;
 use super::{
-    objects_by_type, term_value, GroundOperator, GroundTask, GroundingStats, Interned, Out,
-    GOAL_ACTION, GOAL_REACHED,
+    objects_by_type, term_value, GroundEffect, GroundOperator, GroundTask, GroundingStats,
+    Interned, Out, GOAL_ACTION, GOAL_REACHED,
 };
 use crate::adl::{literal, Instantiate, Lit, Variant, COMPARISONS};
 use crate::limits::{allocated, list_bytes, Budget, CHECK_MASK};
@@ -74,7 +74,8 @@ impl Found {
             + [&o.pre, &o.neg_pre, &o.add, &o.del]
                 .into_iter()
                 .map(list_bytes)
-                .sum::<usize>();
+                .sum::<usize>()
+            + o.effects_bytes();
         self.operators.push(o);
         self.is_axiom.push(axiom);
     }
@@ -145,6 +146,11 @@ pub(super) fn finalize(
         reachable_operators,
         facts: task.facts.len(),
         operators: task.operators.len(),
+        conditional_operators: task
+            .operators
+            .iter()
+            .filter(|o| !o.effects.is_empty())
+            .count(),
         reachable_axioms,
         axioms: task.axioms.len(),
         fluents: task.stats.fluents,
@@ -303,6 +309,7 @@ fn variants(
             add,
             del,
             numeric: Vec::new(),
+            effects: Vec::new(),
         }]));
     }
     pre.sort_unstable();
@@ -313,6 +320,7 @@ fn variants(
         is_static: cx.is_static,
         objects: &cx.objects,
         budget,
+        keep_conditional: !cx.domain.is_numeric(),
     }
     .compile(
         binding,
@@ -338,12 +346,47 @@ fn variant_operator(
         .iter()
         .filter(|&&l| l >> 1 < COMPARISONS)
         .partition(|&&l| l & 1 == 0);
+    let effects = variant
+        .effects
+        .into_iter()
+        .map(|e| {
+            let mut effect = GroundEffect {
+                pre: e
+                    .condition
+                    .iter()
+                    .filter(|&&l| l & 1 == 0)
+                    .map(|l| l >> 1)
+                    .collect(),
+                neg_pre: e
+                    .condition
+                    .iter()
+                    .filter(|&&l| l & 1 == 1)
+                    .map(|l| l >> 1)
+                    .collect(),
+                add: e.add,
+                del: e.del,
+            };
+            for list in [
+                &mut effect.pre,
+                &mut effect.neg_pre,
+                &mut effect.add,
+                &mut effect.del,
+            ] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            let add = effect.add.clone();
+            effect.del.retain(|f| add.binary_search(f).is_err());
+            effect
+        })
+        .collect();
     let mut o = GroundOperator {
         name: String::new(),
         pre: pos.iter().map(|l| l >> 1).collect(),
         neg_pre: neg.iter().map(|l| l >> 1).collect(),
         add: variant.add,
         del: variant.del,
+        effects,
         cost,
         numeric,
     };
@@ -363,11 +406,16 @@ fn variant_operator(
     o.add.retain(|f| o.pre.binary_search(f).is_err());
     o.del.retain(|f| o.neg_pre.binary_search(f).is_err());
     let numeric_effects = o.numeric.as_ref().is_some_and(|n| !n.effects.is_empty());
-    if o.add.is_empty() && o.del.is_empty() && !numeric_effects {
+    if o.add.is_empty() && o.del.is_empty() && o.effects.is_empty() && !numeric_effects {
         return None; // changes nothing
     }
     for &f in o.add.iter().chain(&o.del) {
         changed[f as usize] = true;
+    }
+    for e in &o.effects {
+        for &f in e.add.iter().chain(&e.del) {
+            changed[f as usize] = true;
+        }
     }
     Some(o)
 }
@@ -419,6 +467,7 @@ fn ground_goal(
             is_static: cx.is_static,
             objects: &cx.objects,
             budget,
+            keep_conditional: false,
         };
         // A formula that is a disjunction of comparisons alone stays a
         // clause of the numeric goal: in the normal form of the whole
@@ -505,6 +554,7 @@ fn add_goal_disjuncts(
                     neg_pre: neg.iter().map(|l| l >> 1).collect(),
                     add: vec![reached],
                     del: Vec::new(),
+                    effects: Vec::new(),
                     cost: 0,
                     numeric: numeric.with_comparisons(None, &lits),
                 });
@@ -531,6 +581,13 @@ fn drop_inapplicable(ops: &mut Found, goal: &mut Wanted, init_count: usize) {
     let keep: Vec<bool> = ops.operators.iter().map(applicable).collect();
     goal.unsolvable |= goal.goal.iter().any(|&f| constant(f) == Some(false))
         || goal.goal_false.iter().any(|&f| constant(f) == Some(true));
+    // So do conditional effects whose condition cannot hold.
+    for o in &mut ops.operators {
+        o.effects.retain(|e| {
+            !e.pre.iter().any(|&f| constant(f) == Some(false))
+                && !e.neg_pre.iter().any(|&f| constant(f) == Some(true))
+        });
+    }
     ops.retain(&keep);
 }
 
@@ -542,7 +599,8 @@ fn keep_relevant(ops: &mut Found, goal: &Wanted) {
     let n = ops.changed.len(); // with the goal action's fact, if any
     let mut touching: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (i, o) in ops.operators.iter().enumerate() {
-        for &f in o.add.iter().chain(&o.del) {
+        let effects = o.effects.iter().flat_map(|e| e.add.iter().chain(&e.del));
+        for &f in o.add.iter().chain(&o.del).chain(effects) {
             touching[f as usize].push(u32::try_from(i).unwrap_or(u32::MAX));
         }
     }
@@ -573,7 +631,12 @@ fn keep_relevant(ops: &mut Found, goal: &Wanted) {
         }
         useful[i as usize] = true;
         let o = &ops.operators[i as usize];
-        for &p in o.pre.iter().chain(&o.neg_pre) {
+        // A conditional effect's condition counts as the operator's.
+        let conditions = o
+            .effects
+            .iter()
+            .flat_map(|e| e.pre.iter().chain(&e.neg_pre));
+        for &p in o.pre.iter().chain(&o.neg_pre).chain(conditions) {
             if !relevant[p as usize] {
                 relevant[p as usize] = true;
                 stack.push(p);
@@ -650,11 +713,24 @@ fn renumber(ops: Found, mut goal: Wanted, names: Vec<String>, init_count: usize)
         map(&mut o.neg_pre);
         map(&mut o.add);
         map(&mut o.del);
+        for e in &mut o.effects {
+            map(&mut e.pre);
+            map(&mut e.neg_pre);
+            map(&mut e.add);
+            map(&mut e.del);
+        }
+        // Effects on facts the goal does not depend on are gone.
+        o.effects.retain(|e| !e.add.is_empty() || !e.del.is_empty());
+        o.effects.sort();
     }
     // By name; the variants of one ADL operator by what they need and do.
     let order = |a: &GroundOperator, b: &GroundOperator| {
-        (&a.name, &a.pre, &a.neg_pre, &a.add, &a.del, a.cost)
-            .cmp(&(&b.name, &b.pre, &b.neg_pre, &b.add, &b.del, b.cost))
+        (
+            &a.name, &a.pre, &a.neg_pre, &a.add, &a.del, &a.effects, a.cost,
+        )
+            .cmp(&(
+                &b.name, &b.pre, &b.neg_pre, &b.add, &b.del, &b.effects, b.cost,
+            ))
     };
     operators.sort_by(order);
     axioms.sort_by(order);

@@ -82,6 +82,7 @@ pub(super) fn keep_read_fluents(
     task.operators.retain(|o| {
         !o.add.is_empty()
             || !o.del.is_empty()
+            || !o.effects.is_empty()
             || o.numeric.as_ref().is_some_and(|n| !n.effects.is_empty())
     });
     let mut goal = goal;
