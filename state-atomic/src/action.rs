@@ -372,18 +372,22 @@ impl<B: Bits> ActionSet<B> {
     /// atom the registry does not hold.
     ///
     /// ```
-    /// use state_atomic::{ActionSet, ForwardSpace, PartialState, RelaxedForward};
+    /// use state_atomic::{ActionSet, ForwardSpace, RelaxedForward};
+    /// // A switch that toggles: on where it was off, off where it was on.
     /// let mut actions = ActionSet::<u64>::new();
+    /// actions.declare("on").unwrap();
     /// let flip = actions.add_action("flip", 1).id().unwrap();
     /// let on = actions.partial([("on", true)]).unwrap();
     /// let off = actions.partial([("on", false)]).unwrap();
     /// actions.add_when(flip, on, off).unwrap();
     /// actions.add_when(flip, off, on).unwrap();
-    /// assert_eq!(actions.replay(actions.state([]).unwrap(), &[flip]).unwrap(), actions.state(["on"]).unwrap());
-    /// assert_eq!(actions.replay(actions.state(["on"]).unwrap(), &[flip]).unwrap(), actions.state([]).unwrap());
+    /// let (dark, lit) = (actions.state([]).unwrap(), actions.state(["on"]).unwrap());
+    /// assert_eq!(actions.replay(dark, &[flip]).unwrap(), lit);
+    /// assert_eq!(actions.replay(lit, &[flip]).unwrap(), dark);
     /// assert!(actions.check_unconditional("regression").is_err());
-    /// let plan = search_core::astar(&ForwardSpace::new(&actions, on).unwrap(), actions.state([]).unwrap(), RelaxedForward::h_max(&actions, on)).unwrap();
-    /// assert_eq!(plan.outcome.solution().unwrap().cost, 1);
+    /// let space = ForwardSpace::new(&actions, on).unwrap();
+    /// let found = search_core::astar(&space, dark, RelaxedForward::h_max(&actions, on)).unwrap();
+    /// assert_eq!(found.outcome.solution().unwrap().cost, 1);
     /// ```
     pub fn add_when(
         &mut self,

@@ -10,7 +10,8 @@ use planners::pddl::{ground, parse_domain, parse_problem, GroundingExceeded, Gro
 use tests::peak_growth;
 
 /// One action whose effect on each of `items` objects is conditional:
-/// compiled to STRIPS it splits into 2^items variants.
+/// compiled to STRIPS it splits into 2^items variants (split without
+/// bound: by default grounding keeps such effects conditional).
 const DOMAIN: &str = "(define (domain switches)
   (:requirements :adl :typing)
   (:types item)
@@ -36,6 +37,7 @@ fn adl_grounding_stays_within_its_memory_limit() {
     let max = 48 << 20;
     let limits = GroundingLimits {
         max_memory_bytes: Some(max),
+        max_variants: usize::MAX,
         ..GroundingLimits::default()
     };
     let (result, grew) = peak_growth(|| ground(&domain, &problem, limits));

@@ -159,7 +159,7 @@ pub trait TaskView: Sync + 'static {
     /// use state_atomic::ActionSet;
     ///
     /// let mut actions = ActionSet::<u64>::new();
-    /// let flip = actions.add_action("flip", 1).id().unwrap();
+    /// let flip = actions.add_action("flip", 1).eff("on", true).id().unwrap();
     /// let on = actions.partial([("on", true)]).unwrap();
     /// actions.add_when(flip, on, actions.partial([("on", false)]).unwrap()).unwrap();
     /// let error = actions.require_unconditional("heuristic `ipdb`").unwrap_err();
