@@ -15,7 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 SEARCHLAB="${SEARCHLAB:-./target/release/searchlab}"
-PEERS="${PEERS:-.peers}"
+PEERS=$(cd "${PEERS:-.peers}" && pwd)
 FD=$(ls "$PEERS"/lib/python3*/site-packages/up_fast_downward/downward/fast-downward.py)
 if [ $# -eq 0 ]; then
     set --

@@ -359,6 +359,8 @@ pub struct ExternalRun {
     pub process_time: f64,
     /// The process's peak memory in bytes (Fast Downward only).
     pub peak_memory: u64,
+    /// Its translator's peak memory in bytes (Fast Downward only).
+    pub translator_memory: Option<u64>,
     /// `Ok` if the plan replays with the reported cost, else why not.
     pub validation: Option<Result<(), String>>,
     /// For an error: the end of the planner's output.
@@ -650,6 +652,8 @@ fn read_fast_downward(text: &str, code: Option<i32>) -> ExternalRun {
         evaluated: last_value::<u64>(text, "Evaluated ", " state").unwrap_or(0),
         stored: last_value::<u64>(text, "Number of registered states: ", "").unwrap_or(0),
         peak_memory: last_value::<u64>(text, "Peak memory: ", " KB").unwrap_or(0) * 1024,
+        translator_memory: last_value::<u64>(text, "Translator peak memory: ", " KB")
+            .map(|kib| kib * 1024),
         search_time: last_value::<f64>(text, "] Search time: ", "s").unwrap_or(0.0),
         // The translator's last words: `Done! [0.020s CPU, 0.022s wall-clock]`.
         translator_time: text
@@ -874,6 +878,7 @@ mod tests {
     /// The end of Fast Downward 26.6's translator and search output on
     /// blocks task04 with `astar(blind())`.
     const FD_SOLVED: &str = "\
+Translator peak memory: 27316 KB
 Writing output... [0.000s CPU, 0.001s wall-clock]
 Done! [0.020s CPU, 0.022s wall-clock]
 translate exit code: 0
@@ -907,6 +912,7 @@ search exit code: 0
         assert_eq!((run.stored, run.expanded_until_last_jump), (594, 459));
         assert!((run.search_time - 0.003_958).abs() < 1e-9);
         assert_eq!(run.translator_time, Some(0.022));
+        assert_eq!(run.translator_memory, Some(27316 * 1024));
         assert_eq!(run.peak_memory, 10544 * 1024);
     }
 

@@ -125,6 +125,13 @@ pub struct RunRecord {
     /// before its search (its [`time`](Self::time) says how long it ran).
     #[serde(default)]
     pub translator_time: Option<f64>,
+    /// For a PDDL task, the peak resident memory in bytes before the
+    /// search: searchlab's process after parsing, grounding and mutexes
+    /// (an isolated run's process holds nothing else), Fast Downward's
+    /// translator's ("Translator peak memory"; Downward Lab's
+    /// `translator_peak_memory`). `None` where not measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub translator_memory: Option<u64>,
     /// Wall time in seconds spent making the heuristic (the tables it
     /// builds before its first estimate; Fast Downward reports this per
     /// heuristic), part of [`time`](Self::time); for a portfolio, the
@@ -272,6 +279,7 @@ impl RunRecord {
             time: 0.0,
             cpu_time: None,
             translator_time: None,
+            translator_memory: None,
             setup_time: None,
             process_time: None,
             metric: None,
@@ -485,7 +493,7 @@ pub(crate) fn parse_line(
 }
 
 /// The CSV header, in the order of [`to_csv`]'s columns.
-pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores,setup_time,process_time,metric";
+pub const CSV_HEADER: &str = "run,domain,problem,config,outcome,limit,cost,plan_length,expanded,generated,evaluated,reopened,expanded_until_last_jump,time,cpu_time,memory,stored,validated,winner,error,translator_time,memory_measure,max_time,max_expansions,max_memory_bytes,started,version,revision,dirty,hostname,cpu_model,cores,setup_time,process_time,metric,translator_memory";
 
 /// The records as CSV with [`CSV_HEADER`]; fields with commas or quotes are
 /// quoted.
@@ -533,7 +541,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
         );
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             seconds(r.translator_time),
             opt(r.memory_measure.map(MemoryMeasure::name)),
             opt(limits.max_time),
@@ -549,6 +557,7 @@ pub fn to_csv(records: &[RunRecord]) -> String {
             seconds(r.setup_time),
             seconds(r.process_time),
             opt(r.metric),
+            opt(r.translator_memory),
         );
     }
     out
@@ -614,6 +623,9 @@ pub fn to_lab_properties(records: &[RunRecord]) -> serde_json::Value {
         put("search_time", r.time.into());
         if let Some(translator) = r.translator_time {
             put("translator_time", translator.into());
+        }
+        if let Some(peak) = r.translator_memory {
+            put("translator_peak_memory", peak.div_ceil(1024).into());
         }
         if let Some(setup) = r.setup_time {
             put("heuristic_setup_time", setup.into());

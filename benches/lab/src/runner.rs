@@ -383,6 +383,8 @@ struct Measured {
     cpu_time: Option<Duration>,
     /// A PDDL task's time before its search (parsing, grounding).
     translator_time: Option<Duration>,
+    /// The peak memory before the search (bytes).
+    translator_memory: Option<u64>,
     /// Time spent making the heuristic (searchlab's runs).
     setup_time: Option<Duration>,
     validation: Option<Result<(), String>>,
@@ -415,6 +417,7 @@ impl From<ExternalRun> for Measured {
             translator_time: run
                 .translator_time
                 .map(|t| Duration::from_secs_f64(t.max(0.0))),
+            translator_memory: run.translator_memory,
             setup_time: None,
             validation: run.validation,
             last_jump: run.expanded_until_last_jump,
@@ -451,6 +454,7 @@ impl Measured {
         record.time = self.elapsed.as_secs_f64();
         record.cpu_time = self.cpu_time.map(|t| t.as_secs_f64());
         record.translator_time = self.translator_time.map(|t| t.as_secs_f64());
+        record.translator_memory = self.translator_memory;
         record.setup_time = self.setup_time.map(|t| t.as_secs_f64());
         record.process_time = self.process_time.map(|t| t.as_secs_f64());
         record.metric = self.metric.filter(|m| m.is_finite());
@@ -553,6 +557,7 @@ fn measure_pddl(
     });
     measured.cpu_time = solution.search_cpu_time;
     measured.translator_time = Some(translator_time);
+    measured.translator_memory = solution.translator_peak;
     if let Some(scaled) = measured.cost.filter(|_| solution.cost_scale > 1) {
         // Costs scaled to whole numbers (a numeric task's decimal costs): in
         // the metric's units, the cost if whole, else the metric's value, as
@@ -637,6 +642,7 @@ fn summarize<Id: Copy>(
         elapsed: report.elapsed,
         cpu_time: None,
         translator_time: None,
+        translator_memory: None,
         setup_time: Some(report.setup_time),
         validation,
         peak_memory: None,

@@ -90,10 +90,21 @@ fn every_record_says_what_produced_it() {
     let translator = pddl.translator_time.unwrap();
     assert!(translator > 0.0, "{pddl:?}");
     assert_eq!(atomic.translator_time, None);
+    if cfg!(target_os = "linux") {
+        // The peak before the search: the process's, so at least a page.
+        assert!(
+            pddl.translator_memory.is_some_and(|b| b >= 4096),
+            "{pddl:?}"
+        );
+    }
+    assert_eq!(atomic.translator_memory, None);
     // Downward Lab's times: the total is the translator's and the search's.
     let lab = to_lab_properties(&records);
     let run = &lab[format!("fwd-astar-hmax-gripper-{}", pddl.problem)];
     assert_eq!(run["translator_time"], translator);
+    if let Some(peak) = pddl.translator_memory {
+        assert_eq!(run["translator_peak_memory"], peak.div_ceil(1024));
+    }
     assert_eq!(run["search_time"], pddl.time);
     assert_eq!(run["total_time"], translator + pddl.time);
 }

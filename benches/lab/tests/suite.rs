@@ -453,13 +453,14 @@ fn lab_properties_and_csv() {
     let csv = to_csv(&[odd]);
     let line = csv.lines().nth(1).unwrap();
     assert!(line.starts_with("0,d,\"a,b\",A,solved,,10,3,100,300,"));
-    // Then the fifteen columns of what produced the record (and the
-    // heuristic's setup time, a peer's process time and metric): none here.
-    let end = format!(",true,,\"say \"\"hi\"\"\"{}", ",".repeat(15));
+    // Then the sixteen columns of what produced the record (and the
+    // heuristic's setup time, a peer's process time and metric, the
+    // translator's peak memory): none here.
+    let end = format!(",true,,\"say \"\"hi\"\"\"{}", ",".repeat(16));
     assert!(line.ends_with(&end), "{line}");
     assert_eq!(
         searchlab_lab::record::CSV_HEADER.split(',').count(),
-        20 + 15
+        20 + 16
     );
 }
 

@@ -178,6 +178,12 @@ pub struct GroundTask {
 }
 
 impl GroundTask {
+    /// Whether some operator kept conditional effects
+    /// ([`GroundOperator::effects`]).
+    pub fn has_conditional_effects(&self) -> bool {
+        self.operators.iter().any(|o| !o.effects.is_empty())
+    }
+
     /// The heap memory the task holds, in bytes: fact names, and each
     /// operator's and axiom's name and lists. It counts toward a search's
     /// memory limit while the task is held beside the search.

@@ -141,7 +141,7 @@ pub fn h2_mutexes_until(task: &GroundTask, deadline: Option<Instant>) -> Option<
     }
     let n = task.facts.len();
     let words = n.div_ceil(64).max(1);
-    if !task.axioms.is_empty() || task.operators.iter().any(|o| !o.effects.is_empty()) {
+    if !task.axioms.is_empty() || task.has_conditional_effects() {
         return Some(Mutexes {
             facts: n,
             words,

@@ -223,6 +223,13 @@ pub struct PddlSolution {
     /// metric ([`GroundTask::cost_scale`]; 1 but for a numeric task with
     /// decimal costs).
     pub cost_scale: u32,
+    /// The process's peak resident memory in bytes once parsing, grounding
+    /// and mutexes were done, before the searched task was built
+    /// ([`cpu::peak_memory_bytes`](crate::cpu::peak_memory_bytes); `None`
+    /// where the system does not say). The whole process's high-water
+    /// mark: in a process of its own (the lab's isolated runs), the front
+    /// end's, as Fast Downward's translator reports its own peak.
+    pub translator_peak: Option<u64>,
 }
 
 impl PddlSolution {
@@ -443,7 +450,7 @@ fn solve_named(
     // operators' preconditions and effects alone do not say which states
     // are reachable (and regression refuses the task).
     let has_axioms = !ground_task.axioms.is_empty();
-    let has_conditional = ground_task.operators.iter().any(|o| !o.effects.is_empty());
+    let has_conditional = ground_task.has_conditional_effects();
     let plain = !has_axioms && !has_conditional;
     let wants_mutexes = options.mutexes && config.direction != Direction::Forward && plain;
     // A heuristic that reads variables gets the packing's groups, packed
@@ -463,7 +470,7 @@ fn solve_named(
         (None, Vec::new())
     };
     let mutex_time = began.elapsed();
-    let mutex_pairs = mutexes.as_ref().map(Mutexes::pairs);
+    let translator_peak = crate::cpu::peak_memory_bytes();
     let packed = match (&mutexes, may_pack) {
         (Some(mutexes), true) => {
             PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
@@ -506,10 +513,8 @@ fn solve_named(
         (task.words(), None, run)
     };
     let mut run = run?;
-    notes.extend(stubborn_sets_off(
-        options,
-        unpruned(has_axioms, has_conditional),
-    ));
+    let why = unpruned(has_axioms, has_conditional);
+    notes.extend(stubborn_sets_off(options, why));
     notes.append(&mut run.report.notes);
     run.report.notes = notes;
     run.report.elapsed = began.elapsed();
@@ -520,7 +525,7 @@ fn solve_named(
         parse_time,
         words,
         packing,
-        mutex_pairs,
+        mutex_pairs: mutexes.as_ref().map(Mutexes::pairs),
         mutex_time,
         plan: run.plan,
         mutex_pruned: run.mutex_pruned,
@@ -529,6 +534,7 @@ fn solve_named(
         search_cpu_time,
         trace: run.trace,
         cost_scale: 1,
+        translator_peak,
     })
 }
 
@@ -584,6 +590,7 @@ fn solve_numeric_task(
         .limits
         .max_memory_bytes
         .map(|limit| limit.saturating_sub(ground_task.heap_bytes()));
+    let translator_peak = crate::cpu::peak_memory_bytes();
     let (run, cpu) = crate::cpu::measure(|| numeric::solve_numeric(&ground_task, &search_config));
     let mut run = run?;
     run.report.elapsed = run.elapsed;
@@ -604,6 +611,7 @@ fn solve_numeric_task(
         search_cpu_time: cpu.filter(|_| config.direction != Direction::Portfolio),
         trace: None,
         cost_scale: ground_task.cost_scale,
+        translator_peak,
     })
 }
 

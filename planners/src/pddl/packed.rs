@@ -67,7 +67,7 @@ impl<Bp: Bits, Bf: Bits> PackedTask<Bp, Bf> {
     /// As for [`Task::new`] on `Bf`, and [`PddlError::TooManyFacts`] if
     /// the packed state does not fit `Bp`.
     pub fn new(ground: &GroundTask, packing: Packing) -> Result<Option<Self>, SolveError> {
-        if !ground.axioms.is_empty() || ground.operators.iter().any(|o| !o.effects.is_empty()) {
+        if !ground.axioms.is_empty() || ground.has_conditional_effects() {
             return Ok(None);
         }
         let mut facts = Task::<Bf>::new(ground)?;

@@ -1,6 +1,7 @@
 //! The calling thread's CPU time, for comparisons with planners that report
 //! CPU time rather than wall time (Fast Downward, pyperplan): on a busy
 //! machine the two differ by however long the thread waited for a core.
+//! And the process's peak memory, which they report too.
 
 use std::time::Duration;
 
@@ -45,4 +46,25 @@ pub fn measure<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
     let value = work();
     let spent = before.zip(thread_time()).map(|(a, b)| b.saturating_sub(a));
     (value, spent)
+}
+
+/// The process's peak resident memory in bytes (`VmHWM` in Linux's
+/// `/proc/self/status`); `None` elsewhere.
+///
+/// ```
+/// if let Some(peak) = planners::cpu::peak_memory_bytes() {
+///     assert!(peak > 0);
+/// }
+/// ```
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }

@@ -523,7 +523,7 @@ fn grounding_limit_text(
 ) -> String {
     let (limit, elapsed) = (report.outcome.limit(), report.elapsed);
     let limit = limit.map(|l| l.to_string()).unwrap_or_default();
-    let peak = peak_memory_bytes();
+    let peak = planners::cpu::peak_memory_bytes();
     let (name, config) = (heading.problem, heading.config);
     if json {
         let value = json!({
@@ -602,7 +602,7 @@ fn pddl_json(heading: &Heading<'_>, solution: &PddlSolution) -> String {
             "fact_words": p.fact_words,
         })),
     });
-    value["peak_memory"] = json!(peak_memory_bytes());
+    value["peak_memory"] = json!(planners::cpu::peak_memory_bytes());
     format!("{value}\n")
 }
 
@@ -665,7 +665,7 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
             let _ = writeln!(text, "{:<26}{:>12}", "stubborn sets", "switched off");
         }
     }
-    if let Some(bytes) = peak_memory_bytes() {
+    if let Some(bytes) = planners::cpu::peak_memory_bytes() {
         let _ = writeln!(
             text,
             "{:<26}{:>12}",
@@ -674,21 +674,6 @@ fn pddl_text(heading: &Heading<'_>, solution: &PddlSolution) -> String {
         );
     }
     text
-}
-
-/// The process's peak resident memory (`VmHWM` in `/proc/self/status`), on
-/// Linux; `None` elsewhere.
-pub fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line
-        .trim_start_matches("VmHWM:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
 }
 
 fn outcome_text<Id>(outcome: &PlanOutcome<Id>) -> String {

@@ -71,7 +71,7 @@ pub(super) fn run_one_child(heuristics: &Registry) -> Result<(), SuiteError> {
     // The process is the run's alone: its peak is the run's, where a run
     // stopped before its search (a grounding limit) measured nothing.
     if record.outcome == crate::record::RunOutcome::Limit && record.memory_measure.is_none() {
-        if let Some(peak) = super::plan::peak_memory_bytes() {
+        if let Some(peak) = planners::cpu::peak_memory_bytes() {
             record.memory = peak;
             record.memory_measure = Some(crate::record::MemoryMeasure::ProcessPeak);
         }
