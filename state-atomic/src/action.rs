@@ -122,6 +122,8 @@ pub struct ActionSet<B: Bits = u64> {
     by_name: FxHashMap<String, ActionId>,
     error: Option<AtomicError>,
     cost_fns: CostFns<B>,
+    /// How many actions have conditional effects.
+    conditional: usize,
     /// Groups of atoms of which at most one holds in any state the set is
     /// planned in, as the user or the PDDL front end declared them.
     mutex_groups: Vec<Vec<usize>>,
@@ -162,6 +164,7 @@ impl<B: Bits> ActionSet<B> {
             by_name: FxHashMap::default(),
             error: None,
             cost_fns: CostFns(Vec::new()),
+            conditional: 0,
             mutex_groups: Vec::new(),
         }
     }
@@ -402,7 +405,9 @@ impl<B: Bits> ActionSet<B> {
         self.actions[id.index()]
             .when
             .push(When { condition, effect });
-        self.rules[id.index()].conditional = true;
+        let rule = &mut self.rules[id.index()];
+        self.conditional += usize::from(!rule.conditional);
+        rule.conditional = true;
         Ok(())
     }
 
@@ -413,7 +418,7 @@ impl<B: Bits> ActionSet<B> {
     /// assert!(!ActionSet::<u64>::new().has_conditional_effects());
     /// ```
     pub fn has_conditional_effects(&self) -> bool {
-        self.rules.iter().any(|r| r.conditional)
+        self.conditional > 0
     }
 
     /// Checks that no action has conditional effects, for `needed_by` (a

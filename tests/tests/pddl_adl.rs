@@ -224,13 +224,16 @@ const BRIEFCASE: &str = "(define (domain briefcase) (:requirements :adl :typing)
   (:action take-out :parameters (?x - thing)
     :precondition (in ?x) :effect (not (in ?x))))";
 
-#[test]
-fn conditional_effects_fire_only_when_their_condition_holds() {
-    let problem = "(define (problem p) (:domain briefcase)
+/// Two things to take to the office, one to leave home, the case back.
+const BRIEFCASE_TASK: &str = "(define (problem p) (:domain briefcase)
   (:objects home office - place a b c - thing)
   (:init (case-at home) (at a home) (at b home) (at c home))
   (:goal (and (at a office) (at b office) (at c home) (case-at home)
     (not (in a)) (not (in b)))))";
+
+#[test]
+fn conditional_effects_fire_only_when_their_condition_holds() {
+    let problem = BRIEFCASE_TASK;
     let plan = solve_both(BRIEFCASE, problem, 6);
     assert!(plan.contains("(move home office)\n"), "{plan}");
     assert!(plan.contains("(move office home)\n"), "{plan}");
@@ -663,12 +666,7 @@ fn kept_conditional_effects_plan_as_their_split_variants_do() {
     // Forward A* with admissible heuristics finds the same optimal cost
     // whether conditional effects are split or kept; LM-cut and h_max
     // read kept ones as relaxed actions of their own.
-    let briefcase = "(define (problem p) (:domain briefcase)
-  (:objects home office - place a b c - thing)
-  (:init (case-at home) (at a home) (at b home) (at c home))
-  (:goal (and (at a office) (at b office) (at c home) (case-at home)
-    (not (in a)) (not (in b)))))";
-    let mut tasks = vec![(BRIEFCASE.to_owned(), briefcase.to_owned())];
+    let mut tasks = vec![(BRIEFCASE.to_owned(), BRIEFCASE_TASK.to_owned())];
     for (domain, task) in [
         ("miconic-simpleadl", "s1-0"),
         ("miconic-simpleadl", "s2-0"),

@@ -350,19 +350,10 @@ fn variant_operator(
         .effects
         .into_iter()
         .map(|e| {
+            let (pos, neg): (Vec<Lit>, Vec<Lit>) = e.condition.iter().partition(|&&l| l & 1 == 0);
             let mut effect = GroundEffect {
-                pre: e
-                    .condition
-                    .iter()
-                    .filter(|&&l| l & 1 == 0)
-                    .map(|l| l >> 1)
-                    .collect(),
-                neg_pre: e
-                    .condition
-                    .iter()
-                    .filter(|&&l| l & 1 == 1)
-                    .map(|l| l >> 1)
-                    .collect(),
+                pre: pos.iter().map(|l| l >> 1).collect(),
+                neg_pre: neg.iter().map(|l| l >> 1).collect(),
                 add: e.add,
                 del: e.del,
             };
