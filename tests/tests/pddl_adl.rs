@@ -801,3 +801,38 @@ fn what_reads_effects_as_unconditional_refuses_kept_ones_by_name() {
         s.report.notes
     );
 }
+
+#[test]
+fn kept_conditional_effects_change_nothing_with_the_order_of_the_files() {
+    // Kept effects are sorted as the facts are numbered: by name, whatever
+    // the order of `:init`, objects and actions.
+    let config = tests::planner_config(
+        Direction::Forward,
+        Algorithm::LazyGreedy,
+        heuristic("ff+lmcount"),
+    );
+    let solve = |domain: &str, problem: &str| {
+        let s = solve_text(domain, problem, &config, &PddlOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        (s.report.stats().expanded, s.plan_text())
+    };
+    for (domain, task) in [
+        ("rubiks-cube-sat23-adl", "p03"),
+        ("settlers-opt18-adl", "p01"),
+    ] {
+        let (d, p) = sample_task(domain, task);
+        let first = solve(&d, &p);
+        assert!(first.1.is_some(), "{domain} {task}");
+        let operators = grounded(&d, &p).operators;
+        for seed in 1..3 {
+            let d = tests::shuffle::actions_shuffled(&d, seed);
+            let p = tests::shuffle::shuffled(&p, seed);
+            assert_eq!(solve(&d, &p), first, "{domain} {task}, seed {seed}");
+            // The same operators, their effects in the same order.
+            assert!(
+                grounded(&d, &p).operators == operators,
+                "{domain} {task}, seed {seed}"
+            );
+        }
+    }
+}
