@@ -557,7 +557,7 @@ fn measure_pddl(
     });
     measured.cpu_time = solution.search_cpu_time;
     measured.translator_time = Some(translator_time);
-    measured.translator_memory = solution.translator_peak;
+    measured.translator_memory = solution.translator_memory;
     if let Some(scaled) = measured.cost.filter(|_| solution.cost_scale > 1) {
         // Costs scaled to whole numbers (a numeric task's decimal costs): in
         // the metric's units, the cost if whole, else the metric's value, as

@@ -229,7 +229,7 @@ pub struct PddlSolution {
     /// where the system does not say). The whole process's high-water
     /// mark: in a process of its own (the lab's isolated runs), the front
     /// end's, as Fast Downward's translator reports its own peak.
-    pub translator_peak: Option<u64>,
+    pub translator_memory: Option<u64>,
 }
 
 impl PddlSolution {
@@ -470,7 +470,7 @@ fn solve_named(
         (None, Vec::new())
     };
     let mutex_time = began.elapsed();
-    let translator_peak = crate::cpu::peak_memory_bytes();
+    let translator_memory = crate::cpu::peak_memory_bytes();
     let packed = match (&mutexes, may_pack) {
         (Some(mutexes), true) => {
             PackedGroundedTask::new(&ground_task, Packing::new(&ground_task, mutexes))?
@@ -534,7 +534,7 @@ fn solve_named(
         search_cpu_time,
         trace: run.trace,
         cost_scale: 1,
-        translator_peak,
+        translator_memory,
     })
 }
 
@@ -590,7 +590,7 @@ fn solve_numeric_task(
         .limits
         .max_memory_bytes
         .map(|limit| limit.saturating_sub(ground_task.heap_bytes()));
-    let translator_peak = crate::cpu::peak_memory_bytes();
+    let translator_memory = crate::cpu::peak_memory_bytes();
     let (run, cpu) = crate::cpu::measure(|| numeric::solve_numeric(&ground_task, &search_config));
     let mut run = run?;
     run.report.elapsed = run.elapsed;
@@ -611,7 +611,7 @@ fn solve_numeric_task(
         search_cpu_time: cpu.filter(|_| config.direction != Direction::Portfolio),
         trace: None,
         cost_scale: ground_task.cost_scale,
-        translator_peak,
+        translator_memory,
     })
 }
 

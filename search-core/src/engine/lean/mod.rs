@@ -162,15 +162,16 @@ struct Reached<C, H> {
     h: H,
 }
 
-/// A node's heuristic estimate as the loop keeps it: A* keeps the value,
-/// so that a cheaper path to a node does not call the caller's heuristic
-/// again (a fifth of the calls on the road graph); Dijkstra keeps nothing.
-trait Estimate<C>: Copy {
+/// What the loop keeps of a node's heuristic estimate: A* keeps the
+/// value, so that a cheaper path to a node does not call the caller's
+/// heuristic again (a fifth of the calls on the road graph); Dijkstra
+/// keeps nothing.
+trait KeptEstimate<C>: Copy {
     fn keep(h: C) -> Self;
     fn value(self) -> C;
 }
 
-impl<C: Cost> Estimate<C> for C {
+impl<C: Cost> KeptEstimate<C> for C {
     #[inline(always)]
     fn keep(h: C) -> Self {
         h
@@ -184,9 +185,9 @@ impl<C: Cost> Estimate<C> for C {
 
 /// Dijkstra's estimate: always zero, so not stored.
 #[derive(Clone, Copy)]
-struct Blind;
+struct NoEstimate;
 
-impl<C: Cost> Estimate<C> for Blind {
+impl<C: Cost> KeptEstimate<C> for NoEstimate {
     #[inline(always)]
     fn keep(_: C) -> Self {
         Self
@@ -232,7 +233,7 @@ where
 {
     let blind = |_: &N| C::zero();
     if C::zero().to_bucket().is_some() {
-        best_first::<_, _, _, _, _, _, Blind>(
+        best_first::<_, _, _, _, _, _, NoEstimate>(
             start,
             successors,
             blind,
@@ -240,7 +241,13 @@ where
             Ring::<(C, u32)>::default(),
         )
     } else {
-        best_first::<_, _, _, _, _, _, Blind>(start, successors, blind, is_goal, Open::default())
+        best_first::<_, _, _, _, _, _, NoEstimate>(
+            start,
+            successors,
+            blind,
+            is_goal,
+            Open::default(),
+        )
     }
 }
 
@@ -260,7 +267,7 @@ where
     I: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> C,
     FG: FnMut(&N) -> bool,
-    H: Estimate<C>,
+    H: KeptEstimate<C>,
 {
     let zero = C::zero();
     let h = heuristic(&start);
