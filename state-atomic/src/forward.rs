@@ -292,9 +292,10 @@ impl<B: Bits> ForwardSpace<'_, B> {
     where
         F: FnMut(ActionId, WorldState<B>, u32),
     {
-        let next = match self.conditional.and_then(|set| set.action(id)) {
-            Some(action) if rule.conditional => node.apply_when(&rule.eff, &action.when),
-            _ => node.apply(&rule.eff),
+        let whole = self.conditional.filter(|_| rule.conditional);
+        let next = match whole.and_then(|set| set.action(id)) {
+            Some(action) => node.apply_when(&rule.eff, &action.when),
+            None => node.apply(&rule.eff),
         };
         if next != *node {
             let cost = match self.cost_fns.0.get(id.index()) {

@@ -26,7 +26,7 @@ pub(crate) use self::costs::literals;
 use self::costs::{to_u32, Relaxation};
 use self::hmax::Layers;
 pub use self::small::{SmallHMax, SMALL_HMAX_MAX_ACTIONS};
-use crate::{Action, ActionSet, Bits, PartialState, WorldState};
+use crate::{ActionSet, Bits, PartialState, When, WorldState};
 
 /// Which delete-relaxation heuristic a [`RelaxedForward`] or
 /// [`RelaxedRegression`] computes.
@@ -75,10 +75,7 @@ pub struct RelaxedForward<B: Bits = u64> {
     /// literals (a few per action, where masks would take four states'
     /// width), the state last estimated, and the successors its relaxed
     /// plan's applicable actions lead to (made when first asked).
-    steps: Steps,
-    /// The actions with conditional effects, by index: their successors
-    /// are not `steps`' alone.
-    conditional: Vec<(u32, Action<B>)>,
+    steps: Steps<B>,
     estimated: Option<WorldState<B>>,
     helpful: Option<Vec<WorldState<B>>>,
 }
@@ -107,19 +104,12 @@ impl<B: Bits> RelaxedForward<B> {
         } else {
             Steps::default()
         };
-        let conditional = actions
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| kind == RelaxedKind::Ff && !a.when.is_empty())
-            .map(|(i, a)| (to_u32(i), a.clone()))
-            .collect();
         Self {
             relaxation,
             layers,
             goal,
             goal_lits,
             steps,
-            conditional,
             estimated: None,
             helpful: None,
         }
@@ -215,19 +205,10 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
             return false;
         }
         let steps = &self.steps;
-        let conditional = &self.conditional;
         let plan = &self.relaxation.plan.last;
         let helpful = self.helpful.get_or_insert_with(|| {
             plan.iter()
-                .filter_map(|&a| match conditional.binary_search_by_key(&a, |c| c.0) {
-                    Ok(k) => {
-                        let action = &conditional[k].1;
-                        parent
-                            .satisfies(&action.pre)
-                            .then(|| parent.apply_when(&action.eff, &action.when))
-                    }
-                    Err(_) => steps.apply(a, parent),
-                })
+                .filter_map(|&a| steps.apply(a, parent))
                 .collect()
         });
         helpful.contains(child)
@@ -236,31 +217,49 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for RelaxedForward<B> {
 
 /// Each action's precondition and effect as literals (`2 * atom + value`),
 /// end to end: `pre[a]` is `lits[starts[2a]..starts[2a + 1]]`, `eff[a]`
-/// the rest up to `starts[2a + 2]`.
-#[derive(Clone, Debug, Default)]
-struct Steps {
+/// the rest up to `starts[2a + 2]`; and the actions with conditional
+/// effects, by index, with their effects whole (their successor depends
+/// on the state).
+#[derive(Clone, Debug)]
+struct Steps<B: Bits> {
     starts: Vec<u32>,
     lits: Vec<u32>,
+    conditional: Vec<(u32, PartialState<B>, Vec<When<B>>)>,
 }
 
-impl Steps {
-    fn new<B: Bits>(actions: &ActionSet<B>) -> Self {
+impl<B: Bits> Default for Steps<B> {
+    fn default() -> Self {
+        Self {
+            starts: Vec::new(),
+            lits: Vec::new(),
+            conditional: Vec::new(),
+        }
+    }
+}
+
+impl<B: Bits> Steps<B> {
+    fn new(actions: &ActionSet<B>) -> Self {
         let atoms = actions.registry().len();
         let mut steps = Steps {
             starts: vec![0],
             lits: Vec::new(),
+            conditional: Vec::new(),
         };
-        for action in actions.iter() {
+        for (a, action) in actions.iter().enumerate() {
             for part in [&action.pre, &action.eff] {
                 literals(part, atoms, &mut steps.lits);
                 steps.starts.push(to_u32(steps.lits.len()));
+            }
+            if !action.when.is_empty() {
+                let whole = (to_u32(a), action.eff.clone(), action.when.clone());
+                steps.conditional.push(whole);
             }
         }
         steps
     }
 
     /// The successor of `state` by `action`, if its precondition holds.
-    fn apply<B: Bits>(&self, action: u32, state: &WorldState<B>) -> Option<WorldState<B>> {
+    fn apply(&self, action: u32, state: &WorldState<B>) -> Option<WorldState<B>> {
         let at = |k: usize| self.starts[k] as usize;
         let a = 2 * action as usize;
         let pre = &self.lits[at(a)..at(a + 1)];
@@ -270,6 +269,10 @@ impl Steps {
             .all(|&l| state.as_bits().get(l as usize / 2) == (l & 1 == 1))
         {
             return None;
+        }
+        if let Ok(k) = self.conditional.binary_search_by_key(&action, |c| c.0) {
+            let (_, eff, when) = &self.conditional[k];
+            return Some(state.apply_when(eff, when));
         }
         let set = |bits: B, &l: &u32| {
             let bit = B::bit(l as usize / 2);
@@ -283,7 +286,22 @@ impl Steps {
     }
 
     fn heap_bytes(&self) -> usize {
-        crate::vec_bytes(&self.starts) + crate::vec_bytes(&self.lits)
+        let whens: usize = self
+            .conditional
+            .iter()
+            .map(|(_, eff, when)| {
+                eff.heap_bytes()
+                    + crate::vec_bytes(when)
+                    + when
+                        .iter()
+                        .map(|w| w.condition.heap_bytes() + w.effect.heap_bytes())
+                        .sum::<usize>()
+            })
+            .sum();
+        crate::vec_bytes(&self.starts)
+            + crate::vec_bytes(&self.lits)
+            + crate::vec_bytes(&self.conditional)
+            + whens
     }
 }
 
