@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use crate::compiled::CompiledActions;
 use crate::constraint::Constraint;
 use crate::linear::LinearTest;
 use crate::predicate::{linear_tests, per_variable, Test, Tests};
@@ -144,6 +145,8 @@ impl Goal {
 pub struct Domain {
     schema: Arc<Schema>,
     actions: Vec<Action>,
+    /// The actions again, compiled for forward search.
+    compiled: CompiledActions,
     by_name: FxHashMap<Arc<str>, ActionId>,
 }
 
@@ -158,6 +161,7 @@ impl Domain {
         Self {
             schema: Arc::new(schema),
             actions: Vec::new(),
+            compiled: CompiledActions::default(),
             by_name: FxHashMap::default(),
         }
     }
@@ -270,6 +274,7 @@ impl Domain {
             }
         })?);
         self.by_name.insert(action.name.clone(), id);
+        self.compiled.push(&action);
         self.actions.push(action);
         Ok(id)
     }
@@ -284,6 +289,11 @@ impl Domain {
     /// ```
     pub fn actions(&self) -> &[Action] {
         &self.actions
+    }
+
+    /// The actions compiled for forward search.
+    pub(crate) fn compiled(&self) -> &CompiledActions {
+        &self.compiled
     }
 
     /// The action with identifier `id`.

@@ -78,19 +78,13 @@ impl SearchSpace for ForwardSpace<'_> {
         self.goal.is_satisfied(node)
     }
 
-    fn successors<F>(&self, node: &State, mut emit: F)
+    fn successors<F>(&self, node: &State, emit: F)
     where
         F: FnMut(ActionId, State, Cost),
     {
-        for (i, action) in self.domain.actions().iter().enumerate() {
-            if !action.is_applicable(node) {
-                continue;
-            }
-            if let Some(next) = action.effects_on(node) {
-                let id = ActionId(u32::try_from(i).unwrap_or(u32::MAX));
-                emit(id, next, action.cost_in(node));
-            }
-        }
+        self.domain
+            .compiled()
+            .successors(self.domain.actions(), node, emit);
     }
 
     fn node_heap_bytes(&self, node: &State) -> usize {

@@ -112,12 +112,14 @@
 //! ```
 
 mod action;
+mod compiled;
 mod constraint;
 mod counting;
 mod domain;
 mod dominance;
 mod effect;
 mod error;
+mod fixed;
 mod forward;
 mod heuristic;
 mod hmax;
@@ -139,6 +141,7 @@ pub use domain::{Domain, Goal};
 pub use dominance::ResourceDominance;
 pub use effect::{Effect, EffectFn};
 pub use error::FactoredError;
+pub use fixed::{FixedForward, FixedState};
 pub use forward::ForwardSpace;
 pub use heuristic::{Combine, GoalCount, NumericDistance};
 pub use hmax::NumericHmax;

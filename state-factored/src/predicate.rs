@@ -691,6 +691,11 @@ impl Tests {
         out
     }
 
+    /// The checks, when they are all the tests (none wider or custom).
+    pub(crate) fn checks_only(&self) -> Option<&[Check]> {
+        self.rest.is_empty().then_some(self.checks.as_slice())
+    }
+
     #[inline]
     pub(crate) fn hold(&self, state: &State) -> bool {
         self.checks
