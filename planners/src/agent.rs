@@ -1297,7 +1297,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
         }
         let mut budget = budget;
         if self.search.is_none() && !self.record_traces {
-            match self.plan_at_once(goal, view, budget)? {
+            match self.plan_at_once(goal, view, budget) {
                 AtOnce::Planned(report) => {
                     let report = *report;
                     let left = budget_left(budget, report.stats().expanded, report.elapsed);
@@ -1329,10 +1329,10 @@ impl<D: AgentDomain, C> Agent<D, C> {
         goal: usize,
         view: &D::State,
         budget: Budget,
-    ) -> Result<AtOnce<D::ActionId>, PlanError> {
+    ) -> AtOnce<D::ActionId> {
         let cap = budget.expansions_at_once();
         if cap < AT_ONCE_MIN {
-            return Ok(AtOnce::Slice(budget));
+            return AtOnce::Slice(budget);
         }
         let began = Instant::now();
         let limits = &self.planner.config().limits;
@@ -1343,7 +1343,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
         let goal = &self.goals[goal].goal;
         let run = self
             .planner
-            .tiny_into(&self.domain, view, goal, &mut self.buffer, &capped)?;
+            .tiny_into(&self.domain, view, goal, &mut self.buffer, &capped);
         let report = self.buffer.report();
         let expanded = match run {
             TinyRun::Settled => report.stats().expanded,
@@ -1358,11 +1358,11 @@ impl<D: AgentDomain, C> Agent<D, C> {
         let capped_only = report.outcome.limit() == Some(Limit::Expansions)
             && limits.max_expansions.is_none_or(|m| m > cap);
         if run != TinyRun::Settled || capped_only {
-            return Ok(AtOnce::Slice(budget_left(budget, expanded, elapsed)));
+            return AtOnce::Slice(budget_left(budget, expanded, elapsed));
         }
         let mut report = Box::new(report.clone());
         report.elapsed = elapsed;
-        Ok(AtOnce::Planned(report))
+        AtOnce::Planned(report)
     }
 
     /// Advances `search` by `budget` and acts on how it ended.

@@ -82,7 +82,9 @@ pub use error::PlanError;
 pub use outcome::{Plan, PlanImprovement, PlanOutcome, PlanReport};
 pub use plan_buffer::PlanBuffer;
 pub use planner::Planner;
-pub use planning_domain::{validate, BoxedFrontToFront, BoxedHeuristic, PlanningDomain};
+pub use planning_domain::{
+    validate, BoxedFrontToFront, BoxedHeuristic, PlanningDomain, QuickSearch,
+};
 pub use runtime::{cpu, kept_threads};
 pub use sliced::{Budget, PlanJob};
 pub use trace::PlanTrace;

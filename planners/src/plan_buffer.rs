@@ -3,12 +3,12 @@
 
 use std::time::{Duration, Instant};
 
-use search_core::{
-    tiny_astar, Outcome, SearchLimits, SearchSpace, Solution, Statistics, TinyWorkspace,
-};
+use search_core::{Outcome, SearchLimits, SearchSpace, Solution, Statistics, TinyWorkspace};
 
 use crate::planner::plan_outcome;
-use crate::{Direction, Plan, PlanError, PlanOutcome, PlanReport, Planner, PlanningDomain};
+use crate::{
+    Direction, Plan, PlanError, PlanOutcome, PlanReport, Planner, PlanningDomain, QuickSearch,
+};
 
 /// A plan's buffers, kept by the caller from one plan to the next: the
 /// report with its plan, the states along the plan if asked for, and the
@@ -188,7 +188,7 @@ impl<D: PlanningDomain> Planner<'_, D> {
     ) -> Result<&'b PlanReport<D::ActionId>, PlanError> {
         let began = buffer.timing.then(Instant::now);
         let limits = &self.config().limits;
-        let run = self.tiny_into(domain, start, goal, buffer, limits)?;
+        let run = self.tiny_into(domain, start, goal, buffer, limits);
         if run != TinyRun::Settled {
             // Too large for the tiny engine: forward search without it.
             buffer.report = match run {
@@ -219,27 +219,18 @@ impl<D: PlanningDomain> Planner<'_, D> {
         goal: &D::Goal,
         buffer: &mut PlanBuffer<D>,
         limits: &SearchLimits<u32>,
-    ) -> Result<TinyRun, PlanError> {
+    ) -> TinyRun {
         buffer.recycle();
         if self.config().direction != Direction::Forward || !self.runs_quick(limits) {
-            return Ok(TinyRun::NotRun);
+            return TinyRun::NotRun;
         }
-        let Some(mut heuristic) = self.quick_heuristic(domain, goal) else {
-            return Ok(TinyRun::NotRun);
-        };
-        let space = domain.forward(goal)?;
-        let found = tiny_astar(
-            &space,
-            start.clone(),
-            &mut heuristic,
-            limits,
-            &mut buffer.tiny,
-        );
-        let Some(result) = found else {
-            return Ok(TinyRun::TooLarge);
+        let result = match self.quick_search(domain, start, goal, limits, &mut buffer.tiny) {
+            QuickSearch::Ran(result) => result,
+            QuickSearch::TooLarge => return TinyRun::TooLarge,
+            QuickSearch::NotRun => return TinyRun::NotRun,
         };
         buffer.settle_forward(result.outcome, result.stats);
-        Ok(TinyRun::Settled)
+        TinyRun::Settled
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use search_core::{
     tiny_accepts, tiny_astar, Algorithm, Heuristic, Improvement, LazyGreedy, Outcome, ResultOf,
-    Search, SearchLimits, SearchSpace, Solution, Status, Trace, Workspace,
+    Search, SearchLimits, SearchSpace, Solution, Status, TinyWorkspace, Trace, Workspace,
 };
 
 use crate::plan_buffer::TinyRun;
@@ -15,7 +15,7 @@ use crate::runtime::tiny_buffers::TinyBuffers;
 
 use crate::{
     BoxedHeuristic, Direction, Plan, PlanError, PlanImprovement, PlanOutcome, PlanReport,
-    PlanTrace, PlannerConfig, PlanningDomain,
+    PlanTrace, PlannerConfig, PlanningDomain, QuickSearch,
 };
 
 /// Expansions between two looks at the caller's cancellation flag in a
@@ -456,7 +456,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         let space = domain.forward(goal)?;
         let mut tiny = tiny;
         if tiny {
-            match self.quick_forward(domain, &space, start, goal, &limits, watch) {
+            match self.quick_forward(domain, start, goal, &limits, watch) {
                 Ok(run) => return Ok(run),
                 Err(TinyRun::TooLarge) => tiny = false,
                 Err(_) => {}
@@ -495,7 +495,6 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     fn quick_forward(
         &self,
         domain: &D,
-        space: &D::Forward<'_>,
         start: &D::State,
         goal: &D::Goal,
         limits: &SearchLimits<u32>,
@@ -504,11 +503,14 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         if watch.is_some() || !self.runs_quick(limits) {
             return Err(TinyRun::NotRun);
         }
-        let mut heuristic = self.quick_heuristic(domain, goal).ok_or(TinyRun::NotRun)?;
-        let result = self
+        let found = self
             .forward_tiny
-            .with(|ws| tiny_astar(space, start.clone(), &mut heuristic, limits, ws))
-            .ok_or(TinyRun::TooLarge)?;
+            .with(|ws| self.quick_search(domain, start, goal, limits, ws));
+        let result = match found {
+            QuickSearch::Ran(result) => result,
+            QuickSearch::TooLarge => return Err(TinyRun::TooLarge),
+            QuickSearch::NotRun => return Err(TinyRun::NotRun),
+        };
         Ok(DirectionRun {
             outcome: plan_outcome(result.outcome, |actions| actions),
             stats: result.stats,
@@ -527,6 +529,22 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
     /// in the tiny engine.
     pub(crate) fn runs_tiny_here(&self, limits: &SearchLimits<u32>) -> bool {
         self.runs_tiny(limits, None)
+    }
+
+    /// Forward A* in the tiny engine with the domain's quick form of the
+    /// config's built-in heuristic ([`PlanningDomain::quick_forward_search`]).
+    pub(crate) fn quick_search(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+        limits: &SearchLimits<u32>,
+        workspace: &mut TinyWorkspace<D::State, D::ActionId, u32>,
+    ) -> QuickSearch<D::State, D::ActionId> {
+        match self.builtin {
+            Some(name) => domain.quick_forward_search(name, start, goal, limits, workspace),
+            None => QuickSearch::NotRun,
+        }
     }
 
     /// The domain's quick form of the config's built-in heuristic toward

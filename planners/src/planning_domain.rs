@@ -5,7 +5,9 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use search_core::bidirectional::{FrontToFront, Meeting, Stored};
-use search_core::{Heuristic, Node, SearchSpace};
+use search_core::{
+    tiny_astar, Heuristic, Node, SearchLimits, SearchResult, SearchSpace, TinyWorkspace,
+};
 
 use crate::heuristics::TaskView;
 use crate::PlanError;
@@ -145,6 +147,25 @@ pub trait PlanningDomain: Sync {
     ) -> Option<impl Heuristic<Self::State, u32> + 'a> {
         let _ = (name, goal);
         None::<search_core::Blind>
+    }
+
+    /// Forward A* in the tiny engine ([`tiny_astar`]) with the quick form
+    /// of the built-in heuristic `name`
+    /// ([`quick_forward_heuristic`](Self::quick_forward_heuristic)), in
+    /// `workspace`. The default searches
+    /// [`forward`](Self::forward)'s space; a domain with a more compact
+    /// form of its states for small tasks may search that instead (a
+    /// factored domain of a few variables does), and must give the same
+    /// result.
+    fn quick_forward_search(
+        &self,
+        name: &str,
+        start: &Self::State,
+        goal: &Self::Goal,
+        limits: &SearchLimits<u32>,
+        workspace: &mut TinyWorkspace<Self::State, Self::ActionId, u32>,
+    ) -> QuickSearch<Self::State, Self::ActionId> {
+        quick_forward_search(self, name, start, goal, limits, workspace)
     }
 
     /// An action's name (`?` for an id of another domain).
@@ -307,6 +328,17 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
         (**self).quick_forward_heuristic(name, goal)
     }
 
+    fn quick_forward_search(
+        &self,
+        name: &str,
+        start: &Self::State,
+        goal: &Self::Goal,
+        limits: &SearchLimits<u32>,
+        workspace: &mut TinyWorkspace<Self::State, Self::ActionId, u32>,
+    ) -> QuickSearch<Self::State, Self::ActionId> {
+        (**self).quick_forward_search(name, start, goal, limits, workspace)
+    }
+
     fn action_name(&self, id: Self::ActionId) -> &str {
         (**self).action_name(id)
     }
@@ -359,4 +391,41 @@ impl<D: PlanningDomain + ?Sized> Meeting<D::State, D::Subgoal> for Scan<'_, D> {
             }
         }
     }
+}
+
+/// [`PlanningDomain::quick_forward_search`]'s default: over the domain's
+/// own forward space.
+pub(crate) fn quick_forward_search<D: PlanningDomain + ?Sized>(
+    domain: &D,
+    name: &str,
+    start: &D::State,
+    goal: &D::Goal,
+    limits: &SearchLimits<u32>,
+    workspace: &mut TinyWorkspace<D::State, D::ActionId, u32>,
+) -> QuickSearch<D::State, D::ActionId> {
+    let Some(mut heuristic) = domain.quick_forward_heuristic(name, goal) else {
+        return QuickSearch::NotRun;
+    };
+    let Ok(space) = domain.forward(goal) else {
+        return QuickSearch::NotRun;
+    };
+    match tiny_astar(&space, start.clone(), &mut heuristic, limits, workspace) {
+        Some(result) => QuickSearch::Ran(result),
+        None => QuickSearch::TooLarge,
+    }
+}
+
+/// What a quick forward search ([`PlanningDomain::quick_forward_search`])
+/// did.
+#[derive(Debug)]
+pub enum QuickSearch<S, A> {
+    /// It ran to an outcome.
+    Ran(SearchResult<S, A, u32>),
+    /// The problem outgrew the tiny engine
+    /// ([`TINY_MAX_NODES`](search_core::TINY_MAX_NODES) stored nodes): the
+    /// general engine runs it.
+    TooLarge,
+    /// The domain has no quick form of the heuristic, or no forward space
+    /// toward the goal (the general path reports why).
+    NotRun,
 }

@@ -65,6 +65,37 @@ impl<N, A, C> Outcome<N, A, C> {
         }
     }
 
+    /// The outcome with its solution, if any, passed through `f`: the same
+    /// outcome over other nodes or actions, e.g. a search's over a compact
+    /// form of the nodes translated back.
+    ///
+    /// ```
+    /// use search_core::{Outcome, Solution};
+    ///
+    /// let solved = Outcome::Solved(Solution { actions: vec!['a'], nodes: vec![1_u8, 2], cost: 3_u32 });
+    /// let wide = solved.map_solution(|s| Solution {
+    ///     actions: s.actions,
+    ///     nodes: s.nodes.into_iter().map(u64::from).collect(),
+    ///     cost: s.cost,
+    /// });
+    /// assert_eq!(wide.solution().unwrap().nodes, [1_u64, 2]);
+    /// ```
+    pub fn map_solution<M, B>(
+        self,
+        f: impl FnOnce(Solution<N, A, C>) -> Solution<M, B, C>,
+    ) -> Outcome<M, B, C> {
+        match self {
+            Outcome::Solved(solution) => Outcome::Solved(f(solution)),
+            Outcome::LimitReached { limit, best } => Outcome::LimitReached {
+                limit,
+                best: best.map(f),
+            },
+            Outcome::Cancelled { best } => Outcome::Cancelled { best: best.map(f) },
+            Outcome::Exhausted => Outcome::Exhausted,
+            Outcome::NoSolutionFound => Outcome::NoSolutionFound,
+        }
+    }
+
     /// The limit that stopped the search, if one did.
     pub fn limit(&self) -> Option<Limit> {
         match self {

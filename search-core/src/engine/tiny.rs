@@ -109,6 +109,29 @@ impl<N, A, C: Ord> TinyWorkspace<N, A, C> {
         }
     }
 
+    /// The vectors [`recycle`](Self::recycle) kept, emptied (new ones if
+    /// none): for a caller that builds a solution of its own, say one
+    /// translated from a search over another form of the nodes, and hands
+    /// it back through [`recycle`](Self::recycle) once read.
+    ///
+    /// ```
+    /// use search_core::{Solution, TinyWorkspace};
+    ///
+    /// let mut workspace = TinyWorkspace::<u8, char, u32>::default();
+    /// workspace.recycle(Solution { actions: Vec::with_capacity(8), nodes: vec![1, 2], cost: 0 });
+    /// let (actions, nodes) = workspace.take_spare();
+    /// assert!(actions.is_empty() && actions.capacity() >= 8 && nodes.is_empty());
+    /// ```
+    pub fn take_spare(&mut self) -> (Vec<A>, Vec<N>) {
+        std::mem::take(&mut self.spare)
+    }
+
+    /// Whether searches in this workspace read the clock (see
+    /// [`set_timed`](Self::set_timed)).
+    pub fn is_timed(&self) -> bool {
+        self.timed
+    }
+
     /// Whether searches in this workspace read the clock for
     /// [`Statistics::elapsed`] (the default); without, `elapsed` is zero
     /// and a search of a few nodes saves two clock reads, a noticeable
