@@ -20,6 +20,8 @@ pub(crate) struct CompiledActions {
     rows: Vec<Row>,
     checks: Vec<Check>,
     writes: Vec<Write>,
+    /// How many actions are on the interpreted path.
+    interpreted: usize,
 }
 
 /// One action: where its checks and writes end in the flat arrays (they
@@ -66,6 +68,7 @@ impl CompiledActions {
             }
             _ => None,
         };
+        self.interpreted += usize::from(cost.is_none());
         self.rows.push(Row {
             checks_end: end(self.checks.len()),
             writes_end: end(self.writes.len()),
@@ -75,7 +78,7 @@ impl CompiledActions {
 
     /// Whether every action is compiled (none on the interpreted path).
     pub(crate) fn is_complete(&self) -> bool {
-        self.rows.iter().all(|row| row.cost.is_some())
+        self.interpreted == 0
     }
 
     /// Calls `each` with every action's index, checks, writes and cost

@@ -114,7 +114,7 @@ impl<const W: usize> FixedForward<'_, W> {
 
     /// The domain's state that `fixed` holds.
     pub fn state(&self, fixed: &FixedState<W>) -> State {
-        State::from_slots(&fixed.0[..self.domain.schema().len()])
+        State::from_fixed(&fixed.0, self.domain.schema().len())
     }
 
     /// The goal test on a fixed-width state.

@@ -104,6 +104,29 @@ impl State {
         Self { slots }
     }
 
+    /// The state of the first `len` words of `slots`, whose others are 0
+    /// (a fixed-width state's): the whole array copied, a length the
+    /// compiler knows, where [`from_slots`](Self::from_slots) calls `memcpy`.
+    #[inline]
+    pub(crate) fn from_fixed<const W: usize>(slots: &[u64; W], len: usize) -> Self {
+        debug_assert!(slots
+            .get(len..)
+            .is_some_and(|rest| rest.iter().all(|&s| s == 0)));
+        match u8::try_from(len) {
+            Ok(short) if W <= INLINE => {
+                let mut inline = [0; INLINE];
+                inline[..W].copy_from_slice(slots);
+                Self {
+                    slots: Slots::Inline {
+                        len: short,
+                        slots: inline,
+                    },
+                }
+            }
+            _ => Self::from_slots(&slots[..len]),
+        }
+    }
+
     #[inline]
     pub(crate) fn as_slots(&self) -> &[u64] {
         match &self.slots {
