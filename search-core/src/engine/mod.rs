@@ -7,6 +7,7 @@ pub(crate) mod algorithm_name;
 pub(crate) mod anytime;
 pub(crate) mod driver;
 mod expansion;
+pub(crate) mod heap;
 pub(crate) mod lean;
 pub(crate) mod limits;
 pub(crate) mod numbered;

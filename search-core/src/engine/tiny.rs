@@ -17,7 +17,6 @@
 //! general engine's on every problem it accepts; tests in
 //! `search-core/tests/tiny.rs` check this on random problems.
 
-use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
 use std::sync::atomic::Ordering as Atomic;
 
@@ -27,6 +26,7 @@ use rustc_hash::FxBuildHasher;
 
 // The general engine's heap entry: the same order (lowest f, then highest
 // g, then first pushed) by construction.
+use crate::engine::heap::Heap;
 use crate::engine::open::Entry;
 use crate::{
     Cost, Estimate, Heuristic, Limit, Outcome, ResultOf, SearchLimits, SearchSpace, Solution,
@@ -59,7 +59,7 @@ pub struct TinyWorkspace<N, A, C> {
     /// The action that reached record `i + 1` (the start has none).
     actions: Vec<A>,
     index: HashTable<u32>,
-    open: BinaryHeap<Entry<C>>,
+    open: Heap<C>,
     /// A returned solution's vectors, emptied, for the next solution.
     spare: (Vec<A>, Vec<N>),
     /// Whether a search reads the clock for its `elapsed` statistic.
@@ -72,7 +72,7 @@ impl<N, A, C: Ord> Default for TinyWorkspace<N, A, C> {
             records: Vec::new(),
             actions: Vec::new(),
             index: HashTable::new(),
-            open: BinaryHeap::new(),
+            open: Heap::default(),
             spare: (Vec::new(), Vec::new()),
             timed: true,
         }
