@@ -172,8 +172,12 @@ impl<D: PlanningDomain> Planner<'_, D> {
     ///
     /// Forward A* on a tiny problem with a built-in heuristic the domain
     /// has a quick form of (`blind`, `mismatch`, `hmax` on atomic domains,
-    /// `blind` on factored ones) runs in the buffer's own tables and reuses the last plan's vectors:
-    /// after the first few plans it allocates nothing (a test counts). Any
+    /// `blind` on factored ones) runs in the buffer's own tables and reuses
+    /// the last plan's vectors ([`PlanningDomain::quick_forward_search`]:
+    /// a factored domain of at most 8 variables whose actions compile
+    /// searches fixed-width states in tables kept per thread, and
+    /// translates the plan's states back): after the first few plans it
+    /// allocates nothing (a test counts). Any
     /// other plan runs as [`plan`](Planner::plan) does and moves its report
     /// into the buffer.
     ///

@@ -16,7 +16,12 @@
 //!   [`Subgoal`]s (per-variable interval and set constraints, and linear
 //!   constraints over several ints) back from the goal, through numeric
 //!   effects too. Both run with every search-core
-//!   algorithm.
+//!   algorithm. Forward search reads each action compiled to slot checks
+//!   and slot writes (interpreted only where a test or effect reads
+//!   several variables or runs a closure); [`FixedForward`] searches
+//!   [`FixedState`]s, plain `Copy` arrays of at most `W` words, for the
+//!   small domains of game agents (the planner's tiny path takes it for
+//!   blind A* on domains of at most 8 variables).
 //! - Heuristics: [`GoalCount`] (the classic GOAP count),
 //!   [`NumericDistance`] (admissible and informative forms) and
 //!   [`NumericHmax`] (admissible, through the preconditions behind each
