@@ -5,39 +5,30 @@
 //! edges of the arithmetic (integer overflow, floats that stop being
 //! finite, `- i64::MIN`).
 
+mod common;
+use common::Tape;
 use proptest::prelude::*;
 use search_core::SearchSpace;
 use state_factored::prelude::*;
 use state_factored::{FixedState, Op};
 
-/// Reads choices from a byte tape (proptest shrinks the tape).
-struct Tape<'a>(&'a [u8], usize);
-
-impl Tape<'_> {
-    fn next(&mut self, below: u8) -> u8 {
-        let b = self.0.get(self.1).copied().unwrap_or(0);
-        self.1 += 1;
-        b % below
+/// An integer near zero or near either end of `i64`.
+fn edge_int(t: &mut Tape) -> i64 {
+    let small = i64::from(t.next(7)) - 3;
+    match t.next(3) {
+        0 => small,
+        1 => i64::MAX - small.abs(),
+        _ => i64::MIN + small.abs(),
     }
+}
 
-    /// An integer near zero or near either end of `i64`.
-    fn int(&mut self) -> i64 {
-        let small = i64::from(self.next(7)) - 3;
-        match self.next(3) {
-            0 => small,
-            1 => i64::MAX - small.abs(),
-            _ => i64::MIN + small.abs(),
-        }
-    }
-
-    /// A float near zero or near `f64::MAX`, of either sign.
-    fn float(&mut self) -> f64 {
-        let small = f64::from(self.next(9)) * 0.25 - 1.0;
-        if self.next(3) == 0 {
-            f64::MAX * small.signum()
-        } else {
-            small
-        }
+/// A float near zero or near `f64::MAX`, of either sign.
+fn edge_float(t: &mut Tape) -> f64 {
+    let small = f64::from(t.next(9)) * 0.25 - 1.0;
+    if t.next(3) == 0 {
+        f64::MAX * small.signum()
+    } else {
+        small
     }
 }
 
@@ -66,11 +57,11 @@ fn problem(tape: &[u8]) -> (Domain, Goal, State, bool) {
         match t.next(5) {
             0 => {
                 let op = [Op::Lt, Op::Le, Op::Eq, Op::Ne, Op::Ge, Op::Gt][usize::from(t.next(6))];
-                Predicate::compare(INTS[usize::from(t.next(2))], op, t.int())
+                Predicate::compare(INTS[usize::from(t.next(2))], op, edge_int(t))
             }
             1 => Predicate::eq(BOOLS[usize::from(t.next(2))], t.next(2) == 1),
             2 => Predicate::ne("at", PLACES[usize::from(t.next(3))]),
-            3 => Predicate::ge("x", t.float()),
+            3 => Predicate::ge("x", edge_float(t)),
             _ => {
                 simple.set(false);
                 Predicate::linear(Expr::var("i0") + Expr::var("i1"), Op::Ge, 0)
@@ -85,13 +76,13 @@ fn problem(tape: &[u8]) -> (Domain, Goal, State, bool) {
         for _ in 0..t.next(4) {
             let int = INTS[usize::from(t.next(2))];
             a = match t.next(8) {
-                0 => a.increase(int, t.int()),
-                1 => a.decrease(int, t.int()),
-                2 => a.set(int, t.int()),
+                0 => a.increase(int, edge_int(&mut t)),
+                1 => a.decrease(int, edge_int(&mut t)),
+                2 => a.set(int, edge_int(&mut t)),
                 3 => a.effect(Effect::toggle(BOOLS[usize::from(t.next(2))])),
                 4 => a.set(BOOLS[usize::from(t.next(2))], t.next(2) == 1),
                 5 => a.set("at", PLACES[usize::from(t.next(3))]),
-                6 => a.increase("x", t.float()),
+                6 => a.increase("x", edge_float(&mut t)),
                 _ => {
                     simple.set(false);
                     a.increase_by(int, Expr::var("i0"))
@@ -110,12 +101,12 @@ fn problem(tape: &[u8]) -> (Domain, Goal, State, bool) {
     let state = domain
         .schema()
         .state()
-        .set("i0", t.int())
-        .set("i1", t.int())
+        .set("i0", edge_int(&mut t))
+        .set("i1", edge_int(&mut t))
         .set("b0", t.next(2) == 1)
         .set("b1", t.next(2) == 1)
         .set("at", PLACES[usize::from(t.next(3))])
-        .set("x", t.float())
+        .set("x", edge_float(&mut t))
         .build()
         .unwrap();
     (domain, goal, state, simple.get())

@@ -2,21 +2,12 @@
 //! problems (ints asked only for minimums, bools), solved with and without
 //! `ResourceDominance`, against Dijkstra without it.
 
+mod common;
+use common::Tape;
 use proptest::prelude::*;
 use search_core::{Algorithm, Dominance, Outcome, Search, SearchLimits};
 use state_factored::prelude::*;
 use state_factored::{Effect, NumericHmax, ResourceDominance};
-
-/// Reads choices from a byte tape (proptest shrinks the tape).
-struct Tape<'a>(&'a [u8], usize);
-
-impl Tape<'_> {
-    fn next(&mut self, below: u8) -> u8 {
-        let b = self.0.get(self.1).copied().unwrap_or(0);
-        self.1 += 1;
-        b % below
-    }
-}
 
 const INTS: [&str; 3] = ["wood", "stone", "gold"];
 const BOOLS: [&str; 2] = ["house", "tools"];

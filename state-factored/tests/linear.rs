@@ -8,6 +8,8 @@
     reason = "domain, start, goal and terms read best short"
 )]
 
+mod common;
+use common::Tape;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use search_core::{Algorithm, Estimate, Heuristic, Outcome, Search, SearchLimits, SearchSpace};
@@ -409,19 +411,9 @@ fn regression_refuses_wide_gaps_with_expression_effects() {
     assert_eq!(children, ["y in 0..=2 or y>=4"]);
 }
 
-/// Reads choices from a byte tape (proptest shrinks the tape).
-struct Tape<'a>(&'a [u8], usize);
-
-impl Tape<'_> {
-    fn next(&mut self, below: u8) -> u8 {
-        let b = self.0.get(self.1).copied().unwrap_or(0);
-        self.1 += 1;
-        b % below
-    }
-
-    fn int(&mut self, below: u8) -> i64 {
-        i64::from(self.next(below))
-    }
+/// A small int from the tape, below `below`.
+fn int(t: &mut Tape, below: u8) -> i64 {
+    i64::from(t.next(below))
 }
 
 const VARS: [&str; 3] = ["a", "b", "c"];
@@ -443,7 +435,7 @@ fn condition(t: &mut Tape) -> Predicate {
     } else {
         v
     };
-    let k = t.int(7);
+    let k = int(t, 7);
     let op = [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge][usize::from(t.next(6))];
     match t.next(5) {
         0 => Predicate::linear(u + v, op, k),
@@ -481,7 +473,7 @@ fn task(tape: &[u8]) -> (Domain, State, Goal) {
             let name = VARS[i];
             let (_, other) = var(&mut t);
             let (_, third) = var(&mut t);
-            let k = t.int(3);
+            let k = int(&mut t, 3);
             let (value, effect) = match t.next(7) {
                 0 => (target.clone() + (k + 1), Effect::increase(name, k + 1)),
                 1 => (target.clone() - (k + 1), Effect::decrease(name, k + 1)),
@@ -513,9 +505,9 @@ fn task(tape: &[u8]) -> (Domain, State, Goal) {
     let start = d
         .schema()
         .state()
-        .set("a", t.int(5))
-        .set("b", t.int(5))
-        .set("c", t.int(5))
+        .set("a", int(&mut t, 5))
+        .set("b", int(&mut t, 5))
+        .set("c", int(&mut t, 5))
         .build()
         .unwrap();
     let goal = d.goal((0..=t.next(2)).map(|_| condition(&mut t))).unwrap();

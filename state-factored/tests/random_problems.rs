@@ -3,22 +3,13 @@
 //! every plan replays forward, and the admissible heuristics never exceed
 //! the optimal cost to go.
 
+mod common;
+use common::Tape;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use search_core::{Algorithm, Outcome, Search, SearchLimits};
 use state_factored::prelude::*;
 use state_factored::{Combine, Effect};
-
-/// Reads choices from a byte tape (proptest shrinks the tape).
-struct Tape<'a>(&'a [u8], usize);
-
-impl Tape<'_> {
-    fn next(&mut self, below: u8) -> u8 {
-        let b = self.0.get(self.1).copied().unwrap_or(0);
-        self.1 += 1;
-        b % below
-    }
-}
 
 const INTS: [&str; 2] = ["i0", "i1"];
 const BOOLS: [&str; 2] = ["b0", "b1"];
