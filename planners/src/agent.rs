@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 
 use search_core::{Limit, SearchLimits, TINY_MAX_NODES};
 
-use crate::plan_buffer::TinyRun;
+use crate::planner::TinyRun;
 
 use crate::{
     Budget, Direction, PlanBuffer, PlanError, PlanJob, PlanOutcome, PlanReport, PlanTrace, Planner,

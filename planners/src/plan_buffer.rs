@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use search_core::{Outcome, SearchLimits, SearchSpace, Solution, Statistics, TinyWorkspace};
 
-use crate::planner::plan_outcome;
+use crate::planner::{plan_outcome, TinyRun};
 use crate::{
     Direction, Plan, PlanError, PlanOutcome, PlanReport, Planner, PlanningDomain, QuickSearch,
 };
@@ -236,17 +236,6 @@ impl<D: PlanningDomain> Planner<'_, D> {
         buffer.settle_forward(result.outcome, result.stats);
         TinyRun::Settled
     }
-}
-
-/// How a plan in the tiny engine went ([`Planner::tiny_into`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TinyRun {
-    /// It ran to an outcome; the buffer holds the report.
-    Settled,
-    /// It stored more nodes than the tiny engine keeps and gave up.
-    TooLarge,
-    /// The configuration or the domain has no tiny path.
-    NotRun,
 }
 
 /// The states along `plan` from `start`, into `states`, replayed through

@@ -9,7 +9,6 @@ use search_core::{
     Search, SearchLimits, SearchSpace, Solution, Status, TinyWorkspace, Trace, Workspace,
 };
 
-use crate::plan_buffer::TinyRun;
 use crate::runtime::beside::run_beside;
 use crate::runtime::tiny_buffers::TinyBuffers;
 
@@ -842,4 +841,15 @@ pub(crate) fn plan_outcome<N, Id: Copy>(
             best: best.map(plan),
         },
     }
+}
+
+/// How a plan in the tiny engine went (`Planner::tiny_into`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TinyRun {
+    /// It ran to an outcome; the buffer holds the report.
+    Settled,
+    /// It stored more nodes than the tiny engine keeps and gave up.
+    TooLarge,
+    /// The configuration or the domain has no tiny path.
+    NotRun,
 }
