@@ -200,19 +200,37 @@ impl StrSet {
 }
 
 /// A constraint in its cheapest form for testing state slots: the slot is
-/// inside `[low, high]` (or outside it, when `inside` is false).
+/// inside `[low, low + span]` (or outside it, when `inside` is false).
+/// One subtraction and one comparison: the offset from `low` wraps past
+/// `span` for slots below `low`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Check {
     pub(crate) var: u32,
     low: u64,
-    high: u64,
+    span: u64,
     inside: bool,
 }
 
 impl Check {
+    /// The check that `var`'s slot is within `[low, high]` (`inside`) or
+    /// not; an empty interval (`low > high`) is the check that never holds
+    /// (or always does).
+    fn new(var: u32, low: u64, high: u64, inside: bool) -> Self {
+        let (low, span, inside) = match high.checked_sub(low) {
+            Some(span) => (low, span, inside),
+            None => (0, u64::MAX, !inside),
+        };
+        Self {
+            var,
+            low,
+            span,
+            inside,
+        }
+    }
+
     #[inline]
     pub(crate) fn holds(self, slot: u64) -> bool {
-        (self.low <= slot && slot <= self.high) == self.inside
+        (slot.wrapping_sub(self.low) <= self.span) == self.inside
     }
 }
 
@@ -233,22 +251,8 @@ impl Constraint {
     /// hold, if it is that simple (every built-in comparison is);
     /// `Some(Err(()))` when it always holds.
     pub(crate) fn to_check(&self, var: u32) -> Option<Result<Check, ()>> {
-        let inside = |low, high| {
-            Some(Ok(Check {
-                var,
-                low,
-                high,
-                inside: true,
-            }))
-        };
-        let outside = |low, high| {
-            Some(Ok(Check {
-                var,
-                low,
-                high,
-                inside: false,
-            }))
-        };
+        let inside = |low, high| Some(Ok(Check::new(var, low, high, true)));
+        let outside = |low, high| Some(Ok(Check::new(var, low, high, false)));
         match self {
             Constraint::Bool(0b11) => Some(Err(())),
             Constraint::Bool(0b01) => inside(0, 0),
