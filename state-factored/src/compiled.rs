@@ -24,13 +24,13 @@ pub(crate) struct CompiledActions {
     interpreted: usize,
 }
 
-/// One action: where its checks and writes end in the flat arrays (they
+/// One action: how many checks and writes it has in the flat arrays (they
 /// start where the previous row's end), and its cost; `None` for an
 /// action on the interpreted path.
 #[derive(Clone, Copy, Debug)]
 struct Row {
-    checks_end: u32,
-    writes_end: u32,
+    checks: u32,
+    writes: u32,
     cost: Option<Cost>,
 }
 
@@ -60,20 +60,24 @@ impl CompiledActions {
     pub(crate) fn push(&mut self, action: &Action) {
         let writes: Option<Vec<Write>> = action.effects.iter().map(Write::of).collect();
         let checks = action.pre_tests.checks_only();
-        let cost = match (checks, &writes, &action.cost_fn) {
+        let row = match (checks, &writes, &action.cost_fn) {
             (Some(checks), Some(writes), None) => {
                 self.checks.extend_from_slice(checks);
                 self.writes.extend_from_slice(writes);
-                Some(action.cost)
+                Row {
+                    checks: count(checks.len()),
+                    writes: count(writes.len()),
+                    cost: Some(action.cost),
+                }
             }
-            _ => None,
+            _ => Row {
+                checks: 0,
+                writes: 0,
+                cost: None,
+            },
         };
-        self.interpreted += usize::from(cost.is_none());
-        self.rows.push(Row {
-            checks_end: end(self.checks.len()),
-            writes_end: end(self.writes.len()),
-            cost,
-        });
+        self.interpreted += usize::from(row.cost.is_none());
+        self.rows.push(row);
     }
 
     /// Whether every action is compiled (none on the interpreted path).
@@ -85,17 +89,12 @@ impl CompiledActions {
     /// (`None`: the action is on the interpreted path), in the domain's order.
     #[inline]
     fn rows(&self, mut each: impl FnMut(ActionId, &[Check], &[Write], Option<Cost>)) {
-        let (mut checks_start, mut writes_start) = (0, 0);
-        for (i, row) in self.rows.iter().enumerate() {
-            let (checks_end, writes_end) = (row.checks_end as usize, row.writes_end as usize);
-            let id = ActionId(u32::try_from(i).unwrap_or(u32::MAX));
-            each(
-                id,
-                &self.checks[checks_start..checks_end],
-                &self.writes[writes_start..writes_end],
-                row.cost,
-            );
-            (checks_start, writes_start) = (checks_end, writes_end);
+        let (mut checks, mut writes) = (self.checks.as_slice(), self.writes.as_slice());
+        for (id, row) in (0..).map(ActionId).zip(&self.rows) {
+            let (own_checks, rest_checks) = checks.split_at(row.checks as usize);
+            let (own_writes, rest_writes) = writes.split_at(row.writes as usize);
+            each(id, own_checks, own_writes, row.cost);
+            (checks, writes) = (rest_checks, rest_writes);
         }
     }
 
@@ -136,7 +135,7 @@ impl CompiledActions {
     {
         self.rows(|id, checks, writes, cost| {
             if let Some(cost) = cost {
-                if holds(checks, slots) {
+                if holds_fixed(checks, slots) {
                     let mut next = *slots;
                     if apply(writes, &mut next) {
                         emit(id, next, cost);
@@ -153,8 +152,16 @@ pub(crate) fn holds(checks: &[Check], slots: &[u64]) -> bool {
     checks.iter().all(|c| c.holds(slots[c.var as usize]))
 }
 
-/// A row's end in a flat array; a domain never holds `u32::MAX` checks.
-fn end(len: usize) -> u32 {
+/// [`holds`] on a fixed-width state, every check's variable below `W`:
+/// the remainder is that variable, and tells the compiler so (no bounds
+/// check: a mask where `W` is a power of two; `W = 0` has no checks).
+#[inline]
+pub(crate) fn holds_fixed<const W: usize>(checks: &[Check], slots: &[u64; W]) -> bool {
+    checks.iter().all(|c| c.holds(slots[c.var as usize % W.max(1)]))
+}
+
+/// A row's count of checks or writes; an action never holds `u32::MAX`.
+fn count(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
 }
 

@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use search_core::SearchSpace;
 
-use crate::compiled::holds;
+use crate::compiled::holds_fixed;
 use crate::constraint::Check;
 use crate::{ActionId, Cost, Domain, Goal, State};
 
@@ -120,7 +120,7 @@ impl<const W: usize> FixedForward<'_, W> {
     /// The goal test on a fixed-width state.
     #[inline]
     pub fn is_satisfied(&self, fixed: &FixedState<W>) -> bool {
-        holds(self.goal, &fixed.0)
+        holds_fixed(self.goal, &fixed.0)
     }
 }
 
