@@ -13,8 +13,8 @@ use std::time::Duration;
 use benches::grid::SplitMix64;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
-use planners::heuristics::heuristic;
-use planners::{PlanBuffer, Planner, PlannerConfig};
+use planners::heuristics::{heuristic, AtomicFactory, NamedHeuristic};
+use planners::{BoxedHeuristic, Budget, PlanBuffer, PlanJob, Planner, PlannerConfig};
 use search_core::{Algorithm, Blind, Heuristic, Search};
 use state_atomic::problems::{self, Problem};
 use state_atomic::{
@@ -299,6 +299,89 @@ fn bench_scaling(c: &mut Criterion) {
     g.finish();
 }
 
+/// `h_max` with no owned form: a sliced job makes it anew every slice, as
+/// every sliced job did before jobs kept their heuristics.
+struct RemadeHmax;
+
+impl AtomicFactory for RemadeHmax {
+    fn forward<'a, B: Bits>(
+        &self,
+        actions: &'a state_atomic::ActionSet<B>,
+        _: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        Some(Box::new(RelaxedForward::h_max(actions, goal.clone())))
+    }
+
+    fn regression<'a, B: Bits>(
+        &self,
+        _: &'a state_atomic::ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        None
+    }
+}
+
+/// A plan sliced four expansions at a time (`PlanJob`), forward A* with
+/// `h_max`: the job keeping its heuristic (the built-in), making it anew
+/// each slice (`RemadeHmax`), and the plan of one call, in one group.
+fn bench_sliced(c: &mut Criterion) {
+    let mut g = c.benchmark_group("atomic/sliced");
+    g.warm_up_time(Duration::from_millis(500));
+    g.measurement_time(Duration::from_secs(2));
+    let p = problems::chains::<u64>(60, 1).expect("fits");
+    let actions = std::sync::Arc::new(p.actions.clone());
+    let remade = NamedHeuristic::builder("hmax-remade", "h_max made anew each slice")
+        .admissible()
+        .atomic(RemadeHmax)
+        .build();
+    let best = optimum(&p);
+    for (label, h) in [
+        ("kept-hmax", heuristic("hmax").unwrap()),
+        ("remade-hmax", remade),
+    ] {
+        let planner = Planner::new(PlannerConfig {
+            heuristic: h,
+            ..PlannerConfig::default()
+        });
+        let sliced = || {
+            let mut job = PlanJob::new(std::sync::Arc::clone(&actions), p.start, p.goal);
+            let mut slices = 0_u32;
+            loop {
+                slices += 1;
+                let advanced = job.advance(&planner, Budget::Expansions(4));
+                if let Some(report) = advanced.expect("plans") {
+                    return (report.plan().expect("solved").cost, slices);
+                }
+            }
+        };
+        let (cost, slices) = sliced();
+        assert_eq!(cost, best, "{label}");
+        eprintln!(
+            "{}: sliced-4-{label} cost {cost} in {slices} slices",
+            p.name
+        );
+        g.bench_function(
+            BenchmarkId::new(format!("sliced-4-{label}"), &p.name),
+            |b| {
+                b.iter(|| assert_eq!(black_box(sliced()).0, best));
+            },
+        );
+    }
+    let planner = Planner::new(PlannerConfig {
+        heuristic: heuristic("hmax").unwrap(),
+        ..PlannerConfig::default()
+    });
+    g.bench_function(BenchmarkId::new("at-once-hmax", &p.name), |b| {
+        b.iter(|| {
+            let report = planner.plan(&*actions, &p.start, &p.goal).expect("plans");
+            assert_eq!(black_box(report).plan().expect("solved").cost, best);
+        });
+    });
+    g.finish();
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let reference = [
@@ -327,6 +410,7 @@ fn main() {
     }
     bench_throughput(&mut c, &families);
     bench_scaling(&mut c);
+    bench_sliced(&mut c);
     bench_meeting(&mut c);
     c.final_summary();
     #[cfg(feature = "peers")]

@@ -699,6 +699,9 @@ pub struct Agent<D: AgentDomain, C = ()> {
     buffer: PlanBuffer<D>,
     current: Option<CurrentPlan<D::State, D::ActionId>>,
     search: Option<Search<D>>,
+    /// The last sliced search that ended: a new one for its goal goes on
+    /// from it ([`PlanJob::replan`]), keeping the heuristic it made.
+    finished: Option<Search<D>>,
     carried: Option<Carried<D::ActionId>>,
     /// Goals that found no plan from this view: not tried again until the
     /// view changes.
@@ -729,6 +732,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
             buffer: PlanBuffer::new(),
             current: None,
             search: None,
+            finished: None,
             carried: None,
             given_up: None,
             observers: Vec::new(),
@@ -800,6 +804,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
         self.planner = Planner::new(config);
         self.current = None;
         self.search = None;
+        self.finished = None;
         self.carried = None;
         self.given_up = None;
         self
@@ -1033,6 +1038,7 @@ impl<D: AgentDomain, C> Agent<D, C> {
     /// ```
     pub fn record_traces(&mut self, record: bool) -> &mut Self {
         self.record_traces = record;
+        self.finished = None; // its job records as it was told
         self
     }
 
@@ -1306,15 +1312,24 @@ impl<D: AgentDomain, C> Agent<D, C> {
                 AtOnce::Slice(left) => budget = left,
             }
         }
-        let search = self.search.take().unwrap_or_else(|| Search {
-            goal,
-            job: PlanJob::new(
-                Arc::clone(&self.domain),
-                view.clone(),
-                self.goals[goal].goal.clone(),
-            )
-            .record_trace(self.record_traces),
-        });
+        let search = self
+            .search
+            .take()
+            .unwrap_or_else(|| match self.finished.take() {
+                Some(mut done) if done.goal == goal => {
+                    done.job.replan(view.clone());
+                    done
+                }
+                _ => Search {
+                    goal,
+                    job: PlanJob::new(
+                        Arc::clone(&self.domain),
+                        view.clone(),
+                        self.goals[goal].goal.clone(),
+                    )
+                    .record_trace(self.record_traces),
+                },
+            });
         self.search_for(search, view, budget)
     }
 
@@ -1402,7 +1417,9 @@ impl<D: AgentDomain, C> Agent<D, C> {
         };
         let from_view = search.job.start() == view;
         let trace = search.job.trace().cloned();
-        self.settle(search.goal, report, from_view, trace, view, left)
+        let goal = search.goal;
+        self.finished = Some(search);
+        self.settle(goal, report, from_view, trace, view, left)
     }
 
     /// Acts on a finished search for `goal`: follows its plan if it still
@@ -1611,10 +1628,12 @@ impl<D: AgentDomain, C> Agent<D, C> {
         if let Some(carried) = &mut self.carried {
             carried.goal = after(carried.goal);
         }
-        match &mut self.search {
-            Some(search) if search.goal == goal => self.search = None,
-            Some(search) => search.goal = after(search.goal),
-            None => {}
+        for search in [&mut self.search, &mut self.finished] {
+            match search {
+                Some(s) if s.goal == goal => *search = None,
+                Some(s) => s.goal = after(s.goal),
+                None => {}
+            }
         }
         if let Some((_, given_up)) = &mut self.given_up {
             given_up.retain(|&g| g != goal);

@@ -88,6 +88,20 @@ impl<B: Bits + Send + Sync> PlanningDomain for ActionSet<B> {
         heuristic
     }
 
+    fn view_owned_forward(
+        &self,
+        heuristic: BoxedHeuristic<'static, WorldState<B>>,
+    ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+        Some(heuristic)
+    }
+
+    fn view_owned_regression(
+        &self,
+        heuristic: BoxedHeuristic<'static, PartialState<B>>,
+    ) -> Option<BoxedHeuristic<'static, PartialState<B>>> {
+        Some(heuristic)
+    }
+
     fn quick_forward_heuristic<'a>(
         &'a self,
         name: &str,

@@ -79,6 +79,20 @@ impl PlanningDomain for Domain {
         heuristic
     }
 
+    fn view_owned_forward(
+        &self,
+        heuristic: BoxedHeuristic<'static, State>,
+    ) -> Option<BoxedHeuristic<'static, State>> {
+        Some(heuristic)
+    }
+
+    fn view_owned_regression(
+        &self,
+        heuristic: BoxedHeuristic<'static, Subgoal>,
+    ) -> Option<BoxedHeuristic<'static, Subgoal>> {
+        Some(heuristic)
+    }
+
     /// `blind` has a quick form here (the registry's values, without its
     /// table of action views).
     fn quick_forward_heuristic<'a>(

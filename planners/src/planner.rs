@@ -594,6 +594,47 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         })
     }
 
+    /// The configured forward heuristic in the form that owns what it
+    /// reads, which a sliced job keeps between slices: where it is one
+    /// registered heuristic (not a custom closure, not an alternation)
+    /// whose factory and the domain's view have that form; `None`
+    /// otherwise (the job then makes it anew each slice).
+    pub(crate) fn owned_forward_heuristic(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+    ) -> Option<BoxedHeuristic<'static, D::State>> {
+        if self.forward.is_some() {
+            return None;
+        }
+        let (view_start, view_goal) = domain.view_problem(start, goal);
+        let made =
+            self.config
+                .heuristic
+                .forward_owned(domain.task_view(), &view_start, &view_goal)?;
+        domain.view_owned_forward(made)
+    }
+
+    /// The configured regression heuristic in the form that owns what it
+    /// reads; see [`owned_forward_heuristic`](Self::owned_forward_heuristic).
+    pub(crate) fn owned_regression_heuristic(
+        &self,
+        domain: &D,
+        start: &D::State,
+        goal: &D::Goal,
+    ) -> Option<BoxedHeuristic<'static, D::Subgoal>> {
+        if self.regression.is_some() {
+            return None;
+        }
+        let (view_start, view_goal) = domain.view_problem(start, goal);
+        let made =
+            self.config
+                .heuristic
+                .regression_owned(domain.task_view(), &view_start, &view_goal)?;
+        domain.view_owned_regression(made)
+    }
+
     /// Calls `then` with a maker of the forward heuristics (the custom
     /// one, or the config's parts), which may borrow the view's start and
     /// goal; each call makes them anew.

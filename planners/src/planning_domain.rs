@@ -133,6 +133,29 @@ pub trait PlanningDomain: Sync {
         heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::Subgoal>,
     ) -> BoxedHeuristic<'a, Self::Subgoal>;
 
+    /// [`view_forward`](Self::view_forward) for a heuristic that owns what
+    /// it reads, keeping it owned; `None` (the default) where the domain's
+    /// adapter would borrow the domain. A sliced
+    /// [`PlanJob`](crate::PlanJob) keeps such a heuristic between slices.
+    fn view_owned_forward(
+        &self,
+        heuristic: BoxedHeuristic<'static, <Self::View as TaskView>::State>,
+    ) -> Option<BoxedHeuristic<'static, Self::State>> {
+        let _ = heuristic;
+        None
+    }
+
+    /// [`view_regression`](Self::view_regression) for a heuristic that
+    /// owns what it reads; see
+    /// [`view_owned_forward`](Self::view_owned_forward).
+    fn view_owned_regression(
+        &self,
+        heuristic: BoxedHeuristic<'static, <Self::View as TaskView>::Subgoal>,
+    ) -> Option<BoxedHeuristic<'static, Self::Subgoal>> {
+        let _ = heuristic;
+        None
+    }
+
     /// The built-in heuristic `name` (`blind`, `mismatch` or `hmax`) for
     /// forward search towards `goal`, made without the registry's set-up
     /// and statically dispatched, where the domain has such a form for this
@@ -318,6 +341,20 @@ impl<D: PlanningDomain + Send> PlanningDomain for std::sync::Arc<D> {
         heuristic: BoxedHeuristic<'a, <Self::View as TaskView>::Subgoal>,
     ) -> BoxedHeuristic<'a, Self::Subgoal> {
         (**self).view_regression(heuristic)
+    }
+
+    fn view_owned_forward(
+        &self,
+        heuristic: BoxedHeuristic<'static, <Self::View as TaskView>::State>,
+    ) -> Option<BoxedHeuristic<'static, Self::State>> {
+        (**self).view_owned_forward(heuristic)
+    }
+
+    fn view_owned_regression(
+        &self,
+        heuristic: BoxedHeuristic<'static, <Self::View as TaskView>::Subgoal>,
+    ) -> Option<BoxedHeuristic<'static, Self::Subgoal>> {
+        (**self).view_owned_regression(heuristic)
     }
 
     fn quick_forward_heuristic<'a>(

@@ -1,7 +1,7 @@
 //! Planning sliced across game frames: a plan in progress that owns what it
 //! needs, advanced a budget at a time, and resumed where it stopped.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use search_core::{Heuristic, Search, SearchSpace, SearchState, Statistics, Status, Trace};
@@ -101,15 +101,54 @@ impl<N, Id> Side<N, Id> {
     }
 }
 
+/// A direction's heuristic as a job holds it between slices.
+enum Kept<N> {
+    /// Not asked for yet: the direction's first slice asks the planner.
+    Unasked,
+    /// Made once, in the form that owns what it reads, and lent to every
+    /// slice's search. The mutex is never locked (the job reaches it
+    /// through `&mut`): it makes the job `Sync`, as a Bevy component must
+    /// be, around a heuristic that is only `Send`.
+    Owned(Mutex<BoxedHeuristic<'static, N>>),
+    /// The planner has no owned form of it: made anew each slice.
+    Remade,
+}
+
+impl<N> Kept<N> {
+    /// The owned heuristic, asking `make` for it on the first call.
+    fn get_or_make(
+        &mut self,
+        make: impl FnOnce() -> Option<BoxedHeuristic<'static, N>>,
+    ) -> Option<&mut BoxedHeuristic<'static, N>> {
+        if matches!(self, Kept::Unasked) {
+            *self = make().map_or(Kept::Remade, |h| Kept::Owned(Mutex::new(h)));
+        }
+        match self {
+            Kept::Owned(heuristic) => {
+                Some(heuristic.get_mut().unwrap_or_else(PoisonError::into_inner))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A plan in progress, advanced a slice at a time.
 ///
 /// A [`PlanJob`] shares its domain through an [`Arc`] and owns its start,
 /// goal and searches ([`SearchState`]), so it can live in a component
 /// between frames and move between threads. Each
-/// [`advance`](PlanJob::advance) makes the searches' spaces and heuristics
-/// anew from the domain (they borrow it) and goes on for at most a
-/// [`Budget`]. The built-in heuristics give the same values every time they
-/// are made, so a plan sliced over many ticks is the plan of one call.
+/// [`advance`](PlanJob::advance) makes the searches' spaces anew from the
+/// domain (they borrow it) and goes on for at most a [`Budget`].
+///
+/// The heuristics are made once per direction and kept from slice to
+/// slice where they own what they read: the built-in `hmax`, `hadd`,
+/// `ff`, `mismatch` and `mismatch-admissible` on atomic domains and
+/// grounded PDDL tasks without axioms, `lmcut` forward, and `hrmax` on
+/// factored domains (a factory says so with
+/// [`forward_owned`](crate::heuristics::HeuristicFactory::forward_owned)).
+/// The others borrow the domain, so each slice makes them anew; the
+/// built-in ones give the same values every time they are made, so a plan
+/// sliced over many ticks is the plan of one call either way.
 ///
 /// It plans as the [`Planner`] given to [`advance`](PlanJob::advance) is
 /// configured (direction, algorithm, heuristic, limits); give it the same
@@ -150,6 +189,8 @@ pub struct PlanJob<D: PlanningDomain> {
     goal: D::Goal,
     forward: Side<D::State, D::ActionId>,
     regression: Side<D::Subgoal, D::ActionId>,
+    forward_heuristic: Kept<D::State>,
+    regression_heuristic: Kept<D::Subgoal>,
     /// Expansions and wall time over every slice so far.
     spent: (u64, Duration),
     setup_time: Duration,
@@ -171,6 +212,8 @@ impl<D: PlanningDomain> PlanJob<D> {
             goal,
             forward: Side::Unused,
             regression: Side::Unused,
+            forward_heuristic: Kept::Unasked,
+            regression_heuristic: Kept::Unasked,
             spent: (0, Duration::ZERO),
             setup_time: Duration::ZERO,
             notes: Vec::new(),
@@ -178,6 +221,48 @@ impl<D: PlanningDomain> PlanJob<D> {
             record_trace: false,
             trace: None,
         }
+    }
+
+    /// Starts planning again, from `start` toward the same goal: the
+    /// searches, report and spending begin anew, and the forward heuristic
+    /// made for this goal is kept where it owns what it reads (see the
+    /// type's docs), so an agent that replans toward one goal builds its
+    /// tables once. (The regression heuristic estimates from the start, so
+    /// it is made anew.) Give the job the same planner as before.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use planners::heuristics::heuristic;
+    /// use planners::{Budget, PlanJob, Planner, PlannerConfig};
+    /// use state_atomic::ActionSet;
+    ///
+    /// let mut actions = ActionSet::<u64>::new();
+    /// actions.add_action("cook", 10).pre("has_groceries", true).eff("has_food", true);
+    /// actions.add_action("eat", 5).pre("has_food", true).eff("fed", true);
+    /// let actions = Arc::new(actions);
+    /// let goal = actions.partial([("fed", true)]).unwrap();
+    /// let planner = Planner::new(PlannerConfig { heuristic: heuristic("hmax").unwrap(), ..PlannerConfig::default() });
+    ///
+    /// let mut job = PlanJob::new(Arc::clone(&actions), actions.state(["has_groceries"]).unwrap(), goal);
+    /// while job.advance(&planner, Budget::Expansions(1)).unwrap().is_none() {}
+    /// job.replan(actions.state(["has_food"]).unwrap());
+    /// let report = loop {
+    ///     if let Some(report) = job.advance(&planner, Budget::Expansions(1)).unwrap() {
+    ///         break report;
+    ///     }
+    /// };
+    /// assert_eq!(report.plan().unwrap().cost, 5);
+    /// ```
+    pub fn replan(&mut self, start: D::State) {
+        self.start = start;
+        self.forward = Side::Unused;
+        self.regression = Side::Unused;
+        self.regression_heuristic = Kept::Unasked;
+        self.spent = (0, Duration::ZERO);
+        self.setup_time = Duration::ZERO;
+        self.notes.clear();
+        self.report = None;
+        self.trace = None;
     }
 
     /// Records the searches' traces (off by default), to be read with
@@ -280,25 +365,44 @@ impl<D: PlanningDomain> PlanJob<D> {
         if self.forward.is_running() {
             let space = domain.forward(goal)?;
             let side = std::mem::replace(&mut self.forward, Side::Unused);
-            self.forward = planner.with_forward_heuristics(domain, start, goal, |make| {
-                let heuristics = make()?;
+            let buffers = &planner.forward_buffers;
+            let first = || start.clone();
+            let name = |trace| PlanTrace::forward(domain, trace);
+            let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
+            let owned = self
+                .forward_heuristic
+                .get_or_make(|| planner.owned_forward_heuristic(domain, start, goal));
+            self.forward = if let Some(heuristic) = owned {
                 self.setup_time += setup.elapsed();
-                let buffers = &planner.forward_buffers;
-                let first = || start.clone();
-                let name = |trace| PlanTrace::forward(domain, trace);
-                let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
+                let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
                 advance_side(
                     planner,
                     &space,
                     side,
                     first,
-                    heuristics,
+                    vec![lent],
                     buffers,
                     share,
                     |a| a,
                     naming,
-                )
-            })?;
+                )?
+            } else {
+                planner.with_forward_heuristics(domain, start, goal, |make| {
+                    let heuristics = make()?;
+                    self.setup_time += setup.elapsed();
+                    advance_side(
+                        planner,
+                        &space,
+                        side,
+                        first,
+                        heuristics,
+                        buffers,
+                        share,
+                        |a| a,
+                        naming,
+                    )
+                })?
+            };
         }
         let forward_settled = self
             .forward
@@ -308,13 +412,31 @@ impl<D: PlanningDomain> PlanJob<D> {
             let side = std::mem::replace(&mut self.regression, Side::Unused);
             let setup = Instant::now();
             let advanced = domain.regression(start, goal).and_then(|(space, node)| {
+                let buffers = &planner.regression_buffers;
+                let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+                let name = |trace| PlanTrace::regression(domain, trace);
+                let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
+                let owned = self
+                    .regression_heuristic
+                    .get_or_make(|| planner.owned_regression_heuristic(domain, start, goal));
+                if let Some(heuristic) = owned {
+                    self.setup_time += setup.elapsed();
+                    let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
+                    return advance_side(
+                        planner,
+                        &space,
+                        side,
+                        || node,
+                        vec![lent],
+                        buffers,
+                        share,
+                        order,
+                        naming,
+                    );
+                }
                 planner.with_regression_heuristics(domain, start, goal, |make| {
                     let heuristics = make()?;
                     self.setup_time += setup.elapsed();
-                    let buffers = &planner.regression_buffers;
-                    let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
-                    let name = |trace| PlanTrace::regression(domain, trace);
-                    let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
                     advance_side(
                         planner,
                         &space,

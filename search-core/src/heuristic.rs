@@ -156,10 +156,11 @@ where
     }
 }
 
-/// Boxed heuristic objects (with or without `Send`) are heuristics too.
+/// Heuristic objects, boxed or borrowed (with or without `Send`), are
+/// heuristics too: a search can run on one lent to it and handed back.
 macro_rules! boxed_heuristic {
-    ($($bounds:tt)*) => {
-        impl<N, C> Heuristic<N, C> for Box<dyn Heuristic<N, C> $($bounds)* + '_> {
+    (@ $object:ty) => {
+        impl<N, C> Heuristic<N, C> for $object {
             fn estimate(&mut self, node: &N) -> Estimate<C> {
                 (**self).estimate(node)
             }
@@ -188,6 +189,10 @@ macro_rules! boxed_heuristic {
                 (**self).set_memory_budget(bytes);
             }
         }
+    };
+    ($($bounds:tt)*) => {
+        boxed_heuristic!(@ Box<dyn Heuristic<N, C> $($bounds)* + '_>);
+        boxed_heuristic!(@ &mut (dyn Heuristic<N, C> $($bounds)* + '_));
     };
 }
 

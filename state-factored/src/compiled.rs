@@ -157,7 +157,9 @@ pub(crate) fn holds(checks: &[Check], slots: &[u64]) -> bool {
 /// check: a mask where `W` is a power of two; `W = 0` has no checks).
 #[inline]
 pub(crate) fn holds_fixed<const W: usize>(checks: &[Check], slots: &[u64; W]) -> bool {
-    checks.iter().all(|c| c.holds(slots[c.var as usize % W.max(1)]))
+    checks
+        .iter()
+        .all(|c| c.holds(slots[c.var as usize % W.max(1)]))
 }
 
 /// A row's count of checks or writes; an action never holds `u32::MAX`.

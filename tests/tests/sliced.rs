@@ -4,10 +4,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use planners::heuristics::heuristic;
-use planners::{Budget, Direction, PlanError, PlanJob, PlanOutcome, Planner, PlannerConfig};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use planners::heuristics::{heuristic, AtomicFactory, NamedHeuristic};
+use planners::{
+    BoxedHeuristic, Budget, Direction, PlanError, PlanJob, PlanOutcome, Planner, PlannerConfig,
+};
 use search_core::{Algorithm, Limit, SearchLimits};
-use state_atomic::problems;
+use state_atomic::{problems, ActionSet, Bits, PartialState, RelaxedForward, WorldState};
 use state_factored::{Action, Domain, Predicate, Schema};
 
 fn planner(direction: Direction, name: &str) -> Planner<'static, state_atomic::ActionSet> {
@@ -44,7 +48,7 @@ fn a_hard_plan_sliced_over_a_hundred_ticks_is_the_plan_of_one_call() {
         Direction::Regression,
         Direction::Portfolio,
     ] {
-        for name in ["blind", "hmax"] {
+        for name in ["blind", "hmax", "ff", "lmcut"] {
             let planner = planner(direction, name);
             let whole = planner
                 .plan(&*actions, &problem.start, &problem.goal)
@@ -74,7 +78,8 @@ fn a_hard_plan_sliced_over_a_hundred_ticks_is_the_plan_of_one_call() {
                     whole.regression.as_ref().map(|s| s.expanded),
                     "{at}"
                 );
-                assert!(ticks >= 100, "{at}");
+                let fewest = usize::try_from(expanded).unwrap().min(100);
+                assert!(ticks >= fewest, "{at}");
                 assert_eq!(job.spent().0, expanded, "{at}");
             }
             // A finished job gives its report again.
@@ -173,4 +178,104 @@ fn a_plan_job_can_move_between_threads() {
     fn send_and_sync<T: Send + Sync>() {}
     send_and_sync::<PlanJob<state_atomic::ActionSet>>();
     send_and_sync::<PlanJob<Domain>>();
+}
+
+/// `h_max` forward, counting the heuristics it makes: owned ones (when
+/// `owned`) and borrowing ones.
+struct Counted {
+    owned: bool,
+    made_owned: Arc<AtomicUsize>,
+    made_borrowing: Arc<AtomicUsize>,
+}
+
+impl AtomicFactory for Counted {
+    fn forward<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        self.made_borrowing.fetch_add(1, Ordering::Relaxed);
+        Some(Box::new(RelaxedForward::h_max(actions, goal.clone())))
+    }
+
+    fn regression<'a, B: Bits>(
+        &self,
+        _: &'a ActionSet<B>,
+        _: &'a WorldState<B>,
+        _: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        None
+    }
+
+    fn forward_owned<B: Bits>(
+        &self,
+        actions: &ActionSet<B>,
+        _: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+        if !self.owned {
+            return None;
+        }
+        self.made_owned.fetch_add(1, Ordering::Relaxed);
+        Some(Box::new(RelaxedForward::h_max(actions, goal.clone())))
+    }
+}
+
+#[test]
+fn a_sliced_job_keeps_an_owned_heuristic_across_slices_and_replans() {
+    let problem = problems::chains::<u64>(24, 3).unwrap();
+    let actions = Arc::new(problem.actions.clone());
+    for owned in [true, false] {
+        let (made_owned, made_borrowing) = (Arc::default(), Arc::default());
+        let counted = NamedHeuristic::builder("counted-hmax", "h_max, counted")
+            .admissible()
+            .atomic(Counted {
+                owned,
+                made_owned: Arc::clone(&made_owned),
+                made_borrowing: Arc::clone(&made_borrowing),
+            })
+            .build();
+        let planner = Planner::new(PlannerConfig {
+            heuristic: counted,
+            ..PlannerConfig::default()
+        });
+        let whole = planner
+            .plan(&*actions, &problem.start, &problem.goal)
+            .unwrap();
+        let at_once = made_borrowing.load(Ordering::Relaxed);
+        let mut job = PlanJob::new(Arc::clone(&actions), problem.start, problem.goal);
+        let (sliced, slices) = run_sliced(&mut job, &planner, Budget::Expansions(2));
+        assert!(slices > 10, "{slices} slices");
+        let expanded = |report: &planners::PlanReport<_>| report.forward.as_ref().unwrap().expanded;
+        assert_eq!(sliced.plan(), whole.plan());
+        assert_eq!(expanded(&sliced), expanded(&whole));
+        let made = |counter: &AtomicUsize| counter.load(Ordering::Relaxed);
+        if owned {
+            assert_eq!((made(&made_owned), made(&made_borrowing)), (1, at_once));
+        } else {
+            // Without an owned form each slice makes the heuristic anew.
+            assert_eq!(made(&made_borrowing), at_once + slices);
+        }
+
+        // Replanning toward the same goal from the middle of the plan
+        // keeps the owned heuristic and finds the rest of the plan.
+        let plan = whole.plan().unwrap();
+        let middle = actions
+            .replay(problem.start, &plan.actions[..plan.actions.len() / 2])
+            .unwrap();
+        let rest = planner.plan(&*actions, &middle, &problem.goal).unwrap();
+        let borrowing_before = made(&made_borrowing);
+        job.replan(middle);
+        assert!(!job.is_finished());
+        let (replanned, more) = run_sliced(&mut job, &planner, Budget::Expansions(2));
+        assert_eq!(replanned.plan(), rest.plan());
+        assert_eq!(expanded(&replanned), expanded(&rest));
+        assert_eq!(job.spent().0, expanded(&rest));
+        if owned {
+            assert_eq!(made(&made_owned), 1, "kept over the replan");
+        } else {
+            assert_eq!(made(&made_borrowing), borrowing_before + more);
+        }
+    }
 }

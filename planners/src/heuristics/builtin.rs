@@ -186,7 +186,9 @@ impl HeuristicFactory for BlindFactory {
     }
 }
 
-/// An atomic built-in: one expression per direction.
+/// An atomic built-in that owns what it reads: one expression per
+/// direction, made as the owned heuristic a sliced job keeps
+/// ([`AtomicFactory::forward_owned`]) and lent to every other search.
 macro_rules! atomic_factory {
     ($name:ident, |$a:ident, $s:ident, $g:ident| $forward:expr, $regression:expr) => {
         struct $name;
@@ -194,20 +196,38 @@ macro_rules! atomic_factory {
         impl AtomicFactory for $name {
             fn forward<'a, B: Bits>(
                 &self,
-                $a: &'a ActionSet<B>,
-                $s: &'a WorldState<B>,
-                $g: &'a PartialState<B>,
+                actions: &'a ActionSet<B>,
+                start: &'a WorldState<B>,
+                goal: &'a PartialState<B>,
             ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
-                let _ = $s;
-                Some(Box::new($forward))
+                self.forward_owned(actions, start, goal)
             }
 
             fn regression<'a, B: Bits>(
                 &self,
-                $a: &'a ActionSet<B>,
-                $s: &'a WorldState<B>,
-                $g: &'a PartialState<B>,
+                actions: &'a ActionSet<B>,
+                start: &'a WorldState<B>,
+                goal: &'a PartialState<B>,
             ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+                self.regression_owned(actions, start, goal)
+            }
+
+            fn forward_owned<B: Bits>(
+                &self,
+                $a: &ActionSet<B>,
+                $s: &WorldState<B>,
+                $g: &PartialState<B>,
+            ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+                let _ = $s;
+                Some(Box::new($forward))
+            }
+
+            fn regression_owned<B: Bits>(
+                &self,
+                $a: &ActionSet<B>,
+                $s: &WorldState<B>,
+                $g: &PartialState<B>,
+            ) -> Option<BoxedHeuristic<'static, PartialState<B>>> {
                 let _ = $g;
                 Some(Box::new($regression))
             }
@@ -246,11 +266,42 @@ atomic_factory!(
     |a, s, g| RelaxedForward::h_ff(a, g.clone()),
     RelaxedRegression::h_ff(a, s.clone())
 );
-atomic_factory!(
-    LmCutFactory,
-    |a, s, g| LmCut::new(a, g.clone()),
-    LmCutRegression::new(a, s.clone(), g.clone())
-);
+
+/// LM-cut: forward it owns its tables; in regression it reads the task.
+struct LmCutFactory;
+
+impl AtomicFactory for LmCutFactory {
+    fn forward<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, WorldState<B>>> {
+        self.forward_owned(actions, start, goal)
+    }
+
+    fn regression<'a, B: Bits>(
+        &self,
+        actions: &'a ActionSet<B>,
+        start: &'a WorldState<B>,
+        goal: &'a PartialState<B>,
+    ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
+        Some(Box::new(LmCutRegression::new(
+            actions,
+            start.clone(),
+            goal.clone(),
+        )))
+    }
+
+    fn forward_owned<B: Bits>(
+        &self,
+        actions: &ActionSet<B>,
+        _start: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+        Some(Box::new(LmCut::new(actions, goal.clone())))
+    }
+}
 
 /// iPDB: forward only (its databases hold distances to the goal).
 struct IpdbFactory;
@@ -501,17 +552,18 @@ macro_rules! forward_factored_factory {
     };
 }
 
-/// `hrmax`: forward toward the goal, in regression from the start.
+/// `hrmax`: forward toward the goal, in regression from the start; it
+/// owns its tables, so a sliced job keeps it.
 struct RmaxFactory;
 
 impl FactoredFactory for RmaxFactory {
     fn forward<'a>(
         &self,
         domain: &'a Domain,
-        _start: &'a State,
+        start: &'a State,
         goal: &'a Goal,
     ) -> Option<BoxedHeuristic<'a, State>> {
-        Some(Box::new(NumericRmax::new(domain, goal)?))
+        self.forward_owned(domain, start, goal)
     }
 
     fn regression<'a>(
@@ -520,6 +572,24 @@ impl FactoredFactory for RmaxFactory {
         start: &'a State,
         goal: &'a Goal,
     ) -> Option<BoxedHeuristic<'a, Subgoal>> {
+        self.regression_owned(domain, start, goal)
+    }
+
+    fn forward_owned(
+        &self,
+        domain: &Domain,
+        _start: &State,
+        goal: &Goal,
+    ) -> Option<BoxedHeuristic<'static, State>> {
+        Some(Box::new(NumericRmax::new(domain, goal)?))
+    }
+
+    fn regression_owned(
+        &self,
+        domain: &Domain,
+        start: &State,
+        goal: &Goal,
+    ) -> Option<BoxedHeuristic<'static, Subgoal>> {
         Some(Box::new(NumericRmax::regression(domain, start, goal)?))
     }
 }

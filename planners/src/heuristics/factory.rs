@@ -69,6 +69,35 @@ pub trait HeuristicFactory: Send + Sync + 'static {
         start: &'a T::State,
         goal: &'a T::Goal,
     ) -> Option<BoxedHeuristic<'a, T::Subgoal>>;
+
+    /// [`forward`](Self::forward)'s heuristic in a form that owns what it
+    /// reads (its tables, a copy of the goal: no borrow), if the factory
+    /// has one; it must give `forward`'s values. A sliced
+    /// [`PlanJob`](crate::PlanJob) keeps it from slice to slice (and
+    /// [`replan`](crate::PlanJob::replan) toward the same goal), where it
+    /// makes a borrowing one anew each slice. `None`, the default: the job
+    /// does that.
+    fn forward_owned<T: TaskView>(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::State>> {
+        let _ = (task, start, goal);
+        None
+    }
+
+    /// [`regression`](Self::regression)'s heuristic in a form that owns
+    /// what it reads; see [`forward_owned`](Self::forward_owned).
+    fn regression_owned<T: TaskView>(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::Subgoal>> {
+        let _ = (task, start, goal);
+        None
+    }
 }
 
 /// Makes a heuristic for atomic tasks of every width (`u64`,
@@ -92,6 +121,30 @@ pub trait AtomicFactory: Send + Sync + 'static {
         start: &'a WorldState<B>,
         goal: &'a PartialState<B>,
     ) -> Option<BoxedHeuristic<'a, PartialState<B>>>;
+
+    /// [`forward`](Self::forward)'s heuristic owning what it reads; see
+    /// [`HeuristicFactory::forward_owned`]. `None` by default.
+    fn forward_owned<B: Bits>(
+        &self,
+        actions: &ActionSet<B>,
+        start: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+        let _ = (actions, start, goal);
+        None
+    }
+
+    /// [`regression`](Self::regression)'s heuristic owning what it reads;
+    /// see [`HeuristicFactory::forward_owned`]. `None` by default.
+    fn regression_owned<B: Bits>(
+        &self,
+        actions: &ActionSet<B>,
+        start: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Option<BoxedHeuristic<'static, PartialState<B>>> {
+        let _ = (actions, start, goal);
+        None
+    }
 }
 
 /// Makes a heuristic for factored domains. Skipped on atomic problems.
@@ -112,6 +165,30 @@ pub trait FactoredFactory: Send + Sync + 'static {
         start: &'a State,
         goal: &'a Goal,
     ) -> Option<BoxedHeuristic<'a, Subgoal>>;
+
+    /// [`forward`](Self::forward)'s heuristic owning what it reads; see
+    /// [`HeuristicFactory::forward_owned`]. `None` by default.
+    fn forward_owned(
+        &self,
+        domain: &Domain,
+        start: &State,
+        goal: &Goal,
+    ) -> Option<BoxedHeuristic<'static, State>> {
+        let _ = (domain, start, goal);
+        None
+    }
+
+    /// [`regression`](Self::regression)'s heuristic owning what it reads;
+    /// see [`HeuristicFactory::forward_owned`]. `None` by default.
+    fn regression_owned(
+        &self,
+        domain: &Domain,
+        start: &State,
+        goal: &Goal,
+    ) -> Option<BoxedHeuristic<'static, Subgoal>> {
+        let _ = (domain, start, goal);
+        None
+    }
 }
 
 /// A factory for one concrete task type `T`: what the table holds.
@@ -129,6 +206,20 @@ pub(crate) trait Make<T: TaskView>: Send + Sync {
         start: &'a T::State,
         goal: &'a T::Goal,
     ) -> Option<BoxedHeuristic<'a, T::Subgoal>>;
+
+    fn forward_owned(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::State>>;
+
+    fn regression_owned(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::Subgoal>>;
 }
 
 struct Generic<F>(Arc<F>);
@@ -150,6 +241,24 @@ impl<F: HeuristicFactory, T: TaskView> Make<T> for Generic<F> {
         goal: &'a T::Goal,
     ) -> Option<BoxedHeuristic<'a, T::Subgoal>> {
         self.0.regression(task, start, goal)
+    }
+
+    fn forward_owned(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::State>> {
+        self.0.forward_owned(task, start, goal)
+    }
+
+    fn regression_owned(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::Subgoal>> {
+        self.0.regression_owned(task, start, goal)
     }
 }
 
@@ -173,6 +282,24 @@ impl<F: AtomicFactory, B: Bits> Make<ActionSet<B>> for Atomic<F> {
     ) -> Option<BoxedHeuristic<'a, PartialState<B>>> {
         self.0.regression(actions, start, goal)
     }
+
+    fn forward_owned(
+        &self,
+        actions: &ActionSet<B>,
+        start: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+        self.0.forward_owned(actions, start, goal)
+    }
+
+    fn regression_owned(
+        &self,
+        actions: &ActionSet<B>,
+        start: &WorldState<B>,
+        goal: &PartialState<B>,
+    ) -> Option<BoxedHeuristic<'static, PartialState<B>>> {
+        self.0.regression_owned(actions, start, goal)
+    }
 }
 
 struct Factored<F>(Arc<F>);
@@ -194,6 +321,24 @@ impl<F: FactoredFactory> Make<Domain> for Factored<F> {
         goal: &'a Goal,
     ) -> Option<BoxedHeuristic<'a, Subgoal>> {
         self.0.regression(domain, start, goal)
+    }
+
+    fn forward_owned(
+        &self,
+        domain: &Domain,
+        start: &State,
+        goal: &Goal,
+    ) -> Option<BoxedHeuristic<'static, State>> {
+        self.0.forward_owned(domain, start, goal)
+    }
+
+    fn regression_owned(
+        &self,
+        domain: &Domain,
+        start: &State,
+        goal: &Goal,
+    ) -> Option<BoxedHeuristic<'static, Subgoal>> {
+        self.0.regression_owned(domain, start, goal)
     }
 }
 

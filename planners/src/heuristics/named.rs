@@ -289,6 +289,42 @@ impl NamedHeuristic {
             .ok_or_else(|| self.unsupported::<T>(Direction::Regression))
     }
 
+    /// The forward heuristic in the form that owns what it reads
+    /// ([`HeuristicFactory::forward_owned`](super::HeuristicFactory::forward_owned)),
+    /// where [`forward`](Self::forward) would make one and the factory has
+    /// that form; `None` otherwise.
+    pub(crate) fn forward_owned<T: TaskView>(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::State>> {
+        self.single().ok()?;
+        self.fixed_costs_of(task).ok()?;
+        self.0
+            .slots
+            .get::<T>()
+            .filter(|_| self.0.info.directions.serve(Direction::Forward))?
+            .forward_owned(task, start, goal)
+    }
+
+    /// The regression heuristic in the form that owns what it reads; see
+    /// [`forward_owned`](Self::forward_owned).
+    pub(crate) fn regression_owned<T: TaskView>(
+        &self,
+        task: &T,
+        start: &T::State,
+        goal: &T::Goal,
+    ) -> Option<BoxedHeuristic<'static, T::Subgoal>> {
+        self.single().ok()?;
+        self.fixed_costs_of(task).ok()?;
+        self.0
+            .slots
+            .get::<T>()
+            .filter(|_| self.0.info.directions.serve(Direction::Regression))?
+            .regression_owned(task, start, goal)
+    }
+
     /// An alternation makes no single heuristic.
     fn single(&self) -> Result<(), PlanError> {
         if self.0.parts.is_empty() {

@@ -669,6 +669,22 @@ impl<B: Bits> PlanningDomain for Task<B> {
         heuristic
     }
 
+    /// Owned where no axiom closes a state (the closing adapter reads the
+    /// task's axioms).
+    fn view_owned_forward(
+        &self,
+        heuristic: BoxedHeuristic<'static, WorldState<B>>,
+    ) -> Option<BoxedHeuristic<'static, WorldState<B>>> {
+        self.derived.is_none().then_some(heuristic)
+    }
+
+    fn view_owned_regression(
+        &self,
+        heuristic: BoxedHeuristic<'static, PartialState<B>>,
+    ) -> Option<BoxedHeuristic<'static, PartialState<B>>> {
+        Some(heuristic)
+    }
+
     fn action_name(&self, id: ActionId) -> &str {
         self.actions.name(id)
     }
