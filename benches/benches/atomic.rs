@@ -336,7 +336,7 @@ fn bench_sliced(c: &mut Criterion) {
         .admissible()
         .atomic(RemadeHmax)
         .build();
-    let best = optimum(&p);
+    let best = u64::from(optimum(&p));
     for (label, h) in [
         ("kept-hmax", heuristic("hmax").unwrap()),
         ("remade-hmax", remade),
@@ -345,7 +345,7 @@ fn bench_sliced(c: &mut Criterion) {
             heuristic: h,
             ..PlannerConfig::default()
         });
-        let sliced = || {
+        let plan_in_slices = || {
             let mut job = PlanJob::new(std::sync::Arc::clone(&actions), p.start, p.goal);
             let mut slices = 0_u32;
             loop {
@@ -356,7 +356,7 @@ fn bench_sliced(c: &mut Criterion) {
                 }
             }
         };
-        let (cost, slices) = sliced();
+        let (cost, slices) = plan_in_slices();
         assert_eq!(cost, best, "{label}");
         eprintln!(
             "{}: sliced-4-{label} cost {cost} in {slices} slices",
@@ -365,7 +365,7 @@ fn bench_sliced(c: &mut Criterion) {
         g.bench_function(
             BenchmarkId::new(format!("sliced-4-{label}"), &p.name),
             |b| {
-                b.iter(|| assert_eq!(black_box(sliced()).0, best));
+                b.iter(|| assert_eq!(black_box(plan_in_slices()).0, best));
             },
         );
     }

@@ -359,98 +359,15 @@ impl<D: PlanningDomain> PlanJob<D> {
         } else {
             budget
         };
-        let domain = &*self.domain;
-        let (start, goal) = (&self.start, &self.goal);
-        let setup = Instant::now();
         if self.forward.is_running() {
-            let space = domain.forward(goal)?;
-            let side = std::mem::replace(&mut self.forward, Side::Unused);
-            let buffers = &planner.forward_buffers;
-            let first = || start.clone();
-            let name = |trace| PlanTrace::forward(domain, trace);
-            let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
-            let owned = self
-                .forward_heuristic
-                .get_or_make(|| planner.owned_forward_heuristic(domain, start, goal));
-            self.forward = if let Some(heuristic) = owned {
-                self.setup_time += setup.elapsed();
-                let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
-                advance_side(
-                    planner,
-                    &space,
-                    side,
-                    first,
-                    vec![lent],
-                    buffers,
-                    share,
-                    |a| a,
-                    naming,
-                )?
-            } else {
-                planner.with_forward_heuristics(domain, start, goal, |make| {
-                    let heuristics = make()?;
-                    self.setup_time += setup.elapsed();
-                    advance_side(
-                        planner,
-                        &space,
-                        side,
-                        first,
-                        heuristics,
-                        buffers,
-                        share,
-                        |a| a,
-                        naming,
-                    )
-                })?
-            };
+            self.advance_forward(planner, share)?;
         }
         let forward_settled = self
             .forward
             .finished()
             .is_some_and(|run| run.outcome.is_definitive());
         if self.regression.is_running() && !forward_settled {
-            let side = std::mem::replace(&mut self.regression, Side::Unused);
-            let setup = Instant::now();
-            let advanced = domain.regression(start, goal).and_then(|(space, node)| {
-                let buffers = &planner.regression_buffers;
-                let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
-                let name = |trace| PlanTrace::regression(domain, trace);
-                let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
-                let owned = self
-                    .regression_heuristic
-                    .get_or_make(|| planner.owned_regression_heuristic(domain, start, goal));
-                if let Some(heuristic) = owned {
-                    self.setup_time += setup.elapsed();
-                    let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
-                    return advance_side(
-                        planner,
-                        &space,
-                        side,
-                        || node,
-                        vec![lent],
-                        buffers,
-                        share,
-                        order,
-                        naming,
-                    );
-                }
-                planner.with_regression_heuristics(domain, start, goal, |make| {
-                    let heuristics = make()?;
-                    self.setup_time += setup.elapsed();
-                    advance_side(
-                        planner,
-                        &space,
-                        side,
-                        || node,
-                        heuristics,
-                        buffers,
-                        share,
-                        order,
-                        naming,
-                    )
-                })
-            });
-            match advanced {
+            match self.advance_regression(planner, share) {
                 Ok(side) => self.regression = side,
                 Err(error) if cannot_regress(&error) && !matches!(self.forward, Side::Unused) => {
                     // A portfolio plans forward alone where regression cannot run.
@@ -464,6 +381,110 @@ impl<D: PlanningDomain> PlanJob<D> {
         self.spent.1 += began.elapsed();
         self.report = self.finish();
         Ok(self.report.clone())
+    }
+
+    /// One slice of the forward search, with the kept heuristic where
+    /// there is one.
+    fn advance_forward(
+        &mut self,
+        planner: &Planner<'_, D>,
+        share: Budget,
+    ) -> Result<(), PlanError> {
+        let domain = &*self.domain;
+        let (start, goal) = (&self.start, &self.goal);
+        let setup = Instant::now();
+        let space = domain.forward(goal)?;
+        let side = std::mem::replace(&mut self.forward, Side::Unused);
+        let buffers = &planner.forward_buffers;
+        let first = || start.clone();
+        let name = |trace| PlanTrace::forward(domain, trace);
+        let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
+        let owned = self
+            .forward_heuristic
+            .get_or_make(|| planner.owned_forward_heuristic(domain, start, goal));
+        self.forward = if let Some(heuristic) = owned {
+            self.setup_time += setup.elapsed();
+            let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
+            advance_side(
+                planner,
+                &space,
+                side,
+                first,
+                vec![lent],
+                buffers,
+                share,
+                |a| a,
+                naming,
+            )?
+        } else {
+            planner.with_forward_heuristics(domain, start, goal, |make| {
+                let heuristics = make()?;
+                self.setup_time += setup.elapsed();
+                advance_side(
+                    planner,
+                    &space,
+                    side,
+                    first,
+                    heuristics,
+                    buffers,
+                    share,
+                    |a| a,
+                    naming,
+                )
+            })?
+        };
+        Ok(())
+    }
+
+    /// One slice of the regression, with the kept heuristic where there is
+    /// one; the side as it stands after it.
+    fn advance_regression(
+        &mut self,
+        planner: &Planner<'_, D>,
+        share: Budget,
+    ) -> Result<Side<D::Subgoal, D::ActionId>, PlanError> {
+        let domain = &*self.domain;
+        let (start, goal) = (&self.start, &self.goal);
+        let side = std::mem::replace(&mut self.regression, Side::Unused);
+        let setup = Instant::now();
+        let (space, node) = domain.regression(start, goal)?;
+        let buffers = &planner.regression_buffers;
+        let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+        let name = |trace| PlanTrace::regression(domain, trace);
+        let naming = self.record_trace.then_some(&name as &dyn Fn(_) -> _);
+        let owned = self
+            .regression_heuristic
+            .get_or_make(|| planner.owned_regression_heuristic(domain, start, goal));
+        if let Some(heuristic) = owned {
+            self.setup_time += setup.elapsed();
+            let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
+            return advance_side(
+                planner,
+                &space,
+                side,
+                || node,
+                vec![lent],
+                buffers,
+                share,
+                order,
+                naming,
+            );
+        }
+        planner.with_regression_heuristics(domain, start, goal, |make| {
+            let heuristics = make()?;
+            self.setup_time += setup.elapsed();
+            advance_side(
+                planner,
+                &space,
+                side,
+                || node,
+                heuristics,
+                buffers,
+                share,
+                order,
+                naming,
+            )
+        })
     }
 
     /// Expansions so far over both directions (finished ones included).

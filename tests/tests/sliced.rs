@@ -245,17 +245,17 @@ fn a_sliced_job_keeps_an_owned_heuristic_across_slices_and_replans() {
             .unwrap();
         let at_once = made_borrowing.load(Ordering::Relaxed);
         let mut job = PlanJob::new(Arc::clone(&actions), problem.start, problem.goal);
-        let (sliced, slices) = run_sliced(&mut job, &planner, Budget::Expansions(2));
-        assert!(slices > 10, "{slices} slices");
+        let (in_slices, ticks) = run_sliced(&mut job, &planner, Budget::Expansions(2));
+        assert!(ticks > 10, "{ticks} ticks");
         let expanded = |report: &planners::PlanReport<_>| report.forward.as_ref().unwrap().expanded;
-        assert_eq!(sliced.plan(), whole.plan());
-        assert_eq!(expanded(&sliced), expanded(&whole));
+        assert_eq!(in_slices.plan(), whole.plan());
+        assert_eq!(expanded(&in_slices), expanded(&whole));
         let made = |counter: &AtomicUsize| counter.load(Ordering::Relaxed);
         if owned {
             assert_eq!((made(&made_owned), made(&made_borrowing)), (1, at_once));
         } else {
             // Without an owned form each slice makes the heuristic anew.
-            assert_eq!(made(&made_borrowing), at_once + slices);
+            assert_eq!(made(&made_borrowing), at_once + ticks);
         }
 
         // Replanning toward the same goal from the middle of the plan
@@ -277,5 +277,60 @@ fn a_sliced_job_keeps_an_owned_heuristic_across_slices_and_replans() {
         } else {
             assert_eq!(made(&made_borrowing), borrowing_before + more);
         }
+    }
+}
+
+#[test]
+fn an_agent_replanning_its_goal_keeps_the_heuristic_of_its_last_sliced_search() {
+    use planners::agent::{Agent, ExecStatus, PlanningBudget, TickStatus};
+
+    let mut chain = ActionSet::<u64>::new();
+    for i in 0..6 {
+        chain
+            .add_action(&format!("step{i}"), 1)
+            .pre(&format!("s{i}"), true)
+            .eff(&format!("s{}", i + 1), true);
+    }
+    let actions = Arc::new(chain);
+    let made_owned = Arc::new(AtomicUsize::new(0));
+    let counted = NamedHeuristic::builder("counted-hmax", "h_max, counted")
+        .admissible()
+        .atomic(Counted {
+            owned: true,
+            made_owned: Arc::clone(&made_owned),
+            made_borrowing: Arc::default(),
+        })
+        .build();
+    let start = actions.state(["s0"]).unwrap();
+    let mut agent = Agent::new(Arc::clone(&actions), start);
+    agent.set_planner(PlannerConfig {
+        heuristic: counted,
+        ..PlannerConfig::default()
+    });
+    agent.add_goal("walk", actions.partial([("s6", true)]).unwrap(), 1);
+    agent.set_planning_budget(PlanningBudget {
+        per_tick: Some(Budget::Expansions(2)),
+        watchdog: None,
+    });
+    for action in actions.iter() {
+        agent
+            .bind(&action.name, |_: &WorldState| ExecStatus::Success)
+            .unwrap();
+    }
+    let mut world = actions.state([]).unwrap();
+    for walk in 1..=2 {
+        let mut planning = 0;
+        for _ in 0..100 {
+            match agent.tick(&mut world).unwrap() {
+                TickStatus::Planning => planning += 1,
+                TickStatus::Idle => break,
+                _ => {}
+            }
+        }
+        assert!(planning > 1, "walk {walk}: the search was sliced");
+        assert!(agent.own_state().satisfies(&actions.partial([("s6", true)]).unwrap()));
+        // The same heuristic served both walks' searches.
+        assert_eq!(made_owned.load(Ordering::Relaxed), 1, "walk {walk}");
+        agent.set_own_state(start);
     }
 }
