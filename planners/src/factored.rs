@@ -106,10 +106,11 @@ impl PlanningDomain for Domain {
         })
     }
 
-    /// Blind A* on a domain of at most [`FIXED_WIDTH`] variables whose
+    /// Blind A* on a domain of at most 8 variables (`FIXED_WIDTH`) whose
     /// actions and goal all compile searches fixed-width states
-    /// ([`FixedForward`]): copied, hashed and compared as plain arrays, about
-    /// twice as fast as the general state on a game agent's plan. The same
+    /// ([`FixedForward`](state_factored::FixedForward)): copied, hashed and
+    /// compared as plain arrays, about twice as fast as the general state
+    /// on a game agent's plan. The same
     /// successors in the same order give the same result; its states are
     /// translated back on the way out.
     fn quick_forward_search(

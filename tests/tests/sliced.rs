@@ -328,7 +328,9 @@ fn an_agent_replanning_its_goal_keeps_the_heuristic_of_its_last_sliced_search() 
             }
         }
         assert!(planning > 1, "walk {walk}: the search was sliced");
-        assert!(agent.own_state().satisfies(&actions.partial([("s6", true)]).unwrap()));
+        assert!(agent
+            .own_state()
+            .satisfies(&actions.partial([("s6", true)]).unwrap()));
         // The same heuristic served both walks' searches.
         assert_eq!(made_owned.load(Ordering::Relaxed), 1, "walk {walk}");
         agent.set_own_state(start);

@@ -7,6 +7,10 @@
 //! atomic domains of every width, grounded PDDL tasks, factored domains. Or
 //! write one for a single representation ([`AtomicFactory`] for atomic
 //! tasks of every width, [`FactoredFactory`]); it is skipped elsewhere.
+//! A factory whose heuristic can own what it reads (its tables, a copy of
+//! the goal) says so with `forward_owned` and `regression_owned`: a sliced
+//! [`PlanJob`](crate::PlanJob) then makes it once and keeps it from slice
+//! to slice, where it makes a borrowing heuristic anew each slice.
 //!
 //! `mismatch-admissible`, `hmax`, `hadd`, `ff`, `lmcut` and `ipdb` tabulate action
 //! costs before search ([`HeuristicInfo::fixed_costs`]), so they refuse an
