@@ -73,10 +73,11 @@ pub trait HeuristicFactory: Send + Sync + 'static {
     /// [`forward`](Self::forward)'s heuristic in a form that owns what it
     /// reads (its tables, a copy of the goal: no borrow), if the factory
     /// has one; it must give `forward`'s values. A sliced
-    /// [`PlanJob`](crate::PlanJob) keeps it from slice to slice (and
-    /// [`replan`](crate::PlanJob::replan) toward the same goal), where it
-    /// makes a borrowing one anew each slice. `None`, the default: the job
-    /// does that.
+    /// [`PlanJob`](crate::PlanJob) keeps it from slice to slice, where it
+    /// makes a borrowing one anew each slice, and over
+    /// [`replan`](crate::PlanJob::replan)s toward the same goal from other
+    /// starts: so it must not depend on `start`. `None`, the default: the
+    /// job makes [`forward`](Self::forward)'s anew each slice.
     fn forward_owned<T: TaskView>(
         &self,
         task: &T,
