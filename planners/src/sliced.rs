@@ -143,8 +143,9 @@ impl<N> Kept<N> {
 /// The heuristics are made once per direction and kept from slice to
 /// slice where they own what they read: the built-in `hmax`, `hadd`,
 /// `ff`, `mismatch` and `mismatch-admissible` on atomic domains and
-/// grounded PDDL tasks without axioms, `lmcut` forward, and `hrmax` on
-/// factored domains (a factory says so with
+/// grounded PDDL tasks without axioms, `lmcut` forward, and `mismatch`,
+/// `numeric`, `numeric-sum` and `hrmax` on factored domains (a factory
+/// says so with
 /// [`forward_owned`](crate::heuristics::HeuristicFactory::forward_owned)).
 /// The others borrow the domain, so each slice makes them anew; the
 /// built-in ones give the same values every time they are made, so a plan

@@ -7,6 +7,8 @@
 //! subgoal). So one value implements [`Heuristic`] for both [`State`] and
 //! [`Subgoal`] nodes. User closures work too, as for any search-core space.
 
+use std::borrow::Cow;
+
 use search_core::{Estimate, Heuristic};
 
 use crate::constraint::Constraint;
@@ -97,8 +99,8 @@ fn reaches(domain: &Domain) -> Vec<(Reach, Cost)> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct GoalCount<'a> {
-    goal: &'a Goal,
-    start: &'a State,
+    goal: Cow<'a, Goal>,
+    start: Cow<'a, State>,
     forward_admissible: bool,
     regression_admissible: bool,
 }
@@ -147,10 +149,35 @@ impl<'a> GoalCount<'a> {
                 .iter()
                 .all(|a| a.changed_vars().filter(|v| counted.contains(v)).count() <= 1);
         Self {
-            goal,
-            start,
+            goal: Cow::Borrowed(goal),
+            start: Cow::Borrowed(start),
             forward_admissible: forward,
             regression_admissible: regression,
+        }
+    }
+
+    /// [`new`](Self::new)'s heuristic holding copies of `start` and `goal`
+    /// (no borrow), so that a plan sliced over frames can keep it.
+    ///
+    /// ```
+    /// use search_core::Heuristic;
+    /// use state_factored::{Domain, GoalCount, Predicate, Schema, State};
+    /// let mut schema = Schema::new();
+    /// schema.bool("a").unwrap();
+    /// let domain = Domain::new(schema);
+    /// let goal = domain.goal([Predicate::eq("a", true)]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let mut h: GoalCount<'static> = GoalCount::owned(&domain, &start, &goal);
+    /// drop(goal);
+    /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), 1.into());
+    /// ```
+    pub fn owned(domain: &Domain, start: &State, goal: &Goal) -> GoalCount<'static> {
+        let made = GoalCount::new(domain, start, goal);
+        GoalCount {
+            goal: Cow::Owned(goal.clone()),
+            start: Cow::Owned(start.clone()),
+            forward_admissible: made.forward_admissible,
+            regression_admissible: made.regression_admissible,
         }
     }
 }
@@ -175,7 +202,7 @@ impl Heuristic<Subgoal, Cost> for GoalCount<'_> {
             + node
                 .linear_constraints()
                 .iter()
-                .filter(|c| !c.is_satisfied_by(self.start))
+                .filter(|c| !c.is_satisfied_by(&self.start))
                 .count();
         Estimate::Value(u32::try_from(count).unwrap_or(u32::MAX))
     }
@@ -231,8 +258,8 @@ pub enum Combine {
 /// ```
 #[derive(Clone, Debug)]
 pub struct NumericDistance<'a> {
-    goal: &'a Goal,
-    start: &'a State,
+    goal: Cow<'a, Goal>,
+    start: Cow<'a, State>,
     combine: Combine,
     reach: Vec<(Reach, Cost)>,
 }
@@ -250,8 +277,38 @@ impl<'a> NumericDistance<'a> {
     /// ```
     pub fn new(domain: &'a Domain, start: &'a State, goal: &'a Goal, combine: Combine) -> Self {
         Self {
-            goal,
-            start,
+            goal: Cow::Borrowed(goal),
+            start: Cow::Borrowed(start),
+            combine,
+            reach: reaches(domain),
+        }
+    }
+
+    /// [`new`](Self::new)'s heuristic holding copies of `start` and `goal`
+    /// (no borrow), so that a plan sliced over frames can keep it.
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic};
+    /// use state_factored::{Action, Combine, Domain, NumericDistance, Predicate, Schema, State};
+    /// let mut schema = Schema::new();
+    /// schema.int("gold").unwrap();
+    /// let mut domain = Domain::new(schema);
+    /// domain.add_action(Action::builder("mine").cost(3).increase("gold", 25)).unwrap();
+    /// let goal = domain.goal([Predicate::ge("gold", 60)]).unwrap();
+    /// let start = domain.schema().default_state();
+    /// let mut h = NumericDistance::owned(&domain, &start, &goal, Combine::Max);
+    /// drop(goal);
+    /// assert_eq!(Heuristic::<State, u32>::estimate(&mut h, &start), Estimate::Value(9));
+    /// ```
+    pub fn owned(
+        domain: &Domain,
+        start: &State,
+        goal: &Goal,
+        combine: Combine,
+    ) -> NumericDistance<'static> {
+        NumericDistance {
+            goal: Cow::Owned(goal.clone()),
+            start: Cow::Owned(start.clone()),
             combine,
             reach: reaches(domain),
         }
@@ -361,7 +418,7 @@ impl Heuristic<State, Cost> for NumericDistance<'_> {
 
 impl Heuristic<Subgoal, Cost> for NumericDistance<'_> {
     fn estimate(&mut self, node: &Subgoal) -> Estimate<Cost> {
-        self.measure(self.start, node.constraints())
+        self.measure(&self.start, node.constraints())
     }
 
     fn is_admissible(&self) -> bool {

@@ -336,3 +336,74 @@ fn an_agent_replanning_its_goal_keeps_the_heuristic_of_its_last_sliced_search() 
         agent.set_own_state(start);
     }
 }
+
+/// Gold and wood to gather: a few dozen states, several ways to order.
+fn camp() -> (Domain, state_factored::State, state_factored::Goal) {
+    let mut schema = Schema::new();
+    schema.int("gold").unwrap();
+    schema.int("wood").unwrap();
+    schema.bool("fire").unwrap();
+    let mut domain = Domain::new(schema);
+    domain
+        .add_action(Action::builder("mine").cost(3).increase("gold", 25))
+        .unwrap();
+    domain
+        .add_action(Action::builder("chop").cost(2).increase("wood", 10))
+        .unwrap();
+    domain
+        .add_action(
+            Action::builder("light")
+                .cost(1)
+                .pre(Predicate::ge("wood", 20))
+                .decrease("wood", 20)
+                .set("fire", true),
+        )
+        .unwrap();
+    let goal = domain
+        .goal([
+            Predicate::ge("gold", 50),
+            Predicate::ge("wood", 10),
+            Predicate::eq("fire", true),
+        ])
+        .unwrap();
+    let start = domain.schema().default_state();
+    (domain, start, goal)
+}
+
+#[test]
+fn a_factored_plan_sliced_is_the_plan_of_one_call_with_each_kept_heuristic() {
+    let hitman = state_factored::problems::hitman().unwrap();
+    let (camp, camp_start, camp_goal) = camp();
+    for (domain, start, goal) in [
+        (hitman.domain, hitman.start, hitman.goal),
+        (camp, camp_start, camp_goal),
+    ] {
+        let domain = Arc::new(domain);
+        for direction in [Direction::Forward, Direction::Regression] {
+            // `mismatch`, `numeric` and `numeric-sum` keep copies of the
+            // start and goal, `hrmax` its tables; `hmax` is made anew.
+            for name in ["mismatch", "numeric", "numeric-sum", "hrmax", "hmax"] {
+                let planner = Planner::new(PlannerConfig {
+                    direction,
+                    heuristic: heuristic(name).unwrap(),
+                    ..PlannerConfig::default()
+                });
+                let at = format!("{direction:?} {name}");
+                let whole = planner.plan(&*domain, &start, &goal).unwrap();
+                let mut job = PlanJob::new(Arc::clone(&domain), start.clone(), goal.clone());
+                let (sliced, ticks) = run_sliced(&mut job, &planner, Budget::Expansions(1));
+                let expanded = |report: &planners::PlanReport<_>| {
+                    report
+                        .forward
+                        .as_ref()
+                        .or(report.regression.as_ref())
+                        .map(|s| s.expanded)
+                };
+                assert!(whole.plan().is_some(), "{at}");
+                assert_eq!(sliced.plan(), whole.plan(), "{at}");
+                assert_eq!(expanded(&sliced), expanded(&whole), "{at}");
+                assert!(ticks > 3, "{at}: {ticks} ticks");
+            }
+        }
+    }
+}

@@ -497,9 +497,11 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for LandmarksWhenAsked<'_, B> {
 
 /// A factored built-in: one value serves both directions (factored
 /// heuristics measure a state against constraints: forward the node against
-/// the goal's, in regression the start against the subgoal's).
+/// the goal's, in regression the start against the subgoal's). With an
+/// `owned` expression, it also makes the form that holds copies of the
+/// start and goal, which a sliced job keeps.
 macro_rules! factored_factory {
-    ($name:ident, |$d:ident, $s:ident, $g:ident| $make:expr) => {
+    ($name:ident, |$d:ident, $s:ident, $g:ident| $make:expr $(, owned $owned:expr)?) => {
         struct $name;
 
         impl FactoredFactory for $name {
@@ -520,6 +522,26 @@ macro_rules! factored_factory {
             ) -> Option<BoxedHeuristic<'a, Subgoal>> {
                 Some(Box::new($make))
             }
+
+            $(
+                fn forward_owned(
+                    &self,
+                    $d: &Domain,
+                    $s: &State,
+                    $g: &Goal,
+                ) -> Option<BoxedHeuristic<'static, State>> {
+                    Some(Box::new($owned))
+                }
+
+                fn regression_owned(
+                    &self,
+                    $d: &Domain,
+                    $s: &State,
+                    $g: &Goal,
+                ) -> Option<BoxedHeuristic<'static, Subgoal>> {
+                    Some(Box::new($owned))
+                }
+            )?
         }
     };
 }
@@ -596,20 +618,22 @@ impl FactoredFactory for RmaxFactory {
 
 forward_factored_factory!(RelaxedPlanFactory, |d, g| NumericRelaxedPlan::new(d, g));
 
-factored_factory!(GoalCountFactory, |d, s, g| GoalCount::new(d, s, g));
+factored_factory!(
+    GoalCountFactory,
+    |d, s, g| GoalCount::new(d, s, g),
+    owned GoalCount::owned(d, s, g)
+);
 factored_factory!(NumericHmaxFactory, |d, s, g| NumericHmax::new(d, s, g));
-factored_factory!(NumericMaxFactory, |d, s, g| NumericDistance::new(
-    d,
-    s,
-    g,
-    Combine::Max
-));
-factored_factory!(NumericSumFactory, |d, s, g| NumericDistance::new(
-    d,
-    s,
-    g,
-    Combine::Sum
-));
+factored_factory!(
+    NumericMaxFactory,
+    |d, s, g| NumericDistance::new(d, s, g, Combine::Max),
+    owned NumericDistance::owned(d, s, g, Combine::Max)
+);
+factored_factory!(
+    NumericSumFactory,
+    |d, s, g| NumericDistance::new(d, s, g, Combine::Sum),
+    owned NumericDistance::owned(d, s, g, Combine::Sum)
+);
 factored_factory!(CountingFactory, |d, s, g| OperatorCounting::new(d, s, g));
 
 #[cfg(test)]
