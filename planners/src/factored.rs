@@ -110,9 +110,8 @@ impl PlanningDomain for Domain {
     /// actions and goal all compile searches fixed-width states
     /// ([`FixedForward`](state_factored::FixedForward)): copied, hashed and
     /// compared as plain arrays, about twice as fast as the general state
-    /// on a game agent's plan. The same
-    /// successors in the same order give the same result; its states are
-    /// translated back on the way out.
+    /// on a game agent's plan. The same successors in the same order give
+    /// the same result; its states are translated back on the way out.
     fn quick_forward_search(
         &self,
         name: &str,

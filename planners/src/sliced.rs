@@ -403,37 +403,24 @@ impl<D: PlanningDomain> PlanJob<D> {
         let owned = self
             .forward_heuristic
             .get_or_make(|| planner.owned_forward_heuristic(domain, start, goal));
-        self.forward = if let Some(heuristic) = owned {
+        self.forward = planner.with_forward_heuristics(domain, start, goal, |make| {
+            let heuristics = match owned {
+                Some(kept) => vec![Box::new(&mut **kept) as BoxedHeuristic<'_, _>],
+                None => make()?,
+            };
             self.setup_time += setup.elapsed();
-            let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
             advance_side(
                 planner,
                 &space,
                 side,
                 first,
-                vec![lent],
+                heuristics,
                 buffers,
                 share,
                 |a| a,
                 naming,
-            )?
-        } else {
-            planner.with_forward_heuristics(domain, start, goal, |make| {
-                let heuristics = make()?;
-                self.setup_time += setup.elapsed();
-                advance_side(
-                    planner,
-                    &space,
-                    side,
-                    first,
-                    heuristics,
-                    buffers,
-                    share,
-                    |a| a,
-                    naming,
-                )
-            })?
-        };
+            )
+        })?;
         Ok(())
     }
 
@@ -456,23 +443,11 @@ impl<D: PlanningDomain> PlanJob<D> {
         let owned = self
             .regression_heuristic
             .get_or_make(|| planner.owned_regression_heuristic(domain, start, goal));
-        if let Some(heuristic) = owned {
-            self.setup_time += setup.elapsed();
-            let lent: BoxedHeuristic<'_, _> = Box::new(&mut **heuristic);
-            return advance_side(
-                planner,
-                &space,
-                side,
-                || node,
-                vec![lent],
-                buffers,
-                share,
-                order,
-                naming,
-            );
-        }
         planner.with_regression_heuristics(domain, start, goal, |make| {
-            let heuristics = make()?;
+            let heuristics = match owned {
+                Some(kept) => vec![Box::new(&mut **kept) as BoxedHeuristic<'_, _>],
+                None => make()?,
+            };
             self.setup_time += setup.elapsed();
             advance_side(
                 planner,

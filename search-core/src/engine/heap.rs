@@ -5,8 +5,9 @@
 //! stack, written a field at a time and read back as one 16-byte word,
 //! which the processor cannot forward (a stall of about a dozen cycles,
 //! measured with `perf` as most of a tiny search's push). Inlined, the entry
-//! goes from registers to the heap (`#[inline]` alone left it a call). The order is the entries' `Ord`, a
-//! total order, so the pops are `BinaryHeap`'s.
+//! goes from registers to the heap (`#[inline]` alone left it a call). The
+//! order is the entries' `Ord`, a total order, so the pops are
+//! `BinaryHeap`'s.
 //!
 //! The tiny engine's open list only: on the general engine's heaps of a
 //! million entries `std`'s heap, whose moves skip bounds checks, was faster
