@@ -4,24 +4,37 @@
 //! On a problem that one direction solves in a few dozen expansions,
 //! handing the other direction to a second thread costs more than the
 //! search (tens of microseconds to wake it and to join). So a portfolio
-//! first steps both directions here, an expansion at a time, giving each
-//! turn to the direction with less work ahead: its open list times its
-//! time per expansion (Pohl's cardinality rule for bidirectional search,
-//! weighed by what a node costs each direction). The first direction that
+//! first steps both directions here, in stretches of expansions, sharing
+//! the time between them in inverse proportion to what an expansion costs
+//! each: a direction whose expansions cost ten times the other's gets a
+//! tenth of its time. Before a direction's first expansion its cost is
+//! predicted (its start's successors times what evaluating the start
+//! took), so a direction whose first expansion alone would take longer
+//! than the other's whole search is not paid for. The first direction that
 //! settles the problem answers; past a small budget of time the problem is
 //! not tiny, and the threaded portfolio starts afresh.
+//!
+//! The bet is that the direction with cheaper expansions is the one that
+//! ends first, as in GOAP tasks, where regression's heuristic reads a table
+//! made from the start and forward's recomputes a fixpoint per state (on
+//! the `portfolio/*` benches one forward expansion with `h_max` costs 14
+//! to 60 regression expansions). Where the dearer direction needs far
+//! fewer expansions, it gets its share of the time all the same, and past
+//! the budget both run at full speed on two threads.
 
 use std::time::{Duration, Instant};
 
-use search_core::{Heuristic, Outcome, Status, TinyAstar};
+use search_core::{
+    Heuristic, Outcome, SearchLimits, SearchSpace, Status, TinyAstar, TinyWorkspace,
+};
 
 use crate::planner::plan_outcome;
 use crate::{Direction, PlanError, PlanReport, Planner, PlanningDomain};
 
-/// Expansions per turn: one, so that the direction that needs fewer is not
-/// held back by the other (a forward expansion can evaluate dozens of
-/// successors with `h_max`; a turn's clock reads are a small part of it).
-const SLICE: u64 = 1;
+/// The most expansions a stretch runs between clock reads: a clock read
+/// (about 25 ns here) per expansion was a third of the first phase's
+/// overhead on the benches.
+const MAX_STRETCH: u64 = 64;
 
 /// The time both directions together search here before the problem is
 /// handed to the threaded portfolio: a few times what a hand-off to a kept
@@ -68,14 +81,14 @@ impl<D: PlanningDomain> Planner<'_, D> {
             };
             self.forward_tiny.with(|forward_buffers| {
                 self.regression_tiny.with(|regression_buffers| {
-                    let forward = TinyAstar::new(
+                    let forward = Racer::new(
                         &forward,
                         start.clone(),
                         &mut to_goal,
                         limits,
                         forward_buffers,
                     );
-                    let regression = TinyAstar::new(
+                    let regression = Racer::new(
                         &regression,
                         subgoal,
                         from_start.as_mut(),
@@ -92,50 +105,83 @@ impl<D: PlanningDomain> Planner<'_, D> {
     }
 }
 
-/// Steps `forward` and `regression` by turns until one settles the
-/// problem; its report, or `None`.
+/// A direction in the race: its search and its pace.
+struct Racer<'t, S: SearchSpace, H: ?Sized> {
+    search: TinyAstar<'t, S, H>,
+    pace: Pace,
+}
+
+/// A direction's time in the race: what it has taken so far, and what an
+/// expansion is expected to cost it.
+#[derive(Clone, Copy, Debug)]
+struct Pace {
+    spent: Duration,
+    per_expansion: Duration,
+}
+
+impl Pace {
+    /// Before the first expansion: an evaluation for each of the start's
+    /// `successors`, at what evaluating the start took.
+    fn predicted(evaluation: Duration, successors: u32) -> Self {
+        Pace {
+            spent: evaluation,
+            per_expansion: evaluation * successors.max(1),
+        }
+    }
+
+    /// After a stretch that took `took`, with `expanded` expansions so far.
+    fn record(&mut self, took: Duration, expanded: u64) {
+        self.spent += took;
+        let expanded = u32::try_from(expanded.max(1)).unwrap_or(u32::MAX);
+        self.per_expansion = self.spent / expanded;
+    }
+
+    /// The time spent once one more expansion is made, weighed by what an
+    /// expansion costs (ns²): the turn goes to the smaller claim, which
+    /// shares the time in inverse proportion to the cost of an expansion.
+    fn claim(&self) -> u128 {
+        (self.spent + self.per_expansion).as_nanos() * self.cost()
+    }
+
+    /// What an expansion costs, in ns (at least 1).
+    fn cost(&self) -> u128 {
+        self.per_expansion.as_nanos().max(1)
+    }
+
+    /// How many expansions this direction may make before its claim passes
+    /// `other`'s (at least one, at most [`MAX_STRETCH`]), and before the
+    /// race's `left` time is spent.
+    fn stretch(&self, other: &Pace, left: Duration) -> u64 {
+        let cost = self.cost();
+        let fair = (other.claim() / cost).saturating_sub(self.spent.as_nanos()) / cost;
+        let within = left.as_nanos() / cost + 1;
+        u64::try_from(fair.min(within)).map_or(MAX_STRETCH, |n| n.clamp(1, MAX_STRETCH))
+    }
+}
+
+/// Steps the forward and regression searches in stretches until one
+/// settles the problem; its report, or `None` once [`INLINE_TIME`] is spent.
 ///
-/// The turn goes to the direction whose open list costs less to work
-/// through: its length times the time an expansion has taken it so far.
-/// Open lists alone mislead where one direction's heuristic costs ten
-/// times the other's per node (forward `h_max` against regression's table
-/// from the start).
+/// The turn goes to the direction with the smaller [`Pace::claim`]; ties
+/// to regression, whose expansions are the cheaper in a GOAP task.
 fn race<D: PlanningDomain, F, R>(
     domain: &D,
-    mut forward: TinyAstar<'_, D::Forward<'_>, F>,
-    mut regression: TinyAstar<'_, D::Regression<'_>, R>,
+    mut forward: Racer<'_, D::Forward<'_>, F>,
+    mut regression: Racer<'_, D::Regression<'_>, R>,
 ) -> Option<PlanReport<D::ActionId>>
 where
     F: Heuristic<D::State, u32> + ?Sized,
     R: Heuristic<D::Subgoal, u32> + ?Sized,
 {
-    let (mut forward_time, mut regression_time) = (Duration::ZERO, Duration::ZERO);
     loop {
-        let (forward_stats, regression_stats) = (forward.statistics(), regression.statistics());
-        // Each direction has had a turn before the time runs out.
-        let both_began = forward_stats.expanded > 0 && regression_stats.expanded > 0;
-        if both_began && forward_time + regression_time >= INLINE_TIME {
-            return None;
-        }
-        let ahead = |time: Duration, expanded: u64, open: usize| {
-            time.as_nanos() * open as u128 / u128::from(expanded.max(1))
-        };
-        // Regression takes the first turn: in a GOAP task its expansions
-        // are the cheaper (its heuristic reads a table made from the start).
-        let forward_turn = regression_stats.expanded > 0
-            && ahead(forward_time, forward_stats.expanded, forward.open_len())
-                <= ahead(
-                    regression_time,
-                    regression_stats.expanded,
-                    regression.open_len(),
-                );
-        let began = Instant::now();
-        if forward_turn {
-            let status = forward.step(SLICE)?;
-            forward_time += began.elapsed();
-            if status == Status::Finished {
-                let others = regression.statistics().clone();
-                let result = forward.into_result()?;
+        let spent = forward.pace.spent + regression.pace.spent;
+        let left = INLINE_TIME
+            .checked_sub(spent)
+            .filter(|left| !left.is_zero())?;
+        if forward.pace.claim() < regression.pace.claim() {
+            if forward.stretch(&regression.pace, left)? == Status::Finished {
+                let others = regression.search.statistics().clone();
+                let result = forward.search.into_result()?;
                 let report = settled(result.outcome, |actions| actions)?;
                 return Some(PlanReport {
                     direction: Direction::Forward,
@@ -144,22 +190,52 @@ where
                     ..report
                 });
             }
-        } else {
-            let status = regression.step(SLICE)?;
-            regression_time += began.elapsed();
-            if status == Status::Finished {
-                let others = forward.statistics().clone();
-                let result = regression.into_result()?;
-                let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
-                let report = settled(result.outcome, order)?;
-                return Some(PlanReport {
-                    direction: Direction::Regression,
-                    forward: Some(others),
-                    regression: Some(result.stats),
-                    ..report
-                });
-            }
+        } else if regression.stretch(&forward.pace, left)? == Status::Finished {
+            let others = forward.search.statistics().clone();
+            let result = regression.search.into_result()?;
+            let order = |actions: Vec<D::ActionId>| domain.execution_order(&actions);
+            let report = settled(result.outcome, order)?;
+            return Some(PlanReport {
+                direction: Direction::Regression,
+                forward: Some(others),
+                regression: Some(result.stats),
+                ..report
+            });
         }
+    }
+}
+
+impl<'t, S, H> Racer<'t, S, H>
+where
+    S: SearchSpace<Cost = u32>,
+    H: Heuristic<S::Node, u32> + ?Sized,
+{
+    /// A tiny A* from `start` (see [`TinyAstar::new`]) whose first
+    /// expansion is predicted from the start's successors in `space` and
+    /// the time evaluating the start took.
+    fn new(
+        space: &'t S,
+        start: S::Node,
+        heuristic: &'t mut H,
+        limits: &'t SearchLimits<u32>,
+        buffers: &'t mut TinyWorkspace<S::Node, S::Action, u32>,
+    ) -> Option<Self> {
+        let mut successors = 0_u32;
+        space.successors(&start, |_, _, _| successors = successors.saturating_add(1));
+        let began = Instant::now();
+        let search = TinyAstar::new(space, start, heuristic, limits, buffers)?;
+        let pace = Pace::predicted(began.elapsed(), successors);
+        Some(Racer { search, pace })
+    }
+
+    /// One stretch of expansions (see [`Pace::stretch`]), timed; `None`
+    /// when the problem is not tiny after all.
+    fn stretch(&mut self, other: &Pace, left: Duration) -> Option<Status> {
+        let began = Instant::now();
+        let status = self.search.step(self.pace.stretch(other, left))?;
+        let expanded = self.search.statistics().expanded;
+        self.pace.record(began.elapsed(), expanded);
+        Some(status)
     }
 }
 
@@ -173,4 +249,48 @@ fn settled<N, Id: Copy>(
         outcome: plan_outcome(outcome, order),
         ..PlanReport::empty()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const US: Duration = Duration::from_micros(1);
+
+    #[test]
+    fn a_first_expansion_is_predicted_from_the_start_s_successors() {
+        let pace = Pace::predicted(US, 12);
+        assert_eq!((pace.spent, pace.per_expansion), (US, 12 * US));
+        // A start with no successors still costs its own expansion.
+        assert_eq!(Pace::predicted(US, 0).per_expansion, US);
+    }
+
+    #[test]
+    fn time_is_shared_in_inverse_proportion_to_an_expansion_s_cost() {
+        // Forward's first expansion is predicted at 10 µs, regression's
+        // expansions measured at 0.2 µs: regression gets the turns until it
+        // has spent 50 times what forward would (about 550 µs), far past a
+        // race.
+        let forward = Pace::predicted(US, 10);
+        let mut regression = Pace::predicted(US / 5, 1);
+        regression.record(20 * US, 100);
+        assert!(regression.claim() < forward.claim());
+        assert_eq!(regression.stretch(&forward, INLINE_TIME), MAX_STRETCH);
+        // Near the end of the race the stretch stops at the time left: 1 µs
+        // at 202 ns an expansion is 4 of them, and one that runs past.
+        assert_eq!(regression.stretch(&forward, US), 5);
+        // Past its share, forward has the turn, one expansion at a time.
+        regression.record(600 * US, 3000);
+        assert!(forward.claim() < regression.claim());
+        assert_eq!(forward.stretch(&regression, INLINE_TIME), 1);
+    }
+
+    #[test]
+    fn equal_costs_alternate_in_stretches_of_equal_time() {
+        let mut forward = Pace::predicted(US, 1);
+        let regression = Pace::predicted(US, 1);
+        forward.record(4 * US, 5); // 1 µs an expansion, 5 µs spent
+                                   // Regression, 1 µs spent, catches up by 4 expansions and one more.
+        assert_eq!(regression.stretch(&forward, INLINE_TIME), 5);
+    }
 }
