@@ -710,13 +710,23 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
         (buffers, tiny): KeptBuffers<'_, S::Node, S::Action>,
     ) -> Result<SearchRun<S>, PlanError> {
         let tiny = tiny.filter(|_| heuristics.len() == 1 && self.runs_tiny(&limits, watch));
+        let mut handover = None;
         if let Some(tiny) = tiny {
             let heuristic = &mut heuristics[0];
-            let found = tiny.with(|ws| tiny_astar(space, start.clone(), heuristic, &limits, ws));
+            let found = tiny.with(|ws| {
+                let found = tiny_astar(space, start.clone(), heuristic, &limits, ws);
+                handover = ws.take_handover();
+                found
+            });
             if let Some(result) = found {
                 return Ok((result, Vec::new(), None));
             }
-            heuristics = make()?;
+            // Grown too large, the tiny search goes on in the general
+            // engine with the same heuristic; stopped for anything else,
+            // the general engine starts over with a heuristic made anew.
+            if handover.is_none() {
+                heuristics = make()?;
+            }
         }
         if self.config.algorithm.is_lazy() {
             // Preferred operators from every heuristic that gives them, as
@@ -744,6 +754,9 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             .limits(limits)
             .workspace(buffers.take())
             .record_trace(self.traces.is_some());
+        if let Some(handover) = handover {
+            search = search.take_over(handover);
+        }
         if let Some(watch) = watch {
             watch.forward_cancellation();
             while search.step(PORTFOLIO_STEP)? == Status::Running {

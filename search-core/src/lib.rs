@@ -105,7 +105,9 @@ pub use engine::open::OpenListKind;
 pub use engine::outcome::{Outcome, SearchError, SearchResult, Solution};
 pub use engine::search::{ResultOf, Search, SearchState, StateOf};
 pub use engine::stats::Statistics;
-pub use engine::tiny::{tiny_accepts, tiny_astar, TinyAstar, TinyWorkspace, TINY_MAX_NODES};
+pub use engine::tiny::{
+    tiny_accepts, tiny_astar, Handover, TinyAstar, TinyWorkspace, TINY_MAX_NODES,
+};
 pub use engine::trace::{Trace, TracedNode, TRACE_MAX_NODES};
 pub use engine::workspace::Workspace;
 pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic, Viewed};

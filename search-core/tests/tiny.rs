@@ -35,11 +35,21 @@ impl SearchSpace for Graph {
 }
 
 fn graph(nodes: u16) -> impl Strategy<Value = (Graph, Vec<Option<u32>>)> {
+    graph_of(nodes, 0.15, 0..4)
+}
+
+/// A random graph of `nodes` nodes, each a goal with probability `goals`
+/// and with `out` edges of cost 0 to 5, and a random heuristic table.
+fn graph_of(
+    nodes: u16,
+    goals: f64,
+    out: std::ops::Range<usize>,
+) -> impl Strategy<Value = (Graph, Vec<Option<u32>>)> {
     let edges = prop::collection::vec(
-        prop::collection::vec((0..nodes, 0..6_u32), 0..4),
+        prop::collection::vec((0..nodes, 0..6_u32), out),
         usize::from(nodes),
     );
-    let goals = prop::collection::vec(prop::bool::weighted(0.15), usize::from(nodes));
+    let goals = prop::collection::vec(prop::bool::weighted(goals), usize::from(nodes));
     let h = prop::collection::vec(prop::option::weighted(0.9, 0..8_u32), usize::from(nodes));
     (edges, goals, h).prop_map(|(edges, goals, h)| {
         let edges = edges
@@ -106,6 +116,61 @@ proptest! {
         prop_assert_eq!(&stepped.outcome, &whole.outcome);
         prop_assert_eq!(counters(&stepped.stats), counters(&whole.stats));
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Graphs larger than a tiny search: where it gives up, the general
+    /// engine goes on from its nodes and ends as if it had searched alone.
+    #[test]
+    fn the_general_engine_takes_over_where_tiny_stops(
+        (g, h) in graph_of(6000, 0.0004, 1..5),
+        max_expansions in prop::option::weighted(0.3, 2000..6000_u64),
+    ) {
+        let limits = SearchLimits { max_expansions, ..SearchLimits::default() };
+        let general = Search::new(&g, 0).heuristic(table(&h)).limits(limits.clone()).run().unwrap();
+        let mut ws = TinyWorkspace::default();
+        let mut heuristic = table(&h);
+        let result = if let Some(result) = tiny_astar(&g, 0, &mut heuristic, &limits, &mut ws) {
+            prop_assert!(ws.take_handover().is_none());
+            result
+        } else {
+            let handover = ws.take_handover().unwrap();
+            prop_assert!(handover.stored() >= TINY_MAX_NODES);
+            prop_assert!(ws.take_handover().is_none());
+            Search::new(&g, 0)
+                .heuristic(heuristic)
+                .limits(limits)
+                .take_over(handover)
+                .run()
+                .unwrap()
+        };
+        prop_assert_eq!(&result.outcome, &general.outcome);
+        prop_assert_eq!(counters(&result.stats), counters(&general.stats));
+    }
+}
+
+#[test]
+fn a_handover_from_elsewhere_is_dropped() {
+    // A handover of a search from another start: the search starts afresh.
+    let line = Graph {
+        edges: (0..3000_u16)
+            .map(|n| vec![(0, n + 1, 1)])
+            .chain([vec![]])
+            .collect(),
+        goals: (0..=3000).map(|n| n == 3000).collect(),
+    };
+    let mut ws = TinyWorkspace::default();
+    let limits = SearchLimits::default();
+    assert!(tiny_astar(&line, 5, &mut |_: &u16| 0, &limits, &mut ws).is_none());
+    let handover = ws.take_handover().unwrap();
+    let result = Search::new(&line, 0).take_over(handover).run().unwrap();
+    assert_eq!(result.outcome.solution().unwrap().cost, 3000);
+    assert_eq!(result.stats.expanded, 3001);
+    // Nor does a search that stopped for an overflowing priority leave one.
+    assert!(tiny_astar(&line, 0, &mut |_: &u16| u32::MAX, &limits, &mut ws).is_none());
+    assert!(ws.take_handover().is_none());
 }
 
 #[test]

@@ -200,3 +200,46 @@ fn small_hmax_refuses_wide_states_and_many_actions() {
     let mut h = SmallHMax::new(&none, PartialState::empty()).unwrap();
     assert_eq!(h.estimate(&WorldState::empty()), Estimate::Value(0));
 }
+
+/// A plan larger than the tiny engine (chains-60 stores about 2,600 nodes)
+/// goes on in the general engine from where the tiny engine stopped: each
+/// state is evaluated once in all (the report's count), with the counters
+/// and plan of a search that never ran tiny (a time limit keeps it out).
+#[test]
+fn a_plan_past_the_tiny_engine_is_taken_over_not_run_again() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+
+    let problem = state_atomic::problems::chains::<u64>(60, 1).unwrap();
+    let plan = |limits: SearchLimits<u32>| {
+        let calls = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&calls);
+        let goal = problem.goal;
+        let config = PlannerConfig {
+            limits,
+            ..PlannerConfig::default()
+        };
+        let planner = Planner::new(config).with_forward_heuristic(move || {
+            let counted = Arc::clone(&counted);
+            move |s: &WorldState| {
+                counted.fetch_add(1, Ordering::Relaxed);
+                u32::from(!s.satisfies(&goal))
+            }
+        });
+        let report = planner
+            .plan(&problem.actions, &problem.start, &problem.goal)
+            .unwrap();
+        (report, calls.load(Ordering::Relaxed))
+    };
+    let (report, calls) = plan(SearchLimits::default());
+    let stats = report.forward.clone().unwrap();
+    assert!(stats.stored > search_core::TINY_MAX_NODES);
+    assert_eq!(calls, stats.evaluated);
+    let (alone, _) = plan(SearchLimits {
+        max_time: Some(std::time::Duration::from_secs(3600)),
+        ..SearchLimits::default()
+    });
+    let alone_stats = alone.forward.clone().unwrap();
+    assert_eq!(alone.plan().unwrap().actions, report.plan().unwrap().actions);
+    assert_eq!(alone_stats.counters(), stats.counters());
+}

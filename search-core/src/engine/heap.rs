@@ -98,6 +98,11 @@ impl<C> Heap<C> {
     pub(crate) fn clear(&mut self) {
         self.0.clear();
     }
+
+    /// The entries, in no particular order, leaving the heap empty.
+    pub(crate) fn take_entries(&mut self) -> Vec<Entry<C>> {
+        std::mem::take(&mut self.0)
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ use crate::engine::anytime::{Improvement, Next, Schedule};
 use crate::engine::driver::{self, Core, End, Step};
 use crate::engine::expansion::{push_open, Expansion};
 use crate::engine::open::{OpenListKind, Priority};
+use crate::engine::store::{Refused, Slot};
+use crate::engine::tiny::Handover;
 use crate::engine::workspace::Workspace;
 use crate::{
     Algorithm, Blind, Cost, Dominance, Estimate, Heuristic, SearchError, SearchLimits,
@@ -132,6 +134,8 @@ pub struct SearchState<N, A, C> {
     origin: Option<N>,
     /// The expanded nodes in order, when recording a [`Trace`].
     expansions: Option<Vec<u32>>,
+    /// A tiny search to go on with instead of starting ([`Search::take_over`]).
+    handover: Option<Handover<N, A, C>>,
 }
 
 impl<N, A, C: Ord> SearchState<N, A, C> {
@@ -152,6 +156,7 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
             schedule: None,
             origin: None,
             expansions: None,
+            handover: None,
         }
     }
 
@@ -204,6 +209,23 @@ where
     S: SearchSpace,
     H: Heuristic<S::Node, S::Cost>,
 {
+    /// Goes on from a tiny A* that grew too large
+    /// ([`TinyWorkspace::take_handover`](crate::TinyWorkspace::take_handover))
+    /// instead of starting afresh: its nodes, open list and statistics
+    /// become this search's, so the result is the one a search from the
+    /// start would have returned, without doing the tiny search's work
+    /// again. The handover must come from a search of the same space from
+    /// the same start, with the heuristic this search is given (its
+    /// values are kept, not computed again). It is dropped, and the search
+    /// starts afresh, unless the search is A* without a dominance pruner
+    /// or a trace (which would miss the tiny search's expansions) from the
+    /// handover's start.
+    #[must_use]
+    pub fn take_over(mut self, handover: Handover<S::Node, S::Action, S::Cost>) -> Self {
+        self.run.handover = Some(handover);
+        self
+    }
+
     /// Chooses the algorithm.
     #[must_use]
     pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
@@ -402,7 +424,97 @@ where
         if self.run.schedule.is_some() {
             self.run.origin = Some(start.clone());
         }
+        if let Some(handover) = self.run.handover.take() {
+            let takes = self.run.algorithm == Algorithm::AStar
+                && self.dominance.is_none()
+                && self.run.expansions.is_none()
+                && handover.records.first().is_some_and(|r| r.node == start);
+            if takes {
+                self.adopt(handover);
+                return;
+            }
+        }
         self.begin_iteration(start);
+    }
+
+    /// Takes a tiny search's nodes, open list and statistics as this
+    /// search's own, as [`begin_iteration`](Self::begin_iteration) would
+    /// have left them after the same expansions: the nodes keep their
+    /// indices, and the open list's entries are pushed in the order the
+    /// tiny search pushed them, so ties break alike.
+    fn adopt(&mut self, handover: Handover<S::Node, S::Action, S::Cost>) {
+        let Handover {
+            records,
+            actions,
+            mut open,
+            stats,
+            last_f,
+        } = handover;
+        let space = self.space;
+        let run = &mut self.run;
+        run.ws.store.clear(space.node_numbers());
+        let buckets_possible =
+            run.algorithm.buckets_integer_priorities() && S::Cost::zero().to_bucket().is_some();
+        run.ws.open.clear(run.open_list, buckets_possible);
+        run.bfs_next = 0;
+        run.pruned = false;
+        run.overflow = None;
+        run.max_branching = 1;
+        run.core.stats = stats;
+        run.core.clock.restart(&run.core.stats);
+        let store = &mut run.ws.store;
+        let mut actions = actions.into_iter();
+        for (i, record) in records.into_iter().enumerate() {
+            store.node_heap += space.node_heap_bytes(&record.node);
+            let number_of = |n: &S::Node| space.node_number(n);
+            // Record `i` was reached by `actions[i - 1]`; the start by none.
+            let action = if i == 0 { None } else { actions.next() };
+            let stored = match action {
+                None => store
+                    .insert_start(record.node, record.g, number_of)
+                    .map(|()| 0),
+                Some(action) => {
+                    match store.find_or_insert(
+                        record.node,
+                        number_of,
+                        record.parent,
+                        action,
+                        record.g,
+                    ) {
+                        Ok(Slot::New(index)) => Ok(index),
+                        Ok(Slot::Old(..)) => unreachable!("a tiny search stores a node once"),
+                        Err(Refused::Numbering(error)) => Err(error),
+                        Err(Refused::Full) => unreachable!("a tiny search is small"),
+                    }
+                }
+            };
+            let index = match stored {
+                Ok(index) => index,
+                Err(error) => {
+                    run.core.end = Some(End::Failed(error));
+                    return;
+                }
+            };
+            store.h.push(record.h);
+            store.closed.set(index, record.closed);
+            store.dead.set(index, record.dead);
+        }
+        open.sort_unstable_by_key(|entry| entry.seq);
+        for entry in open {
+            let h = run.ws.store.h[entry.index as usize];
+            let pushed = push_open(&mut run.ws, run.algorithm, entry.g, h, entry.index, None);
+            if let Err(end) = pushed {
+                run.core.end = Some(end);
+                return;
+            }
+        }
+        run.last_key = last_f.and_then(|f| {
+            if run.ws.open.use_buckets {
+                f.to_bucket().map(Priority::Bucket)
+            } else {
+                Some(Priority::Cost(f))
+            }
+        });
     }
 
     /// After an iteration of restarting weighted A* ended: keep its plan and

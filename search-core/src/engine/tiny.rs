@@ -6,9 +6,13 @@
 //! of memory) costs more than the search. This engine keeps four flat
 //! buffers ([`TinyWorkspace`]) that the caller hands from one search to the
 //! next, takes the heuristic by `&mut` (statically dispatched), and stops
-//! at [`TINY_MAX_NODES`] stored nodes: past that size the general engine is
-//! as fast, so [`tiny_astar`] gives the problem back (`None`) and the caller
-//! runs [`Search`](crate::Search), which finds the same result.
+//! once it has stored [`TINY_MAX_NODES`] nodes: past that size the general
+//! engine is as fast, so [`tiny_astar`] gives the problem back (`None`) and
+//! the caller runs [`Search`](crate::Search), which finds the same result.
+//! It stops between two expansions, so the general engine can go on from
+//! where it stopped ([`TinyWorkspace::take_handover`],
+//! [`Search::take_over`](crate::Search::take_over)) instead of starting
+//! over.
 //!
 //! Semantics are A*'s as [`Search`](crate::Search) runs it: ties on `f` go
 //! to the larger `g`, then to the entry pushed first; a cheaper path to an
@@ -33,20 +37,21 @@ use crate::{
     Statistics, Status,
 };
 
-/// The most nodes a tiny search stores before it gives the problem back to
-/// the general engine. The work it did is at most this many nodes, a few
-/// tens of microseconds, and the general engine is as fast past it.
+/// The nodes a tiny search stores before it gives the problem back to the
+/// general engine (checked between expansions, so the last expansion's
+/// successors may take it past this). The general engine is as fast past
+/// it, and can go on with the tiny search's nodes ([`Handover`]).
 pub const TINY_MAX_NODES: usize = 2048;
 
 /// A stored node: its path cost, heuristic value, parent and state.
 #[derive(Clone, Debug)]
-struct Record<N, C> {
-    node: N,
-    g: C,
-    h: C,
-    parent: u32,
-    closed: bool,
-    dead: bool,
+pub(crate) struct Record<N, C> {
+    pub(crate) node: N,
+    pub(crate) g: C,
+    pub(crate) h: C,
+    pub(crate) parent: u32,
+    pub(crate) closed: bool,
+    pub(crate) dead: bool,
 }
 
 /// The buffers of a tiny search, kept between searches: after the first
@@ -64,6 +69,30 @@ pub struct TinyWorkspace<N, A, C> {
     spare: (Vec<A>, Vec<N>),
     /// Whether a search reads the clock for its `elapsed` statistic.
     timed: bool,
+    /// Set when the last search stopped at [`TINY_MAX_NODES`] between
+    /// expansions: its statistics and the `f` of its last expansion.
+    grown: Option<(Statistics, Option<C>)>,
+}
+
+/// A tiny A* that stored [`TINY_MAX_NODES`] nodes and stopped between two
+/// expansions, for the general engine to go on with
+/// ([`Search::take_over`](crate::Search::take_over)): its nodes with their
+/// paths and heuristic values, its open list and its statistics. Taken
+/// from the search's buffers by [`TinyWorkspace::take_handover`].
+#[derive(Clone, Debug)]
+pub struct Handover<N, A, C> {
+    pub(crate) records: Vec<Record<N, C>>,
+    pub(crate) actions: Vec<A>,
+    pub(crate) open: Vec<Entry<C>>,
+    pub(crate) stats: Statistics,
+    pub(crate) last_f: Option<C>,
+}
+
+impl<N, A, C> Handover<N, A, C> {
+    /// The nodes the tiny search stored.
+    pub fn stored(&self) -> usize {
+        self.records.len()
+    }
 }
 
 impl<N, A, C: Ord> Default for TinyWorkspace<N, A, C> {
@@ -75,6 +104,7 @@ impl<N, A, C: Ord> Default for TinyWorkspace<N, A, C> {
             open: Heap::default(),
             spare: (Vec::new(), Vec::new()),
             timed: true,
+            grown: None,
         }
     }
 }
@@ -151,7 +181,39 @@ impl<N, A, C: Ord> TinyWorkspace<N, A, C> {
         self.timed = timed;
     }
 
+    /// The last search, if it stopped for having stored
+    /// [`TINY_MAX_NODES`] nodes (not for an invalid or overflowing cost):
+    /// its nodes, open list and statistics, taken out of these buffers, for
+    /// [`Search::take_over`](crate::Search::take_over). `None` otherwise,
+    /// and after the first call.
+    ///
+    /// ```
+    /// use search_core::{tiny_astar, FnSpace, Search, SearchLimits, TinyWorkspace, TINY_MAX_NODES};
+    ///
+    /// // A line of 10,000 cells, searched blind: too large to stay tiny.
+    /// let space = FnSpace::new(|&n: &u32| (n < 10_000).then(|| (n + 1, 1_u32)), |&n: &u32| n == 10_000);
+    /// let mut workspace = TinyWorkspace::default();
+    /// let limits = SearchLimits::default();
+    /// assert!(tiny_astar(&space, 0, &mut |_: &u32| 0, &limits, &mut workspace).is_none());
+    /// let handover = workspace.take_handover().unwrap();
+    /// assert!(handover.stored() >= TINY_MAX_NODES);
+    /// let result = Search::new(&space, 0).take_over(handover).run().unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().cost, 10_000);
+    /// assert_eq!(result.stats.expanded, 10_001);
+    /// ```
+    pub fn take_handover(&mut self) -> Option<Handover<N, A, C>> {
+        let (stats, last_f) = self.grown.take()?;
+        Some(Handover {
+            records: std::mem::take(&mut self.records),
+            actions: std::mem::take(&mut self.actions),
+            open: self.open.take_entries(),
+            stats,
+            last_f,
+        })
+    }
+
     fn clear(&mut self) {
+        self.grown = None;
         self.records.clear();
         self.actions.clear();
         self.index.clear();
@@ -180,11 +242,13 @@ pub fn tiny_accepts<C>(limits: &SearchLimits<C>) -> bool {
 /// A* from `start` with `heuristic` over `space`, in `workspace`'s buffers.
 ///
 /// Returns `None`, having changed nothing but the buffers and the
-/// heuristic's state, when the problem is not tiny: more than
-/// [`TINY_MAX_NODES`] nodes stored, limits it does not honour (see
-/// [`tiny_accepts`]), or an edge cost or priority that is invalid or
-/// overflows (the general engine reports those as errors). Run
-/// [`Search`](crate::Search) then; it returns what this would have.
+/// heuristic's state, when the problem is not tiny: [`TINY_MAX_NODES`]
+/// nodes stored, limits it does not honour (see [`tiny_accepts`]), or an
+/// edge cost or priority that is invalid or overflows (the general engine
+/// reports those as errors). Run [`Search`](crate::Search) then; it returns
+/// what this would have. Where the search stopped for its size, the
+/// general engine can go on from there with the same heuristic:
+/// [`TinyWorkspace::take_handover`].
 /// Otherwise the result is the one [`astar`](crate::astar()) (with
 /// `limits`) returns: same outcome, plan and counters (`elapsed`, `stored`
 /// and `estimated_bytes` describe this engine).
@@ -438,6 +502,13 @@ where
                     best: None,
                 })));
             }
+            if self.ws.records.len() >= TINY_MAX_NODES {
+                // Too large to stay tiny: give the search, whole, to the
+                // general engine.
+                let stats = std::mem::take(&mut self.stats);
+                self.ws.grown = Some((stats, self.last_f));
+                return None;
+            }
             let Some(index) = self.pop() else {
                 return Some(Stretch::Ended(self.ran_dry()));
             };
@@ -556,9 +627,6 @@ where
         child_g: S::Cost,
         hash: u64,
     ) -> Option<()> {
-        if self.ws.records.len() >= TINY_MAX_NODES {
-            return None;
-        }
         let stored = u32::try_from(self.ws.records.len()).ok()?;
         self.stats.evaluated += 1;
         self.heuristic.notify_transition(parent, &child);
