@@ -8,16 +8,23 @@
 //!   `threads-N` sharded over a pool of N threads, one chunk of ships per
 //!   thread (no hand-off per plan); `kept-N` with the caller planning the
 //!   first chunk and N-1 kept threads the others; `scoped-N` the same on
-//!   threads started per batch.
+//!   threads started per batch; `crew-N` the same on a crew
+//!   (`planners::crew`) whose helpers spin between batches. Each shard
+//!   plans into its own kept buffer.
 //! - `portfolio/<family>`: forward, regression and the portfolio of both on
 //!   the synthetic atomic families, A* with `h_max`.
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use planners::crew::with_crew;
 use planners::heuristics::heuristic;
 use planners::{Direction, PlanBuffer, Planner, PlannerConfig};
 use rayon::prelude::*;
 use state_atomic::problems::{self, Problem};
+use state_atomic::ActionSet;
 use state_atomic::WorldState;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// The enemy ship scenario's starts: every combination of the five atoms a
 /// ship can start with (`player_killed` stays false), cycled to 1,000 ships.
@@ -50,19 +57,33 @@ fn agents(c: &mut Criterion) {
             .expect("scenario plans");
         report.plan().map_or(0, |p| p.cost)
     };
-    // A shard's ships planned into one buffer, as an agent system would.
-    let plan_all = |ships: &[WorldState]| {
-        let mut buffer = PlanBuffer::new();
+    // A shard's ships planned into the shard's kept buffer, as an agent
+    // system would.
+    let plan_into = |ships: &[WorldState], buffer: &mut PlanBuffer<ActionSet>| {
         ships
             .iter()
             .map(|start| {
                 let report = planner
-                    .plan_into(&ship.actions, start, &ship.goal, &mut buffer)
+                    .plan_into(&ship.actions, start, &ship.goal, buffer)
                     .expect("scenario plans");
                 report.plan().map_or(0, |p| p.cost)
             })
             .sum::<u64>()
     };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let buffers: Vec<Mutex<PlanBuffer<ActionSet>>> =
+        (0..cores).map(|_| Mutex::new(PlanBuffer::new())).collect();
+    let chunk_of = |threads: usize| starts.len().div_ceil(threads);
+    // Shard `k` of the ships cut in `threads` shards, into buffer `k`.
+    let plan_shard = |threads: usize, k: usize| {
+        let Some(ships) = starts.chunks(chunk_of(threads)).nth(k) else {
+            return 0;
+        };
+        let mut buffer = buffers[k].lock().expect("no panic");
+        plan_into(ships, &mut buffer)
+    };
+    let plan_all =
+        |ships: &[WorldState]| plan_into(ships, &mut buffers[0].lock().expect("no panic"));
     let expected: u64 = starts.iter().map(plan).sum();
     let mut group = c.benchmark_group("agents/plans");
     group.throughput(Throughput::Elements(starts.len() as u64));
@@ -72,16 +93,33 @@ fn agents(c: &mut Criterion) {
     group.bench_function("sequential", |b| {
         b.iter(|| assert_eq!(plan_all(&starts), expected));
     });
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    sharded(&mut group, cores, expected, &plan_shard);
+    group.finish();
+}
+
+/// The ships cut in shards over 2 to `cores` threads, each shard planned
+/// by `plan_shard(threads, k)`: on a rayon pool (`threads-N`), the caller
+/// and a kept pool (`kept-N`), scoped threads (`scoped-N`) and a crew
+/// (`crew-N`).
+fn sharded(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    cores: usize,
+    expected: u64,
+    plan_shard: &(dyn Fn(usize, usize) -> u64 + Sync),
+) {
     for threads in (1..=cores).filter(|&n| n > 1) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .expect("thread pool");
-        let chunk = starts.len().div_ceil(threads);
         group.bench_function(format!("threads-{threads}"), |b| {
             b.iter(|| {
-                let sum = pool.install(|| starts.par_chunks(chunk).map(plan_all).sum::<u64>());
+                let sum = pool.install(|| {
+                    (0..threads)
+                        .into_par_iter()
+                        .map(|k| plan_shard(threads, k))
+                        .sum::<u64>()
+                });
                 assert_eq!(sum, expected);
             });
         });
@@ -93,17 +131,15 @@ fn agents(c: &mut Criterion) {
             .num_threads(threads - 1)
             .build()
             .expect("thread pool");
-        let chunk = starts.len().div_ceil(threads);
         group.bench_function(format!("kept-{threads}"), |b| {
             b.iter(|| {
-                let mut shards = starts.chunks(chunk);
-                let first = shards.next().unwrap_or_default();
                 let mut sums = vec![0; threads - 1];
                 let mine: u64 = pool.in_place_scope(|scope| {
-                    for (ships, sum) in shards.zip(&mut sums) {
-                        scope.spawn(move |_| *sum = plan_all(ships));
+                    for (k, sum) in sums.iter_mut().enumerate() {
+                        let plan_shard = &plan_shard;
+                        scope.spawn(move |_| *sum = plan_shard(threads, k + 1));
                     }
-                    plan_all(first)
+                    plan_shard(threads, 0)
                 });
                 assert_eq!(mine + sums.iter().sum::<u64>(), expected);
             });
@@ -111,16 +147,14 @@ fn agents(c: &mut Criterion) {
     }
     // The same shards on scoped threads, the caller planning the first.
     for threads in (1..=cores).filter(|&n| n > 1) {
-        let chunk = starts.len().div_ceil(threads);
         group.bench_function(format!("scoped-{threads}"), |b| {
             b.iter(|| {
                 let sum = std::thread::scope(|scope| {
-                    let mut shards = starts.chunks(chunk);
-                    let first = shards.next().unwrap_or_default();
-                    let others: Vec<_> = shards
-                        .map(|ships| scope.spawn(move || plan_all(ships)))
+                    let plan_shard = &plan_shard;
+                    let others: Vec<_> = (1..threads)
+                        .map(|k| scope.spawn(move || plan_shard(threads, k)))
                         .collect();
-                    let mine: u64 = plan_all(first);
+                    let mine: u64 = plan_shard(threads, 0);
                     mine + others
                         .into_iter()
                         .map(|h| h.join().expect("no panic"))
@@ -130,7 +164,21 @@ fn agents(c: &mut Criterion) {
             });
         });
     }
-    group.finish();
+    // A crew (`planners::crew`): the caller and helpers that spin between
+    // rounds, each planning its shard.
+    for threads in (1..=cores).filter(|&n| n > 1) {
+        let sums: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let task = |k: usize| sums[k].store(plan_shard(threads, k), Ordering::Relaxed);
+        with_crew(threads - 1, &task, |crew| {
+            group.bench_function(format!("crew-{threads}"), |b| {
+                b.iter(|| {
+                    crew.round();
+                    let sum: u64 = sums.iter().map(|s| s.load(Ordering::Relaxed)).sum();
+                    assert_eq!(sum, expected);
+                });
+            });
+        });
+    }
 }
 
 fn portfolio(c: &mut Criterion) {

@@ -13,6 +13,8 @@
 //! - [`input`] reads files with a size cap (64 MiB), for every loader.
 //! - [`kept_threads`]: threads kept for the process, for work that must
 //!   start beside the caller at once (the portfolio's second direction).
+//! - [`crew`]: threads that spin between rounds of work, for simulations
+//!   that plan their agents in shards every step.
 //! - [`agent`]: the GOAP agent runtime (goals with fixed priorities or
 //!   priorities that follow the world, repeating or one-shot; executors,
 //!   sensors, replan policies, planning sliced across ticks while the
@@ -85,6 +87,6 @@ pub use planner::Planner;
 pub use planning_domain::{
     validate, BoxedFrontToFront, BoxedHeuristic, PlanningDomain, QuickSearch,
 };
-pub use runtime::{cpu, kept_threads};
+pub use runtime::{cpu, crew, kept_threads};
 pub use sliced::{Budget, PlanJob};
 pub use trace::PlanTrace;

@@ -240,6 +240,9 @@ fn a_plan_past_the_tiny_engine_is_taken_over_not_run_again() {
         ..SearchLimits::default()
     });
     let alone_stats = alone.forward.clone().unwrap();
-    assert_eq!(alone.plan().unwrap().actions, report.plan().unwrap().actions);
+    assert_eq!(
+        alone.plan().unwrap().actions,
+        report.plan().unwrap().actions
+    );
     assert_eq!(alone_stats.counters(), stats.counters());
 }

@@ -4,10 +4,11 @@
 //! files read under a size cap are `searchlab_pddl::input`, re-exported
 //! as `planners::input`.)
 //!
-//! [`cpu`] and [`kept_threads`] are public, at the crate's root
+//! [`cpu`], [`crew`] and [`kept_threads`] are public, at the crate's root
 //! (`planners::cpu`); the rest serves the planners alone.
 
 pub(crate) mod beside;
 pub mod cpu;
+pub mod crew;
 pub mod kept_threads;
 pub(crate) mod tiny_buffers;
