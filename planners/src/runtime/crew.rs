@@ -283,9 +283,10 @@ mod tests {
         let runs = counters(2);
         let task = |k: usize| {
             runs[k].fetch_add(1, Ordering::Relaxed);
-            if k == 1 && fail.swap(false, Ordering::Relaxed) {
-                panic!("helper failed");
-            }
+            assert!(
+                k != 1 || !fail.swap(false, Ordering::Relaxed),
+                "helper failed"
+            );
         };
         with_crew(1, &task, |crew| {
             let raised = catch_unwind(AssertUnwindSafe(|| crew.round()));
