@@ -141,6 +141,53 @@ pub trait SearchSpace {
         let _ = node;
         0
     }
+
+    /// Whether [`successor`](Self::successor) makes every successor that
+    /// [`successors`](Self::successors) emits. The default is `false`.
+    /// Lazy search ([`LazyGreedy`](crate::LazyGreedy)) then keeps only
+    /// the parent and the action of each edge on its open list, and makes
+    /// the successor when it takes the edge, as Fast Downward's lazy
+    /// search does: for large nodes (a planning state of hundreds of
+    /// variables) the open list shrinks from a node an edge to a few bytes.
+    fn makes_successors(&self) -> bool {
+        false
+    }
+
+    /// The successor of `node` by `action`, the one
+    /// [`successors`](Self::successors) emits with that action; `None` if
+    /// the action does not apply. Called only where
+    /// [`makes_successors`](Self::makes_successors) says so.
+    ///
+    /// ```
+    /// use search_core::{LazyGreedy, SearchSpace};
+    ///
+    /// /// Count up by one or two from 0 to 9; the node is a large vector.
+    /// struct Count;
+    /// impl SearchSpace for Count {
+    ///     type Node = Vec<u8>;
+    ///     type Action = u8;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &Vec<u8>) -> bool { n[0] == 9 }
+    ///     fn successors<F: FnMut(u8, Vec<u8>, u32)>(&self, n: &Vec<u8>, mut emit: F) {
+    ///         for step in [1, 2] {
+    ///             if let Some(next) = self.successor(n, &step) { emit(step, next, 1); }
+    ///         }
+    ///     }
+    ///     fn node_heap_bytes(&self, n: &Vec<u8>) -> usize { n.capacity() }
+    ///     fn makes_successors(&self) -> bool { true }
+    ///     fn successor(&self, n: &Vec<u8>, step: &u8) -> Option<Vec<u8>> {
+    ///         (n[0] + step <= 9).then(|| { let mut next = n.clone(); next[0] += step; next })
+    ///     }
+    /// }
+    ///
+    /// let h = |n: &Vec<u8>| u32::from(9 - n[0]);
+    /// let result = LazyGreedy::new(&Count, vec![0; 1000], vec![h]).run().unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().nodes.last().unwrap()[0], 9);
+    /// ```
+    fn successor(&self, node: &Self::Node, action: &Self::Action) -> Option<Self::Node> {
+        let _ = (node, action);
+        None
+    }
 }
 
 impl<S: SearchSpace + ?Sized> SearchSpace for &S {
@@ -169,5 +216,13 @@ impl<S: SearchSpace + ?Sized> SearchSpace for &S {
 
     fn node_heap_bytes(&self, node: &Self::Node) -> usize {
         (**self).node_heap_bytes(node)
+    }
+
+    fn makes_successors(&self) -> bool {
+        (**self).makes_successors()
+    }
+
+    fn successor(&self, node: &Self::Node, action: &Self::Action) -> Option<Self::Node> {
+        (**self).successor(node, action)
     }
 }

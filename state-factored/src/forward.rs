@@ -90,4 +90,14 @@ impl SearchSpace for ForwardSpace<'_> {
     fn node_heap_bytes(&self, node: &State) -> usize {
         node.heap_bytes()
     }
+
+    /// States own their slots on the heap: lazy search keeps an action
+    /// per edge, not a state, and makes the state when it takes the edge.
+    fn makes_successors(&self) -> bool {
+        true
+    }
+
+    fn successor(&self, node: &State, action: &ActionId) -> Option<State> {
+        self.domain.apply(*action, node)
+    }
 }

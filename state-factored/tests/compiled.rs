@@ -138,6 +138,15 @@ proptest! {
         forward.successors(&state, |id, next, cost| got.push((id.index(), next, cost)));
         prop_assert_eq!(&got, &expected);
         prop_assert_eq!(forward.is_goal(&state), goal.is_satisfied(&state));
+        // One successor made again by its action (lazy search's edges),
+        // and none for an action that does not apply.
+        prop_assert!(forward.makes_successors());
+        for (i, action) in domain.actions().iter().enumerate() {
+            let id = domain.action_id(action.name()).unwrap();
+            let made = forward.successor(&state, &id);
+            let emitted = expected.iter().find(|(j, _, _)| *j == i).map(|(_, next, _)| next);
+            prop_assert_eq!(made.as_ref(), emitted);
+        }
 
         // The fixed-width space where the domain fits it, and only there.
         let fixed = domain.fixed_forward::<8>(&goal);

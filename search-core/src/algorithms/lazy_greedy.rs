@@ -55,10 +55,12 @@ struct Recording<C> {
 /// An edge waiting on the open list: the successor is not yet estimated.
 /// Its path cost is read when it is taken, from the parent's cost then (as
 /// Fast Downward does), so a parent reopened meanwhile passes on its
-/// cheaper path.
+/// cheaper path. The successor itself is `None` where the space makes it
+/// again when the edge is taken ([`SearchSpace::makes_successors`]): the
+/// open list then holds a few bytes an edge, not a node.
 struct Pending<S: SearchSpace> {
     parent: Option<(u32, S::Action)>,
-    node: S::Node,
+    node: Option<S::Node>,
     cost: S::Cost,
 }
 
@@ -436,11 +438,12 @@ where
             self.core.end = Some(end);
             return;
         }
-        self.visit(Pending {
+        let edge = Pending {
             parent: None,
-            node: start,
+            node: None,
             cost: S::Cost::zero(),
-        });
+        };
+        self.visit(edge, start);
     }
 
     /// The engine's memory estimate: allocated capacity of its tables.
@@ -490,8 +493,9 @@ where
     }
 
     /// The next edge from the alternation, skipping ones another queue
-    /// already took.
-    fn pop(&mut self) -> Option<Pending<S>> {
+    /// already took, with its successor (made now if the edge does not
+    /// hold it).
+    fn pop(&mut self) -> Option<(Pending<S>, S::Node)> {
         loop {
             let mut chosen: Option<usize> = None;
             for (i, queue) in self.queues.iter().enumerate() {
@@ -510,23 +514,35 @@ where
             if self.holders[s] == 0 {
                 self.free.push(slot);
             }
-            if let Some(edge) = edge {
-                self.pending_heap -= self.space.node_heap_bytes(&edge.node);
-                return Some(edge);
+            let Some(mut edge) = edge else {
+                continue;
+            };
+            if let Some(node) = edge.node.take() {
+                self.pending_heap -= self.space.node_heap_bytes(&node);
+                return Some((edge, node));
+            }
+            let made = edge.parent.as_ref().and_then(|(p, action)| {
+                self.space
+                    .successor(&self.records[*p as usize].node, action)
+            });
+            // The space emitted this successor; one it cannot make again
+            // is passed over rather than guessed.
+            if let Some(node) = made {
+                return Some((edge, node));
             }
         }
     }
 
     /// Takes an edge off the open list: estimates its node if new (or
     /// reopened), and expands it unless it is a goal or a dead end.
-    fn visit(&mut self, edge: Pending<S>) {
+    fn visit(&mut self, edge: Pending<S>, node: S::Node) {
         let parent_g = edge
             .parent
             .as_ref()
             .map_or_else(S::Cost::zero, |(p, _)| self.records[*p as usize].g);
         // Checked when generated; the parent's cost can only have dropped.
         let g = parent_g.checked_add(&edge.cost).unwrap_or(parent_g);
-        let known = self.index.get(&edge.node).copied();
+        let known = self.index.get(&node).copied();
         if let Some(i) = known {
             let record = &self.records[i as usize];
             if !(self.options.reopen_closed && !record.dead && g < record.g) {
@@ -536,14 +552,14 @@ where
         if let Some((parent, _)) = &edge.parent {
             let parent = &self.records[*parent as usize].node;
             for h in &mut self.heuristics {
-                h.notify_transition(parent, &edge.node);
+                h.notify_transition(parent, &node);
             }
         }
         self.core.stats.evaluated += 1;
         self.estimates.clear();
         let mut dead = false;
         for h in &mut self.heuristics {
-            match h.estimate(&edge.node) {
+            match h.estimate(&node) {
                 Estimate::Value(v) => self.estimates.push(v),
                 Estimate::DeadEnd => {
                     dead = true;
@@ -563,10 +579,10 @@ where
                 self.core.end = Some(End::Limit(Limit::StoredNodes));
                 return;
             };
-            self.node_heap += 2 * self.space.node_heap_bytes(&edge.node);
-            self.index.insert(edge.node.clone(), i);
+            self.node_heap += 2 * self.space.node_heap_bytes(&node);
+            self.index.insert(node.clone(), i);
             self.records.push(Record {
-                node: edge.node,
+                node,
                 parent: edge.parent,
                 g,
                 dead,
@@ -625,6 +641,9 @@ where
                 successors.sort_by_key(|s| !s.3);
             }
         }
+        // Keep the successors on the open list only where the space cannot
+        // make them again.
+        let makes = self.space.makes_successors();
         for (action, child, cost, preferred) in successors.drain(..) {
             let child_g = match g.checked_add(&cost) {
                 Some(child_g) if cost.is_valid_edge() => child_g,
@@ -653,15 +672,12 @@ where
                     continue;
                 }
             }
-            self.queue(
-                Pending {
-                    parent: Some((index, action)),
-                    node: child,
-                    cost,
-                },
-                child_g,
-                preferred,
-            );
+            let edge = Pending {
+                parent: Some((index, action)),
+                node: (!makes).then_some(child),
+                cost,
+            };
+            self.queue(edge, child_g, preferred);
         }
         self.successors = successors;
         self.core.stats.expanded += 1;
@@ -676,7 +692,9 @@ where
     /// estimates (and for type-based exploration, the first of them and
     /// the successor's path cost `g`).
     fn queue(&mut self, edge: Pending<S>, g: S::Cost, preferred: bool) {
-        self.pending_heap += self.space.node_heap_bytes(&edge.node);
+        if let Some(node) = &edge.node {
+            self.pending_heap += self.space.node_heap_bytes(node);
+        }
         let slot = if let Some(slot) = self.free.pop() {
             self.pending[slot as usize] = Some(edge);
             slot
@@ -778,7 +796,7 @@ where
     /// Takes one edge off the open list.
     fn advance(&mut self, _started: Instant) -> bool {
         match self.pop() {
-            Some(edge) => self.visit(edge),
+            Some((edge, node)) => self.visit(edge, node),
             None => self.core.end = Some(End::ran_dry(self.overflow.take(), self.pruned)),
         }
         true
