@@ -289,8 +289,9 @@ mod tests {
     fn equal_costs_alternate_in_stretches_of_equal_time() {
         let mut forward = Pace::predicted(US, 1);
         let regression = Pace::predicted(US, 1);
-        forward.record(4 * US, 5); // 1 µs an expansion, 5 µs spent
-                                   // Regression, 1 µs spent, catches up by 4 expansions and one more.
+        // Forward at 1 µs an expansion, 5 µs spent; regression, 1 µs spent,
+        // catches up by 4 expansions and one more.
+        forward.record(4 * US, 5);
         assert_eq!(regression.stretch(&forward, INLINE_TIME), 5);
     }
 }

@@ -559,3 +559,32 @@ fn edges_without_nodes_search_alike_in_less_memory() {
         );
     }
 }
+
+#[test]
+fn a_space_that_does_not_make_what_it_emitted_is_an_error() {
+    /// Says it makes successors, and makes none.
+    struct Forgetful;
+    impl SearchSpace for Forgetful {
+        type Node = u8;
+        type Action = ();
+        type Cost = u32;
+        fn is_goal(&self, n: &u8) -> bool {
+            *n == 3
+        }
+        fn successors<F: FnMut((), u8, u32)>(&self, n: &u8, mut emit: F) {
+            emit((), n + 1, 1);
+        }
+        fn makes_successors(&self) -> bool {
+            true
+        }
+    }
+    let error = LazyGreedy::new(&Forgetful, 0, vec![|_: &u8| 0_u32])
+        .run()
+        .unwrap_err();
+    assert_eq!(
+        error,
+        SearchError::SuccessorNotMade {
+            node: "0".to_owned()
+        }
+    );
+}

@@ -494,7 +494,9 @@ where
 
     /// The next edge from the alternation, skipping ones another queue
     /// already took, with its successor (made now if the edge does not
-    /// hold it).
+    /// hold it). `None` when the queues are empty, or when the space did
+    /// not make a successor it had emitted (the search then ends with
+    /// that error).
     fn pop(&mut self) -> Option<(Pending<S>, S::Node)> {
         loop {
             let mut chosen: Option<usize> = None;
@@ -521,15 +523,16 @@ where
                 self.pending_heap -= self.space.node_heap_bytes(&node);
                 return Some((edge, node));
             }
-            let made = edge.parent.as_ref().and_then(|(p, action)| {
-                self.space
-                    .successor(&self.records[*p as usize].node, action)
-            });
-            // The space emitted this successor; one it cannot make again
-            // is passed over rather than guessed.
-            if let Some(node) = made {
-                return Some((edge, node));
-            }
+            // Only the start's edge has no parent, and it holds no node
+            // only until it is visited, which `begin` does at once.
+            let (parent, action) = edge.parent.as_ref()?;
+            let parent = &self.records[*parent as usize].node;
+            let Some(node) = self.space.successor(parent, action) else {
+                let node = format!("{parent:?}");
+                self.core.end = Some(End::Failed(SearchError::SuccessorNotMade { node }));
+                return None;
+            };
+            return Some((edge, node));
         }
     }
 
@@ -797,6 +800,7 @@ where
     fn advance(&mut self, _started: Instant) -> bool {
         match self.pop() {
             Some((edge, node)) => self.visit(edge, node),
+            None if self.core.end.is_some() => {}
             None => self.core.end = Some(End::ran_dry(self.overflow.take(), self.pruned)),
         }
         true

@@ -192,6 +192,17 @@ pub enum SearchError {
         /// The number.
         number: u64,
     },
+    /// A space that says it makes successors from actions
+    /// ([`makes_successors`](crate::SearchSpace::makes_successors)) did not
+    /// make one it had emitted.
+    #[error(
+        "the space emitted a successor of node {node} that its `successor` method did not \
+         make again: a space whose `makes_successors` is true makes every successor it emits"
+    )]
+    SuccessorNotMade {
+        /// The parent node (its `Debug` form).
+        node: String,
+    },
     /// Weighted A* needs a finite weight of at least 1.
     #[error("weighted A* needs a finite weight >= 1, got {weight}")]
     InvalidWeight {

@@ -437,6 +437,25 @@ where
         self.begin_iteration(start);
     }
 
+    /// Empties the store, the open list and what the last iteration left,
+    /// and restarts the clock from the statistics so far.
+    fn empty(&mut self) {
+        let run = &mut self.run;
+        run.ws.store.clear(self.space.node_numbers());
+        let buckets_possible =
+            run.algorithm.buckets_integer_priorities() && S::Cost::zero().to_bucket().is_some();
+        run.ws.open.clear(run.open_list, buckets_possible);
+        run.bfs_next = 0;
+        if let Some(expansions) = &mut run.expansions {
+            expansions.clear();
+        }
+        run.last_key = None;
+        run.pruned = false;
+        run.overflow = None;
+        run.max_branching = 1;
+        run.core.clock.restart(&run.core.stats);
+    }
+
     /// Takes a tiny search's nodes, open list and statistics as this
     /// search's own, as [`begin_iteration`](Self::begin_iteration) would
     /// have left them after the same expansions: the nodes keep their
@@ -450,18 +469,10 @@ where
             stats,
             last_f,
         } = handover;
+        self.run.core.stats = stats;
+        self.empty();
         let space = self.space;
         let run = &mut self.run;
-        run.ws.store.clear(space.node_numbers());
-        let buckets_possible =
-            run.algorithm.buckets_integer_priorities() && S::Cost::zero().to_bucket().is_some();
-        run.ws.open.clear(run.open_list, buckets_possible);
-        run.bfs_next = 0;
-        run.pruned = false;
-        run.overflow = None;
-        run.max_branching = 1;
-        run.core.stats = stats;
-        run.core.clock.restart(&run.core.stats);
         let store = &mut run.ws.store;
         let mut actions = actions.into_iter();
         for (i, record) in records.into_iter().enumerate() {
@@ -546,21 +557,8 @@ where
     /// Empties the store and open list and puts `start` on them; the
     /// statistics go on adding up.
     fn begin_iteration(&mut self, start: S::Node) {
-        self.run.ws.store.clear(self.space.node_numbers());
+        self.empty();
         let zero = S::Cost::zero();
-        self.run.ws.open.clear(
-            self.run.open_list,
-            self.run.algorithm.buckets_integer_priorities() && zero.to_bucket().is_some(),
-        );
-        self.run.bfs_next = 0;
-        if let Some(expansions) = &mut self.run.expansions {
-            expansions.clear();
-        }
-        self.run.last_key = None;
-        self.run.pruned = false;
-        self.run.overflow = None;
-        self.run.max_branching = 1;
-        self.run.core.clock.restart(&self.run.core.stats);
         self.run.core.stats.generated += 1;
         self.run.core.stats.evaluated += 1;
         let h = if self.run.algorithm.uses_heuristic() {
