@@ -287,16 +287,23 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
 impl<B: Bits> ForwardSpace<'_, B> {
     /// Emits `rule`'s successor of `node` unless it is `node` itself, at
     /// the action's cost there.
+    /// `node` after action `id` (its rule `rule`), conditional effects
+    /// included.
+    #[inline]
+    fn apply(&self, node: &WorldState<B>, id: ActionId, rule: &Rule<B>) -> WorldState<B> {
+        let whole = self.conditional.filter(|_| rule.conditional);
+        match whole.and_then(|set| set.action(id)) {
+            Some(action) => node.apply_when(&rule.eff, &action.when),
+            None => node.apply(&rule.eff),
+        }
+    }
+
     #[inline]
     fn emit_successor<F>(&self, node: &WorldState<B>, id: ActionId, rule: &Rule<B>, emit: &mut F)
     where
         F: FnMut(ActionId, WorldState<B>, u32),
     {
-        let whole = self.conditional.filter(|_| rule.conditional);
-        let next = match whole.and_then(|set| set.action(id)) {
-            Some(action) => node.apply_when(&rule.eff, &action.when),
-            None => node.apply(&rule.eff),
-        };
+        let next = self.apply(node, id, rule);
         if next != *node {
             let cost = match self.cost_fns.0.get(id.index()) {
                 Some(Some(cost)) => cost(node),
@@ -345,5 +352,17 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
     #[inline]
     fn node_heap_bytes(&self, node: &WorldState<B>) -> usize {
         node.as_bits().heap_bytes()
+    }
+
+    /// Applying an action again is a few word operations: lazy search
+    /// keeps an action per edge, not a state of up to 4 KiB.
+    fn makes_successors(&self) -> bool {
+        true
+    }
+
+    fn successor(&self, node: &WorldState<B>, action: &ActionId) -> Option<WorldState<B>> {
+        let rule = self.rules.get(action.index())?;
+        node.satisfies(&rule.pre)
+            .then(|| self.apply(node, *action, rule))
     }
 }

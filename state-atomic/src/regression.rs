@@ -485,6 +485,17 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
     fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
         node.as_values().heap_bytes() + node.as_care().heap_bytes()
     }
+
+    /// Regressing through an action again is a few word operations: lazy
+    /// search keeps an action per edge, not a subgoal.
+    fn makes_successors(&self) -> bool {
+        true
+    }
+
+    fn successor(&self, node: &PartialState<B>, action: &ActionId) -> Option<PartialState<B>> {
+        let rule = self.rules.get(action.index())?;
+        node.regress(&rule.pre, &rule.eff)
+    }
 }
 
 /// The body of [`RegressionSpace::successors`] for action `i`.

@@ -15,10 +15,11 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
 use std::mem::size_of;
 use std::time::Instant;
 
-use hashbrown::HashMap;
+use hashbrown::HashTable;
 use num_traits::{CheckedAdd, Zero};
 use rustc_hash::FxBuildHasher;
 
@@ -55,12 +56,12 @@ struct Recording<C> {
 /// An edge waiting on the open list: the successor is not yet estimated.
 /// Its path cost is read when it is taken, from the parent's cost then (as
 /// Fast Downward does), so a parent reopened meanwhile passes on its
-/// cheaper path. The successor itself is `None` where the space makes it
-/// again when the edge is taken ([`SearchSpace::makes_successors`]): the
-/// open list then holds a few bytes an edge, not a node.
+/// cheaper path. The successor itself is kept beside it, in
+/// [`LazyGreedy::waiting`], only where the space cannot make it again
+/// when the edge is taken ([`SearchSpace::makes_successors`]): an edge is
+/// then a few bytes, however wide the nodes.
 struct Pending<S: SearchSpace> {
     parent: Option<(u32, S::Action)>,
-    node: Option<S::Node>,
     cost: S::Cost,
 }
 
@@ -188,10 +189,15 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     /// The limits, statistics and end the engine's loop keeps.
     core: Core<S::Cost>,
     records: Vec<Record<S>>,
-    index: HashMap<S::Node, u32, FxBuildHasher>,
+    /// Each record's index, found by its node's hash: the node itself is
+    /// stored once, in its record.
+    index: HashTable<u32>,
     /// Edges waiting, by slot; a slot is emptied when its edge is taken by
     /// one queue and freed once every queue holding it has let it go.
     pending: Vec<Option<Pending<S>>>,
+    /// The successor of the edge in each slot, where the space does not
+    /// make successors (empty where it does).
+    waiting: Vec<Option<S::Node>>,
     holders: Vec<u8>,
     free: Vec<u32>,
     queues: Vec<Queue<S::Cost>>,
@@ -202,8 +208,7 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     /// Scratch for one expansion's successors and estimates.
     successors: Vec<Successor<S>>,
     estimates: Vec<S::Cost>,
-    /// Heap bytes of the stored nodes: each held twice, in its record and
-    /// as the index's key.
+    /// Heap bytes of the stored nodes.
     node_heap: usize,
     /// Heap bytes of the nodes on the open list (edges not yet taken).
     pending_heap: usize,
@@ -238,8 +243,9 @@ where
             },
             core: Core::default(),
             records: Vec::new(),
-            index: HashMap::default(),
+            index: HashTable::new(),
             pending: Vec::new(),
+            waiting: Vec::new(),
             holders: Vec::new(),
             free: Vec::new(),
             queues: Vec::new(),
@@ -440,7 +446,6 @@ where
         }
         let edge = Pending {
             parent: None,
-            node: None,
             cost: S::Cost::zero(),
         };
         self.visit(edge, start);
@@ -455,8 +460,9 @@ where
     fn search_bytes(&self) -> usize {
         let queued: usize = self.queues.iter().map(|q| q.entries.bytes()).sum();
         self.records.capacity() * size_of::<Record<S>>()
-            + self.index.capacity() * (size_of::<S::Node>() + size_of::<u32>() + 1)
+            + self.index.capacity() * (size_of::<u32>() + 1)
             + self.pending.capacity() * size_of::<Option<Pending<S>>>()
+            + self.waiting.capacity() * size_of::<Option<S::Node>>()
             + self.holders.capacity()
             + self.free.capacity() * size_of::<u32>()
             + queued
@@ -476,7 +482,7 @@ where
             vec_growth(capacity, len + more) * size
         };
         let queues: usize = self.queues.iter().map(|q| q.entries.growth(widest)).sum();
-        let index_entry = size_of::<S::Node>() + size_of::<u32>() + 1;
+        let index_entry = size_of::<u32>() + 1;
         grows(
             self.records.capacity(),
             self.records.len(),
@@ -489,7 +495,27 @@ where
                 widest,
                 size_of::<Option<Pending<S>>>(),
             )
+            + grows(
+                self.waiting.capacity(),
+                self.waiting.len(),
+                if self.space.makes_successors() {
+                    0
+                } else {
+                    widest
+                },
+                size_of::<Option<S::Node>>(),
+            )
             + queues
+    }
+
+    /// The index of `node`'s record, if it has one.
+    fn find(&self, node: &S::Node) -> Option<u32> {
+        let records = &self.records;
+        self.index
+            .find(FxBuildHasher.hash_one(node), |&i| {
+                records[i as usize].node == *node
+            })
+            .copied()
     }
 
     /// The next edge from the alternation, skipping ones another queue
@@ -512,14 +538,15 @@ where
             let slot = queue.entries.pop()?;
             let s = slot as usize;
             let edge = self.pending[s].take();
+            let waiting = self.waiting.get_mut(s).and_then(Option::take);
             self.holders[s] -= 1;
             if self.holders[s] == 0 {
                 self.free.push(slot);
             }
-            let Some(mut edge) = edge else {
+            let Some(edge) = edge else {
                 continue;
             };
-            if let Some(node) = edge.node.take() {
+            if let Some(node) = waiting {
                 self.pending_heap -= self.space.node_heap_bytes(&node);
                 return Some((edge, node));
             }
@@ -545,7 +572,7 @@ where
             .map_or_else(S::Cost::zero, |(p, _)| self.records[*p as usize].g);
         // Checked when generated; the parent's cost can only have dropped.
         let g = parent_g.checked_add(&edge.cost).unwrap_or(parent_g);
-        let known = self.index.get(&node).copied();
+        let known = self.find(&node);
         if let Some(i) = known {
             let record = &self.records[i as usize];
             if !(self.options.reopen_closed && !record.dead && g < record.g) {
@@ -582,8 +609,12 @@ where
                 self.core.end = Some(End::Limit(Limit::StoredNodes));
                 return;
             };
-            self.node_heap += 2 * self.space.node_heap_bytes(&node);
-            self.index.insert(node.clone(), i);
+            self.node_heap += self.space.node_heap_bytes(&node);
+            let records = &self.records;
+            self.index
+                .insert_unique(FxBuildHasher.hash_one(&node), i, |&j| {
+                    FxBuildHasher.hash_one(&records[j as usize].node)
+                });
             self.records.push(Record {
                 node,
                 parent: edge.parent,
@@ -668,7 +699,7 @@ where
                 self.pruned = true;
                 continue;
             }
-            if let Some(&i) = self.index.get(&child) {
+            if let Some(i) = self.find(&child) {
                 let record = &self.records[i as usize];
                 if !(self.options.reopen_closed && !record.dead && child_g < record.g) {
                     self.core.stats.duplicates += 1;
@@ -677,10 +708,9 @@ where
             }
             let edge = Pending {
                 parent: Some((index, action)),
-                node: (!makes).then_some(child),
                 cost,
             };
-            self.queue(edge, child_g, preferred);
+            self.queue(edge, (!makes).then_some(child), child_g, preferred);
         }
         self.successors = successors;
         self.core.stats.expanded += 1;
@@ -691,11 +721,12 @@ where
         self.core.stats.max_open = self.core.stats.max_open.max(waiting);
     }
 
-    /// Puts an edge on every queue of its kind, keyed by the parent's
-    /// estimates (and for type-based exploration, the first of them and
-    /// the successor's path cost `g`).
-    fn queue(&mut self, edge: Pending<S>, g: S::Cost, preferred: bool) {
-        if let Some(node) = &edge.node {
+    /// Puts an edge (with its successor `node`, unless the space makes it
+    /// again) on every queue of its kind, keyed by the parent's estimates
+    /// (and for type-based exploration, the first of them and the
+    /// successor's path cost `g`).
+    fn queue(&mut self, edge: Pending<S>, node: Option<S::Node>, g: S::Cost, preferred: bool) {
+        if let Some(node) = &node {
             self.pending_heap += self.space.node_heap_bytes(node);
         }
         let slot = if let Some(slot) = self.free.pop() {
@@ -706,6 +737,13 @@ where
             self.holders.push(0);
             u32::try_from(self.pending.len() - 1).unwrap_or(u32::MAX)
         };
+        if node.is_some() {
+            let s = slot as usize;
+            if self.waiting.len() <= s {
+                self.waiting.resize_with(s + 1, || None);
+            }
+            self.waiting[s] = node;
+        }
         let sequence = self.sequence;
         self.sequence += 1;
         let mut holders = 0;
