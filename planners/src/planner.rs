@@ -733,6 +733,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
             // LAMA; its own tables, so no buffers are kept.
             let mut search = LazyGreedy::new(space, start, heuristics)
                 .type_based(self.config.algorithm == Algorithm::LazyTypeBased)
+                .helpful_only(self.config.algorithm == Algorithm::LazyHelpful)
                 .limits(limits)
                 .record_trace(self.traces.is_some());
             if let Some(watch) = watch {

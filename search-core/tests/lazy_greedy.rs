@@ -588,3 +588,93 @@ fn a_space_that_does_not_make_what_it_emitted_is_an_error() {
         }
     );
 }
+
+/// Prefers moving right, wherever that leads.
+struct Rightward;
+
+impl Heuristic<(i32, i32), u32> for Rightward {
+    fn estimate(&mut self, n: &(i32, i32)) -> Estimate<u32> {
+        Estimate::Value(manhattan(n))
+    }
+    fn is_preferred(&mut self, parent: &(i32, i32), child: &(i32, i32)) -> bool {
+        child.0 > parent.0
+    }
+}
+
+/// Prefers moving left, and at the left edge the way back right.
+struct Leftward;
+impl Heuristic<(i32, i32), u32> for Leftward {
+    fn estimate(&mut self, n: &(i32, i32)) -> Estimate<u32> {
+        Estimate::Value(manhattan(n))
+    }
+    fn is_preferred(&mut self, parent: &(i32, i32), child: &(i32, i32)) -> bool {
+        child.0 < parent.0 || (parent.0 == 0 && child.0 == 1)
+    }
+}
+
+#[test]
+fn helpful_actions_pruning_is_no_proof_of_unsolvability() {
+    // Along the top row, only the rightward move is kept; the wall stops
+    // it at x = 9, where nothing is preferred and every move is kept.
+    let pruned = LazyGreedy::new(&Grid, (0, 0), vec![Rightward])
+        .helpful_only(true)
+        .run()
+        .unwrap();
+    let plan = pruned.outcome.solution().expect("a plan around the wall");
+    assert_eq!(plan.nodes.last(), Some(&(19, 19)));
+    assert_eq!(plan.actions[..9], ['r'; 9]);
+
+    // Preferred: leftward moves, and at the left edge the way back right,
+    // so the search walks to (0, 0) and back onto a node it has seen.
+    let lost = LazyGreedy::new(&Grid, (5, 0), vec![Leftward])
+        .helpful_only(true)
+        .run()
+        .unwrap();
+    assert!(
+        matches!(lost.outcome, Outcome::NoSolutionFound),
+        "{:?}",
+        lost.outcome
+    );
+    let found = LazyGreedy::new(&Grid, (5, 0), vec![Leftward])
+        .run()
+        .unwrap();
+    assert!(found.outcome.solution().is_some());
+}
+
+/// From 0 toward 5 by +1, with an action that stays put.
+struct Stay;
+
+impl SearchSpace for Stay {
+    type Node = i32;
+    type Action = char;
+    type Cost = u32;
+    fn is_goal(&self, n: &i32) -> bool {
+        *n == 5
+    }
+    fn successors<F: FnMut(char, i32, u32)>(&self, n: &i32, mut emit: F) {
+        emit('s', *n, 1);
+        emit('+', n + 1, 1);
+    }
+}
+
+/// Prefers staying put.
+struct StayPreferred;
+
+impl Heuristic<i32, u32> for StayPreferred {
+    fn estimate(&mut self, n: &i32) -> Estimate<u32> {
+        Estimate::Value(u32::try_from(5 - n).unwrap_or(0))
+    }
+    fn is_preferred(&mut self, parent: &i32, child: &i32) -> bool {
+        parent == child
+    }
+}
+
+#[test]
+fn a_preferred_successor_that_is_its_parent_is_no_way_forward() {
+    // Were staying put helpful, pruning would keep only it and run dry.
+    let result = LazyGreedy::new(&Stay, 0, vec![StayPreferred])
+        .helpful_only(true)
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.solution().unwrap().actions, ['+'; 5]);
+}

@@ -96,10 +96,11 @@ impl Problem {
     ///     wins) or ``bidirectional`` (one search from both ends that meets
     ///     in the middle; ``astar`` or ``dijkstra``).
     /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
-    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs`` or
-    ///     ``lazytype`` (with type-based exploration).
+    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs``,
+    ///     ``lazytype`` (with type-based exploration) or ``lazyhelpful``
+    ///     (helpful successors only).
     /// :param heuristic: a built-in heuristic's name (:func:`heuristics`
-    ///     lists them; ``a+b`` alternates for ``lazygbfs`` and ``lazytype``), a Python
+    ///     lists them; ``a+b`` alternates for the lazy searches), a Python
     ///     callable (see :func:`heuristic`), or ``None`` for ``hmax`` on
     ///     atomic problems and ``numeric`` on factored ones.
     /// :param max_time: seconds per search; ``None`` for no limit.
@@ -353,10 +354,11 @@ impl PddlTask {
     ///     wins) or ``bidirectional`` (one search from both ends that meets
     ///     in the middle; ``astar`` or ``dijkstra``).
     /// :param algorithm: ``astar`` (the default), ``wastar:W``, ``gbfs``,
-    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs`` or
-    ///     ``lazytype`` (with type-based exploration).
+    ///     ``dijkstra``, ``bfs``, ``rwastar`` (anytime), ``lazygbfs``,
+    ///     ``lazytype`` (with type-based exploration) or ``lazyhelpful``
+    ///     (helpful successors only).
     /// :param heuristic: a built-in heuristic's name (:func:`heuristics`
-    ///     lists them; ``a+b`` alternates for ``lazygbfs`` and ``lazytype``), a Python
+    ///     lists them; ``a+b`` alternates for the lazy searches), a Python
     ///     callable (see :func:`heuristic`), or ``None`` for ``hmax``.
     /// :param max_time: seconds per search; ``None`` for no limit.
     /// :param max_expansions: expansions per search; ``None`` for no limit.

@@ -134,6 +134,7 @@ struct Options {
     boost: i64,
     reopen_closed: bool,
     type_based: bool,
+    helpful_only: bool,
 }
 
 /// Lazy greedy best-first search: Fast Downward's `lazy_greedy([h1, ...],
@@ -213,6 +214,9 @@ pub struct LazyGreedy<'s, S: SearchSpace, H> {
     /// Heap bytes of the nodes on the open list (edges not yet taken).
     pending_heap: usize,
     pruned: bool,
+    /// Whether an expansion dropped successors no heuristic prefers
+    /// ([`helpful_only`](Self::helpful_only)).
+    unhelpful_dropped: bool,
     /// The first path whose cost passed the cost type: left out, since a
     /// cheaper plan may exist, and the error if none does.
     overflow: Option<SearchError>,
@@ -240,6 +244,7 @@ where
                 boost: DEFAULT_BOOST,
                 reopen_closed: false,
                 type_based: false,
+                helpful_only: false,
             },
             core: Core::default(),
             records: Vec::new(),
@@ -256,6 +261,7 @@ where
             node_heap: 0,
             pending_heap: 0,
             pruned: false,
+            unhelpful_dropped: false,
             overflow: None,
             recording: None,
         }
@@ -284,6 +290,45 @@ where
     #[must_use]
     pub fn boost(mut self, amount: i64) -> Self {
         self.options.boost = amount;
+        self
+    }
+
+    /// Whether an expansion queues only the successors some heuristic
+    /// prefers, where it has any (default no): helpful-actions pruning, as
+    /// Metric-FF and ENHSP (`-ha true`) do. It can cut the expansions a
+    /// thousandfold where the relaxed plan points the way (numeric TPP),
+    /// but it is incomplete: a search that runs dry after dropping a
+    /// successor ends with [`Outcome::NoSolutionFound`](crate::Outcome),
+    /// not with a proof that no plan exists. Needs
+    /// [`preferred`](Self::preferred).
+    ///
+    /// ```
+    /// use search_core::{Estimate, Heuristic, LazyGreedy, SearchSpace};
+    ///
+    /// /// From 0, steps of +1 and +2 toward 10.
+    /// struct Line;
+    /// impl SearchSpace for Line {
+    ///     type Node = i32;
+    ///     type Action = i32;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &i32) -> bool { *n == 10 }
+    ///     fn successors<F: FnMut(i32, i32, u32)>(&self, n: &i32, mut emit: F) {
+    ///         for step in [1, 2] { if n + step <= 10 { emit(step, n + step, 1); } }
+    ///     }
+    /// }
+    /// /// Blind but for its preference: the +2 steps.
+    /// struct Twos;
+    /// impl Heuristic<i32, u32> for Twos {
+    ///     fn estimate(&mut self, n: &i32) -> Estimate<u32> { Estimate::Value(u32::from(*n != 10)) }
+    ///     fn is_preferred(&mut self, parent: &i32, child: &i32) -> bool { child - parent == 2 }
+    /// }
+    /// let result = LazyGreedy::new(&Line, 0, vec![Twos]).helpful_only(true).run().unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().actions, [2, 2, 2, 2, 2]);
+    /// assert_eq!(result.stats.expanded, 5);
+    /// ```
+    #[must_use]
+    pub fn helpful_only(mut self, on: bool) -> Self {
+        self.options.helpful_only = on;
         self
     }
 
@@ -670,7 +715,14 @@ where
                     .iter_mut()
                     .any(|h| h.is_preferred(node, child));
             }
-            if self.options.preferred_first {
+            // A successor that is its parent (an action that changes
+            // nothing here) is no way forward, preferred or not.
+            let helpful = |s: &Successor<S>| s.3 && s.1 != *node;
+            if self.options.helpful_only && successors.iter().any(helpful) {
+                let before = successors.len();
+                successors.retain(helpful);
+                self.unhelpful_dropped |= successors.len() < before;
+            } else if self.options.preferred_first {
                 // Each group in the space's order.
                 successors.sort_by_key(|s| !s.3);
             }
@@ -865,6 +917,10 @@ where
         self.heuristics
             .iter()
             .all(Heuristic::dead_ends_are_reliable)
+    }
+
+    fn left_out_states(&self) -> bool {
+        self.unhelpful_dropped
     }
 }
 

@@ -17,6 +17,7 @@ use crate::{Cost, SearchError};
 /// | [`RestartingWeightedAStar`](Algorithm::RestartingWeightedAStar) | `g + floor(w h)`, `w` = 5, 3, 2, 1 | yes | yes | better plans as it goes; optimal at the end with admissible `h` |
 /// | [`LazyGreedy`](Algorithm::LazyGreedy) | the parent's `h` | one or more | no | any plan, fewer evaluations |
 /// | [`LazyTypeBased`](Algorithm::LazyTypeBased) | the parent's `h`, and in turn a random type (`h`, `g`) | one or more | no | any plan, out of plateaus sooner |
+/// | [`LazyHelpful`](Algorithm::LazyHelpful) | the parent's `h`, preferred successors only | one or more | no | any plan, far fewer expansions where the relaxed plan points the way; incomplete |
 ///
 /// Ties among equal priorities go to the larger `g` (the deeper node), then
 /// to the node stored first; greedy best-first search breaks them first in,
@@ -66,18 +67,27 @@ pub enum Algorithm {
     /// type-based exploration (Xie, Müller, Holte and Imai, AAAI 2014), see
     /// [`LazyGreedy::type_based`](crate::LazyGreedy::type_based).
     LazyTypeBased,
+    /// Lazy greedy best-first search that queues only preferred successors
+    /// where an expansion has any (helpful-actions pruning, as ENHSP's
+    /// `-ha true`); incomplete, see
+    /// [`LazyGreedy::helpful_only`](crate::LazyGreedy::helpful_only).
+    LazyHelpful,
 }
 
 impl Algorithm {
     /// Whether it runs in the lazy engine, [`LazyGreedy`](crate::LazyGreedy):
-    /// lazy greedy search, with or without type-based exploration.
+    /// lazy greedy search, with type-based exploration or helpful-actions
+    /// pruning or neither.
     ///
     /// ```
     /// use search_core::Algorithm;
     /// assert!(Algorithm::LazyTypeBased.is_lazy() && !Algorithm::GreedyBestFirst.is_lazy());
     /// ```
     pub fn is_lazy(self) -> bool {
-        matches!(self, Algorithm::LazyGreedy | Algorithm::LazyTypeBased)
+        matches!(
+            self,
+            Algorithm::LazyGreedy | Algorithm::LazyTypeBased | Algorithm::LazyHelpful
+        )
     }
 
     /// Breadth-first search, which needs no open list. A `matches!` rather
@@ -121,7 +131,10 @@ impl Algorithm {
         match self {
             Algorithm::AStar => g.saturating_add(h),
             Algorithm::WeightedAStar { weight } => g.saturating_add(h.scale(weight)),
-            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy | Algorithm::LazyTypeBased => h,
+            Algorithm::GreedyBestFirst
+            | Algorithm::LazyGreedy
+            | Algorithm::LazyTypeBased
+            | Algorithm::LazyHelpful => h,
             Algorithm::Dijkstra | Algorithm::BreadthFirst => g,
             // A search runs its iterations' algorithms; this is the first's.
             Algorithm::RestartingWeightedAStar => g.saturating_add(h.scale(RESTART_WEIGHTS[0])),
@@ -136,9 +149,10 @@ impl Algorithm {
     #[inline]
     pub(crate) fn tie_g<C: Cost>(self, g: C) -> C {
         match self {
-            Algorithm::GreedyBestFirst | Algorithm::LazyGreedy | Algorithm::LazyTypeBased => {
-                C::zero()
-            }
+            Algorithm::GreedyBestFirst
+            | Algorithm::LazyGreedy
+            | Algorithm::LazyTypeBased
+            | Algorithm::LazyHelpful => C::zero(),
             _ => g,
         }
     }
@@ -149,7 +163,7 @@ impl Algorithm {
             Algorithm::WeightedAStar { weight } if !(weight.is_finite() && weight >= 1.0) => {
                 Err(SearchError::InvalidWeight { weight })
             }
-            Algorithm::LazyGreedy | Algorithm::LazyTypeBased => Err(SearchError::NeedsLazyGreedy),
+            _ if self.is_lazy() => Err(SearchError::NeedsLazyGreedy),
             _ => Ok(()),
         }
     }

@@ -7,7 +7,8 @@ use crate::{Algorithm, SearchError};
 
 /// The names [`Algorithm::from_str`] accepts, for error messages and help
 /// texts.
-const KNOWN: &str = "astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs, lazytype";
+const KNOWN: &str =
+    "astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs, lazytype, lazyhelpful";
 
 impl fmt::Display for Algorithm {
     /// The short name: `astar`, `wastar2` (the weight as `{}` writes it),
@@ -26,6 +27,7 @@ impl fmt::Display for Algorithm {
     /// assert_eq!(Algorithm::RestartingWeightedAStar.to_string(), "rwastar");
     /// assert_eq!(Algorithm::LazyGreedy.to_string(), "lazygbfs");
     /// assert_eq!(Algorithm::LazyTypeBased.to_string(), "lazytype");
+    /// assert_eq!(Algorithm::LazyHelpful.to_string(), "lazyhelpful");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -37,6 +39,7 @@ impl fmt::Display for Algorithm {
             Algorithm::RestartingWeightedAStar => f.write_str("rwastar"),
             Algorithm::LazyGreedy => f.write_str("lazygbfs"),
             Algorithm::LazyTypeBased => f.write_str("lazytype"),
+            Algorithm::LazyHelpful => f.write_str("lazyhelpful"),
         }
     }
 }
@@ -67,6 +70,10 @@ impl Algorithm {
                 "lazy greedy best-first search with preferred operators and type-based exploration"
                     .to_owned()
             }
+            Algorithm::LazyHelpful => {
+                "lazy greedy best-first search with helpful-actions pruning (preferred successors only)"
+                    .to_owned()
+            }
         }
     }
 }
@@ -78,7 +85,8 @@ impl FromStr for Algorithm {
     /// or `wastarW` (weighted A* with weight `W`, e.g. `wastar:2`,
     /// `wastar1.5`); `gbfs` or `greedy`; `dijkstra` or `ucs`; `bfs` or
     /// `breadth-first`; `rwastar` or `anytime` (restarting weighted A*);
-    /// `lazygbfs`, `lazy-gbfs` or `lazy`; `lazytype` or `lazy-type`. What [`Display`](fmt::Display) writes reads back to
+    /// `lazygbfs`, `lazy-gbfs` or `lazy`; `lazytype` or `lazy-type`;
+    /// `lazyhelpful` or `lazy-helpful`. What [`Display`](fmt::Display) writes reads back to
     /// the same value.
     ///
     /// # Errors
@@ -95,7 +103,7 @@ impl FromStr for Algorithm {
     /// assert_eq!(weighted.to_string().parse::<Algorithm>(), Ok(weighted));
     /// assert_eq!(
     ///     "dfs".parse::<Algorithm>().unwrap_err().to_string(),
-    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs, lazytype)"
+    ///     "unknown algorithm `dfs` (known: astar, wastar:W, gbfs, dijkstra, bfs, rwastar, lazygbfs, lazytype, lazyhelpful)"
     /// );
     /// assert!(matches!(
     ///     "wastar:0.5".parse::<Algorithm>(),
@@ -126,6 +134,7 @@ impl FromStr for Algorithm {
             "rwastar" | "anytime" => Ok(Algorithm::RestartingWeightedAStar),
             "lazygbfs" | "lazy-gbfs" | "lazy" => Ok(Algorithm::LazyGreedy),
             "lazytype" | "lazy-type" => Ok(Algorithm::LazyTypeBased),
+            "lazyhelpful" | "lazy-helpful" => Ok(Algorithm::LazyHelpful),
             _ => Err(unknown()),
         }
     }
@@ -150,6 +159,7 @@ mod tests {
             Algorithm::RestartingWeightedAStar,
             Algorithm::LazyGreedy,
             Algorithm::LazyTypeBased,
+            Algorithm::LazyHelpful,
         ] {
             assert_eq!(algorithm.to_string().parse(), Ok(algorithm), "{algorithm}");
         }
@@ -169,6 +179,7 @@ mod tests {
             ("lazy-gbfs", Algorithm::LazyGreedy),
             ("Lazy", Algorithm::LazyGreedy),
             ("Lazy-Type", Algorithm::LazyTypeBased),
+            ("Lazy-Helpful", Algorithm::LazyHelpful),
         ] {
             assert_eq!(name.parse(), Ok(algorithm), "{name}");
         }

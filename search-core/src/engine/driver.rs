@@ -184,6 +184,12 @@ pub(crate) trait Step {
     /// Whether the heuristics' dead ends are reliable, so that running dry
     /// proves no plan exists.
     fn dead_ends_are_reliable(&self) -> bool;
+
+    /// Whether the search left out successors that are not dead ends (as
+    /// helpful-actions pruning does), so that running dry proves nothing.
+    fn left_out_states(&self) -> bool {
+        false
+    }
 }
 
 /// Advances `search` by at most `budget` steps.
@@ -232,6 +238,7 @@ pub(crate) fn run<T: Step>(search: &mut T) -> Result<ResultOf<T>, SearchError> {
         (best, Some(End::Cancelled)) => Outcome::Cancelled { best },
         (Some(best), _) => Outcome::Solved(best),
         (None, Some(End::Goal(goal))) => Outcome::Solved(search.solution(*goal)),
+        _ if search.left_out_states() => Outcome::NoSolutionFound,
         _ => Outcome::ran_dry(core.stats.dead_ends, search.dead_ends_are_reliable()),
     };
     Ok(SearchResult {

@@ -900,8 +900,9 @@ pub(super) struct PlanArgs {
     #[arg(long, short, default_value = "forward")]
     direction: Direction,
     /// astar, wastar:W (W >= 1), gbfs, dijkstra, bfs, rwastar (restarting
-    /// weighted A*, anytime), lazygbfs or lazytype (lazy greedy search with
-    /// type-based exploration).
+    /// weighted A*, anytime), lazygbfs, lazytype (lazy greedy search with
+    /// type-based exploration) or lazyhelpful (lazy greedy search that
+    /// keeps only helpful successors, as ENHSP's `-ha true`; incomplete).
     #[arg(long, short, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
     /// Anytime search: restarting weighted A* (weights 5, 3, 2, 1), which
@@ -911,7 +912,7 @@ pub(super) struct PlanArgs {
     anytime: bool,
     /// A heuristic by name (`searchlab heuristics` lists them; default:
     /// hmax for atomic and PDDL problems, numeric for factored ones); for
-    /// lazygbfs and lazytype, names joined with `+` alternate (`ff+lmcount`).
+    /// the lazy searches, names joined with `+` alternate (`ff+lmcount`).
     #[arg(long = "heuristic")]
     heuristic: Option<String>,
     #[command(flatten)]
