@@ -128,6 +128,25 @@ fn a_pddl_trace_names_operators_and_facts() {
 }
 
 #[test]
+fn a_numeric_pddl_trace_names_fluents_and_operators() {
+    let dir = tests::pddl_numeric_benchmarks().join("counters");
+    let (domain, task) = (
+        dir.join("domain.pddl"),
+        dir.join("instances/instance-1.pddl"),
+    );
+    let planned = plan_pddl_traced(
+        &domain,
+        &task,
+        &traced(TraceFormat::Text, Direction::Forward),
+        None,
+    );
+    assert_eq!(planned.code, EXIT_SOLVED, "{}", planned.text);
+    let text = planned.trace.expect("a trace of the numeric search");
+    assert!(text.contains("(value c0)=6"), "fluents by name\n{text}");
+    assert!(text.contains("decrement c0"), "operators by name\n{text}");
+}
+
+#[test]
 fn no_trace_unless_asked() {
     let plain = plan_file_traced(&problem("hungry_agent.toml"), &PlanRequest::default());
     assert_eq!(plain.code, EXIT_SOLVED);

@@ -591,7 +591,8 @@ fn solve_numeric_task(
         .max_memory_bytes
         .map(|limit| limit.saturating_sub(ground_task.heap_bytes()));
     let translator_memory = crate::cpu::peak_memory_bytes();
-    let (run, cpu) = crate::cpu::measure(|| numeric::solve_numeric(&ground_task, &search_config));
+    let (run, cpu) =
+        crate::cpu::measure(|| numeric::solve_numeric(&ground_task, &search_config, options.trace));
     let mut run = run?;
     run.report.elapsed = run.elapsed;
     let why = Some("numeric tasks plan on the factored state");
@@ -609,7 +610,7 @@ fn solve_numeric_task(
         subsumption_pruned: 0,
         stubborn_sets: None,
         search_cpu_time: cpu.filter(|_| config.direction != Direction::Portfolio),
-        trace: None,
+        trace: run.trace,
         cost_scale: ground_task.cost_scale,
         translator_memory,
     })

@@ -27,7 +27,7 @@ use state_factored::{
 };
 
 use super::SolveError;
-use crate::{PlanReport, Planner, PlannerConfig};
+use crate::{PlanReport, PlanTrace, Planner, PlannerConfig};
 
 /// A numeric ground task as a factored domain, with its start and goal.
 ///
@@ -485,20 +485,28 @@ pub(super) struct NumericRun {
     pub(super) report: PlanReport<usize>,
     pub(super) plan: Option<IpcPlan>,
     pub(super) elapsed: Duration,
+    /// The search's exploration, if asked for.
+    pub(super) trace: Option<PlanTrace>,
 }
 
 /// Plans `ground` on the factored state and replays the plan found on the
-/// ground task ([`searchlab_pddl::replay`]).
+/// ground task ([`searchlab_pddl::replay`]); with `trace`, records the
+/// search's exploration ([`Planner::plan_traced`]).
 pub(super) fn solve_numeric(
     ground: &GroundTask,
     config: &PlannerConfig,
+    trace: bool,
 ) -> Result<NumericRun, SolveError> {
     let began = Instant::now();
     let deadline = config.limits.max_time.map(|t| began + t);
     let packing = mutexes(ground, config, deadline).map(|m| Packing::new(ground, &m));
     let task = NumericTask::grouped(ground, packing.as_ref())?;
     let planner = Planner::new(config.clone());
-    let report = planner.plan(&task.domain, &task.start, &task.goal)?;
+    let (report, trace) = if trace {
+        planner.plan_traced(&task.domain, &task.start, &task.goal)?
+    } else {
+        (planner.plan(&task.domain, &task.start, &task.goal)?, None)
+    };
     let plan = match report.outcome.plan() {
         Some(p) => {
             let ipc = task.to_ipc(&p.actions, p.cost);
@@ -511,6 +519,7 @@ pub(super) fn solve_numeric(
         report: report.map_actions(ActionId::index),
         plan,
         elapsed: began.elapsed(),
+        trace,
     })
 }
 
