@@ -707,7 +707,11 @@ fn the_shipped_numeric_suites_load() {
         ),
         (
             "numeric-sat.toml",
-            &["fwd-lazygbfs-hmrp", "enhsp-sat-hmrp"][..],
+            &[
+                "fwd-lazygbfs-hmrp",
+                "fwd-lazyhelpful-hmrp",
+                "enhsp-sat-hmrp",
+            ][..],
         ),
     ] {
         let path = tests::repository_root().join("benches/suites").join(file);
