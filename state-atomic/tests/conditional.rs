@@ -4,7 +4,10 @@
 //! the admissible mismatch), and the satisficing ones (`h_add`, `h_FF`,
 //! the landmark count) lead greedy search to plans that replay.
 
+mod random_tasks;
+
 use proptest::prelude::*;
+use random_tasks::{build, pairs, partial, Spec, ATOMS};
 use search_core::{astar, dijkstra, greedy, Estimate, Heuristic};
 use state_atomic::landmarks::LandmarkCount;
 use state_atomic::{
@@ -12,36 +15,8 @@ use state_atomic::{
     WorldState,
 };
 
-const ATOMS: usize = 6;
-
 /// A heuristic of any kind, for a list of them.
 type Boxed<'a> = Box<dyn Heuristic<WorldState<u64>, u32> + 'a>;
-
-/// A partial state over the task's atoms: `(atom, value)` pairs, the
-/// last of an atom winning.
-fn partial(pairs: &[(usize, bool)]) -> PartialState<u64> {
-    pairs
-        .iter()
-        .fold(PartialState::empty(), |p, &(atom, value)| {
-            let bit = 1 << atom;
-            PartialState::new(
-                (p.values() & !bit) | if value { bit } else { 0 },
-                p.care() | bit,
-            )
-        })
-}
-
-fn pairs(most: usize) -> impl Strategy<Value = Vec<(usize, bool)>> {
-    prop::collection::vec((0..ATOMS, any::<bool>()), 0..=most)
-}
-
-/// An action: cost, precondition, effect and conditional effects.
-type Spec = (
-    u32,
-    Vec<(usize, bool)>,
-    Vec<(usize, bool)>,
-    Vec<(Vec<(usize, bool)>, Vec<(usize, bool)>)>,
-);
 
 fn task() -> impl Strategy<Value = (Vec<Spec>, u64, Vec<(usize, bool)>)> {
     let action = (
@@ -55,24 +30,6 @@ fn task() -> impl Strategy<Value = (Vec<Spec>, u64, Vec<(usize, bool)>)> {
         0..(1_u64 << ATOMS),
         pairs(3),
     )
-}
-
-fn build(specs: &[Spec]) -> ActionSet<u64> {
-    let mut actions = ActionSet::<u64>::new();
-    for atom in 0..ATOMS {
-        actions.declare(&format!("a{atom}")).unwrap();
-    }
-    for (i, (cost, pre, eff, whens)) in specs.iter().enumerate() {
-        let id = actions
-            .add_partial(&format!("act{i}"), *cost, partial(pre), partial(eff))
-            .unwrap();
-        for (condition, effect) in whens {
-            actions
-                .add_when(id, partial(condition), partial(effect))
-                .unwrap();
-        }
-    }
-    actions
 }
 
 /// The successor of `state` by PDDL's semantics, spelled out atom by atom.
@@ -98,7 +55,7 @@ proptest! {
 
     #[test]
     fn conditional_effects_search_and_estimate_soundly((specs, start, goal) in task()) {
-        let actions = build(&specs);
+        let actions = build(&specs, true);
         let goal = partial(&goal);
         let start = WorldState::new(start);
         let space = ForwardSpace::new(&actions, goal).unwrap();

@@ -3,39 +3,12 @@
 //! successor is the emitted one, and lazy greedy search plans and counts
 //! exactly as it does when it keeps every successor.
 
+mod random_tasks;
+
 use proptest::prelude::*;
+use random_tasks::{build, pairs, partial, Spec, ATOMS};
 use search_core::{LazyGreedy, SearchSpace};
-use state_atomic::{
-    ActionSet, ForwardSpace, PartialState, RegressionSpace, RelaxedForward, RelaxedRegression,
-    WorldState,
-};
-
-const ATOMS: usize = 6;
-
-/// A partial state from `(atom, value)` pairs, the last of an atom winning.
-fn partial(pairs: &[(usize, bool)]) -> PartialState<u64> {
-    pairs
-        .iter()
-        .fold(PartialState::empty(), |p, &(atom, value)| {
-            let bit = 1 << atom;
-            PartialState::new(
-                (p.values() & !bit) | if value { bit } else { 0 },
-                p.care() | bit,
-            )
-        })
-}
-
-fn pairs(most: usize) -> impl Strategy<Value = Vec<(usize, bool)>> {
-    prop::collection::vec((0..ATOMS, any::<bool>()), 0..=most)
-}
-
-/// An action: cost, precondition, effect, conditional effects.
-type Spec = (
-    u32,
-    Vec<(usize, bool)>,
-    Vec<(usize, bool)>,
-    Vec<(Vec<(usize, bool)>, Vec<(usize, bool)>)>,
-);
+use state_atomic::{ForwardSpace, RegressionSpace, RelaxedForward, RelaxedRegression, WorldState};
 
 fn task() -> impl Strategy<Value = (Vec<Spec>, u64, Vec<(usize, bool)>)> {
     let action = (
@@ -49,25 +22,6 @@ fn task() -> impl Strategy<Value = (Vec<Spec>, u64, Vec<(usize, bool)>)> {
         0..(1_u64 << ATOMS),
         pairs(3),
     )
-}
-
-/// The actions of `specs`, with their conditional effects if `whens`.
-fn build(specs: &[Spec], whens: bool) -> ActionSet<u64> {
-    let mut actions = ActionSet::<u64>::new();
-    for atom in 0..ATOMS {
-        actions.declare(&format!("a{atom}")).unwrap();
-    }
-    for (i, (cost, pre, eff, conditional)) in specs.iter().enumerate() {
-        let id = actions
-            .add_partial(&format!("act{i}"), *cost, partial(pre), partial(eff))
-            .unwrap();
-        for (condition, effect) in conditional.iter().filter(|_| whens) {
-            actions
-                .add_when(id, partial(condition), partial(effect))
-                .unwrap();
-        }
-    }
-    actions
 }
 
 /// A space as given, except that it keeps every successor.
