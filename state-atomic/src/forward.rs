@@ -285,8 +285,6 @@ impl<'a, B: Bits> ForwardSpace<'a, B> {
 }
 
 impl<B: Bits> ForwardSpace<'_, B> {
-    /// Emits `rule`'s successor of `node` unless it is `node` itself, at
-    /// the action's cost there.
     /// `node` after action `id` (its rule `rule`), conditional effects
     /// included.
     #[inline]
@@ -298,6 +296,8 @@ impl<B: Bits> ForwardSpace<'_, B> {
         }
     }
 
+    /// Emits `rule`'s successor of `node` unless it is `node` itself, at
+    /// the action's cost there.
     #[inline]
     fn emit_successor<F>(&self, node: &WorldState<B>, id: ActionId, rule: &Rule<B>, emit: &mut F)
     where
