@@ -70,8 +70,8 @@ pub struct Planner<'h, D: PlanningDomain> {
     config: PlannerConfig,
     forward: Option<Factory<'h, D::State>>,
     regression: Option<Factory<'h, D::Subgoal>>,
-    pub(crate) forward_buffers: Buffers<D::State, D::ActionId>,
-    pub(crate) regression_buffers: Buffers<D::Subgoal, D::ActionId>,
+    pub(crate) forward_buffers: Buffers<D::State>,
+    pub(crate) regression_buffers: Buffers<D::Subgoal>,
     pub(crate) forward_tiny: TinyBuffers<D::State, D::ActionId>,
     pub(crate) regression_tiny: TinyBuffers<D::Subgoal, D::ActionId>,
     /// The config's heuristic's name when it is one built-in heuristic,
@@ -126,11 +126,11 @@ const KEPT_BYTES: usize = 1 << 20;
 const KEPT_BUFFERS: usize = 4;
 
 /// Search buffers kept between plans.
-pub(crate) struct Buffers<N, A> {
-    kept: Mutex<Vec<Workspace<N, A, u32>>>,
+pub(crate) struct Buffers<N> {
+    kept: Mutex<Vec<Workspace<N, u32>>>,
 }
 
-impl<N, A> Default for Buffers<N, A> {
+impl<N> Default for Buffers<N> {
     fn default() -> Self {
         Self {
             kept: Mutex::new(Vec::new()),
@@ -138,10 +138,10 @@ impl<N, A> Default for Buffers<N, A> {
     }
 }
 
-impl<N, A> Buffers<N, A> {
+impl<N> Buffers<N> {
     /// Kept buffers, or new ones. A poisoned lock only means another thread
     /// panicked while pushing or popping; new buffers are always correct.
-    pub(crate) fn take(&self) -> Workspace<N, A, u32> {
+    pub(crate) fn take(&self) -> Workspace<N, u32> {
         self.kept
             .lock()
             .ok()
@@ -150,7 +150,7 @@ impl<N, A> Buffers<N, A> {
     }
 
     /// Keeps `workspace` for a later search if it is small and there is room.
-    pub(crate) fn keep(&self, workspace: Workspace<N, A, u32>, bytes: usize) {
+    pub(crate) fn keep(&self, workspace: Workspace<N, u32>, bytes: usize) {
         if bytes <= KEPT_BYTES {
             if let Ok(mut kept) = self.kept.lock() {
                 if kept.len() < KEPT_BUFFERS {
@@ -774,7 +774,7 @@ impl<'h, D: PlanningDomain> Planner<'h, D> {
 
 /// A direction's kept buffers: the general engine's, and the tiny
 /// engine's unless the tiny engine is not to be tried.
-type KeptBuffers<'b, N, A> = (&'b Buffers<N, A>, Option<&'b TinyBuffers<N, A>>);
+type KeptBuffers<'b, N, A> = (&'b Buffers<N>, Option<&'b TinyBuffers<N, A>>);
 
 /// A search's result, an anytime search's plans on the way, and the trace
 /// when recording.

@@ -558,7 +558,7 @@ fn advance_side<S: SearchSpace<Cost = u32>>(
     side: Side<S::Node, S::Action>,
     begin: impl FnOnce() -> S::Node,
     mut heuristics: Vec<BoxedHeuristic<'_, S::Node>>,
-    buffers: &Buffers<S::Node, S::Action>,
+    buffers: &Buffers<S::Node>,
     budget: Budget,
     order: impl Fn(Vec<S::Action>) -> Vec<S::Action>,
     naming: Option<Namer<'_, S::Node, S::Action>>,

@@ -63,6 +63,18 @@ pub trait Heuristic<N, C> {
         false
     }
 
+    /// Whether asking again for a node's estimate costs no more than
+    /// reading a kept value, and gives the same answer: the estimate
+    /// depends on the node alone (not on the path, see
+    /// [`notify_transition`](Heuristic::notify_transition)) and is not a
+    /// dead end where it once was a value. The eager engine then keeps no
+    /// estimate per node (the size of a cost each) and asks again where it
+    /// needs one: when a cheaper path reaches a stored node, say. The
+    /// default is `false`; [`Blind`] says `true`.
+    fn is_cheap(&self) -> bool {
+        false
+    }
+
     /// Tells a path-dependent heuristic (one whose estimate depends on how a
     /// node was reached, such as the landmark count) that `child` was reached
     /// from `parent`, just before `child` is estimated. The engine calls it
@@ -173,6 +185,9 @@ macro_rules! boxed_heuristic {
             fn dead_ends_are_reliable(&self) -> bool {
                 (**self).dead_ends_are_reliable()
             }
+            fn is_cheap(&self) -> bool {
+                (**self).is_cheap()
+            }
             fn notify_transition(&mut self, parent: &N, child: &N) {
                 (**self).notify_transition(parent, child);
             }
@@ -207,6 +222,9 @@ impl<N, C: num_traits::Zero> Heuristic<N, C> for Blind {
     fn estimate(&mut self, _: &N) -> Estimate<C> {
         Estimate::Value(C::zero())
     }
+    fn is_cheap(&self) -> bool {
+        true
+    }
     fn is_admissible(&self) -> bool {
         true
     }
@@ -238,6 +256,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Admissible<H> {
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
     }
+    fn is_cheap(&self) -> bool {
+        self.0.is_cheap()
+    }
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.0.set_deadline(deadline);
     }
@@ -265,6 +286,9 @@ impl<N, C, H: Heuristic<N, C>> Heuristic<N, C> for Consistent<H> {
     }
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()
+    }
+    fn is_cheap(&self) -> bool {
+        self.0.is_cheap()
     }
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.0.set_deadline(deadline);
@@ -330,6 +354,9 @@ where
     }
     fn dead_ends_are_reliable(&self) -> bool {
         self.inner.dead_ends_are_reliable()
+    }
+    fn is_cheap(&self) -> bool {
+        self.inner.is_cheap()
     }
     fn notify_transition(&mut self, parent: &M, child: &M) {
         self.inner

@@ -111,7 +111,7 @@ pub use engine::tiny::{
 pub use engine::trace::{Trace, TracedNode, TRACE_MAX_NODES};
 pub use engine::workspace::Workspace;
 pub use heuristic::{Admissible, Blind, Consistent, Estimate, Heuristic, Viewed};
-pub use space::{Node, SearchSpace};
+pub use space::{CheapestStep, Node, SearchSpace};
 pub use spaces::closures::{
     astar_fn, bfs_fn, dijkstra_fn, greedy_fn, weighted_astar_fn, FnSpace, PathResult,
 };

@@ -56,6 +56,10 @@ pub trait SearchSpace {
 
     /// Calls `emit(action, successor, edge_cost)` once for each successor of
     /// `node`. Edge costs must be non-negative and not NaN; the engine checks.
+    ///
+    /// The eager engine keeps no action per stored node: it finds a plan's
+    /// steps again with [`action_between`](Self::action_between), which by
+    /// default calls this again for each of the plan's nodes.
     fn successors<F>(&self, node: &Self::Node, emit: F)
     where
         F: FnMut(Self::Action, Self::Node, Self::Cost);
@@ -188,6 +192,92 @@ pub trait SearchSpace {
         let _ = (node, action);
         None
     }
+
+    /// The action, with its cost, that makes `child` from `parent`: of
+    /// several, the cheapest, and the first of equally cheap ones in the
+    /// order [`successors`](Self::successors) emits them, which is the one
+    /// a search goes by. `None` if none does.
+    ///
+    /// The eager engine keeps no action per stored node (4 bytes or more
+    /// each) and asks this for each step of the plan it writes. The
+    /// default asks `successors` again, so a node must get the same
+    /// successors every time. A space whose successors depend on what it
+    /// has seen (pruning by the nodes it expanded, say) answers from the
+    /// plain relation instead, and a space that wraps another passes the
+    /// question on. A plan step that is not found ends the search with
+    /// [`SearchError::SuccessorsChanged`](crate::SearchError).
+    ///
+    /// ```
+    /// use search_core::{astar, SearchSpace};
+    ///
+    /// /// From 0, `a` and `b` both reach 1; `b` is cheaper.
+    /// struct Two;
+    /// impl SearchSpace for Two {
+    ///     type Node = u8;
+    ///     type Action = char;
+    ///     type Cost = u32;
+    ///     fn is_goal(&self, n: &u8) -> bool { *n == 1 }
+    ///     fn successors<F: FnMut(char, u8, u32)>(&self, n: &u8, mut emit: F) {
+    ///         if *n == 0 { emit('a', 1, 5); emit('b', 1, 2); }
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Two.action_between(&0, &1), Some(('b', 2)));
+    /// let result = astar(&Two, 0, |_: &u8| 0).unwrap();
+    /// assert_eq!(result.outcome.solution().unwrap().actions, ['b']);
+    /// ```
+    fn action_between(
+        &self,
+        parent: &Self::Node,
+        child: &Self::Node,
+    ) -> Option<(Self::Action, Self::Cost)> {
+        let mut cheapest = CheapestStep::to(child);
+        self.successors(parent, |action, node, cost| {
+            cheapest.offer(action, &node, cost);
+        });
+        cheapest.found()
+    }
+}
+
+/// The cheapest of the steps offered to it that reach one node, the first
+/// of equally cheap ones: the answer of
+/// [`SearchSpace::action_between`], for spaces that answer it from their
+/// own enumeration of steps.
+///
+/// ```
+/// use search_core::CheapestStep;
+///
+/// let mut cheapest = CheapestStep::to(&7);
+/// cheapest.offer('a', &7, 3);
+/// cheapest.offer('b', &6, 1);
+/// cheapest.offer('c', &7, 2);
+/// cheapest.offer('d', &7, 2);
+/// assert_eq!(cheapest.found(), Some(('c', 2)));
+/// ```
+#[derive(Debug)]
+pub struct CheapestStep<'n, N, A, C> {
+    child: &'n N,
+    found: Option<(A, C)>,
+}
+
+impl<'n, N: PartialEq, A, C: Ord> CheapestStep<'n, N, A, C> {
+    /// Looks for the cheapest step to `child`.
+    pub fn to(child: &'n N) -> Self {
+        Self { child, found: None }
+    }
+
+    /// A step by `action` to `node` at `cost`: kept if it reaches the child
+    /// more cheaply than any before it.
+    pub fn offer(&mut self, action: A, node: &N, cost: C) {
+        if node == self.child && self.found.as_ref().is_none_or(|(_, best)| cost < *best) {
+            self.found = Some((action, cost));
+        }
+    }
+
+    /// The cheapest step to the child offered, if any.
+    pub fn found(self) -> Option<(A, C)> {
+        self.found
+    }
 }
 
 impl<S: SearchSpace + ?Sized> SearchSpace for &S {
@@ -224,5 +314,13 @@ impl<S: SearchSpace + ?Sized> SearchSpace for &S {
 
     fn successor(&self, node: &Self::Node, action: &Self::Action) -> Option<Self::Node> {
         (**self).successor(node, action)
+    }
+
+    fn action_between(
+        &self,
+        parent: &Self::Node,
+        child: &Self::Node,
+    ) -> Option<(Self::Action, Self::Cost)> {
+        (**self).action_between(parent, child)
     }
 }

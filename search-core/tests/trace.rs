@@ -308,7 +308,7 @@ fn a_search_resumed_over_frames_keeps_its_trace() {
             break;
         }
     }
-    let sliced = state.trace().unwrap();
+    let sliced = state.trace(&Grid).unwrap();
     assert_eq!(sliced, whole);
 }
 

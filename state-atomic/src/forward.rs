@@ -1,6 +1,6 @@
 //! Forward search: from the start state through applicable actions.
 
-use search_core::SearchSpace;
+use search_core::{CheapestStep, SearchSpace};
 
 use crate::action::{CostFns, Rule};
 use crate::stubborn::StubbornSets;
@@ -312,6 +312,28 @@ impl<B: Bits> ForwardSpace<'_, B> {
             emit(id, next, cost);
         }
     }
+
+    /// Every successor of `node`, as [`successors`](SearchSpace::successors)
+    /// emits them without stubborn-set pruning (and without counting): the
+    /// transition relation itself, from which plans are written.
+    #[inline]
+    pub fn plain_successors<F>(&self, node: &WorldState<B>, mut emit: F)
+    where
+        F: FnMut(ActionId, WorldState<B>, u32),
+    {
+        if self.cost_fns.0.is_empty() && self.conditional.is_none() {
+            self.for_each_applicable(node, |id, rule| {
+                let next = node.apply(&rule.eff);
+                if next != *node {
+                    emit(id, next, rule.cost);
+                }
+            });
+        } else {
+            self.for_each_applicable(node, |id, rule| {
+                self.emit_successor(node, id, rule, &mut emit);
+            });
+        }
+    }
 }
 
 impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
@@ -335,18 +357,23 @@ impl<B: Bits> SearchSpace for ForwardSpace<'_, B> {
                 |push| self.for_each_applicable(node, |id, _| push(id.0)),
                 |i| self.emit_successor(node, ActionId(i), &self.rules[i as usize], &mut emit),
             );
-        } else if self.cost_fns.0.is_empty() && self.conditional.is_none() {
-            self.for_each_applicable(node, |id, rule| {
-                let next = node.apply(&rule.eff);
-                if next != *node {
-                    emit(id, next, rule.cost);
-                }
-            });
         } else {
-            self.for_each_applicable(node, |id, rule| {
-                self.emit_successor(node, id, rule, &mut emit);
-            });
+            self.plain_successors(node, emit);
         }
+    }
+
+    /// The step the search took from `parent` to `child`, from the plain
+    /// successors: stubborn sets keep, for a state, a subset of them that
+    /// depends on whether pruning has switched off since, and they count
+    /// what they prune.
+    fn action_between(
+        &self,
+        parent: &WorldState<B>,
+        child: &WorldState<B>,
+    ) -> Option<(ActionId, u32)> {
+        let mut cheapest = CheapestStep::to(child);
+        self.plain_successors(parent, |id, next, cost| cheapest.offer(id, &next, cost));
+        cheapest.found()
     }
 
     #[inline]

@@ -72,12 +72,18 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for Mismatch<B> {
             ((state.bits() ^ self.against.as_values()) & self.against.as_care()).count_ones(),
         )
     }
+    fn is_cheap(&self) -> bool {
+        true
+    }
 }
 
 impl<B: Bits> Heuristic<PartialState<B>, u32> for Mismatch<B> {
     #[inline]
     fn estimate(&mut self, subgoal: &PartialState<B>) -> Estimate<u32> {
         Estimate::Value(subgoal.mismatches(&self.against))
+    }
+    fn is_cheap(&self) -> bool {
+        true
     }
 }
 
@@ -198,6 +204,9 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for AdmissibleMismatch<B> {
     fn is_consistent(&self) -> bool {
         true
     }
+    fn is_cheap(&self) -> bool {
+        true
+    }
 }
 
 impl<B: Bits> Heuristic<PartialState<B>, u32> for AdmissibleMismatch<B> {
@@ -209,6 +218,9 @@ impl<B: Bits> Heuristic<PartialState<B>, u32> for AdmissibleMismatch<B> {
         true
     }
     fn is_consistent(&self) -> bool {
+        true
+    }
+    fn is_cheap(&self) -> bool {
         true
     }
 }

@@ -3,7 +3,7 @@
 use std::cell::{Cell, RefCell};
 
 use rustc_hash::FxHashMap;
-use search_core::SearchSpace;
+use search_core::{CheapestStep, SearchSpace};
 
 use crate::action::Rule;
 use crate::{ActionId, ActionSet, AtomicError, Bits, PartialState, WorldState};
@@ -436,12 +436,74 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
     }
 
     #[inline]
-    fn successors<F>(&self, node: &PartialState<B>, mut emit: F)
+    fn successors<F>(&self, node: &PartialState<B>, emit: F)
     where
         F: FnMut(ActionId, PartialState<B>, u32),
     {
         let mut closed = self.closed.as_ref().map(RefCell::borrow_mut);
         let g = closed.as_mut().map_or(0, |c| c.close(node));
+        let (pruned, mutex_pruned) = self.regressions(node, g, &mut closed, emit);
+        self.pruned.set(self.pruned.get() + pruned);
+        self.mutex_pruned
+            .set(self.mutex_pruned.get() + mutex_pruned);
+    }
+
+    /// The step the search took from `parent` to `child`, from the plain
+    /// successors: pruning by expanded subgoals ([`Subsumption::Closed`])
+    /// depends on what was expanded since, and it counts what it prunes.
+    fn action_between(
+        &self,
+        parent: &PartialState<B>,
+        child: &PartialState<B>,
+    ) -> Option<(ActionId, u32)> {
+        let mut cheapest = CheapestStep::to(child);
+        self.plain_successors(parent, |id, sub, cost| cheapest.offer(id, &sub, cost));
+        cheapest.found()
+    }
+
+    #[inline]
+    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
+        node.as_values().heap_bytes() + node.as_care().heap_bytes()
+    }
+
+    /// Regressing through an action again is a few word operations: lazy
+    /// search keeps an action per edge, not a subgoal.
+    fn makes_successors(&self) -> bool {
+        true
+    }
+
+    fn successor(&self, node: &PartialState<B>, action: &ActionId) -> Option<PartialState<B>> {
+        let rule = self.rules.get(action.index())?;
+        node.regress(&rule.pre, &rule.eff)
+    }
+}
+
+impl<B: Bits> RegressionSpace<'_, B> {
+    /// Every successor of `node`, as [`successors`](SearchSpace::successors)
+    /// emits them without pruning by expanded subgoals (and without
+    /// counting): the regression relation with the parent and mutex
+    /// pruning, from which plans are written.
+    pub fn plain_successors<F>(&self, node: &PartialState<B>, emit: F)
+    where
+        F: FnMut(ActionId, PartialState<B>, u32),
+    {
+        self.regressions(node, 0, &mut None, emit);
+    }
+
+    /// The successors of `node` at cost `g` from the goal, pruned by
+    /// `closed` if given; returns how many subsumption and the mutexes
+    /// pruned.
+    #[inline]
+    fn regressions<F>(
+        &self,
+        node: &PartialState<B>,
+        g: u64,
+        closed: &mut Option<std::cell::RefMut<'_, ClosedIndex<B>>>,
+        mut emit: F,
+    ) -> (u64, u64)
+    where
+        F: FnMut(ActionId, PartialState<B>, u32),
+    {
         let mut pruned = 0;
         let mut mutex_pruned = 0;
         let mutexes = (!self.mutexes.is_empty()).then_some(self.mutexes.as_slice());
@@ -473,28 +535,10 @@ impl<B: Bits> SearchSpace for RegressionSpace<'_, B> {
                         continue;
                     }
                 }
-                regress_one(node, i, rule, g, &mut closed, &mut pruned, &mut emit);
+                regress_one(node, i, rule, g, closed, &mut pruned, &mut emit);
             }
         }
-        self.pruned.set(self.pruned.get() + pruned);
-        self.mutex_pruned
-            .set(self.mutex_pruned.get() + mutex_pruned);
-    }
-
-    #[inline]
-    fn node_heap_bytes(&self, node: &PartialState<B>) -> usize {
-        node.as_values().heap_bytes() + node.as_care().heap_bytes()
-    }
-
-    /// Regressing through an action again is a few word operations: lazy
-    /// search keeps an action per edge, not a subgoal.
-    fn makes_successors(&self) -> bool {
-        true
-    }
-
-    fn successor(&self, node: &PartialState<B>, action: &ActionId) -> Option<PartialState<B>> {
-        let rule = self.rules.get(action.index())?;
-        node.regress(&rule.pre, &rule.eff)
+        (pruned, mutex_pruned)
     }
 }
 

@@ -492,7 +492,7 @@ fn the_landmark_counts_table_counts_toward_the_memory_limit_packed() {
     let config = PlannerConfig {
         algorithm: Algorithm::GreedyBestFirst,
         limits: SearchLimits {
-            max_memory_bytes: Some(48 << 10),
+            max_memory_bytes: Some(10 << 10),
             ..SearchLimits::default()
         },
         ..config(Direction::Forward, "lmcount")

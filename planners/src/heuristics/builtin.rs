@@ -143,6 +143,10 @@ impl<N, F: FnMut(&N) -> bool> Heuristic<N, u32> for BlindEstimate<F> {
         Estimate::Value(if (self.unmet)(node) { self.cheapest } else { 0 })
     }
 
+    fn is_cheap(&self) -> bool {
+        true
+    }
+
     fn is_admissible(&self) -> bool {
         true
     }

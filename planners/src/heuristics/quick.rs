@@ -69,4 +69,12 @@ impl<B: Bits> Heuristic<WorldState<B>, u32> for QuickAtomic<'_, B> {
             QuickAtomic::HMax(h) => Heuristic::<WorldState<B>, u32>::is_consistent(h),
         }
     }
+
+    fn is_cheap(&self) -> bool {
+        match self {
+            QuickAtomic::Blind { .. } => true,
+            QuickAtomic::Mismatch(h) => Heuristic::<WorldState<B>, u32>::is_cheap(h),
+            QuickAtomic::HMax(h) => Heuristic::<WorldState<B>, u32>::is_cheap(h),
+        }
+    }
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use search_core::{SearchSpace, Viewed};
+use search_core::{CheapestStep, SearchSpace, Viewed};
 use state_atomic::{
     ActionId, ActionSet, Bits, ForwardSpace, PartialState, PruningStats, PruningTally,
     RegressionSpace, SparseBits, Subsumption, Wide, WorldState,
@@ -248,6 +248,29 @@ impl<B: Bits> PackedRegression<'_, B> {
     }
 }
 
+impl<B: Bits> PackedRegression<'_, B> {
+    /// Whether regressing `node` through action `id` to `sub` wants a
+    /// mutex pair, as unpacked: in the state right after the action, or in
+    /// the one before it.
+    fn breaks_mutex(
+        &self,
+        mutexes: &Mutexes,
+        node: &PartialState<B>,
+        id: ActionId,
+        sub: &PartialState<B>,
+    ) -> bool {
+        let Some(action) = self.actions.action(id) else {
+            return true;
+        };
+        let eff = &action.eff;
+        let after = PartialState::new(
+            (node.values() & !eff.care()) | (eff.values() & eff.as_care()),
+            node.care() | eff.as_care(),
+        );
+        self.has_mutex(mutexes, &after) || self.has_mutex(mutexes, sub)
+    }
+}
+
 impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
     type Node = PartialState<B>;
     type Action = ActionId;
@@ -267,22 +290,31 @@ impl<B: Bits> SearchSpace for PackedRegression<'_, B> {
             return self.space.successors(node, emit);
         };
         self.space.successors(node, |id, sub, cost| {
-            // As unpacked: the state right after the action, and the one
-            // before it, must not want a mutex pair.
-            let Some(action) = self.actions.action(id) else {
-                return;
-            };
-            let eff = &action.eff;
-            let after = PartialState::new(
-                (node.values() & !eff.care()) | (eff.values() & eff.as_care()),
-                node.care() | eff.as_care(),
-            );
-            if self.has_mutex(mutexes, &after) || self.has_mutex(mutexes, &sub) {
+            if self.breaks_mutex(mutexes, node, id, &sub) {
                 self.mutex_pruned.set(self.mutex_pruned.get() + 1);
             } else {
                 emit(id, sub, cost);
             }
         });
+    }
+
+    /// From the plain successors, as [`RegressionSpace`]'s, without
+    /// counting what the mutexes prune.
+    fn action_between(
+        &self,
+        parent: &PartialState<B>,
+        child: &PartialState<B>,
+    ) -> Option<(ActionId, u32)> {
+        let mut cheapest = CheapestStep::to(child);
+        self.space.plain_successors(parent, |id, sub, cost| {
+            if !self
+                .mutexes
+                .is_some_and(|mutexes| self.breaks_mutex(mutexes, parent, id, &sub))
+            {
+                cheapest.offer(id, &sub, cost);
+            }
+        });
+        cheapest.found()
     }
 
     #[inline]

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use search_core::SearchSpace;
+use search_core::{CheapestStep, SearchSpace};
 use state_atomic::{
     ActionId, ActionSet, Bits, ForwardSpace, PartialState, PruningStats, PruningTally,
     RegressionSpace, Subsumption, WorldState,
@@ -479,6 +479,21 @@ impl<B: Bits> SearchSpace for TaskForward<'_, B> {
         }
     }
 
+    fn action_between(
+        &self,
+        parent: &WorldState<B>,
+        child: &WorldState<B>,
+    ) -> Option<(ActionId, u32)> {
+        let Some(axioms) = self.axioms else {
+            return self.space.action_between(parent, child);
+        };
+        let mut cheapest = CheapestStep::to(child);
+        self.space.plain_successors(parent, |id, next, cost| {
+            cheapest.offer(id, &axioms.close(next), cost);
+        });
+        cheapest.found()
+    }
+
     #[inline]
     fn node_heap_bytes(&self, node: &WorldState<B>) -> usize {
         self.space.node_heap_bytes(node)
@@ -505,6 +520,10 @@ impl<B: Bits> search_core::Heuristic<WorldState<B>, u32> for ClosedChild<'_, B> 
 
     fn is_consistent(&self) -> bool {
         self.heuristic.is_consistent()
+    }
+
+    fn is_cheap(&self) -> bool {
+        self.heuristic.is_cheap()
     }
 
     fn notify_transition(&mut self, parent: &WorldState<B>, child: &WorldState<B>) {
@@ -560,6 +579,14 @@ impl<B: Bits> SearchSpace for TaskRegression<'_, B> {
         F: FnMut(ActionId, PartialState<B>, u32),
     {
         self.space.successors(node, emit);
+    }
+
+    fn action_between(
+        &self,
+        parent: &PartialState<B>,
+        child: &PartialState<B>,
+    ) -> Option<(ActionId, u32)> {
+        self.space.action_between(parent, child)
     }
 
     #[inline]

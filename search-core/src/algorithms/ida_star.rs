@@ -324,8 +324,8 @@ where
         self.path_bytes() + self.heuristic.memory_bytes() > max
     }
 
-    fn solution(&self, _goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
-        Solution {
+    fn solution(&self, _goal: u32) -> Result<Solution<S::Node, S::Action, S::Cost>, SearchError> {
+        Ok(Solution {
             actions: self
                 .path
                 .iter()
@@ -333,7 +333,7 @@ where
                 .collect(),
             nodes: self.path.iter().map(|frame| frame.node.clone()).collect(),
             cost: self.path.last().map_or_else(S::Cost::zero, |frame| frame.g),
-        }
+        })
     }
 
     fn dead_ends_are_reliable(&self) -> bool {

@@ -909,8 +909,8 @@ where
         self.core.stats.estimated_bytes = self.bytes();
     }
 
-    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
-        self.path_to(goal)
+    fn solution(&self, goal: u32) -> Result<Solution<S::Node, S::Action, S::Cost>, SearchError> {
+        Ok(self.path_to(goal))
     }
 
     fn dead_ends_are_reliable(&self) -> bool {

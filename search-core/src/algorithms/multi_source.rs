@@ -112,6 +112,23 @@ impl<S: SearchSpace> SearchSpace for MultiSource<S> {
         }
     }
 
+    fn action_between(
+        &self,
+        parent: &Self::Node,
+        child: &Self::Node,
+    ) -> Option<(Self::Action, Self::Cost)> {
+        match (parent, child) {
+            (Source::Root, Source::Node(child)) => {
+                self.starts.contains(child).then(|| (None, S::Cost::zero()))
+            }
+            (Source::Node(parent), Source::Node(child)) => self
+                .space
+                .action_between(parent, child)
+                .map(|(action, cost)| (Some(action), cost)),
+            (_, Source::Root) => None,
+        }
+    }
+
     /// The root is number 0; the space's nodes follow it.
     fn node_numbers(&self) -> Option<u64> {
         self.space.node_numbers()?.checked_add(1)

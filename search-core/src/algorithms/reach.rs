@@ -212,6 +212,10 @@ impl<S: SearchSpace> SearchSpace for Everywhere<S> {
         self.0.successors(node, emit);
     }
 
+    fn action_between(&self, parent: &S::Node, child: &S::Node) -> Option<(S::Action, S::Cost)> {
+        self.0.action_between(parent, child)
+    }
+
     fn node_numbers(&self) -> Option<u64> {
         self.0.node_numbers()
     }

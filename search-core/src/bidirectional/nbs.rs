@@ -440,9 +440,13 @@ where
         backward.stats.elapsed = elapsed;
     }
 
-    fn solution(&self, _goal: u32) -> Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost> {
-        self.best()
-            .unwrap_or_else(|| unreachable!("the search ends at a goal only with a solution"))
+    fn solution(
+        &self,
+        _goal: u32,
+    ) -> Result<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>, SearchError> {
+        Ok(self
+            .best()
+            .unwrap_or_else(|| unreachable!("the search ends at a goal only with a solution")))
     }
 
     /// The cheapest solution found: optimal when the search ended by

@@ -626,9 +626,13 @@ where
         }
     }
 
-    fn solution(&self, _goal: u32) -> Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost> {
-        self.best()
-            .unwrap_or_else(|| unreachable!("the search ends at a goal only with a solution"))
+    fn solution(
+        &self,
+        _goal: u32,
+    ) -> Result<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>, SearchError> {
+        Ok(self
+            .best()
+            .unwrap_or_else(|| unreachable!("the search ends at a goal only with a solution")))
     }
 
     fn best(&self) -> Option<Solution<Side<FS::Node, BS::Node>, FS::Action, FS::Cost>> {

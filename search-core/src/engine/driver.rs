@@ -132,7 +132,7 @@ impl Clock {
 }
 
 type CostOf<T> = <T as Step>::Cost;
-type PlanOf<T> = Solution<<T as Step>::Node, <T as Step>::Action, CostOf<T>>;
+pub(crate) type PlanOf<T> = Solution<<T as Step>::Node, <T as Step>::Action, CostOf<T>>;
 type ResultOf<T> = SearchResult<<T as Step>::Node, <T as Step>::Action, CostOf<T>>;
 
 /// One algorithm's step, and what the loop asks of it.
@@ -174,7 +174,10 @@ pub(crate) trait Step {
     fn settle(&mut self) {}
 
     /// The plan to the goal with index `goal`.
-    fn solution(&self, goal: u32) -> PlanOf<Self>;
+    ///
+    /// # Errors
+    /// The error that kept the plan from being written out.
+    fn solution(&self, goal: u32) -> Result<PlanOf<Self>, SearchError>;
 
     /// The best plan an anytime search found before it ended.
     fn best(&self) -> Option<PlanOf<Self>> {
@@ -237,7 +240,7 @@ pub(crate) fn run<T: Step>(search: &mut T) -> Result<ResultOf<T>, SearchError> {
         },
         (best, Some(End::Cancelled)) => Outcome::Cancelled { best },
         (Some(best), _) => Outcome::Solved(best),
-        (None, Some(End::Goal(goal))) => Outcome::Solved(search.solution(*goal)),
+        (None, Some(End::Goal(goal))) => Outcome::Solved(search.solution(*goal)?),
         _ if search.left_out_states() => Outcome::NoSolutionFound,
         _ => Outcome::ran_dry(core.stats.dead_ends, search.dead_ends_are_reliable()),
     };

@@ -15,14 +15,18 @@ use crate::{
 
 /// Puts a node on the open list at its priority. Stops the search when the
 /// priority overflows the cost type or the push would cross the memory limit.
+/// `estimate` gives a stored node's heuristic value again where the store
+/// keeps none (the open list asks for the priorities of its entries when it
+/// leaves its buckets).
 #[inline]
-pub(crate) fn push_open<N: crate::Node, A, C: Cost>(
-    ws: &mut Workspace<N, A, C>,
+pub(crate) fn push_open<N: crate::Node, C: Cost>(
+    ws: &mut Workspace<N, C>,
     algorithm: Algorithm,
     g: C,
     h: C,
     index: u32,
     max_memory: Option<usize>,
+    estimate: impl FnMut(&N) -> C,
 ) -> Result<(), End> {
     let key = algorithm.priority(g, h);
     let slot = if ws.open.use_buckets {
@@ -43,20 +47,22 @@ pub(crate) fn push_open<N: crate::Node, A, C: Cost>(
         }
     }
     let tie = algorithm.tie_g(g);
-    push_open_checked(ws, algorithm, key, tie, index, slot, max_memory)
+    push_open_checked(ws, algorithm, key, tie, index, slot, max_memory, estimate)
 }
 
 /// [`push_open`] into the heap, or under a memory limit; `tie` is the `g`
 /// that breaks ties ([`Algorithm::tie_g`]).
 #[inline(never)]
-fn push_open_checked<N: crate::Node, A, C: Cost>(
-    ws: &mut Workspace<N, A, C>,
+#[allow(clippy::too_many_arguments)] // push_open's, and where it is going
+fn push_open_checked<N: crate::Node, C: Cost>(
+    ws: &mut Workspace<N, C>,
     algorithm: Algorithm,
     key: C,
     tie: C,
     index: u32,
     slot: Option<(usize, usize)>,
     max_memory: Option<usize>,
+    mut estimate: impl FnMut(&N) -> C,
 ) -> Result<(), End> {
     if let Some(max) = max_memory {
         let extra = ws.open.push_growth(slot);
@@ -66,12 +72,27 @@ fn push_open_checked<N: crate::Node, A, C: Cost>(
     }
     let store = &ws.store;
     ws.open.push(key, tie, index, slot, |moved| {
-        let i = moved as usize;
-        let h = store.h.get(i).copied().unwrap_or_else(C::zero);
+        let h = if algorithm.uses_heuristic() {
+            store
+                .h(moved)
+                .unwrap_or_else(|| estimate(store.node(moved)))
+        } else {
+            C::zero()
+        };
         let g = store.g(moved);
         (algorithm.priority(g, h), g)
     });
     Ok(())
+}
+
+/// A stored node's heuristic value asked again, where the store keeps none:
+/// a [cheap](Heuristic::is_cheap) heuristic gives the value it gave before
+/// (never a dead end: dead ends are not on the open list).
+pub(crate) fn estimate_again<N, C: Zero, H: Heuristic<N, C>>(heuristic: &mut H, node: &N) -> C {
+    match heuristic.estimate(node) {
+        Estimate::Value(h) => h,
+        Estimate::DeadEnd => C::zero(),
+    }
 }
 
 /// Whether `deadline` has passed; read after each evaluation only when
@@ -89,7 +110,7 @@ pub(crate) struct Expansion<'e, S: SearchSpace, H> {
     pub(crate) algorithm: Algorithm,
     pub(crate) heuristic: &'e mut H,
     pub(crate) dominance: Option<&'e mut (dyn Dominance<S::Node, S::Cost> + 'e)>,
-    pub(crate) ws: &'e mut Workspace<S::Node, S::Action, S::Cost>,
+    pub(crate) ws: &'e mut Workspace<S::Node, S::Cost>,
     pub(crate) stats: &'e mut Statistics,
     pub(crate) pruned: &'e mut bool,
     pub(crate) end: &'e mut Option<End>,
@@ -116,7 +137,7 @@ where
     H: Heuristic<S::Node, S::Cost>,
 {
     #[inline]
-    pub(crate) fn successor(&mut self, action: S::Action, child: S::Node, cost: S::Cost) {
+    pub(crate) fn successor(&mut self, child: S::Node, cost: S::Cost) {
         self.stats.generated += 1;
         if self.end.is_some() {
             return;
@@ -137,13 +158,10 @@ where
             return;
         }
         let space = self.space;
-        let slot = self.ws.store.find_or_insert(
-            child,
-            |n| space.node_number(n),
-            self.index,
-            action,
-            child_g,
-        );
+        let slot =
+            self.ws
+                .store
+                .find_or_insert(child, |n| space.node_number(n), self.index, child_g);
         if let Ok(Slot::New(child)) = slot {
             let store = &mut self.ws.store;
             store.node_heap += space.node_heap_bytes(store.node(child));
@@ -151,12 +169,12 @@ where
         let found = match slot {
             Ok(Slot::New(child)) if self.skips(child, child_g) => {
                 if self.algorithm.uses_heuristic() {
-                    self.ws.store.h.push(S::Cost::zero()); // a place, not a value
+                    self.ws.store.push_h(S::Cost::zero()); // a place, not a value
                 }
                 return;
             }
             Ok(Slot::New(child)) => self.first_visit(child),
-            Ok(Slot::Old(child, action)) => self.revisit(child, action, child_g),
+            Ok(Slot::Old(child)) => self.revisit(child, child_g),
             Err(refused) => return self.refuse(refused),
         };
         let Some((child, h)) = found else {
@@ -170,7 +188,17 @@ where
             self.mark_pruned(child_g.checked_add(&h));
             return;
         }
-        if let Err(stop) = push_open(self.ws, self.algorithm, child_g, h, child, self.max_memory) {
+        let heuristic = &mut *self.heuristic;
+        let pushed = push_open(
+            self.ws,
+            self.algorithm,
+            child_g,
+            h,
+            child,
+            self.max_memory,
+            |node| estimate_again(heuristic, node),
+        );
+        if let Err(stop) = pushed {
             *self.end = Some(stop);
         }
     }
@@ -272,7 +300,7 @@ where
             return Some((child, S::Cost::zero()));
         }
         let h = self.evaluate(child);
-        self.ws.store.h.push(h.unwrap_or_else(S::Cost::zero));
+        self.ws.store.push_h(h.unwrap_or_else(S::Cost::zero));
         Some((child, h?))
     }
 
@@ -320,20 +348,14 @@ where
     /// and reopen it if the algorithm does. Returns the node and its
     /// heuristic value if it goes back on the open list.
     #[inline]
-    fn revisit(
-        &mut self,
-        child: u32,
-        action: S::Action,
-        child_g: S::Cost,
-    ) -> Option<(u32, S::Cost)> {
+    fn revisit(&mut self, child: u32, child_g: S::Cost) -> Option<(u32, S::Cost)> {
         self.stats.duplicates += 1;
         let store = &mut self.ws.store;
-        let i = child as usize;
         if self.algorithm.is_bfs() || store.dead.get(child) || child_g >= store.g(child) {
             return None;
         }
         if store.dominated.get(child) {
-            store.improve(child, self.index, action, child_g);
+            store.improve(child, self.index, child_g);
             if self.skips(child, child_g) {
                 return None;
             }
@@ -345,7 +367,7 @@ where
                 return Some((child, S::Cost::zero()));
             }
             let h = self.evaluate(child)?;
-            self.ws.store.h[i] = h;
+            self.ws.store.set_h(child, h);
             return Some((child, h));
         }
         if store.closed.get(child) {
@@ -355,11 +377,17 @@ where
             self.stats.reopened += 1;
             store.closed.set(child, false);
         }
-        store.improve(child, self.index, action, child_g);
+        store.improve(child, self.index, child_g);
         match self.algorithm {
             Algorithm::GreedyBestFirst => None, // its priority, h, did not change
             Algorithm::Dijkstra => Some((child, S::Cost::zero())),
-            _ => Some((child, store.h[i])),
+            _ => match store.h(child) {
+                Some(h) => Some((child, h)),
+                None => Some((
+                    child,
+                    estimate_again(&mut *self.heuristic, store.node(child)),
+                )),
+            },
         }
     }
 }

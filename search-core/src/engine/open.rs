@@ -490,7 +490,7 @@ impl<C: Ord + Copy> OpenList<C> {
         g: C,
         index: u32,
         slot: Option<(usize, usize)>,
-        entry_of: impl Fn(u32) -> (C, C),
+        entry_of: impl FnMut(u32) -> (C, C),
     ) {
         if self.use_buckets {
             match slot {
@@ -510,7 +510,7 @@ impl<C: Ord + Copy> OpenList<C> {
     /// Moves every bucketed entry to the heap, for good, and frees the
     /// buckets.
     #[cold]
-    fn leave_buckets(&mut self, entry_of: impl Fn(u32) -> (C, C)) {
+    fn leave_buckets(&mut self, mut entry_of: impl FnMut(u32) -> (C, C)) {
         self.use_buckets = false;
         self.heap.reserve(self.buckets.len);
         while let Some((_, moved)) = self.buckets.pop() {

@@ -203,6 +203,20 @@ pub enum SearchError {
         /// The parent node (its `Debug` form).
         node: String,
     },
+    /// A space gave a node other successors when asked again: the engine
+    /// keeps no action per node and finds a plan's actions again from each
+    /// parent's successors, so a space must give a node the same successors
+    /// every time ([`SearchSpace::successors`](crate::SearchSpace::successors)).
+    #[error(
+        "node {successor} was reached from node {node}, but the space no longer gives it as a \
+         successor of that node: a space must give a node the same successors every time"
+    )]
+    SuccessorsChanged {
+        /// The parent (its `Debug` form).
+        node: String,
+        /// The stored successor the space no longer gives (its `Debug` form).
+        successor: String,
+    },
     /// Weighted A* needs a finite weight of at least 1.
     #[error("weighted A* needs a finite weight >= 1, got {weight}")]
     InvalidWeight {

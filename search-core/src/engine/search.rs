@@ -8,8 +8,8 @@ use std::time::Instant;
 use num_traits::Zero;
 
 use crate::engine::anytime::{Improvement, Next, Schedule};
-use crate::engine::driver::{self, Core, End, Step};
-use crate::engine::expansion::{push_open, Expansion};
+use crate::engine::driver::{self, Core, End, PlanOf, Step};
+use crate::engine::expansion::{estimate_again, push_open, Expansion};
 use crate::engine::open::{OpenListKind, Priority};
 use crate::engine::store::{Refused, Slot};
 use crate::engine::tiny::Handover;
@@ -115,7 +115,7 @@ pub struct SearchState<N, A, C> {
     open_list: OpenListKind,
     /// The limits, statistics, clock and end the engine's loop keeps.
     core: Core<C>,
-    ws: Workspace<N, A, C>,
+    ws: Workspace<N, C>,
     /// Set when the cost bound pruned a node, so "exhausted" would be a lie.
     pruned: bool,
     /// The first path whose cost passed the cost type's largest value: left
@@ -135,7 +135,7 @@ pub struct SearchState<N, A, C> {
     /// The expanded nodes in order, when recording a [`Trace`].
     expansions: Option<Vec<u32>>,
     /// A tiny search to go on with instead of starting ([`Search::take_over`]).
-    handover: Option<Handover<N, A, C>>,
+    handover: Option<Handover<N, C>>,
 }
 
 impl<N, A, C: Ord> SearchState<N, A, C> {
@@ -171,14 +171,24 @@ impl<N, A, C: Ord> SearchState<N, A, C> {
     }
 }
 
-impl<N: Clone, A: Clone, C: Copy> SearchState<N, A, C> {
+impl<N: crate::Node, A: Clone, C: Cost> SearchState<N, A, C> {
     /// The search's exploration so far, if it records one; see
-    /// [`Search::trace`].
-    pub fn trace(&self) -> Option<Trace<N, A, C>> {
+    /// [`Search::trace`]. `space` is the space it ran on: the actions are
+    /// found again from it.
+    pub fn trace<S>(&self, space: &S) -> Option<Trace<N, A, C>>
+    where
+        S: SearchSpace<Node = N, Action = A, Cost = C>,
+    {
         let goal = End::goal(self.core.end.as_ref());
         let expansions = self.expansions.as_deref()?;
         let heuristic = self.algorithm.uses_heuristic();
-        Some(Trace::of_store(&self.ws.store, expansions, goal, heuristic))
+        Some(Trace::of_store(
+            &self.ws.store,
+            space,
+            expansions,
+            goal,
+            heuristic,
+        ))
     }
 }
 
@@ -221,7 +231,7 @@ where
     /// or a trace (which would miss the tiny search's expansions) from the
     /// handover's start.
     #[must_use]
-    pub fn take_over(mut self, handover: Handover<S::Node, S::Action, S::Cost>) -> Self {
+    pub fn take_over(mut self, handover: Handover<S::Node, S::Cost>) -> Self {
         self.run.handover = Some(handover);
         self
     }
@@ -350,12 +360,12 @@ where
     /// [`record_trace`](Search::record_trace) is on; see [`Trace`]. It
     /// copies the nodes, so ask for it once the search is done.
     pub fn trace(&self) -> Option<Trace<S::Node, S::Action, S::Cost>> {
-        self.run.trace()
+        self.run.trace(self.space)
     }
 
     /// Reuses the buffers of an earlier search.
     #[must_use]
-    pub fn workspace(mut self, workspace: Workspace<S::Node, S::Action, S::Cost>) -> Self {
+    pub fn workspace(mut self, workspace: Workspace<S::Node, S::Cost>) -> Self {
         self.run.ws = workspace;
         self
     }
@@ -371,7 +381,7 @@ where
     }
 
     /// Gives back the buffers for the next search.
-    pub fn into_workspace(self) -> Workspace<S::Node, S::Action, S::Cost> {
+    pub fn into_workspace(self) -> Workspace<S::Node, S::Cost> {
         self.run.ws
     }
 
@@ -441,7 +451,11 @@ where
     /// and restarts the clock from the statistics so far.
     fn empty(&mut self) {
         let run = &mut self.run;
-        run.ws.store.clear(self.space.node_numbers());
+        // A cheap heuristic is asked again rather than kept, unless a trace
+        // shows every estimate.
+        let keeps_h = run.algorithm.uses_heuristic()
+            && (!self.heuristic.is_cheap() || run.expansions.is_some());
+        run.ws.store.clear(self.space.node_numbers(), keeps_h);
         let buckets_possible =
             run.algorithm.buckets_integer_priorities() && S::Cost::zero().to_bucket().is_some();
         run.ws.open.clear(run.open_list, buckets_possible);
@@ -461,10 +475,9 @@ where
     /// have left them after the same expansions: the nodes keep their
     /// indices, and the open list's entries are pushed in the order the
     /// tiny search pushed them, so ties break alike.
-    fn adopt(&mut self, handover: Handover<S::Node, S::Action, S::Cost>) {
+    fn adopt(&mut self, handover: Handover<S::Node, S::Cost>) {
         let Handover {
             records,
-            actions,
             mut open,
             stats,
             last_f,
@@ -474,29 +487,21 @@ where
         let space = self.space;
         let run = &mut self.run;
         let store = &mut run.ws.store;
-        let mut actions = actions.into_iter();
+        // The open entries' estimates, whether or not the store keeps them.
+        let estimates: Vec<S::Cost> = records.iter().map(|record| record.h).collect();
         for (i, record) in records.into_iter().enumerate() {
             store.node_heap += space.node_heap_bytes(&record.node);
             let number_of = |n: &S::Node| space.node_number(n);
-            // Record `i` was reached by `actions[i - 1]`; the start by none.
-            let action = if i == 0 { None } else { actions.next() };
-            let stored = match action {
-                None => store
+            let stored = if i == 0 {
+                store
                     .insert_start(record.node, record.g, number_of)
-                    .map(|()| 0),
-                Some(action) => {
-                    match store.find_or_insert(
-                        record.node,
-                        number_of,
-                        record.parent,
-                        action,
-                        record.g,
-                    ) {
-                        Ok(Slot::New(index)) => Ok(index),
-                        Ok(Slot::Old(..)) => unreachable!("a tiny search stores a node once"),
-                        Err(Refused::Numbering(error)) => Err(error),
-                        Err(Refused::Full) => unreachable!("a tiny search is small"),
-                    }
+                    .map(|()| 0)
+            } else {
+                match store.find_or_insert(record.node, number_of, record.parent, record.g) {
+                    Ok(Slot::New(index)) => Ok(index),
+                    Ok(Slot::Old(..)) => unreachable!("a tiny search stores a node once"),
+                    Err(Refused::Numbering(error)) => Err(error),
+                    Err(Refused::Full) => unreachable!("a tiny search is small"),
                 }
             };
             let index = match stored {
@@ -506,14 +511,22 @@ where
                     return;
                 }
             };
-            store.h.push(record.h);
+            store.push_h(record.h);
             store.closed.set(index, record.closed);
             store.dead.set(index, record.dead);
         }
         open.sort_unstable_by_key(|entry| entry.seq);
         for entry in open {
-            let h = run.ws.store.h[entry.index as usize];
-            let pushed = push_open(&mut run.ws, run.algorithm, entry.g, h, entry.index, None);
+            let h = estimates[entry.index as usize];
+            let pushed = push_open(
+                &mut run.ws,
+                run.algorithm,
+                entry.g,
+                h,
+                entry.index,
+                None,
+                |node| estimate_again(&mut self.heuristic, node),
+            );
             if let Err(end) = pushed {
                 run.core.end = Some(end);
                 return;
@@ -536,7 +549,13 @@ where
         let Some(End::Goal(goal)) = self.run.core.end else {
             return;
         };
-        let solution = self.path_to(goal);
+        let solution = match self.path_to(goal) {
+            Ok(solution) => solution,
+            Err(error) => {
+                self.run.core.end = Some(End::Failed(error));
+                return;
+            }
+        };
         let admissible = self.heuristic.is_admissible();
         let (expanded, elapsed) = (
             self.run.core.stats.expanded,
@@ -585,9 +604,7 @@ where
             return;
         }
         self.run.ws.store.node_heap = space.node_heap_bytes(self.run.ws.store.node(0));
-        if self.run.algorithm.uses_heuristic() {
-            self.run.ws.store.h.push(h);
-        }
+        self.run.ws.store.push_h(h);
         if let Some(dominance) = self.dominance.as_deref_mut() {
             // The start dominates what it dominates; nothing dominates it.
             dominance.is_dominated(self.run.ws.store.node(0), zero);
@@ -596,9 +613,17 @@ where
             self.run.core.end = Some(End::Goal(0));
         } else if !self.run.algorithm.is_bfs() {
             let max_memory = self.run.core.limits.max_memory_bytes;
-            if let Err(end) =
-                push_open(&mut self.run.ws, self.run.algorithm, zero, h, 0, max_memory)
-            {
+            let heuristic = &mut self.heuristic;
+            let pushed = push_open(
+                &mut self.run.ws,
+                self.run.algorithm,
+                zero,
+                h,
+                0,
+                max_memory,
+                |node| estimate_again(heuristic, node),
+            );
+            if let Err(end) = pushed {
                 self.run.core.end = Some(end);
             }
         }
@@ -702,8 +727,8 @@ where
             grandparent,
             g,
         };
-        self.space.successors(&node, |action, child, cost| {
-            expansion.successor(action, child, cost);
+        self.space.successors(&node, |_, child, cost| {
+            expansion.successor(child, cost);
         });
         let branching =
             usize::try_from(self.run.core.stats.generated - generated_before).unwrap_or(usize::MAX);
@@ -713,26 +738,45 @@ where
         stats.max_open = stats.max_open.max(open);
     }
 
-    /// The plan to the stored node `goal`.
-    fn path_to(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+    /// The plan to the stored node `goal`, its steps found again from each
+    /// parent (the store keeps no actions). Its cost is its steps' sum: the
+    /// goal's path cost, unless a node on the path was reached more cheaply
+    /// after its successor was (reopening), when the plan is cheaper.
+    fn path_to(&self, goal: u32) -> Result<PlanOf<Self>, SearchError> {
         let store = &self.run.ws.store;
         let mut nodes = Vec::new();
-        let mut actions = Vec::new();
-        let mut index = goal as usize;
+        let mut steps = Vec::new();
+        let mut index = goal;
         while index != 0 {
-            let record = &store.records[index];
+            let record = &store.records[index as usize];
+            let parent = store.node(record.parent);
+            let Some(step) = self.space.action_between(parent, &record.node) else {
+                return Err(SearchError::SuccessorsChanged {
+                    node: format!("{parent:?}"),
+                    successor: format!("{:?}", record.node),
+                });
+            };
             nodes.push(record.node.clone());
-            actions.push(store.actions[index - 1].clone());
-            index = record.parent as usize;
+            steps.push(step);
+            index = record.parent;
         }
         nodes.push(store.node(0).clone());
         nodes.reverse();
-        actions.reverse();
-        Solution {
+        // Added from the start, as the path costs were.
+        let mut cost = S::Cost::zero();
+        let actions = steps
+            .into_iter()
+            .rev()
+            .map(|(action, step)| {
+                cost = cost.saturating_add(step);
+                action
+            })
+            .collect();
+        Ok(Solution {
             actions,
             nodes,
-            cost: store.g(goal),
-        }
+            cost,
+        })
     }
 }
 
@@ -797,7 +841,7 @@ where
         self.run.core.stats.estimated_bytes = self.bytes(0).0;
     }
 
-    fn solution(&self, goal: u32) -> Solution<S::Node, S::Action, S::Cost> {
+    fn solution(&self, goal: u32) -> Result<PlanOf<Self>, SearchError> {
         self.path_to(goal)
     }
 

@@ -45,10 +45,6 @@ impl<T> Chunked<T> {
         self.len
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Empties the vector, keeping its chunks for reuse.
     pub(crate) fn clear(&mut self) {
         self.chunks.iter_mut().for_each(Vec::clear);
@@ -111,6 +107,8 @@ impl<T> Chunked<T> {
         let slots = match self.chunks.get(self.len / CHUNK) {
             Some(chunk) if chunk.len() < chunk.capacity() => 0,
             Some(chunk) if self.len < CHUNK => chunk.capacity().max(4),
+            // The first chunk starts empty and grows like a `Vec`.
+            None if self.len == 0 => 4,
             _ => CHUNK,
         };
         slots * size_of::<T>()
@@ -200,13 +198,19 @@ pub(crate) struct Record<N, C> {
 }
 
 /// The nodes a search has seen, with their best known paths.
+///
+/// No action is kept per node: the plan's actions are found again from each
+/// parent ([`SearchSpace::action_between`](crate::SearchSpace::action_between)),
+/// which costs the plan's length in expansions instead of 4 bytes or more
+/// per node.
 #[derive(Clone, Debug)]
-pub(crate) struct NodeStore<N, A, C> {
+pub(crate) struct NodeStore<N, C> {
     pub(crate) records: Chunked<Record<N, C>>,
-    /// `actions[i - 1]` reaches node `i`; the start (index 0) has none.
-    pub(crate) actions: Chunked<A>,
-    /// Heuristic values, kept only by algorithms that use one.
+    /// Heuristic values, kept only by algorithms that use one and only for
+    /// heuristics that are not [cheap](crate::Heuristic::is_cheap) to ask
+    /// again.
     pub(crate) h: Chunked<C>,
+    keeps_h: bool,
     pub(crate) closed: BitSet,
     pub(crate) dead: BitSet,
     /// Nodes a dominance pruner skipped.
@@ -219,12 +223,12 @@ pub(crate) struct NodeStore<N, A, C> {
     pub(crate) node_heap: usize,
 }
 
-impl<N, A, C> Default for NodeStore<N, A, C> {
+impl<N, C> Default for NodeStore<N, C> {
     fn default() -> Self {
         Self {
             records: Chunked::default(),
-            actions: Chunked::default(),
             h: Chunked::default(),
+            keeps_h: false,
             closed: BitSet::default(),
             dead: BitSet::default(),
             dominated: BitSet::default(),
@@ -236,9 +240,9 @@ impl<N, A, C> Default for NodeStore<N, A, C> {
 }
 
 /// Where `find_or_insert` put a node.
-pub(crate) enum Slot<A> {
-    /// Already stored; the action comes back unused.
-    Old(u32, A),
+pub(crate) enum Slot {
+    /// Already stored.
+    Old(u32),
     New(u32),
 }
 
@@ -251,13 +255,14 @@ pub(crate) enum Refused {
     Numbering(SearchError),
 }
 
-impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
+impl<N: crate::Node, C: Copy + Ord> NodeStore<N, C> {
     /// Empties the store for a search of a space with `numbers` node
-    /// numbers (`None`: hash the nodes), keeping its buffers.
-    pub(crate) fn clear(&mut self, numbers: Option<u64>) {
+    /// numbers (`None`: hash the nodes), keeping its buffers; it keeps
+    /// heuristic values if `keeps_h`.
+    pub(crate) fn clear(&mut self, numbers: Option<u64>, keeps_h: bool) {
         self.records.clear();
-        self.actions.clear();
         self.h.clear();
+        self.keeps_h = keeps_h;
         self.closed.clear();
         self.dead.clear();
         self.dominated.clear();
@@ -285,6 +290,29 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         self.records[index as usize].g
     }
 
+    /// Keeps the heuristic value of the node stored last, if the store
+    /// keeps values.
+    #[inline]
+    pub(crate) fn push_h(&mut self, h: C) {
+        if self.keeps_h {
+            self.h.push(h);
+        }
+    }
+
+    /// The kept heuristic value of the node at `index`, if kept.
+    #[inline]
+    pub(crate) fn h(&self, index: u32) -> Option<C> {
+        self.h.get(index as usize).copied()
+    }
+
+    /// Replaces the kept heuristic value of the node at `index`.
+    #[inline]
+    pub(crate) fn set_h(&mut self, index: u32, h: C) {
+        if self.keeps_h {
+            self.h[index as usize] = h;
+        }
+    }
+
     /// Stores the start node (index 0) of an empty store; `number_of` is the
     /// space's numbering, used if it has one.
     pub(crate) fn insert_start(
@@ -308,19 +336,18 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         Ok(())
     }
 
-    /// Finds `node`, or stores it reached from `parent` by `action` at cost
-    /// `g`; `number_of` is the space's numbering, used if it has one.
+    /// Finds `node`, or stores it reached from `parent` at cost `g`;
+    /// `number_of` is the space's numbering, used if it has one.
     #[inline]
     pub(crate) fn find_or_insert(
         &mut self,
         node: N,
         number_of: impl Fn(&N) -> u64,
         parent: u32,
-        action: A,
         g: C,
-    ) -> Result<Slot<A>, Refused> {
+    ) -> Result<Slot, Refused> {
         if self.numbered.is_some() {
-            return self.find_or_insert_numbered(node, number_of, parent, action, g);
+            return self.find_or_insert_numbered(node, number_of, parent, g);
         }
         if self.index.len() == self.index.capacity() {
             self.grow_index();
@@ -333,12 +360,11 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
             |&i| FxBuildHasher.hash_one(&records[i as usize].node),
         );
         match entry {
-            Entry::Occupied(found) => Ok(Slot::Old(*found.get(), action)),
+            Entry::Occupied(found) => Ok(Slot::Old(*found.get())),
             Entry::Vacant(vacant) => {
                 let index = next_index(self.records.len()).ok_or(Refused::Full)?;
                 vacant.insert(index);
                 self.records.push(Record { node, parent, g });
-                self.actions.push(action);
                 Ok(Slot::New(index))
             }
         }
@@ -354,9 +380,8 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         node: N,
         number_of: impl Fn(&N) -> u64,
         parent: u32,
-        action: A,
         g: C,
-    ) -> Result<Slot<A>, Refused> {
+    ) -> Result<Slot, Refused> {
         let Some(table) = &mut self.numbered else {
             unreachable!("called only with a table");
         };
@@ -370,7 +395,7 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
             .and_then(|i| self.records.get(i as usize))
         {
             if stored.node == node {
-                return Ok(Slot::Old(*slot - 1, action));
+                return Ok(Slot::Old(*slot - 1));
             }
             if number_of(&stored.node) == number {
                 return Err(Refused::Numbering(shared(&node, &stored.node, number)));
@@ -379,7 +404,6 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
         let index = next_index(self.records.len()).ok_or(Refused::Full)?;
         *slot = index + 1;
         self.records.push(Record { node, parent, g });
-        self.actions.push(action);
         Ok(Slot::New(index))
     }
 
@@ -401,27 +425,23 @@ impl<N: crate::Node, A, C: Copy> NodeStore<N, A, C> {
     }
 
     /// Records a cheaper path to a stored node.
-    pub(crate) fn improve(&mut self, index: u32, parent: u32, action: A, g: C) {
-        let i = index as usize;
-        let record = &mut self.records[i];
+    pub(crate) fn improve(&mut self, index: u32, parent: u32, g: C) {
+        let record = &mut self.records[index as usize];
         record.parent = parent;
         record.g = g;
-        self.actions[i - 1] = action;
     }
 
     /// Allocated bytes (the nodes' own heap included), and the bytes the
     /// next growth could add when `room` more nodes arrive (their own heap
     /// not included).
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
-        let vectors = self.records.bytes() + self.actions.bytes() + self.h.bytes();
+        let vectors = self.records.bytes() + self.h.bytes();
         let table = table_bytes(self.index.capacity())
             + self.numbered.as_ref().map_or(0, NumberTable::bytes);
         let bits = self.closed.bytes() + self.dead.bytes() + self.dominated.bytes();
         let now = vectors + table + bits + self.node_heap;
-        // Each vector on its own: the actions lag the records by one, so
-        // they fill up one push later.
-        let mut growth = self.records.growth(room) + self.actions.growth(room);
-        if !self.h.is_empty() {
+        let mut growth = self.records.growth(room);
+        if self.keeps_h {
             growth += self.h.growth(room);
         }
         if let Some(numbered) = &self.numbered {
@@ -482,5 +502,25 @@ fn bucket_count(capacity: usize) -> usize {
         1..=3 => 4,
         4..=7 => 8,
         _ => (capacity * 8 / 7).next_power_of_two(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chunked;
+
+    /// The projected growth is what the next push allocates: the first
+    /// chunk grows like a `Vec` from nothing, later chunks come whole.
+    #[test]
+    fn growth_projects_the_next_allocation() {
+        let mut values = Chunked::<u32>::default();
+        assert_eq!(values.growth(1), 4 * 4);
+        values.push(1);
+        assert_eq!(values.bytes(), 4 * 4);
+        assert_eq!(values.growth(1), 0);
+        for i in 0..3 {
+            values.push(i);
+        }
+        assert_eq!(values.growth(1), 4 * 4);
     }
 }

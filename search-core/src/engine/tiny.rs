@@ -80,15 +80,14 @@ pub struct TinyWorkspace<N, A, C> {
 /// paths and heuristic values, its open list and its statistics. Taken
 /// from the search's buffers by [`TinyWorkspace::take_handover`].
 #[derive(Clone, Debug)]
-pub struct Handover<N, A, C> {
+pub struct Handover<N, C> {
     pub(crate) records: Vec<Record<N, C>>,
-    pub(crate) actions: Vec<A>,
     pub(crate) open: Vec<Entry<C>>,
     pub(crate) stats: Statistics,
     pub(crate) last_f: Option<C>,
 }
 
-impl<N, A, C> Handover<N, A, C> {
+impl<N, C> Handover<N, C> {
     /// The nodes the tiny search stored.
     pub fn stored(&self) -> usize {
         self.records.len()
@@ -201,11 +200,12 @@ impl<N, A, C: Ord> TinyWorkspace<N, A, C> {
     /// assert_eq!(result.outcome.solution().unwrap().cost, 10_000);
     /// assert_eq!(result.stats.expanded, 10_001);
     /// ```
-    pub fn take_handover(&mut self) -> Option<Handover<N, A, C>> {
+    pub fn take_handover(&mut self) -> Option<Handover<N, C>> {
         let (stats, last_f) = self.grown.take()?;
+        // The general engine keeps no actions: it finds a plan's again.
+        self.actions.clear();
         Some(Handover {
             records: std::mem::take(&mut self.records),
-            actions: std::mem::take(&mut self.actions),
             open: self.open.take_entries(),
             stats,
             last_f,

@@ -9,6 +9,7 @@
 use std::fmt::{Display, Write as _};
 
 use crate::engine::store::NodeStore;
+use crate::{Cost, SearchSpace};
 
 mod html;
 
@@ -92,15 +93,20 @@ pub struct Trace<N, A, C> {
     title: Option<String>,
 }
 
-impl<N: Clone, A: Clone, C: Copy> Trace<N, A, C> {
-    /// The trace of a search's store: `expansions` lists the expanded nodes'
-    /// indices in order, `heuristic` says whether the store keeps estimates.
-    pub(crate) fn of_store(
-        store: &NodeStore<N, A, C>,
+impl<N: crate::Node, A: Clone, C: Cost> Trace<N, A, C> {
+    /// The trace of a search's store over `space` (the actions are found
+    /// again from it): `expansions` lists the expanded nodes' indices in
+    /// order, `heuristic` says whether the store keeps estimates.
+    pub(crate) fn of_store<S>(
+        store: &NodeStore<N, C>,
+        space: &S,
         expansions: &[u32],
         goal: Option<u32>,
         heuristic: bool,
-    ) -> Self {
+    ) -> Self
+    where
+        S: SearchSpace<Node = N, Action = A, Cost = C>,
+    {
         // The store's indices are u32.
         let nodes = (0_u32..)
             .zip(0..store.records.len())
@@ -111,9 +117,12 @@ impl<N: Clone, A: Clone, C: Copy> Trace<N, A, C> {
                 TracedNode {
                     node: record.node.clone(),
                     parent: (i > 0).then_some(record.parent),
-                    action: i.checked_sub(1).map(|a| store.actions[a].clone()),
+                    action: (i > 0)
+                        .then(|| space.action_between(store.node(record.parent), &record.node))
+                        .flatten()
+                        .map(|(action, _)| action),
                     g: record.g,
-                    h: store.h.get(i).copied().filter(|_| estimated),
+                    h: store.h(index).filter(|_| estimated),
                     expanded: None,
                     dead_end,
                     dominated,

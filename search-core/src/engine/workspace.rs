@@ -9,12 +9,12 @@ use crate::Cost;
 /// [`Search::into_workspace`](crate::Search::into_workspace) and hand it to
 /// the next [`Search::workspace`](crate::Search::workspace).
 #[derive(Clone, Debug)]
-pub struct Workspace<N, A, C> {
-    pub(crate) store: NodeStore<N, A, C>,
+pub struct Workspace<N, C> {
+    pub(crate) store: NodeStore<N, C>,
     pub(crate) open: OpenList<C>,
 }
 
-impl<N, A, C: Ord> Default for Workspace<N, A, C> {
+impl<N, C: Ord> Default for Workspace<N, C> {
     fn default() -> Self {
         Self {
             store: NodeStore::default(),
@@ -23,7 +23,7 @@ impl<N, A, C: Ord> Default for Workspace<N, A, C> {
     }
 }
 
-impl<N: crate::Node, A, C: Cost> Workspace<N, A, C> {
+impl<N: crate::Node, C: Cost> Workspace<N, C> {
     /// The bytes the store and open list hold, and how much they would
     /// grow to take `room` more entries.
     pub(crate) fn bytes(&self, room: usize) -> (usize, usize) {
