@@ -10,6 +10,9 @@
 //! tableau is condensed: one column per non-basic variable (as many as
 //! there are structural columns, whatever the rows), in one flat buffer.
 
+use std::mem::size_of;
+use std::time::Instant;
+
 /// Entries smaller than this are zero.
 const EPS: f64 = 1e-9;
 
@@ -20,7 +23,8 @@ pub(crate) enum Solved {
     Optimal(f64),
     /// No `x >= 0` satisfies the rows.
     Infeasible,
-    /// Stopped after too many pivots: the objective so far, a lower bound.
+    /// Stopped after too many pivots or at the deadline: the objective so
+    /// far, a lower bound.
     Stopped(f64),
 }
 
@@ -60,6 +64,9 @@ pub(crate) struct Simplex {
     objective: f64,
     /// Structural columns.
     n: usize,
+    /// When a solve stops with the objective so far (not copied by
+    /// `clone_from`: a copy keeps its own).
+    deadline: Option<Instant>,
 }
 
 impl Clone for Simplex {
@@ -84,6 +91,27 @@ impl Clone for Simplex {
 }
 
 impl Simplex {
+    /// Solves stop at `deadline` (`None`: no deadline) with the objective
+    /// so far, a lower bound.
+    pub(crate) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Allocated bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        let floats = self.t.capacity()
+            + self.rhs.capacity()
+            + self.reduced.capacity()
+            + self.x.capacity()
+            + self.scales.capacity();
+        let indices = self.basic.capacity() + self.column.capacity();
+        floats * size_of::<f64>()
+            + indices * size_of::<usize>()
+            + self.place.capacity() * size_of::<Place>()
+            + self.terms.capacity() * size_of::<(u32, f64)>()
+            + self.support.capacity() * size_of::<u32>()
+    }
+
     /// Starts a problem with these (non-negative) costs, one per column,
     /// and no rows.
     pub(crate) fn reset(&mut self, cost: &[f64]) {
@@ -157,7 +185,12 @@ impl Simplex {
     /// Minimises the costs over `x >= 0` subject to the rows pushed since
     /// [`reset`](Self::reset), going on from the current basis.
     pub(crate) fn solve(&mut self) -> Solved {
-        for _ in 0..20 * (self.n + self.rhs.len() + 1) {
+        for pivots in 0..20 * (self.n + self.rhs.len() + 1) {
+            // A pivot on a wide tableau takes a while: look at the clock
+            // now and then.
+            if pivots % 64 == 63 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Solved::Stopped(self.objective);
+            }
             let Some(row) = self.leaving_row() else {
                 self.x.clear();
                 self.x.resize(self.n, 0.0);

@@ -536,6 +536,61 @@ fn hmax_looks_through_preconditions_in_both_directions() {
 }
 
 #[test]
+fn operator_counting_keeps_to_the_searchs_limits() {
+    use search_core::{Estimate, Heuristic, Limit};
+    use std::time::{Duration, Instant};
+    let p = state_factored::problems::economy(1).unwrap();
+    let estimate = |h: &mut OperatorCounting<'_>| {
+        let Estimate::Value(v) = Heuristic::<State, u32>::estimate(h, &p.start) else {
+            panic!("the start is no dead end");
+        };
+        v
+    };
+    let mut free = OperatorCounting::new(&p.domain, &p.start, &p.goal);
+    free.node_budget(10_000);
+    let exact = estimate(&mut free);
+    let held = Heuristic::<State, u32>::memory_bytes(&free);
+    assert!(held > 0);
+
+    // Past the deadline: a lower bound, at once.
+    let mut late = OperatorCounting::new(&p.domain, &p.start, &p.goal);
+    late.node_budget(10_000);
+    Heuristic::<State, u32>::set_deadline(&mut late, Some(Instant::now()));
+    let started = Instant::now();
+    assert!(estimate(&mut late) < exact, "the root relaxation alone");
+    assert!(started.elapsed() < Duration::from_secs(1));
+
+    // Within a budget too small for more than the root's tableaux: a lower
+    // bound, and no more bytes than the budget allows.
+    let mut tight = OperatorCounting::new(&p.domain, &p.start, &p.goal);
+    tight.node_budget(10_000);
+    let budget = held / 4;
+    Heuristic::<State, u32>::set_memory_budget(&mut tight, Some(budget));
+    let bound = estimate(&mut tight);
+    assert!(bound <= exact);
+    let tight_bytes = Heuristic::<State, u32>::memory_bytes(&tight);
+    assert!(tight_bytes < held, "{tight_bytes} of {held}");
+
+    // A budget smaller than the program: the bound 0, and the bytes it
+    // needed reported, so that a search ends at its memory limit.
+    let mut none = OperatorCounting::new(&p.domain, &p.start, &p.goal);
+    Heuristic::<State, u32>::set_memory_budget(&mut none, Some(64));
+    assert_eq!(estimate(&mut none), 0);
+    assert!(Heuristic::<State, u32>::memory_bytes(&none) > 64);
+    let limits = SearchLimits {
+        max_memory_bytes: Some(1 << 10),
+        ..SearchLimits::default()
+    };
+    let h = OperatorCounting::new(&p.domain, &p.start, &p.goal);
+    let result = Search::new(&p.domain.forward(&p.goal), p.start.clone())
+        .heuristic(h)
+        .limits(limits)
+        .run()
+        .unwrap();
+    assert_eq!(result.outcome.limit(), Some(Limit::Memory));
+}
+
+#[test]
 fn operator_counting_counts_resources_in_both_directions() {
     use search_core::{Estimate, Heuristic};
     let p = state_factored::problems::economy(1).unwrap();

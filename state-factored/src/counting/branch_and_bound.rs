@@ -6,6 +6,8 @@
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
+use std::mem::size_of;
+use std::time::Instant;
 
 use super::model::{Model, Row};
 use super::TOLERANCE;
@@ -84,6 +86,13 @@ pub(super) struct BranchAndBound {
     /// Whether `root` holds a solved relaxation (with no rows, `root_rows`
     /// cannot tell).
     has_root: bool,
+    /// When a bound stops with what it has (`None`: no deadline).
+    deadline: Option<Instant>,
+    /// The bytes the tableaux may hold (`None`: no limit).
+    memory_budget: Option<usize>,
+    /// The bytes a program too large for the budget would have needed: a
+    /// bound then stops, and reports them so that the search stops too.
+    wanted: usize,
 }
 
 impl BranchAndBound {
@@ -99,7 +108,39 @@ impl BranchAndBound {
             root: Simplex::default(),
             root_rows: Vec::new(),
             has_root: false,
+            deadline: None,
+            memory_budget: None,
+            wanted: 0,
         }
+    }
+
+    /// Bounds stop at `deadline` with the bound so far.
+    pub(super) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.lp.set_deadline(deadline);
+    }
+
+    /// Bounds keep their tableaux within `bytes`, stopping with the bound
+    /// so far where one more would not fit.
+    pub(super) fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.memory_budget = bytes;
+    }
+
+    /// The bytes the tableaux hold, and those a program too large for the
+    /// budget would have needed.
+    pub(super) fn memory_bytes(&self) -> usize {
+        let tableaux: usize = self.tableaux.iter().map(Simplex::bytes).sum();
+        self.lp.bytes() + self.root.bytes() + tableaux + self.wanted
+    }
+
+    /// Whether one more tableau the size of the current one fits the budget.
+    fn fits_another_tableau(&self) -> bool {
+        self.memory_budget
+            .is_none_or(|budget| self.memory_bytes() + self.lp.bytes() <= budget)
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Sets how many linear programs one bound may solve (at least one).
@@ -115,6 +156,17 @@ impl BranchAndBound {
     /// one's optimal basis, with the new right-hand sides: the basis stays
     /// dual feasible, and a sibling state is a few pivots away.
     pub(super) fn bound(&mut self, model: &Model<'_>, warm: bool) -> Option<u64> {
+        // The working tableau and the kept root, a float per row and column
+        // each, beside the model. A program that would not fit gets the
+        // bound 0 (it is admissible), and its bytes are reported.
+        let needed = 2 * model.rows().len() * model.costs().len() * size_of::<f64>();
+        if self
+            .memory_budget
+            .is_some_and(|budget| model.bytes() + needed > budget)
+        {
+            self.wanted = needed;
+            return Some(0);
+        }
         self.load_model(model, warm);
         self.pending.clear();
         self.kept = 0;
@@ -141,6 +193,12 @@ impl BranchAndBound {
                     // Rounded up, the relaxation's counts make a whole
                     // solution as cheap as its bound: nothing below it.
                     best = z;
+                    None
+                }
+                Some((z, Some(_))) if !self.fits_another_tableau() => {
+                    // Its branches would need one more tableau: the
+                    // bound so far.
+                    unclosed = unclosed.min(z);
                     None
                 }
                 Some((z, Some((first, second)))) => {
@@ -171,7 +229,7 @@ impl BranchAndBound {
             let Some(next) = next else {
                 break;
             };
-            if solved >= self.node_budget {
+            if solved >= self.node_budget || self.past_deadline() {
                 unclosed = unclosed.min(next.bound);
                 break;
             }

@@ -11,6 +11,8 @@
 mod branch_and_bound;
 mod model;
 
+use std::time::Instant;
+
 use search_core::{Estimate, Heuristic};
 
 use self::branch_and_bound::BranchAndBound;
@@ -54,6 +56,15 @@ const TOLERANCE: f64 = 1e-6;
 /// the parts it has not closed: still a lower bound, so the estimate stays
 /// admissible whatever the budget; a larger budget never lowers it. A
 /// program with no solution proves a dead end.
+///
+/// The search's limits hold inside an estimate too (the tableaux are dense:
+/// a float per row and action each, so a task of 26,000 actions and a
+/// thousand rows takes 200 MB a tableau): past the search's deadline a
+/// solve or the branching stops with the bound so far; branching stops
+/// where one more tableau would pass the memory the search leaves it; and
+/// a program whose tableaux alone would pass it gets the bound 0 and
+/// reports the bytes it needed, so that the search ends at its memory
+/// limit.
 ///
 /// **Admissible**, since every constraint holds for every plan from the
 /// state (floats, strings and bools only through the achiever rows; custom
@@ -183,6 +194,18 @@ impl Heuristic<State, Cost> for OperatorCounting<'_> {
     fn is_admissible(&self) -> bool {
         true
     }
+
+    fn memory_bytes(&self) -> usize {
+        self.model.bytes() + self.solver.memory_bytes()
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.solver.set_deadline(deadline);
+    }
+
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.solver.set_memory_budget(bytes);
+    }
 }
 
 impl Heuristic<Subgoal, Cost> for OperatorCounting<'_> {
@@ -199,5 +222,17 @@ impl Heuristic<Subgoal, Cost> for OperatorCounting<'_> {
 
     fn is_admissible(&self) -> bool {
         true
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.model.bytes() + self.solver.memory_bytes()
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.solver.set_deadline(deadline);
+    }
+
+    fn set_memory_budget(&mut self, bytes: Option<usize>) {
+        self.solver.set_memory_budget(bytes);
     }
 }

@@ -5,6 +5,8 @@
 //! What the domain fixes is computed once; the rows and implications are
 //! posed again for each state and goal.
 
+use std::mem::size_of;
+
 use super::TOLERANCE;
 use crate::constraint::Constraint;
 use crate::effect::{classify, Change};
@@ -159,6 +161,39 @@ pub(super) struct Model<'a> {
 }
 
 impl<'a> Model<'a> {
+    /// Allocated bytes: the per-action tables made once, and the rows and
+    /// implications of the state posed last.
+    pub(super) fn bytes(&self) -> usize {
+        let term = size_of::<(u32, f64)>();
+        let variables: usize = self
+            .variables
+            .iter()
+            .map(|v| {
+                v.changes.capacity() * size_of::<(u32, Change)>()
+                    + v.flow.as_ref().map_or(0, |f| f.deltas.capacity() * term)
+            })
+            .sum();
+        let preconditions: usize = self
+            .preconditions
+            .iter()
+            .map(|p| (p.up.capacity() + p.down.capacity() + p.achievers.capacity()) * term)
+            .sum();
+        let implications: usize = self
+            .implications
+            .iter()
+            .map(|i| i.actions.capacity() * size_of::<u32>())
+            .sum();
+        self.costs.capacity() * size_of::<f64>()
+            + self.variables.capacity() * size_of::<Variable>()
+            + variables
+            + self.preconditions.capacity() * size_of::<Precondition<'_>>()
+            + preconditions
+            + (self.wildcards.capacity() + self.goal_terms.capacity()) * term
+            + self.rows.capacity() * size_of::<Row>()
+            + self.implications.capacity() * size_of::<Implication>()
+            + implications
+    }
+
     /// The program of `domain`, with no rows until one is posed.
     pub(super) fn new(domain: &'a Domain) -> Self {
         let actions = domain.actions();
