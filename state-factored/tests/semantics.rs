@@ -577,6 +577,14 @@ fn operator_counting_keeps_to_the_searchs_limits() {
     Heuristic::<State, u32>::set_memory_budget(&mut none, Some(64));
     assert_eq!(estimate(&mut none), 0);
     assert!(Heuristic::<State, u32>::memory_bytes(&none) > 64);
+    // Given room again, it holds what a heuristic never refused holds.
+    Heuristic::<State, u32>::set_memory_budget(&mut none, None);
+    let mut never = OperatorCounting::new(&p.domain, &p.start, &p.goal);
+    assert_eq!(estimate(&mut none), estimate(&mut never));
+    assert_eq!(
+        Heuristic::<State, u32>::memory_bytes(&none),
+        Heuristic::<State, u32>::memory_bytes(&never)
+    );
     let limits = SearchLimits {
         max_memory_bytes: Some(1 << 10),
         ..SearchLimits::default()

@@ -246,9 +246,7 @@ impl<B: Bits> PackedRegression<'_, B> {
                 .any(|&q| mutexes.are_mutex(p as usize, q as usize))
         })
     }
-}
 
-impl<B: Bits> PackedRegression<'_, B> {
     /// Whether regressing `node` through action `id` to `sub` wants a
     /// mutex pair, as unpacked: in the state right after the action, or in
     /// the one before it.

@@ -53,7 +53,10 @@ pub(crate) fn push_open<N: crate::Node, C: Cost>(
 /// [`push_open`] into the heap, or under a memory limit; `tie` is the `g`
 /// that breaks ties ([`Algorithm::tie_g`]).
 #[inline(never)]
-#[allow(clippy::too_many_arguments)] // push_open's, and where it is going
+#[expect(
+    clippy::too_many_arguments,
+    reason = "push_open's, and how to estimate a moved entry"
+)]
 fn push_open_checked<N: crate::Node, C: Cost>(
     ws: &mut Workspace<N, C>,
     algorithm: Algorithm,

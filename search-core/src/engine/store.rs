@@ -255,7 +255,7 @@ pub(crate) enum Refused {
     Numbering(SearchError),
 }
 
-impl<N: crate::Node, C: Copy + Ord> NodeStore<N, C> {
+impl<N: crate::Node, C: Copy> NodeStore<N, C> {
     /// Empties the store for a search of a space with `numbers` node
     /// numbers (`None`: hash the nodes), keeping its buffers; it keeps
     /// heuristic values if `keeps_h`.

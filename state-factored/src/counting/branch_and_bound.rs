@@ -160,6 +160,7 @@ impl BranchAndBound {
         // each, beside the model. A program that would not fit gets the
         // bound 0 (it is admissible), and its bytes are reported.
         let needed = 2 * model.rows().len() * model.costs().len() * size_of::<f64>();
+        self.wanted = 0;
         if self
             .memory_budget
             .is_some_and(|budget| model.bytes() + needed > budget)

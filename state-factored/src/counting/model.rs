@@ -158,12 +158,29 @@ pub(super) struct Model<'a> {
     /// The implications of the current state are the first `live`.
     implications: Vec<Implication>,
     live: usize,
+    /// What the per-action tables hold (counted once: they are large on
+    /// large tasks, and the engine asks for the bytes before each step).
+    fixed_bytes: usize,
 }
 
 impl<'a> Model<'a> {
     /// Allocated bytes: the per-action tables made once, and the rows and
     /// implications of the state posed last.
     pub(super) fn bytes(&self) -> usize {
+        let implications: usize = self
+            .implications
+            .iter()
+            .map(|i| i.actions.capacity() * size_of::<u32>())
+            .sum();
+        self.fixed_bytes
+            + self.goal_terms.capacity() * size_of::<(u32, f64)>()
+            + self.rows.capacity() * size_of::<Row>()
+            + self.implications.capacity() * size_of::<Implication>()
+            + implications
+    }
+
+    /// The bytes of the per-action tables, which do not change once made.
+    fn per_action_bytes(&self) -> usize {
         let term = size_of::<(u32, f64)>();
         let variables: usize = self
             .variables
@@ -178,20 +195,12 @@ impl<'a> Model<'a> {
             .iter()
             .map(|p| (p.up.capacity() + p.down.capacity() + p.achievers.capacity()) * term)
             .sum();
-        let implications: usize = self
-            .implications
-            .iter()
-            .map(|i| i.actions.capacity() * size_of::<u32>())
-            .sum();
         self.costs.capacity() * size_of::<f64>()
             + self.variables.capacity() * size_of::<Variable>()
             + variables
             + self.preconditions.capacity() * size_of::<Precondition<'_>>()
             + preconditions
-            + (self.wildcards.capacity() + self.goal_terms.capacity()) * term
-            + self.rows.capacity() * size_of::<Row>()
-            + self.implications.capacity() * size_of::<Implication>()
-            + implications
+            + self.wildcards.capacity() * term
     }
 
     /// The program of `domain`, with no rows until one is posed.
@@ -254,7 +263,7 @@ impl<'a> Model<'a> {
                 });
             }
         }
-        Self {
+        let mut model = Self {
             costs: actions.iter().map(|a| f64::from(a.cost())).collect(),
             variables,
             preconditions,
@@ -263,7 +272,10 @@ impl<'a> Model<'a> {
             goal_terms: Vec::new(),
             implications: Vec::new(),
             live: 0,
-        }
+            fixed_bytes: 0,
+        };
+        model.fixed_bytes = model.per_action_bytes();
+        model
     }
 
     /// Each action's cost: the objective's coefficients.
